@@ -1,0 +1,13 @@
+// accel: NumPy-compatible arrays and your own kernels, on NVIDIA GPUs and the CPU.
+// The one header a C++ user includes.
+#pragma once
+
+#include "accel/core/array.h"
+#include "accel/core/device.h"
+#include "accel/core/dtype.h"
+#include "accel/core/shape.h"
+#include "accel/ops/copy.h"
+#include "accel/ops/elementwise.h"
+#include "accel/ops/operators.h"
+#include "accel/ops/promotion.h"
+#include "accel/runtime/errors.h"

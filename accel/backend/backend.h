@@ -1,0 +1,59 @@
+// The Backend interface (DESIGN.md "Backends"): what a device must provide. Ops in accel/ops
+// check arguments and build nodes; they reach memory and loops only through this interface.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "accel/core/array.h"
+#include "accel/core/buffer.h"
+#include "accel/core/device.h"
+#include "accel/ops/op_id.h"
+
+namespace accel {
+
+struct MemoryStats {
+  size_t in_use = 0;     // bytes held by live buffers
+  size_t cached = 0;     // bytes kept for reuse
+  size_t peak = 0;       // highest in_use seen
+  size_t allocations = 0;  // allocate() calls
+  size_t cache_hits = 0;   // allocate() calls served from the cache
+};
+
+enum class ReduceOp : unsigned char { sum, prod, min, max, any, all, argmin, argmax };
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual Device device() const = 0;
+
+  // Memory. Throws OutOfMemoryError (after freeing its cache and retrying).
+  virtual std::shared_ptr<Buffer> allocate(size_t nbytes) = 0;
+  virtual MemoryStats memory_stats() const = 0;
+  virtual void free_cached() = 0;
+  // Raw copies between this device's memory and host memory.
+  virtual void copy_from_host(void* dst, const void* src, size_t nbytes) = 0;
+  virtual void copy_to_host(void* dst, const void* src, size_t nbytes) = 0;
+
+  // out[i] = op(inputs[0][i], ...): every input already has out's shape (broadcast views with
+  // stride 0) and the op's compute dtype; out may be any strided view.
+  virtual void elementwise(OpId op, std::span<const Array> inputs, const Array& out) = 0;
+  // out[i] = convert(in[i]): a strided copy between any two dtypes (same shape).
+  virtual void cast(const Array& in, const Array& out) = 0;
+  // Reduce `in` over `axes` (sorted, unique) into `out` (in's shape without those axes,
+  // contiguous). sum/prod run in out's dtype; argmin/argmax write int64.
+  virtual void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
+                      const Array& out) = 0;
+  // Batched matrix product: a (..., m, k) @ b (..., k, n) -> out (..., m, n), all the same
+  // inexact dtype and already broadcast over the batch dimensions; out contiguous.
+  virtual void matmul(const Array& a, const Array& b, const Array& out) = 0;
+
+  virtual void synchronize() {}
+};
+
+// The backend of a device; throws BackendUnavailable saying why it cannot be used.
+Backend& backend_for(Device device);
+bool backend_available(Device device);
+
+}  // namespace accel

@@ -1,0 +1,24 @@
+// The CPU backend: the thread pool, the caching host allocator, the typed loops and BLAS.
+#pragma once
+#include "accel/backend/backend.h"
+
+namespace accel::cpu {
+
+class CpuBackend final : public Backend {
+ public:
+  Device device() const override { return Device::cpu(); }
+  std::shared_ptr<Buffer> allocate(size_t nbytes) override;
+  MemoryStats memory_stats() const override;
+  void free_cached() override;
+  void copy_from_host(void* dst, const void* src, size_t nbytes) override;
+  void copy_to_host(void* dst, const void* src, size_t nbytes) override;
+  void elementwise(OpId op, std::span<const Array> inputs, const Array& out) override;
+  void cast(const Array& in, const Array& out) override;
+  void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
+              const Array& out) override;  // reduce.cpp
+  void matmul(const Array& a, const Array& b, const Array& out) override;  // matmul.cpp
+};
+
+CpuBackend& cpu_backend();
+
+}  // namespace accel::cpu

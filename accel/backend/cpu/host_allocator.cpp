@@ -1,0 +1,115 @@
+#include "accel/backend/cpu/host_allocator.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "accel/runtime/errors.h"
+
+namespace accel::cpu {
+namespace {
+
+size_t physical_memory() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : 0;
+}
+
+size_t available_memory() {
+  long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : 0;
+}
+
+}  // namespace
+
+HostAllocator::HostAllocator() {
+  cache_limit_ = physical_memory() / 4;
+  if (const char* env = std::getenv("ACCEL_HOST_CACHE_BYTES")) cache_limit_ = std::strtoull(env, nullptr, 10);
+}
+
+HostAllocator::~HostAllocator() { free_cached(); }
+
+size_t HostAllocator::round_size(size_t nbytes) const {
+  // Small sizes round to a power of two (few classes, cheap reuse); large ones to 1/8 steps of
+  // their power of two, so a cached block is at most 12.5% bigger than asked for.
+  size_t n = std::max<size_t>(nbytes, kAlignment);
+  if (n <= 4096) return std::bit_ceil(n);
+  size_t step = std::bit_ceil(n) / 8;
+  return (n + step - 1) / step * step;
+}
+
+void* HostAllocator::allocate_fresh(size_t bytes) {
+  void* p = nullptr;
+  if (posix_memalign(&p, kAlignment, bytes) != 0) return nullptr;
+  return p;
+}
+
+std::shared_ptr<Buffer> HostAllocator::allocate(size_t nbytes) {
+  size_t bytes = round_size(nbytes);
+  void* p = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++stats_.allocations;
+    auto it = free_blocks_.lower_bound(bytes);
+    // Best fit, but never hand out a block more than twice the size asked for.
+    if (it != free_blocks_.end() && it->first <= bytes * 2) {
+      bytes = it->first;
+      p = it->second;
+      free_blocks_.erase(it);
+      stats_.cached -= bytes;
+      ++stats_.cache_hits;
+    }
+  }
+  if (!p) {
+    p = allocate_fresh(bytes);
+    if (!p) {
+      free_cached();
+      p = allocate_fresh(bytes);
+    }
+    if (!p) {
+      MemoryStats s = stats();
+      throw OutOfMemoryError("allocate cpu", nbytes, s.in_use, s.cached, physical_memory(),
+                             available_memory());
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stats_.in_use += bytes;
+    stats_.peak = std::max(stats_.peak, stats_.in_use);
+  }
+  return std::make_shared<Buffer>(p, bytes, Device::cpu(), this);
+}
+
+void HostAllocator::deallocate(void* ptr, size_t nbytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stats_.in_use -= nbytes;
+  if (stats_.cached + nbytes <= cache_limit_) {
+    free_blocks_.emplace(nbytes, ptr);
+    stats_.cached += nbytes;
+    return;
+  }
+  std::free(ptr);
+}
+
+MemoryStats HostAllocator::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stats_;
+}
+
+void HostAllocator::free_cached() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [size, p] : free_blocks_) std::free(p);
+  free_blocks_.clear();
+  stats_.cached = 0;
+}
+
+HostAllocator& host_allocator() {
+  // Never destroyed: buffers may be released by Python during interpreter shutdown.
+  static HostAllocator* a = new HostAllocator();
+  return *a;
+}
+
+}  // namespace accel::cpu

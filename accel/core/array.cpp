@@ -1,0 +1,196 @@
+#include "accel/core/array.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "accel/backend/backend.h"
+#include "accel/core/eval.h"
+#include "accel/runtime/errors.h"
+
+namespace accel {
+
+Buffer::~Buffer() {
+  if (owner_) owner_->deallocate(ptr_, nbytes_);
+}
+
+void Buffer::add_pending_reader(const std::shared_ptr<ArrayImpl>& reader) {
+  if (pending_readers_.size() >= 16)  // drop readers that are gone or already computed
+    std::erase_if(pending_readers_, [](const std::weak_ptr<ArrayImpl>& w) {
+      auto p = w.lock();
+      return !p || !p->node;
+    });
+  pending_readers_.push_back(reader);
+}
+
+void Buffer::evaluate_pending_readers(const ArrayImpl* except) {
+  auto readers = std::move(pending_readers_);
+  pending_readers_.clear();
+  for (auto& w : readers)
+    if (auto p = w.lock(); p && p->node && p.get() != except) Array(p).eval();
+}
+
+Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
+  for (int64_t d : shape)
+    if (d < 0)
+      throw ShapeError("[empty] negative dimension in shape " + shape_str(shape));
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->shape = shape;
+  impl->strides = contiguous_strides(shape);
+  impl->dtype = dtype;
+  impl->device = device;
+  impl->buffer = backend_for(device).allocate(static_cast<size_t>(shape_size(shape)) * accel::itemsize(dtype));
+  return Array(std::move(impl));
+}
+
+Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node) {
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->shape = shape;
+  impl->strides = contiguous_strides(shape);
+  impl->dtype = dtype;
+  impl->device = device;
+  impl->node = std::move(node);
+  for (const Array& in : impl->node->inputs)
+    if (!in.is_pending() && !in.weak()) in.impl()->buffer->add_pending_reader(impl);
+  return Array(std::move(impl));
+}
+
+Array Array::view_of(const Array& base, const Shape& shape, const Strides& strides, int64_t offset) {
+  base.eval();
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->shape = shape;
+  impl->strides = strides;
+  impl->offset = offset;
+  impl->dtype = base.dtype();
+  impl->device = base.device();
+  impl->buffer = base.impl()->buffer;
+  return Array(std::move(impl));
+}
+
+Array Array::from_buffer(std::shared_ptr<Buffer> buffer, const Shape& shape, const Strides& strides,
+                         int64_t offset, Dtype dtype) {
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->shape = shape;
+  impl->strides = strides;
+  impl->offset = offset;
+  impl->dtype = dtype;
+  impl->device = buffer->device();
+  impl->buffer = std::move(buffer);
+  return Array(std::move(impl));
+}
+
+Array Array::from_host(const void* src, Dtype src_dtype, const Shape& shape, Device device) {
+  Array out = empty(shape, src_dtype, device);
+  backend_for(device).copy_from_host(out.data(), src, out.nbytes());
+  return out;
+}
+
+namespace {
+template <class T> Array make_scalar(T v, Dtype dt, bool weak, Device device) {
+  Array a = Array::from_host(&v, dt, {}, device);
+  a.impl()->weak = weak;
+  return a;
+}
+}  // namespace
+
+Array Array::scalar(bool v, bool weak, Device d) { return make_scalar(v, Dtype::bool_, weak, d); }
+Array Array::scalar(int64_t v, bool weak, Device d) { return make_scalar(v, Dtype::int64, weak, d); }
+Array Array::scalar(uint64_t v, bool weak, Device d) { return make_scalar(v, Dtype::uint64, weak, d); }
+Array Array::scalar(double v, bool weak, Device d) { return make_scalar(v, Dtype::float64, weak, d); }
+Array Array::scalar(std::complex<double> v, bool weak, Device d) {
+  return make_scalar(v, Dtype::complex128, weak, d);
+}
+Array Array::scalar_of(Dtype dtype, double v, Device device) {
+  Array a = empty({}, dtype, device);
+  Array src = scalar(v, false, Device::cpu());
+  if (device.is_cpu()) {
+    backend_for(device).cast(src, a);
+  } else {
+    std::vector<unsigned char> host(accel::itemsize(dtype));
+    src.copy_to_host(host.data(), dtype);
+    backend_for(device).copy_from_host(a.data(), host.data(), host.size());
+  }
+  return a;
+}
+
+int64_t Array::shape(int axis) const {
+  return impl_->shape[normalize_axis(axis, ndim(), "shape")];
+}
+
+bool Array::is_contiguous() const {
+  int64_t expected = 1;
+  for (int d = ndim() - 1; d >= 0; --d) {
+    if (impl_->shape[d] == 1) continue;
+    if (impl_->strides[d] != expected) return false;
+    expected *= impl_->shape[d];
+  }
+  return true;
+}
+
+bool Array::is_f_contiguous() const {
+  int64_t expected = 1;
+  for (int d = 0; d < ndim(); ++d) {
+    if (impl_->shape[d] == 1) continue;
+    if (impl_->strides[d] != expected) return false;
+    expected *= impl_->shape[d];
+  }
+  return true;
+}
+
+const Array& Array::eval() const {
+  if (impl_->node) evaluate(*this);
+  return *this;
+}
+
+const std::shared_ptr<Buffer>& Array::buffer() const {
+  eval();
+  return impl_->buffer;
+}
+
+void* Array::data() const {
+  eval();
+  return static_cast<char*>(impl_->buffer->data()) +
+         impl_->offset * static_cast<int64_t>(itemsize());
+}
+
+bool Array::shares_memory_with(const Array& other) const {
+  if (is_pending() || other.is_pending()) return false;
+  if (impl_->buffer != other.impl()->buffer) return false;
+  if (size() == 0 || other.size() == 0) return false;
+  // Byte ranges [lo, hi] touched by each view; overlapping ranges may share elements.
+  auto range = [](const Array& a) {
+    int64_t lo = a.offset(), hi = a.offset();
+    for (int d = 0; d < a.ndim(); ++d) {
+      int64_t ext = (a.shape()[d] - 1) * a.strides()[d];
+      (ext < 0 ? lo : hi) += ext;
+    }
+    return std::pair<int64_t, int64_t>(lo * a.itemsize(), (hi + 1) * a.itemsize() - 1);
+  };
+  auto [a0, a1] = range(*this);
+  auto [b0, b1] = range(other);
+  return a0 <= b1 && b0 <= a1;
+}
+
+void Array::copy_to_host(void* dst, Dtype dst_dtype) const {
+  eval();
+  if (device().is_cpu()) {
+    auto host = std::make_shared<Buffer>(dst, static_cast<size_t>(size()) * accel::itemsize(dst_dtype),
+                                         Device::cpu(), std::shared_ptr<void>());
+    Array out = from_buffer(host, shape(), contiguous_strides(shape()), 0, dst_dtype);
+    backend_for(device()).cast(*this, out);
+    return;
+  }
+  Array staged = Array::empty(shape(), dst_dtype, device());
+  backend_for(device()).cast(*this, staged);
+  backend_for(device()).copy_to_host(dst, staged.data(), staged.nbytes());
+}
+
+void Array::throw_item_size_error() const {
+  throw ValueError("[item] can only convert an array of size 1 to a scalar; got " + describe());
+}
+
+std::string Array::describe() const {
+  return std::string(dtype_name(dtype())) + " array of shape " + shape_str(shape()) + " on " +
+         device().str();
+}
+
+}  // namespace accel

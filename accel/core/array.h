@@ -1,0 +1,132 @@
+// Array: a cheap handle to an ArrayImpl (shape, strides, dtype, device, and either a buffer or a
+// pending elementwise Node). Views share the buffer; copies of the handle share the impl.
+#pragma once
+#include <complex>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "accel/core/buffer.h"
+#include "accel/core/device.h"
+#include "accel/core/dtype.h"
+#include "accel/core/shape.h"
+#include "accel/ops/op_id.h"
+
+namespace accel {
+
+class Array;
+
+// A pending elementwise computation (DESIGN.md "Evaluation"): evaluated when data is needed.
+// Inputs keep their own shapes and dtypes; broadcasting and casts to `compute` happen at eval.
+struct Node {
+  OpId op;
+  Dtype compute;             // dtype the op's loop runs in (inputs are cast to it)
+  std::vector<Array> inputs;
+  int depth = 1;             // longest chain of pending nodes below, capped (eval.cpp)
+};
+
+struct ArrayImpl {
+  Shape shape;
+  Strides strides;  // in elements
+  int64_t offset = 0;  // in elements from the buffer start
+  Dtype dtype = Dtype::float32;
+  Device device;
+  std::shared_ptr<Buffer> buffer;  // null while `node` is pending
+  std::shared_ptr<Node> node;
+  // A Python scalar wrapped as a 0-d array: promotes "weakly" (NEP 50), e.g. f32_array * 2.0 is f32.
+  bool weak = false;
+};
+
+class Array {
+ public:
+  Array() = default;
+  explicit Array(std::shared_ptr<ArrayImpl> impl) : impl_(std::move(impl)) {}
+
+  // A new, uninitialised, contiguous array.
+  static Array empty(const Shape& shape, Dtype dtype, Device device = default_device());
+  // A contiguous array computed later by `node`.
+  static Array pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node);
+  // A view of `base`'s buffer (base is evaluated first).
+  static Array view_of(const Array& base, const Shape& shape, const Strides& strides,
+                       int64_t offset);
+  // Wrap memory owned elsewhere (zero copy).
+  static Array from_buffer(std::shared_ptr<Buffer> buffer, const Shape& shape,
+                           const Strides& strides, int64_t offset, Dtype dtype);
+  // Copies host data of type T into a new array on `device`.
+  template <class T>
+  static Array from_vector(const std::vector<T>& values, const Shape& shape,
+                           Device device = default_device());
+  // 0-d arrays from C++ / Python scalars; weak ones promote like Python scalars (NEP 50).
+  static Array scalar(bool v, bool weak = false, Device device = default_device());
+  static Array scalar(int64_t v, bool weak = false, Device device = default_device());
+  static Array scalar(uint64_t v, bool weak = false, Device device = default_device());
+  static Array scalar(double v, bool weak = false, Device device = default_device());
+  static Array scalar(std::complex<double> v, bool weak = false, Device device = default_device());
+  static Array scalar_of(Dtype dtype, double v, Device device = default_device());
+
+  bool valid() const { return impl_ != nullptr; }
+  const Shape& shape() const { return impl_->shape; }
+  int64_t shape(int axis) const;
+  const Strides& strides() const { return impl_->strides; }
+  int64_t offset() const { return impl_->offset; }
+  Dtype dtype() const { return impl_->dtype; }
+  Device device() const { return impl_->device; }
+  int ndim() const { return static_cast<int>(impl_->shape.size()); }
+  int64_t size() const { return shape_size(impl_->shape); }
+  size_t itemsize() const { return accel::itemsize(impl_->dtype); }
+  size_t nbytes() const { return static_cast<size_t>(size()) * itemsize(); }
+  bool weak() const { return impl_->weak; }
+  bool is_pending() const { return impl_->node != nullptr; }
+  bool is_contiguous() const;  // C order
+  bool is_f_contiguous() const;
+
+  // Computes a pending array (no-op otherwise).
+  const Array& eval() const;
+  // The buffer (evaluating first) and the address of element 0.
+  const std::shared_ptr<Buffer>& buffer() const;
+  void* data() const;
+  template <class T> T* data() const { return static_cast<T*>(data()); }
+  // Do two arrays possibly share memory?
+  bool shares_memory_with(const Array& other) const;
+
+  // Host copy in C order, converting to T. For any device.
+  template <class T> std::vector<T> to_vector() const;
+  // The single element of a size-1 array, as T.
+  template <class T> T item() const;
+
+  // Copies `n` values of type `src_dtype` from host memory into a new array of `shape`.
+  static Array from_host(const void* src, Dtype src_dtype, const Shape& shape,
+                         Device device = default_device());
+  // Writes the array in C order into host memory as `dst_dtype`.
+  void copy_to_host(void* dst, Dtype dst_dtype) const;
+
+  const std::shared_ptr<ArrayImpl>& impl() const { return impl_; }
+  bool is(const Array& other) const { return impl_ == other.impl_; }
+  std::string describe() const;  // "float32 array of shape (2, 3) on cpu", for messages
+
+ private:
+  [[noreturn]] void throw_item_size_error() const;
+  std::shared_ptr<ArrayImpl> impl_;
+};
+
+template <class T>
+Array Array::from_vector(const std::vector<T>& values, const Shape& shape, Device device) {
+  static_assert(!std::is_same_v<T, bool>, "use from_host for bool data (std::vector<bool> is packed)");
+  return from_host(values.data(), dtype_of<T>, shape, device);
+}
+
+template <class T> std::vector<T> Array::to_vector() const {
+  std::vector<T> out(static_cast<size_t>(size()));
+  copy_to_host(out.data(), dtype_of<T>);
+  return out;
+}
+
+template <class T> T Array::item() const {
+  T v{};
+  if (size() != 1) throw_item_size_error();
+  copy_to_host(&v, dtype_of<T>);
+  return v;
+}
+
+}  // namespace accel

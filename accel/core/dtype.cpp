@@ -1,0 +1,130 @@
+#include "accel/core/dtype.h"
+
+#include <array>
+#include <string>
+
+#include "accel/runtime/errors.h"
+
+namespace accel {
+namespace {
+
+struct DtypeInfo {
+  const char* name;
+  size_t itemsize;
+  DtypeKind kind;
+};
+
+constexpr std::array<DtypeInfo, kNumDtypes> kInfo = {{
+#define ACCEL_DTYPE(name, ctype, str, kind) {str, sizeof(ctype), DtypeKind::kind},
+#include "accel/core/dtype.def"
+#undef ACCEL_DTYPE
+}};
+
+const DtypeInfo& info(Dtype dt) { return kInfo[static_cast<size_t>(dt)]; }
+
+Dtype signed_int_of_size(size_t bytes) {
+  switch (bytes) {
+    case 1: return Dtype::int8;
+    case 2: return Dtype::int16;
+    case 4: return Dtype::int32;
+    default: return Dtype::int64;
+  }
+}
+
+Dtype float_of_size(size_t bytes) { return bytes <= 4 ? Dtype::float32 : Dtype::float64; }
+
+}  // namespace
+
+size_t itemsize(Dtype dt) { return info(dt).itemsize; }
+const char* dtype_name(Dtype dt) { return info(dt).name; }
+DtypeKind dtype_kind(Dtype dt) { return info(dt).kind; }
+
+Dtype dtype_from_name(std::string_view name) {
+  for (int i = 0; i < kNumDtypes; ++i)
+    if (name == kInfo[i].name) return static_cast<Dtype>(i);
+  struct Alias {
+    const char* alias;
+    Dtype dt;
+  };
+  static constexpr Alias kAliases[] = {
+      {"?", Dtype::bool_},        {"b1", Dtype::bool_},        {"bool_", Dtype::bool_},
+      {"i1", Dtype::int8},        {"i2", Dtype::int16},        {"i4", Dtype::int32},
+      {"i8", Dtype::int64},       {"int", Dtype::int64},       {"intp", Dtype::int64},
+      {"u1", Dtype::uint8},       {"u2", Dtype::uint16},       {"u4", Dtype::uint32},
+      {"u8", Dtype::uint64},      {"uint", Dtype::uint64},     {"uintp", Dtype::uint64},
+      {"f4", Dtype::float32},     {"f8", Dtype::float64},      {"float", Dtype::float64},
+      {"double", Dtype::float64}, {"single", Dtype::float32},  {"c8", Dtype::complex64},
+      {"c16", Dtype::complex128}, {"complex", Dtype::complex128}, {"<f4", Dtype::float32},
+      {"<f8", Dtype::float64},    {"<i4", Dtype::int32},       {"<i8", Dtype::int64},
+      {"<c8", Dtype::complex64},  {"<c16", Dtype::complex128}, {"|b1", Dtype::bool_},
+      {"|i1", Dtype::int8},       {"|u1", Dtype::uint8},       {"<i2", Dtype::int16},
+      {"<u2", Dtype::uint16},     {"<u4", Dtype::uint32},      {"<u8", Dtype::uint64},
+  };
+  for (const auto& a : kAliases)
+    if (name == a.alias) return a.dt;
+  throw DTypeError("[dtype] accel has no dtype named '" + std::string(name) +
+                   "'; supported: bool, int8..int64, uint8..uint64, float32, float64, complex64, "
+                   "complex128");
+}
+
+Dtype real_dtype(Dtype dt) {
+  if (dt == Dtype::complex64) return Dtype::float32;
+  if (dt == Dtype::complex128) return Dtype::float64;
+  return dt;
+}
+
+Dtype complex_dtype(Dtype dt) {
+  if (is_complex(dt)) return dt;
+  return (dt == Dtype::float32) ? Dtype::complex64 : Dtype::complex128;
+}
+
+Dtype inexact_dtype(Dtype dt) {
+  switch (dt) {
+    case Dtype::bool_:
+    case Dtype::int8:
+    case Dtype::uint8:
+    case Dtype::int16:
+    case Dtype::uint16: return Dtype::float32;
+    default: return is_inexact(dt) ? dt : Dtype::float64;
+  }
+}
+
+Dtype promote_types(Dtype a, Dtype b) {
+  if (a == b) return a;
+  const DtypeInfo& x = info(a);
+  const DtypeInfo& y = info(b);
+  if (x.kind == DtypeKind::Bool) return b;
+  if (y.kind == DtypeKind::Bool) return a;
+  auto has = [&](DtypeKind k) { return x.kind == k || y.kind == k; };
+  if (has(DtypeKind::Complex)) {
+    // complex64 + float64 -> complex128: the real part needs the wider float.
+    size_t real = std::max(is_complex(a) ? x.itemsize / 2 : x.itemsize,
+                           is_complex(b) ? y.itemsize / 2 : y.itemsize);
+    if (is_integer(a) || is_integer(b)) {
+      size_t int_size = is_integer(a) ? x.itemsize : y.itemsize;
+      real = std::max(real, int_size >= 4 ? size_t{8} : size_t{4});
+    }
+    return real <= 4 ? Dtype::complex64 : Dtype::complex128;
+  }
+  if (has(DtypeKind::Float)) {
+    size_t fsize = is_floating(a) ? x.itemsize : 0;
+    fsize = std::max(fsize, is_floating(b) ? y.itemsize : size_t{0});
+    size_t isize = is_integer(a) ? x.itemsize : (is_integer(b) ? y.itemsize : 0);
+    // NumPy: int8/uint8 fit in float16 (here float32), int16 in float32, wider ints need float64.
+    size_t need = isize == 0 ? fsize : std::max(fsize, isize >= 4 ? size_t{8} : size_t{4});
+    return float_of_size(need);
+  }
+  if (x.kind == y.kind) {
+    return x.itemsize >= y.itemsize ? a : b;
+  }
+  // Mixed signed/unsigned: a signed int wider than the unsigned one, or float64 for uint64.
+  size_t usize = is_unsigned(a) ? x.itemsize : y.itemsize;
+  size_t ssize = is_unsigned(a) ? y.itemsize : x.itemsize;
+  if (ssize > usize) return signed_int_of_size(ssize);
+  if (usize >= 8) return Dtype::float64;
+  return signed_int_of_size(usize * 2);
+}
+
+bool can_cast_safely(Dtype from, Dtype to) { return promote_types(from, to) == to; }
+
+}  // namespace accel

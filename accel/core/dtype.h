@@ -1,0 +1,83 @@
+// Dtypes: the enum, their properties, C++ type mapping and NEP 50 / Array API promotion.
+#pragma once
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace accel {
+
+enum class DtypeKind : uint8_t { Bool, SignedInt, UnsignedInt, Float, Complex };
+
+enum class Dtype : uint8_t {
+#define ACCEL_DTYPE(name, ctype, str, kind) name,
+#include "accel/core/dtype.def"
+#undef ACCEL_DTYPE
+};
+
+inline constexpr int kNumDtypes = 13;
+
+// Public constants so C++ reads like Python: accel::float32.
+#define ACCEL_DTYPE(name, ctype, str, kind) inline constexpr Dtype name = Dtype::name;
+#include "accel/core/dtype.def"
+#undef ACCEL_DTYPE
+
+size_t itemsize(Dtype dt);
+const char* dtype_name(Dtype dt);
+DtypeKind dtype_kind(Dtype dt);
+Dtype dtype_from_name(std::string_view name);  // "float32", "f4", "int", "float", ... ; throws DTypeError
+
+inline bool is_bool(Dtype dt) { return dtype_kind(dt) == DtypeKind::Bool; }
+inline bool is_integer(Dtype dt) {
+  auto k = dtype_kind(dt);
+  return k == DtypeKind::SignedInt || k == DtypeKind::UnsignedInt;
+}
+inline bool is_unsigned(Dtype dt) { return dtype_kind(dt) == DtypeKind::UnsignedInt; }
+inline bool is_floating(Dtype dt) { return dtype_kind(dt) == DtypeKind::Float; }
+inline bool is_complex(Dtype dt) { return dtype_kind(dt) == DtypeKind::Complex; }
+inline bool is_inexact(Dtype dt) { return is_floating(dt) || is_complex(dt); }
+inline bool is_numeric(Dtype dt) { return !is_bool(dt); }
+
+// NumPy 2 promotion of two dtypes (int64 + uint64 -> float64, like NumPy).
+Dtype promote_types(Dtype a, Dtype b);
+// The real dtype of a complex one (complex64 -> float32); identity otherwise.
+Dtype real_dtype(Dtype dt);
+// The complex dtype holding a real one (float32 -> complex64).
+Dtype complex_dtype(Dtype dt);
+// Result dtype of float-only math on dt (sin, sqrt, divide): ints -> float64/float32 as NumPy
+// (NumPy gives float16 for 8-bit ints and bool; accel has no float16 and uses float32).
+Dtype inexact_dtype(Dtype dt);
+// Default integer / float / complex dtypes (NumPy 2 on 64-bit Linux).
+inline constexpr Dtype default_int = Dtype::int64;
+inline constexpr Dtype default_float = Dtype::float64;
+inline constexpr Dtype default_complex = Dtype::complex128;
+// Can every value of `from` be represented in `to` (NumPy's can_cast "safe").
+bool can_cast_safely(Dtype from, Dtype to);
+
+// C++ type <-> Dtype.
+template <class T> struct DtypeOf;
+#define ACCEL_DTYPE(name, ctype, str, kind) \
+  template <> struct DtypeOf<ctype> { static constexpr Dtype value = Dtype::name; };
+#include "accel/core/dtype.def"
+#undef ACCEL_DTYPE
+template <class T> inline constexpr Dtype dtype_of = DtypeOf<T>::value;
+
+template <class T> struct TypeTag { using type = T; };
+
+// Calls f(TypeTag<T>{}) with the C++ type of dt: the one switch every typed loop goes through.
+template <class F> decltype(auto) dispatch_dtype(Dtype dt, F&& f) {
+  switch (dt) {
+#define ACCEL_DTYPE(name, ctype, str, kind) \
+  case Dtype::name: return f(TypeTag<ctype>{});
+#include "accel/core/dtype.def"
+#undef ACCEL_DTYPE
+  }
+  return f(TypeTag<bool>{});
+}
+
+template <class T> inline constexpr bool is_complex_v = false;
+template <class T> inline constexpr bool is_complex_v<std::complex<T>> = true;
+
+}  // namespace accel

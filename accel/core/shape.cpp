@@ -1,0 +1,82 @@
+#include "accel/core/shape.h"
+
+#include <algorithm>
+
+#include "accel/runtime/errors.h"
+
+namespace accel {
+
+int64_t shape_size(const Shape& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+Strides contiguous_strides(const Shape& shape) {
+  Strides s(shape.size());
+  int64_t acc = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    s[i] = acc;
+    acc *= std::max<int64_t>(shape[i], 1);
+  }
+  return s;
+}
+
+std::string shape_str(const Shape& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op) {
+  if (a == b) return a;
+  size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1)
+      throw ShapeError(std::string("[") + op + "] shapes " + shape_str(a) + " and " +
+                       shape_str(b) + " cannot be broadcast together (axis " + std::to_string(i) +
+                       ": " + std::to_string(da) + " vs " + std::to_string(db) + ")");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Shape broadcast_shapes(const std::vector<Shape>& shapes, const char* op) {
+  Shape out;
+  for (const auto& s : shapes) out = broadcast_shapes(out, s, op);
+  return out;
+}
+
+Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shape& target) {
+  Strides out(target.size(), 0);
+  size_t off = target.size() - shape.size();
+  for (size_t i = 0; i < shape.size(); ++i)
+    out[off + i] = (shape[i] == 1 && target[off + i] != 1) ? 0 : strides[i];
+  return out;
+}
+
+int normalize_axis(int64_t axis, int ndim, const char* op) {
+  if (axis < -ndim || axis >= ndim)
+    throw AxisError(std::string("[") + op + "] axis " + std::to_string(axis) +
+                    " is out of bounds for array of dimension " + std::to_string(ndim));
+  return static_cast<int>(axis < 0 ? axis + ndim : axis);
+}
+
+std::vector<int> normalize_axes(const std::vector<int64_t>& axes, int ndim, const char* op) {
+  std::vector<int> out;
+  out.reserve(axes.size());
+  for (int64_t a : axes) out.push_back(normalize_axis(a, ndim, op));
+  std::sort(out.begin(), out.end());
+  if (std::adjacent_find(out.begin(), out.end()) != out.end())
+    throw AxisError(std::string("[") + op + "] repeated axis in " + shape_str(Shape(axes)));
+  return out;
+}
+
+}  // namespace accel

@@ -1,0 +1,394 @@
+// Scalar functors of every elementwise op in ops.def, each defined once. The CPU loops, the
+// CPU interpreter of fused kernels and the code generators all call these.
+// Semantics follow NumPy 2, including its answers for the edge cases C++ leaves undefined:
+// integer division by zero gives 0, INT_MIN / -1 wraps, shifts past the width give 0 or -1.
+#pragma once
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace accel::scalar {
+
+template <class T> struct RealOf { using type = T; };
+template <class T> struct RealOf<std::complex<T>> { using type = T; };
+template <class T> using real_of_t = typename RealOf<T>::type;
+
+template <class T> inline constexpr bool is_cplx = false;
+template <class T> inline constexpr bool is_cplx<std::complex<T>> = true;
+template <class T> inline constexpr bool is_int = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T> inline constexpr bool is_flt = std::is_floating_point_v<T>;
+template <class T> inline constexpr bool is_bool = std::is_same_v<T, bool>;
+
+// Value conversion between any two dtypes, NumPy style (complex -> real keeps the real part).
+template <class To, class From> inline To convert(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (is_bool<To>) {
+    if constexpr (is_cplx<From>) return v.real() != 0 || v.imag() != 0;
+    else return v != From(0);
+  } else if constexpr (is_cplx<To>) {
+    using R = real_of_t<To>;
+    if constexpr (is_cplx<From>) return To(R(v.real()), R(v.imag()));
+    else return To(R(v), R(0));
+  } else if constexpr (is_cplx<From>) {
+    return static_cast<To>(v.real());
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// Lexicographic ordering of complex numbers, as NumPy sorts and compares them.
+template <class T> inline bool lt(T a, T b) {
+  if constexpr (is_cplx<T>) return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+  else return a < b;
+}
+template <class T> inline bool le(T a, T b) {
+  if constexpr (is_cplx<T>) return a.real() < b.real() || (a.real() == b.real() && a.imag() <= b.imag());
+  else return a <= b;
+}
+template <class T> inline bool isnan_(T a) {
+  if constexpr (is_cplx<T>) return std::isnan(a.real()) || std::isnan(a.imag());
+  else if constexpr (is_flt<T>) return std::isnan(a);
+  else return false;
+}
+
+struct CastOp { template <class T> static T apply(T a) { return a; } };
+
+struct AddOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_bool<T>) return a || b;
+    else return static_cast<T>(a + b);
+  }
+};
+struct SubtractOp { template <class T> static T apply(T a, T b) { return static_cast<T>(a - b); } };
+struct MultiplyOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_bool<T>) return a && b;
+    else return static_cast<T>(a * b);
+  }
+};
+struct DivideOp { template <class T> static T apply(T a, T b) { return a / b; } };
+
+// NumPy's npy_divmod for floats: quotient floored, remainder with the divisor's sign.
+template <class T> inline T float_floor_div(T a, T b) {
+  T mod = std::fmod(a, b);
+  if (b == 0) return a / b;
+  T div = (a - mod) / b;
+  if (mod != 0 && ((b < 0) != (mod < 0))) div -= T(1);
+  if (div == 0) return std::copysign(T(0), a / b);
+  T fl = std::floor(div);
+  if (div - fl > T(0.5)) fl += T(1);
+  return fl;
+}
+template <class T> inline T float_remainder(T a, T b) {
+  T mod = std::fmod(a, b);
+  if (b == 0) return mod;
+  if (mod != 0) {
+    if ((b < 0) != (mod < 0)) mod += b;
+  } else {
+    mod = std::copysign(T(0), b);
+  }
+  return mod;
+}
+
+struct FloorDivideOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_flt<T>) {
+      return float_floor_div(a, b);
+    } else if constexpr (std::is_signed_v<T>) {
+      if (b == 0) return 0;
+      if (b == -1) return static_cast<T>(-a);  // wraps for the minimum, as NumPy
+      T q = static_cast<T>(a / b);
+      if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+      return q;
+    } else {
+      return b == 0 ? T(0) : static_cast<T>(a / b);
+    }
+  }
+};
+struct RemainderOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_flt<T>) {
+      return float_remainder(a, b);
+    } else if constexpr (std::is_signed_v<T>) {
+      if (b == 0 || b == -1) return 0;
+      T r = static_cast<T>(a % b);
+      if (r != 0 && ((r < 0) != (b < 0))) r = static_cast<T>(r + b);
+      return r;
+    } else {
+      return b == 0 ? T(0) : static_cast<T>(a % b);
+    }
+  }
+};
+struct FmodOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_flt<T>) return std::fmod(a, b);
+    else if constexpr (std::is_signed_v<T>) return (b == 0 || b == -1) ? T(0) : static_cast<T>(a % b);
+    else return b == 0 ? T(0) : static_cast<T>(a % b);
+  }
+};
+struct PowOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_int<T>) {
+      if constexpr (std::is_signed_v<T>) {
+        // NumPy raises for negative integer exponents; inside a loop we return what the
+        // exact result truncates to (1, -1 or 0).
+        if (b < 0) return a == 1 ? T(1) : (a == -1 ? (b % 2 ? T(-1) : T(1)) : T(0));
+      }
+      using U = std::make_unsigned_t<T>;
+      U base = static_cast<U>(a), result = 1;
+      auto e = static_cast<U>(b);
+      while (e) {
+        if (e & 1) result = static_cast<U>(result * base);
+        base = static_cast<U>(base * base);
+        e >>= 1;
+      }
+      return static_cast<T>(result);
+    } else {
+      return std::pow(a, b);
+    }
+  }
+};
+
+struct MaximumOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_bool<T>) return a || b;
+    else if constexpr (is_int<T>) return a < b ? b : a;
+    else return (isnan_(a) || !lt(a, b)) ? a : b;  // NaN propagates
+  }
+};
+struct MinimumOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_bool<T>) return a && b;
+    else if constexpr (is_int<T>) return b < a ? b : a;
+    else return (isnan_(a) || le(a, b)) ? a : b;
+  }
+};
+struct FmaxOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_bool<T>) return a || b;
+    else if constexpr (is_int<T>) return a < b ? b : a;
+    else return (isnan_(b) || !lt(a, b)) ? (isnan_(a) ? b : a) : b;  // NaN ignored
+  }
+};
+struct FminOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_bool<T>) return a && b;
+    else if constexpr (is_int<T>) return b < a ? b : a;
+    else return (isnan_(b) || le(a, b)) ? (isnan_(a) ? b : a) : b;
+  }
+};
+struct Atan2Op { template <class T> static T apply(T a, T b) { return std::atan2(a, b); } };
+struct HypotOp { template <class T> static T apply(T a, T b) { return std::hypot(a, b); } };
+struct CopysignOp { template <class T> static T apply(T a, T b) { return std::copysign(a, b); } };
+struct NextafterOp { template <class T> static T apply(T a, T b) { return std::nextafter(a, b); } };
+struct LogaddexpOp {
+  template <class T> static T apply(T a, T b) {
+    if (a == b) return a + T(0.693147180559945309417232121458176568);  // also keeps inf + inf
+    T d = a - b;
+    if (d > 0) return a + std::log1p(std::exp(-d));
+    if (d <= 0) return b + std::log1p(std::exp(d));
+    return d;  // NaN
+  }
+};
+struct Logaddexp2Op {
+  template <class T> static T apply(T a, T b) {
+    const T inv_ln2 = T(1.442695040888963407359924681001892137);
+    if (a == b) return a + T(1);
+    T d = a - b;
+    if (d > 0) return a + std::log1p(std::exp2(-d)) * inv_ln2;
+    if (d <= 0) return b + std::log1p(std::exp2(d)) * inv_ln2;
+    return d;
+  }
+};
+
+struct EqualOp { template <class T> static bool apply(T a, T b) { return a == b; } };
+struct NotEqualOp { template <class T> static bool apply(T a, T b) { return a != b; } };
+struct LessOp { template <class T> static bool apply(T a, T b) { return lt(a, b); } };
+struct LessEqualOp { template <class T> static bool apply(T a, T b) { return le(a, b); } };
+struct GreaterOp { template <class T> static bool apply(T a, T b) { return lt(b, a); } };
+struct GreaterEqualOp { template <class T> static bool apply(T a, T b) { return le(b, a); } };
+struct LogicalAndOp { template <class T> static bool apply(T a, T b) { return a && b; } };
+struct LogicalOrOp { template <class T> static bool apply(T a, T b) { return a || b; } };
+struct LogicalXorOp { template <class T> static bool apply(T a, T b) { return a != b; } };
+struct LogicalNotOp { template <class T> static bool apply(T a) { return !a; } };
+
+struct BitwiseAndOp { template <class T> static T apply(T a, T b) { return static_cast<T>(a & b); } };
+struct BitwiseOrOp { template <class T> static T apply(T a, T b) { return static_cast<T>(a | b); } };
+struct BitwiseXorOp { template <class T> static T apply(T a, T b) { return static_cast<T>(a ^ b); } };
+struct BitwiseInvertOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_bool<T>) return !a;
+    else return static_cast<T>(~a);
+  }
+};
+struct LeftShiftOp {
+  template <class T> static T apply(T a, T b) {
+    // A negative or too-large shift gives 0, as NumPy (C++ leaves it undefined).
+    if (static_cast<std::make_unsigned_t<T>>(b) < sizeof(T) * 8)
+      return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << b);
+    return 0;
+  }
+};
+struct RightShiftOp {
+  template <class T> static T apply(T a, T b) {
+    if (static_cast<std::make_unsigned_t<T>>(b) < sizeof(T) * 8) return static_cast<T>(a >> b);
+    if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+    else return 0;
+  }
+};
+
+struct AbsOp {
+  template <class T> static real_of_t<T> apply(T a) {
+    if constexpr (is_cplx<T>) return std::abs(a);
+    else if constexpr (is_flt<T>) return std::fabs(a);
+    else if constexpr (is_bool<T> || std::is_unsigned_v<T>) return a;
+    else return a < 0 ? static_cast<T>(-a) : a;
+  }
+};
+struct NegativeOp { template <class T> static T apply(T a) { return static_cast<T>(-a); } };
+struct PositiveOp { template <class T> static T apply(T a) { return a; } };
+struct SignOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_cplx<T>) {
+      using R = real_of_t<T>;
+      R m = std::abs(a);
+      if (std::isnan(m)) return T(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+      return m == 0 ? T(0) : a / m;
+    } else if constexpr (is_flt<T>) {
+      return a > 0 ? T(1) : (a < 0 ? T(-1) : (a == 0 ? T(0) : a));
+    } else {
+      return static_cast<T>((T(0) < a) - (a < T(0)));
+    }
+  }
+};
+struct SquareOp { template <class T> static T apply(T a) { return static_cast<T>(a * a); } };
+struct ReciprocalOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_int<T>) return a == 0 ? T(0) : static_cast<T>(T(1) / a);
+    else return T(1) / a;
+  }
+};
+struct ConjOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_cplx<T>) return std::conj(a);
+    else return a;
+  }
+};
+struct RealOp {
+  template <class T> static real_of_t<T> apply(T a) {
+    if constexpr (is_cplx<T>) return a.real();
+    else return a;
+  }
+};
+struct ImagOp {
+  template <class T> static real_of_t<T> apply(T a) {
+    if constexpr (is_cplx<T>) return a.imag();
+    else return real_of_t<T>(0);
+  }
+};
+struct FloorOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_flt<T>) return std::floor(a);
+    else return a;
+  }
+};
+struct CeilOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_flt<T>) return std::ceil(a);
+    else return a;
+  }
+};
+struct TruncOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_flt<T>) return std::trunc(a);
+    else return a;
+  }
+};
+struct RoundOp {
+  template <class T> static T apply(T a) {
+    // Half to even, as NumPy (std::nearbyint under the default rounding mode).
+    if constexpr (is_cplx<T>) return T(std::nearbyint(a.real()), std::nearbyint(a.imag()));
+    else if constexpr (is_flt<T>) return std::nearbyint(a);
+    else return a;
+  }
+};
+struct IsnanOp { template <class T> static bool apply(T a) { return isnan_(a); } };
+struct IsinfOp {
+  template <class T> static bool apply(T a) {
+    if constexpr (is_cplx<T>) return std::isinf(a.real()) || std::isinf(a.imag());
+    else if constexpr (is_flt<T>) return std::isinf(a);
+    else return false;
+  }
+};
+struct IsfiniteOp {
+  template <class T> static bool apply(T a) {
+    if constexpr (is_cplx<T>) return std::isfinite(a.real()) && std::isfinite(a.imag());
+    else if constexpr (is_flt<T>) return std::isfinite(a);
+    else return true;
+  }
+};
+struct SignbitOp {
+  template <class T> static bool apply(T a) {
+    if constexpr (is_flt<T>) return std::signbit(a);
+    else if constexpr (std::is_signed_v<T>) return a < 0;
+    else return false;
+  }
+};
+
+#define ACCEL_UNARY_MATH(Functor, fn)                              \
+  struct Functor {                                                 \
+    template <class T> static T apply(T a) { return std::fn(a); } \
+  };
+ACCEL_UNARY_MATH(SqrtOp, sqrt)
+ACCEL_UNARY_MATH(CbrtOp, cbrt)
+ACCEL_UNARY_MATH(ExpOp, exp)
+ACCEL_UNARY_MATH(LogOp, log)
+ACCEL_UNARY_MATH(Log10Op, log10)
+ACCEL_UNARY_MATH(SinOp, sin)
+ACCEL_UNARY_MATH(CosOp, cos)
+ACCEL_UNARY_MATH(TanOp, tan)
+ACCEL_UNARY_MATH(AsinOp, asin)
+ACCEL_UNARY_MATH(AcosOp, acos)
+ACCEL_UNARY_MATH(AtanOp, atan)
+ACCEL_UNARY_MATH(SinhOp, sinh)
+ACCEL_UNARY_MATH(CoshOp, cosh)
+ACCEL_UNARY_MATH(TanhOp, tanh)
+ACCEL_UNARY_MATH(AsinhOp, asinh)
+ACCEL_UNARY_MATH(AcoshOp, acosh)
+ACCEL_UNARY_MATH(AtanhOp, atanh)
+#undef ACCEL_UNARY_MATH
+
+// The C library has no complex exp2/expm1/log1p/log2: build them from exp and log.
+struct Exp2Op {
+  template <class T> static T apply(T a) {
+    if constexpr (is_cplx<T>) return std::exp(a * real_of_t<T>(0.693147180559945309417232121458176568));
+    else return std::exp2(a);
+  }
+};
+struct Expm1Op {
+  template <class T> static T apply(T a) {
+    if constexpr (is_cplx<T>) return std::exp(a) - T(1);
+    else return std::expm1(a);
+  }
+};
+struct Log1pOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_cplx<T>) return std::log(a + T(1));
+    else return std::log1p(a);
+  }
+};
+struct Log2Op {
+  template <class T> static T apply(T a) {
+    if constexpr (is_cplx<T>) return std::log(a) * real_of_t<T>(1.442695040888963407359924681001892137);
+    else return std::log2(a);
+  }
+};
+struct Deg2radOp { template <class T> static T apply(T a) { return a * T(0.017453292519943295769236907684886127); } };
+struct Rad2degOp { template <class T> static T apply(T a) { return a * T(57.29577951308232087679815481410517033); } };
+
+struct WhereOp { template <class T> static T apply(T c, T x, T y) { return c != T(0) ? x : y; } };
+
+}  // namespace accel::scalar

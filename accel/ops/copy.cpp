@@ -1,0 +1,124 @@
+#include "accel/ops/copy.h"
+
+#include <string>
+
+#include "accel/backend/backend.h"
+#include "accel/core/eval.h"
+#include "accel/runtime/errors.h"
+
+namespace accel {
+
+Array astype(const Array& x, Dtype dtype, bool copy_always) {
+  if (x.dtype() == dtype && !copy_always) return x;
+  auto node = std::make_shared<Node>();
+  node->op = OpId::cast;
+  node->compute = x.dtype();
+  node->inputs = {x};
+  node->depth = (x.is_pending() ? x.impl()->node->depth : 0) + 1;
+  if (node->depth > kMaxPendingDepth) {
+    x.eval();
+    node->depth = 1;
+  }
+  return Array::pending(x.shape(), dtype, x.device(), std::move(node));
+}
+
+Array copy(const Array& x) { return astype(x, x.dtype(), true); }
+
+Array ascontiguousarray(const Array& x) {
+  x.eval();
+  return x.is_contiguous() ? x : copy(x).eval();
+}
+
+Array to_device(const Array& x, Device device) {
+  if (x.device() == device) return x;
+  Backend& dst_be = backend_for(device);
+  Array out = Array::empty(x.shape(), x.dtype(), device);
+  if (x.device().is_cpu()) {
+    Array src = ascontiguousarray(x);
+    dst_be.copy_from_host(out.data(), src.data(), src.nbytes());
+  } else {
+    Array src = ascontiguousarray(x);
+    Backend& src_be = backend_for(x.device());
+    if (device.is_cpu()) {
+      src_be.copy_to_host(out.data(), src.data(), src.nbytes());
+    } else {
+      // Between two GPUs through host memory (peer copies are the CUDA backend's to add).
+      std::vector<unsigned char> host(src.nbytes());
+      src_be.copy_to_host(host.data(), src.data(), src.nbytes());
+      dst_be.copy_from_host(out.data(), host.data(), host.size());
+    }
+  }
+  out.impl()->weak = x.weak();
+  return out;
+}
+
+namespace {
+
+// Can `pending`'s node be computed straight into dst? Only if every input that shares dst's
+// memory is exactly dst's own view (elementwise then reads each element before writing it).
+bool computable_in_place(const Array& pending, const Array& dst) {
+  const Node& node = *pending.impl()->node;
+  if (pending.dtype() != dst.dtype() || pending.shape() != dst.shape()) return false;
+  for (const Array& in : node.inputs) {
+    if (in.is_pending()) {
+      // Its own inputs are computed first, into fresh memory, so they cannot clash with dst
+      // unless they read dst: let the general path handle that.
+      for (const Array& inner : in.impl()->node->inputs)
+        if (inner.shares_memory_with(dst) || inner.is_pending()) return false;
+      continue;
+    }
+    if (!in.shares_memory_with(dst)) continue;
+    if (in.data() != dst.data() || in.shape() != dst.shape() || in.strides() != dst.strides())
+      return false;
+    if (in.dtype() != node.compute) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void assign(const Array& dst, const Array& src, const char* op) {
+  if (dst.is_pending())
+    throw ValueError(std::string("[") + op + "] cannot write into a computed temporary");
+  if (src.device() != dst.device() && !src.weak())
+    throw DeviceError(std::string("[") + op + "] cannot assign an array on " + src.device().str() +
+                      " into one on " + dst.device().str() + "; move it with to_device() first");
+  if (dst.buffer()->read_only())
+    throw ValueError(std::string("[") + op + "] assignment destination is read-only");
+  Shape shape = broadcast_shapes(src.shape(), dst.shape(), op);
+  if (shape != dst.shape())
+    throw ShapeError(std::string("[") + op + "] could not broadcast input array from shape " +
+                     shape_str(src.shape()) + " into shape " + shape_str(dst.shape()));
+  Array value = src.device() == dst.device() ? src : to_device(src, dst.device());
+  // Arrays still to be computed from dst's memory must see its old values.
+  // (value itself may be one; it is computed next, reading dst before writing it.)
+  dst.buffer()->evaluate_pending_readers(value.impl().get());
+  if (value.is_pending() && computable_in_place(value, dst)) {
+    evaluate_into(value, dst);
+    return;
+  }
+  value.eval();
+  if (value.shares_memory_with(dst)) value = copy(value).eval();
+  Array view = value.shape() == dst.shape()
+                   ? value
+                   : Array::view_of(value, dst.shape(),
+                                    broadcast_strides(value.shape(), value.strides(), dst.shape()),
+                                    value.offset());
+  backend_for(dst.device()).cast(view, dst);
+}
+
+void assign_inplace(const Array& dst, const Array& result, const char* op) {
+  Dtype from = result.dtype(), to = dst.dtype();
+  // NumPy's same_kind rule: float into int, or complex into float, is refused.
+  auto rank = [](Dtype d) { return is_bool(d) ? 0 : is_integer(d) ? 1 : is_floating(d) ? 2 : 3; };
+  if (rank(from) > rank(to))
+    throw DTypeError(std::string("[") + op + "] cannot cast the result from " + dtype_name(from) +
+                     " to " + dtype_name(to) + " with casting rule 'same_kind'");
+  if (result.shape() != dst.shape())
+    throw ShapeError(std::string("[") + op + "] non-broadcastable output operand with shape " +
+                     shape_str(dst.shape()) + " doesn't match the broadcast shape " +
+                     shape_str(result.shape()));
+  assign(dst, result, op);
+}
+
+}  // namespace accel

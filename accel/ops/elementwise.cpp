@@ -1,0 +1,99 @@
+#include "accel/ops/elementwise.h"
+
+#include <algorithm>
+#include <string>
+
+#include "accel/core/eval.h"
+#include "accel/ops/copy.h"
+#include "accel/ops/promotion.h"
+#include "accel/runtime/errors.h"
+
+namespace accel {
+namespace {
+
+// The device all strong operands share; weak scalars follow it.
+Device common_device(OpId op, std::span<const Array> inputs) {
+  const Array* first = nullptr;
+  for (const Array& a : inputs) {
+    if (a.weak()) continue;
+    if (!first) {
+      first = &a;
+    } else if (a.device() != first->device()) {
+      throw DeviceError(std::string("[") + op_name(op) + "] operands are on different devices (" +
+                        first->device().str() + " and " + a.device().str() +
+                        "); move one with to_device() first");
+    }
+  }
+  return first ? first->device() : inputs[0].device();
+}
+
+int pending_depth(const Array& a) { return a.is_pending() ? a.impl()->node->depth : 0; }
+
+}  // namespace
+
+Array elementwise(OpId op, std::span<const Array> inputs) {
+  const OpInfo& info = op_info(op);
+  if (static_cast<int>(inputs.size()) != info.arity)
+    throw ValueError(std::string("[") + info.name + "] takes " + std::to_string(info.arity) +
+                     " arguments, got " + std::to_string(inputs.size()));
+  Device device = common_device(op, inputs);
+  // where's condition is not promoted with the values; it is only tested for non-zero.
+  std::span<const Array> typed = op == OpId::where ? inputs.subspan(1) : inputs;
+  Dtype promoted = result_type(typed);
+  OpTypes types = resolve_op_types(op, promoted);
+  std::vector<Shape> shapes;
+  shapes.reserve(inputs.size());
+  for (const Array& a : inputs) shapes.push_back(a.shape());
+  Shape shape = broadcast_shapes(shapes, info.name);
+
+  auto node = std::make_shared<Node>();
+  node->op = op;
+  node->compute = types.compute;
+  node->inputs.reserve(inputs.size());
+  int depth = 0;
+  for (const Array& a : inputs) {
+    if (a.weak()) {
+      check_weak_fits(a, types.compute, info.name);
+      node->inputs.push_back(a.device() == device ? a : to_device(a, device));
+    } else {
+      node->inputs.push_back(a);
+    }
+    depth = std::max(depth, pending_depth(a));
+  }
+  // Long chains are cut here: compute the inputs now so the graph stays shallow.
+  if (depth >= kMaxPendingDepth) {
+    for (const Array& a : node->inputs) a.eval();
+    depth = 0;
+  }
+  node->depth = depth + 1;
+  return Array::pending(shape, types.out, device, std::move(node));
+}
+
+#define ACCEL_OP_DEF_1(name) \
+  Array name(const Array& x) { return elementwise(OpId::name, std::span<const Array>(&x, 1)); }
+#define ACCEL_OP_DEF_2(name)                            \
+  Array name(const Array& x1, const Array& x2) {        \
+    const Array in[] = {x1, x2};                        \
+    return elementwise(OpId::name, in);                 \
+  }
+#define ACCEL_OP_DEF_3(name)                                        \
+  Array name(const Array& x1, const Array& x2, const Array& x3) {   \
+    const Array in[] = {x1, x2, x3};                                \
+    return elementwise(OpId::name, in);                             \
+  }
+#define ACCEL_OP(name, arity, functor, bools, domain, output) ACCEL_OP_DEF_##arity(name)
+#include "accel/ops/ops.def"
+#undef ACCEL_OP
+
+Array clip(const Array& x, const Array* min, const Array* max) {
+  if (is_complex(x.dtype())) throw DTypeError("[clip] not supported for complex dtypes");
+  Array r = x;
+  // Bounds are cast to x's dtype first so the result keeps it (Array API clip).
+  if (min) r = maximum(r, min->weak() ? *min : astype(*min, x.dtype()));
+  if (max) r = minimum(r, max->weak() ? *max : astype(*max, x.dtype()));
+  if (r.dtype() != x.dtype()) r = astype(r, x.dtype());
+  if (r.is(x)) r = copy(x);
+  return r;
+}
+
+}  // namespace accel

@@ -1,0 +1,80 @@
+#include "accel/ops/promotion.h"
+
+#include <limits>
+#include <string>
+
+#include "accel/runtime/errors.h"
+
+namespace accel {
+namespace {
+
+int kind_rank(Dtype dt) {
+  switch (dtype_kind(dt)) {
+    case DtypeKind::Bool: return 0;
+    case DtypeKind::SignedInt:
+    case DtypeKind::UnsignedInt: return 1;
+    case DtypeKind::Float: return 2;
+    case DtypeKind::Complex: return 3;
+  }
+  return 0;
+}
+
+// A weak operand of kind `weak` meeting a strong dtype `strong` (NEP 50).
+Dtype promote_weak(Dtype strong, Dtype weak) {
+  if (kind_rank(weak) <= kind_rank(strong)) return strong;
+  switch (kind_rank(weak)) {
+    case 1: return default_int;
+    case 2: return default_float;
+    default: return strong == Dtype::float32 ? Dtype::complex64 : default_complex;
+  }
+}
+
+}  // namespace
+
+Dtype result_type(std::span<const Array> arrays) {
+  bool have_strong = false;
+  Dtype strong = Dtype::bool_;
+  for (const Array& a : arrays) {
+    if (a.weak()) continue;
+    strong = have_strong ? promote_types(strong, a.dtype()) : a.dtype();
+    have_strong = true;
+  }
+  if (!have_strong) {
+    Dtype dt = arrays[0].dtype();
+    for (const Array& a : arrays) dt = promote_types(dt, a.dtype());
+    return dt;
+  }
+  Dtype dt = strong;
+  for (const Array& a : arrays)
+    if (a.weak()) dt = promote_weak(dt, a.dtype());
+  return dt;
+}
+
+void check_weak_fits(const Array& w, Dtype target, const char* op) {
+  if (!w.weak() || !is_integer(w.dtype()) || !is_integer(target)) return;
+  bool fits = true;
+  auto check = [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      if (w.dtype() == Dtype::uint64) {
+        uint64_t v = w.item<uint64_t>();
+        fits = v <= static_cast<uint64_t>(std::numeric_limits<T>::max());
+      } else {
+        int64_t v = w.item<int64_t>();
+        if constexpr (std::is_signed_v<T>)
+          fits = v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max();
+        else
+          fits = v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<T>::max();
+      }
+    }
+  };
+  dispatch_dtype(target, check);
+  if (!fits) {
+    std::string value = w.dtype() == Dtype::uint64 ? std::to_string(w.item<uint64_t>())
+                                                   : std::to_string(w.item<int64_t>());
+    throw OverflowError(std::string("[") + op + "] Python integer " + value +
+                        " out of bounds for " + dtype_name(target));
+  }
+}
+
+}  // namespace accel

@@ -1,0 +1,310 @@
+// accel.ndarray: properties, Python operators (plain, reflected and in-place), conversions to
+// Python scalars, NumPy (__array__, the buffer protocol) and DLPack.
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include <cstring>
+#include <string>
+
+#include "bindings.h"
+
+namespace accel::py {
+namespace {
+
+using BinaryFn = Array (*)(const Array&, const Array&);
+
+nb::object not_implemented() { return nb::borrow(Py_NotImplemented); }
+
+// a <op> other, or NotImplemented when other is no array-like (so Python tries the reflection).
+template <BinaryFn F> nb::object binary(const Array& self, nb::handle other) {
+  Array o;
+  try {
+    o = to_operand(other, self.device());
+  } catch (const DTypeError&) {
+    return not_implemented();
+  } catch (const nb::python_error&) {
+    return not_implemented();
+  }
+  return nb::cast(F(self, o));
+}
+
+template <BinaryFn F> nb::object reflected(const Array& self, nb::handle other) {
+  Array o;
+  try {
+    o = to_operand(other, self.device());
+  } catch (const DTypeError&) {
+    return not_implemented();
+  } catch (const nb::python_error&) {
+    return not_implemented();
+  }
+  return nb::cast(F(o, self));
+}
+
+template <BinaryFn F> nb::object inplace(nb::handle self_h, nb::handle other) {
+  const Array& self = nb::cast<const Array&>(self_h);
+  Array o = to_operand(other, self.device());
+  assign_inplace(self, F(self, o), "inplace");
+  return nb::borrow(self_h);
+}
+
+nb::tuple shape_tuple(const Shape& s) {
+  nb::list l;
+  for (int64_t d : s) l.append(d);
+  return nb::tuple(l);
+}
+
+// The Python scalar of a size-1 array (for __int__, __float__, item()).
+nb::object python_item(const Array& a) {
+  if (a.size() != 1)
+    throw ValueError("[item] can only convert an array of size 1 to a Python scalar; got " +
+                     a.describe());
+  switch (dtype_kind(a.dtype())) {
+    case DtypeKind::Bool: return nb::bool_(a.item<bool>());
+    case DtypeKind::SignedInt: return nb::int_(a.item<int64_t>());
+    case DtypeKind::UnsignedInt: return nb::steal(PyLong_FromUnsignedLongLong(a.item<uint64_t>()));
+    case DtypeKind::Float: return nb::float_(a.item<double>());
+    case DtypeKind::Complex: {
+      auto c = a.item<std::complex<double>>();
+      return nb::steal(PyComplex_FromDoubles(c.real(), c.imag()));
+    }
+  }
+  return nb::none();
+}
+
+// The buffer protocol: zero-copy memoryview / np.frombuffer of CPU arrays.
+struct BufferInfo {
+  std::vector<Py_ssize_t> shape, strides;
+  std::string format;
+};
+
+const char* buffer_format(Dtype d) {
+  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "f", "d", "Zf", "Zd"};
+  return f[static_cast<int>(d)];
+}
+
+int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
+  try {
+    const Array& a = nb::cast<const Array&>(nb::handle(exporter));
+    if (!a.device().is_cpu()) {
+      PyErr_SetString(PyExc_BufferError, ("[buffer] array is on " + a.device().str() +
+                                          "; only CPU arrays export the buffer protocol").c_str());
+      return -1;
+    }
+    if ((flags & PyBUF_WRITABLE) && a.buffer()->read_only()) {
+      PyErr_SetString(PyExc_BufferError, "[buffer] array is read-only");
+      return -1;
+    }
+    auto* info = new BufferInfo();
+    for (int i = 0; i < a.ndim(); ++i) {
+      info->shape.push_back(a.shape()[i]);
+      info->strides.push_back(a.strides()[i] * static_cast<Py_ssize_t>(a.itemsize()));
+    }
+    info->format = buffer_format(a.dtype());
+    view->buf = a.data();
+    view->obj = exporter;
+    Py_INCREF(exporter);
+    view->len = static_cast<Py_ssize_t>(a.nbytes());
+    view->readonly = a.buffer()->read_only();
+    view->itemsize = static_cast<Py_ssize_t>(a.itemsize());
+    view->format = (flags & PyBUF_FORMAT) ? info->format.data() : nullptr;
+    view->ndim = a.ndim();
+    view->shape = info->shape.data();
+    view->strides = info->strides.data();
+    view->suboffsets = nullptr;
+    view->internal = info;
+    if (!(flags & PyBUF_STRIDES) && !a.is_contiguous()) {
+      PyErr_SetString(PyExc_BufferError, "[buffer] array is not C-contiguous");
+      Py_DECREF(exporter);
+      view->obj = nullptr;
+      delete info;
+      return -1;
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_BufferError, e.what());
+    return -1;
+  }
+}
+
+void releasebuffer(PyObject*, Py_buffer* view) { delete static_cast<BufferInfo*>(view->internal); }
+
+PyType_Slot array_slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(getbuffer)},
+                             {Py_bf_releasebuffer, reinterpret_cast<void*>(releasebuffer)},
+                             {0, nullptr}};
+
+Array matrix_transpose_of(const Array& a) {
+  if (a.ndim() < 2)
+    throw ShapeError("[mT] needs an array of at least 2 dimensions; got " + a.describe());
+  Shape s = a.shape();
+  Strides st = a.strides();
+  std::swap(s[s.size() - 1], s[s.size() - 2]);
+  std::swap(st[st.size() - 1], st[st.size() - 2]);
+  return Array::view_of(a, s, st, a.offset());
+}
+
+Array transpose_all(const Array& a) {
+  Shape s(a.shape().rbegin(), a.shape().rend());
+  Strides st(a.strides().rbegin(), a.strides().rend());
+  return Array::view_of(a, s, st, a.offset());
+}
+
+}  // namespace
+
+void init_array(nb::module_& m) {
+  nb::class_<Device>(m, "Device", "Where an array lives: 'cpu' or 'cuda:N'.")
+      .def("__init__", [](Device* d, const std::string& s) { new (d) Device(Device::parse(s)); })
+      .def_prop_ro("type", [](const Device& d) { return d.is_cpu() ? "cpu" : "cuda"; })
+      .def_ro("index", &Device::index)
+      .def("__str__", &Device::str)
+      .def("__repr__", [](const Device& d) { return "Device('" + d.str() + "')"; })
+      .def("__hash__", [](const Device& d) { return nb::hash(nb::str(d.str().c_str())); })
+      .def("__eq__", [](const Device& d, nb::handle o) {
+        try {
+          auto other = to_optional_device(o);
+          return other && *other == d;
+        } catch (const std::exception&) {
+          return false;
+        }
+      });
+
+  nb::class_<Array> cls(m, "ndarray", nb::type_slots(array_slots),
+                        "An N-d array on a device (NumPy / Array API semantics).");
+  cls.def_prop_ro("shape", [](const Array& a) { return shape_tuple(a.shape()); })
+      .def_prop_ro("dtype", &Array::dtype)
+      .def_prop_ro("device", &Array::device)
+      .def_prop_ro("ndim", &Array::ndim)
+      .def_prop_ro("size", &Array::size)
+      .def_prop_ro("itemsize", &Array::itemsize)
+      .def_prop_ro("nbytes", &Array::nbytes)
+      .def_prop_ro("strides", [](const Array& a) {
+        a.eval();
+        Shape s = a.strides();
+        for (auto& v : s) v *= static_cast<int64_t>(a.itemsize());
+        return shape_tuple(s);
+      })
+      .def_prop_ro("T", &transpose_all)  // all axes reversed, as NumPy
+      .def_prop_ro("mT", &matrix_transpose_of)
+      .def_prop_ro("is_pending", &Array::is_pending, "True while the value is not computed yet.")
+      .def("eval", [](nb::handle self) {
+        nb::cast<const Array&>(self).eval();
+        return nb::borrow(self);
+      }, "Computes a pending (lazily recorded) array now; returns self.")
+      .def("to_device", [](const Array& a, nb::handle device, nb::handle stream) {
+        return to_device(a, *to_optional_device(device));
+      }, nb::arg("device"), nb::kw_only(), nb::arg("stream") = nb::none())
+      .def("astype", [](const Array& a, nb::handle dtype, bool copy) {
+        return astype(a, to_dtype(dtype), copy);
+      }, nb::arg("dtype"), nb::arg("copy") = true)
+      .def("copy", [](const Array& a) { return accel::copy(a); })
+      .def("item", [](const Array& a) { return python_item(a); })
+      .def("__bool__", [](const Array& a) {
+        if (a.size() != 1)
+          throw ValueError("[bool] the truth value of an array with more than one element is "
+                           "ambiguous; use any() or all() (got " + a.describe() + ")");
+        return a.item<bool>();
+      })
+      .def("__int__", [](const Array& a) {
+        if (is_complex(a.dtype())) throw DTypeError("[int] cannot convert a complex array to int");
+        return nb::int_(python_item(astype(a, is_floating(a.dtype()) ? Dtype::float64 : a.dtype(), false)));
+      })
+      .def("__float__", [](const Array& a) {
+        if (is_complex(a.dtype())) throw DTypeError("[float] cannot convert a complex array to float");
+        return a.item<double>();
+      })
+      .def("__complex__", [](const Array& a) {
+        auto c = a.item<std::complex<double>>();
+        return nb::steal(PyComplex_FromDoubles(c.real(), c.imag()));
+      })
+      .def("__index__", [](const Array& a) {
+        if (!is_integer(a.dtype()))
+          throw DTypeError("[index] only integer arrays can be used as an index; got " + a.describe());
+        return python_item(a);
+      })
+      .def("__len__", [](const Array& a) {
+        if (a.ndim() == 0) throw nb::type_error("len() of unsized object");
+        return a.shape()[0];
+      })
+      .def("__array__", [](const Array& a, nb::handle dtype, nb::handle copy) {
+        nb::object np = nb::module_::import_("numpy");
+        bool must_copy = !copy.is_none() && nb::cast<bool>(copy);
+        if (!copy.is_none() && !nb::cast<bool>(copy) && !a.device().is_cpu())
+          throw ValueError("[__array__] copy=False is impossible for an array on " + a.device().str());
+        nb::object out = to_numpy_view(a);
+        if (!dtype.is_none()) out = out.attr("astype")(dtype, nb::arg("copy") = must_copy);
+        else if (must_copy) out = out.attr("copy")();
+        return out;
+      }, nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
+      .def("__dlpack__", [](const Array& a, nb::kwargs kwargs) {
+        a.eval();
+        auto* keep = new Array(a);
+        nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
+        std::vector<size_t> shape(a.shape().begin(), a.shape().end());
+        nb::dlpack::dtype dt;
+        dt.code = static_cast<uint8_t>(is_bool(a.dtype()) ? nb::dlpack::dtype_code::Bool
+                                       : is_complex(a.dtype()) ? nb::dlpack::dtype_code::Complex
+                                       : is_floating(a.dtype()) ? nb::dlpack::dtype_code::Float
+                                       : is_unsigned(a.dtype()) ? nb::dlpack::dtype_code::UInt
+                                                                 : nb::dlpack::dtype_code::Int);
+        dt.bits = static_cast<uint8_t>(a.itemsize() * 8);
+        dt.lanes = 1;
+        int dev = a.device().is_cpu() ? nb::device::cpu::value : nb::device::cuda::value;
+        nb::ndarray<> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(), dt, dev,
+                         a.device().index);
+        nb::object exported = nb::cast(nd);
+        return exported.attr("__dlpack__")(**kwargs);
+      })
+      .def("__dlpack_device__", [](const Array& a) {
+        return nb::make_tuple(a.device().is_cpu() ? 1 : 2, a.device().index);
+      });
+
+#define ACCEL_PY_BINARY(py, fn)                                     \
+  cls.def("__" py "__", &binary<static_cast<BinaryFn>(&fn)>);       \
+  cls.def("__r" py "__", &reflected<static_cast<BinaryFn>(&fn)>);   \
+  cls.def("__i" py "__", &inplace<static_cast<BinaryFn>(&fn)>);
+  ACCEL_PY_BINARY("add", add)
+  ACCEL_PY_BINARY("sub", subtract)
+  ACCEL_PY_BINARY("mul", multiply)
+  ACCEL_PY_BINARY("truediv", divide)
+  ACCEL_PY_BINARY("floordiv", floor_divide)
+  ACCEL_PY_BINARY("mod", remainder)
+  ACCEL_PY_BINARY("pow", pow)
+  ACCEL_PY_BINARY("and", bitwise_and)
+  ACCEL_PY_BINARY("or", bitwise_or)
+  ACCEL_PY_BINARY("xor", bitwise_xor)
+  ACCEL_PY_BINARY("lshift", bitwise_left_shift)
+  ACCEL_PY_BINARY("rshift", bitwise_right_shift)
+#undef ACCEL_PY_BINARY
+  cls.def("__eq__", &binary<static_cast<BinaryFn>(&equal)>)
+      .def("__ne__", &binary<static_cast<BinaryFn>(&not_equal)>)
+      .def("__lt__", &binary<static_cast<BinaryFn>(&less)>)
+      .def("__le__", &binary<static_cast<BinaryFn>(&less_equal)>)
+      .def("__gt__", &binary<static_cast<BinaryFn>(&greater)>)
+      .def("__ge__", &binary<static_cast<BinaryFn>(&greater_equal)>)
+      .def("__neg__", [](const Array& a) { return negative(a); })
+      .def("__pos__", [](const Array& a) { return positive(a); })
+      .def("__abs__", [](const Array& a) { return accel::abs(a); })
+      .def("__invert__", [](const Array& a) { return bitwise_invert(a); });
+  cls.attr("__hash__") = nb::none();
+
+  m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle device, nb::handle copy) {
+    return asarray(obj, to_optional_dtype(dtype), to_optional_device(device),
+                   copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
+  }, nb::arg("obj"), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
+     nb::arg("copy") = nb::none());
+  m.def("asnumpy", [](const Array& a) { return to_numpy_view(to_device(a, Device::cpu())); },
+        "A NumPy array with the values of `a` (a copy for GPU arrays, a view for CPU ones).");
+  m.def("to_device", [](const Array& a, nb::handle device) { return to_device(a, *to_optional_device(device)); });
+  m.def("astype", [](const Array& a, nb::handle dtype, bool copy, nb::handle device) {
+    Array r = astype(a, to_dtype(dtype), copy);
+    if (auto d = to_optional_device(device)) r = to_device(r, *d);
+    return r;
+  }, nb::arg("x"), nb::arg("dtype"), nb::kw_only(), nb::arg("copy") = true, nb::arg("device") = nb::none());
+  m.def("default_device", [] { return default_device(); });
+  m.def("eval", [](nb::args arrays) {
+    for (nb::handle h : arrays) nb::cast<const Array&>(h).eval();
+  }, "Computes pending arrays now.");
+  m.def("shares_memory", [](const Array& a, const Array& b) { return a.shares_memory_with(b); });
+}
+
+}  // namespace accel::py

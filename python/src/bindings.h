@@ -1,0 +1,51 @@
+// Shared pieces of the Python bindings: one init_<area> per file (module.cpp calls them all)
+// and the conversions from Python objects every area needs.
+#pragma once
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <optional>
+#include <vector>
+
+#include "accel/accel.h"
+
+namespace nb = nanobind;
+
+namespace accel::py {
+
+void init_errors(nb::module_& m);
+void init_dtype(nb::module_& m);
+void init_array(nb::module_& m);
+void init_elementwise(nb::module_& m);
+void init_creation(nb::module_& m);
+void init_reduction(nb::module_& m);
+void init_manipulation(nb::module_& m);
+void init_indexing(nb::module_& m);
+void init_linalg(nb::module_& m);
+void init_runtime(nb::module_& m);
+
+// A dtype from an accel dtype, a NumPy dtype or scalar type, a Python type or a name.
+Dtype to_dtype(nb::handle obj);
+std::optional<Dtype> to_optional_dtype(nb::handle obj);  // None -> nullopt
+// A device from an accel Device, "cpu"/"cuda:1", or None (-> nullopt).
+std::optional<Device> to_optional_device(nb::handle obj);
+// An operand of an op: arrays as they are, Python scalars as weak 0-d arrays on `device`,
+// anything else through asarray.
+Array to_operand(nb::handle obj, Device device);
+// The first accel array's device among objects, else the default device.
+Device device_of(std::initializer_list<nb::handle> objs);
+// Array API asarray: zero copy for buffer-protocol / DLPack objects when dtype and device allow.
+Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,
+              std::optional<bool> copy);
+// A shape from an int or a sequence of ints.
+Shape to_shape(nb::handle obj);
+// Axes from None (nullopt: all), an int or a sequence of ints.
+std::optional<std::vector<int64_t>> to_axes(nb::handle obj);
+// A NumPy array viewing a CPU array's memory (keeps it alive).
+nb::object to_numpy_view(const Array& a);
+// Writes `result` into `out` (NumPy's out=) and returns out, or returns result.
+nb::object finish_out(const Array& result, nb::handle out, const char* op);
+
+}  // namespace accel::py

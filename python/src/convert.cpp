@@ -1,0 +1,247 @@
+// Python objects -> accel arrays, dtypes, devices, shapes and axes, and back to NumPy.
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <climits>
+#include <cstring>
+#include <string>
+
+#include "bindings.h"
+
+namespace accel::py {
+namespace {
+
+// DLPack (kind, bits) -> accel dtype.
+std::optional<Dtype> from_dlpack_dtype(nb::dlpack::dtype dt) {
+  using Code = nb::dlpack::dtype_code;
+  if (dt.lanes != 1) return std::nullopt;
+  switch (static_cast<Code>(dt.code)) {
+    case Code::Bool: return Dtype::bool_;
+    case Code::Int:
+      switch (dt.bits) {
+        case 8: return Dtype::int8;
+        case 16: return Dtype::int16;
+        case 32: return Dtype::int32;
+        case 64: return Dtype::int64;
+      }
+      break;
+    case Code::UInt:
+      switch (dt.bits) {
+        case 8: return Dtype::uint8;
+        case 16: return Dtype::uint16;
+        case 32: return Dtype::uint32;
+        case 64: return Dtype::uint64;
+      }
+      break;
+    case Code::Float:
+      if (dt.bits == 32) return Dtype::float32;
+      if (dt.bits == 64) return Dtype::float64;
+      break;
+    case Code::Complex:
+      if (dt.bits == 64) return Dtype::complex64;
+      if (dt.bits == 128) return Dtype::complex128;
+      break;
+    default: break;
+  }
+  return std::nullopt;
+}
+
+nb::dlpack::dtype to_dlpack_dtype(Dtype d) {
+  using Code = nb::dlpack::dtype_code;
+  Code code = Code::Float;
+  switch (dtype_kind(d)) {
+    case DtypeKind::Bool: code = Code::Bool; break;
+    case DtypeKind::SignedInt: code = Code::Int; break;
+    case DtypeKind::UnsignedInt: code = Code::UInt; break;
+    case DtypeKind::Float: code = Code::Float; break;
+    case DtypeKind::Complex: code = Code::Complex; break;
+  }
+  return {static_cast<uint8_t>(code), static_cast<uint8_t>(itemsize(d) * 8), 1};
+}
+
+// Keeps a Python object alive from C++ and drops it with the GIL held.
+std::shared_ptr<void> keep_alive(nb::handle obj) {
+  obj.inc_ref();
+  return std::shared_ptr<void>(obj.ptr(), [](void* p) {
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(p));
+  });
+}
+
+Array python_scalar(nb::handle obj, bool weak, Device device) {
+  if (PyBool_Check(obj.ptr())) return Array::scalar(obj.ptr() == Py_True, weak, device);
+  if (PyLong_Check(obj.ptr())) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+    if (!overflow) return Array::scalar(static_cast<int64_t>(v), weak, device);
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(obj.ptr());
+      if (!PyErr_Occurred()) return Array::scalar(static_cast<uint64_t>(u), weak, device);
+      PyErr_Clear();
+    }
+    throw OverflowError("[asarray] Python integer " + nb::cast<std::string>(nb::str(obj)) +
+                        " does not fit in int64 or uint64");
+  }
+  if (PyFloat_Check(obj.ptr())) return Array::scalar(PyFloat_AS_DOUBLE(obj.ptr()), weak, device);
+  Py_complex c = PyComplex_AsCComplex(obj.ptr());
+  return Array::scalar(std::complex<double>(c.real, c.imag), weak, device);
+}
+
+bool is_python_scalar(nb::handle obj) {
+  return PyBool_Check(obj.ptr()) || PyLong_CheckExact(obj.ptr()) || PyFloat_CheckExact(obj.ptr()) ||
+         PyComplex_CheckExact(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr()) ||
+         PyComplex_Check(obj.ptr());
+}
+
+// Zero-copy view of a buffer-protocol or DLPack object, if it is a CPU array of a known dtype.
+std::optional<Array> from_array_interface(nb::handle obj) {
+  nb::ndarray<> nd;
+  if (!nb::try_cast(obj, nd)) return std::nullopt;
+  auto dt = from_dlpack_dtype(nd.dtype());
+  if (!dt) throw DTypeError("[asarray] unsupported element type in " +
+                            nb::cast<std::string>(nb::repr(nb::handle(obj.type()))));
+  if (nd.device_type() != nb::device::cpu::value)
+    throw DeviceError("[asarray] only CPU memory can be imported here (DLPack device type " +
+                      std::to_string(nd.device_type()) + ")");
+  Shape shape(nd.ndim());
+  Strides strides(nd.ndim());
+  int64_t lo = 0, hi = 0;
+  for (size_t i = 0; i < nd.ndim(); ++i) {
+    shape[i] = static_cast<int64_t>(nd.shape(i));
+    strides[i] = nd.stride(i);
+    if (shape[i] > 0) (strides[i] < 0 ? lo : hi) += strides[i] * (shape[i] - 1);
+  }
+  int64_t isz = static_cast<int64_t>(itemsize(*dt));
+  char* base = static_cast<char*>(nd.data()) + lo * isz;
+  size_t span = static_cast<size_t>((hi - lo + 1) * isz);
+  bool empty = shape_size(shape) == 0;
+  auto buf = std::make_shared<Buffer>(base, empty ? 0 : span, Device::cpu(), keep_alive(obj));
+  // Read-only sources (a NumPy array with writeable=False, bytes) stay read-only here.
+  Py_buffer view;
+  if (PyObject_CheckBuffer(obj.ptr())) {
+    if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_WRITABLE | PyBUF_STRIDES) == 0)
+      PyBuffer_Release(&view);
+    else {
+      PyErr_Clear();
+      buf->set_read_only(true);
+    }
+  }
+  return Array::from_buffer(buf, shape, strides, -lo, *dt);
+}
+
+}  // namespace
+
+std::optional<Device> to_optional_device(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  if (nb::isinstance<Device>(obj)) return nb::cast<Device>(obj);
+  if (nb::isinstance<nb::str>(obj)) return Device::parse(nb::cast<std::string>(obj));
+  throw DeviceError("[device] expected 'cpu', 'cuda', 'cuda:N' or an accel Device, got " +
+                    nb::cast<std::string>(nb::repr(obj)));
+}
+
+Device device_of(std::initializer_list<nb::handle> objs) {
+  for (nb::handle h : objs)
+    if (nb::isinstance<Array>(h)) return nb::cast<const Array&>(h).device();
+  return default_device();
+}
+
+Array to_operand(nb::handle obj, Device device) {
+  if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
+  if (is_python_scalar(obj)) return python_scalar(obj, true, device);
+  return asarray(obj, std::nullopt, device, std::nullopt);
+}
+
+Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,
+              std::optional<bool> copy) {
+  Array a;
+  bool fresh = false;  // a is new memory nobody else sees
+  if (nb::isinstance<Array>(obj)) {
+    a = nb::cast<Array>(obj);
+  } else if (is_python_scalar(obj)) {
+    a = python_scalar(obj, false, device.value_or(default_device()));
+    fresh = true;
+  } else if (auto v = from_array_interface(obj)) {
+    a = *v;
+  } else {
+    // Nested sequences and anything else NumPy understands, with NumPy's inference.
+    nb::object np = nb::module_::import_("numpy");
+    nb::object arr = np.attr("asarray")(obj);
+    if (nb::cast<std::string>(arr.attr("dtype").attr("kind")) == "O" ||
+        nb::cast<std::string>(arr.attr("dtype").attr("kind")) == "U")
+      throw DTypeError("[asarray] cannot make an array from " +
+                       nb::cast<std::string>(nb::repr(nb::handle(obj.type()))) +
+                       " (NumPy infers dtype " + nb::cast<std::string>(nb::str(arr.attr("dtype"))) + ")");
+    if (nb::cast<std::string>(arr.attr("dtype").attr("name")) == "float16")
+      arr = arr.attr("astype")("float32");
+    a = *from_array_interface(arr);
+    fresh = true;
+  }
+  if (copy.has_value() && !*copy) {
+    if ((dtype && *dtype != a.dtype()) || (device && *device != a.device()))
+      throw ValueError("[asarray] copy=False but a copy is needed to change the dtype or device");
+  }
+  if (device && *device != a.device()) {
+    a = to_device(a, *device);
+    fresh = true;
+  }
+  if (dtype && *dtype != a.dtype()) {
+    a = astype(a, *dtype);
+    fresh = true;
+  }
+  if (copy.value_or(false) && !fresh) a = accel::copy(a);
+  if (a.weak()) {
+    a = Array::view_of(a, a.shape(), a.strides(), a.offset());
+  }
+  return a;
+}
+
+Shape to_shape(nb::handle obj) {
+  if (PyLong_Check(obj.ptr()) || nb::hasattr(obj, "__index__") && !nb::isinstance<nb::sequence>(obj))
+    return {nb::cast<int64_t>(obj)};
+  Shape s;
+  for (nb::handle h : obj) s.push_back(nb::cast<int64_t>(h));
+  return s;
+}
+
+std::optional<std::vector<int64_t>> to_axes(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  if (PyLong_Check(obj.ptr())) return std::vector<int64_t>{nb::cast<int64_t>(obj)};
+  std::vector<int64_t> axes;
+  for (nb::handle h : obj) axes.push_back(nb::cast<int64_t>(h));
+  return axes;
+}
+
+nb::object to_numpy_view(const Array& a) {
+  if (!a.device().is_cpu())
+    throw nb::type_error(("[asnumpy] implicit conversion of an array on " + a.device().str() +
+                          " to NumPy is not allowed; copy it explicitly with accel.asnumpy(x) "
+                          "or x.to_device('cpu')").c_str());
+  a.eval();
+  auto* keep = new Array(a);
+  nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
+  std::vector<size_t> shape(a.shape().begin(), a.shape().end());
+  nb::ndarray<nb::numpy> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(),
+                           to_dlpack_dtype(a.dtype()), nb::device::cpu::value);
+  nb::object out = nd.cast();
+  if (a.buffer()->read_only()) out.attr("flags").attr("writeable") = false;
+  return out;
+}
+
+nb::object finish_out(const Array& result, nb::handle out, const char* op) {
+  if (out.is_none()) return nb::cast(result);
+  nb::handle target = out;
+  if (nb::isinstance<nb::tuple>(out)) {
+    if (nb::len(out) != 1) throw ValueError(std::string("[") + op + "] out= must hold one array");
+    target = out[0];
+  }
+  if (!nb::isinstance<Array>(target))
+    throw nb::type_error((std::string("[") + op + "] out= must be an accel array").c_str());
+  const Array& dst = nb::cast<const Array&>(target);
+  if (dst.shape() != result.shape())
+    throw ShapeError(std::string("[") + op + "] out= has shape " + shape_str(dst.shape()) +
+                     " but the result has shape " + shape_str(result.shape()));
+  assign(dst, result, op);
+  return nb::borrow(target);
+}
+
+}  // namespace accel::py
