@@ -1,0 +1,43 @@
+"""Side-by-side timing used by every benchmark: medians of repeated runs, ratios vs a baseline."""
+
+import statistics
+import time
+
+
+def median_time(fn, *, number=None, repeat=7, min_seconds=0.05):
+    """Median seconds per call of fn() over `repeat` rounds of `number` calls (auto-sized)."""
+    fn()  # warm up: allocations, caches, lazy imports
+    if number is None:
+        number = 1
+        while True:
+            t0 = time.perf_counter()
+            for _ in range(number):
+                fn()
+            if time.perf_counter() - t0 >= min_seconds or number >= 1 << 20:
+                break
+            number *= 4
+    rounds = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(number):
+            fn()
+        rounds.append((time.perf_counter() - t0) / number)
+    return statistics.median(rounds)
+
+
+def fmt_time(seconds):
+    if seconds < 1e-6:
+        return f"{seconds * 1e9:.0f} ns"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.2f} us"
+    return f"{seconds * 1e3:.2f} ms"
+
+
+def print_table(title, rows, baseline_name="numpy"):
+    """rows: (case, accel_seconds, baseline_seconds[, target text]). Ratio = baseline/accel."""
+    print(f"\n{title}")
+    print(f"{'case':44s} {'accel':>11s} {baseline_name:>11s} {'speedup':>8s}  target")
+    for row in rows:
+        case, ta, tb = row[:3]
+        target = row[3] if len(row) > 3 else ""
+        print(f"{case:44s} {fmt_time(ta):>11s} {fmt_time(tb):>11s} {tb / ta:7.2f}x  {target}")
