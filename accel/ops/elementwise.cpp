@@ -41,10 +41,9 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   std::span<const Array> typed = op == OpId::where ? inputs.subspan(1) : inputs;
   Dtype promoted = result_type(typed);
   OpTypes types = resolve_op_types(op, promoted);
-  std::vector<Shape> shapes;
-  shapes.reserve(inputs.size());
-  for (const Array& a : inputs) shapes.push_back(a.shape());
-  Shape shape = broadcast_shapes(shapes, info.name);
+  Shape shape = inputs[0].shape();
+  for (size_t i = 1; i < inputs.size(); ++i)
+    if (inputs[i].shape() != shape) shape = broadcast_shapes(shape, inputs[i].shape(), info.name);
 
   auto node = std::make_shared<Node>();
   node->op = op;

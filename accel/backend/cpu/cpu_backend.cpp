@@ -32,15 +32,16 @@ void CpuBackend::elementwise(OpId op, std::span<const Array> inputs, const Array
   if (!loop)
     throw DTypeError(std::string("[") + op_name(op) + "] no CPU loop for dtype " +
                      dtype_name(inputs[0].dtype()));
-  std::vector<StridedOperand> ops;
-  ops.reserve(inputs.size() + 1);
-  for (const Array& a : inputs) ops.push_back(operand(a));
-  ops.push_back(operand(out));
-  run_strided(loop, out.shape(), ops, op_cost(op));
+  StridedOperand ops[kMaxOperands];
+  size_t n = 0;
+  for (const Array& a : inputs) ops[n++] = operand(a);
+  ops[n++] = operand(out);
+  run_strided(loop, out.shape(), std::span<const StridedOperand>(ops, n), op_cost(op));
 }
 
 void CpuBackend::cast(const Array& in, const Array& out) {
-  run_strided(cast_loop(in.dtype(), out.dtype()), out.shape(), {operand(in), operand(out)});
+  const StridedOperand ops[] = {operand(in), operand(out)};
+  run_strided(cast_loop(in.dtype(), out.dtype()), out.shape(), ops);
 }
 
 CpuBackend& cpu_backend() {

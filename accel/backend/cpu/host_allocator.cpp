@@ -53,7 +53,16 @@ std::shared_ptr<Buffer> HostAllocator::allocate(size_t nbytes) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     ++stats_.allocations;
-    auto it = free_blocks_.lower_bound(bytes);
+    if (bytes <= kSmallMax) {
+      auto& stack = small_free_[std::countr_zero(bytes) - 6];
+      if (!stack.empty()) {
+        p = stack.back();
+        stack.pop_back();
+        stats_.cached -= bytes;
+        ++stats_.cache_hits;
+      }
+    }
+    auto it = p ? free_blocks_.end() : free_blocks_.lower_bound(bytes);
     // Best fit, but never hand out a block more than twice the size asked for.
     if (it != free_blocks_.end() && it->first <= bytes * 2) {
       bytes = it->first;
@@ -87,7 +96,10 @@ void HostAllocator::deallocate(void* ptr, size_t nbytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   stats_.in_use -= nbytes;
   if (stats_.cached + nbytes <= cache_limit_) {
-    free_blocks_.emplace(nbytes, ptr);
+    if (nbytes <= kSmallMax)
+      small_free_[std::countr_zero(nbytes) - 6].push_back(ptr);
+    else
+      free_blocks_.emplace(nbytes, ptr);
     stats_.cached += nbytes;
     return;
   }
@@ -103,6 +115,10 @@ void HostAllocator::free_cached() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& [size, p] : free_blocks_) std::free(p);
   free_blocks_.clear();
+  for (auto& stack : small_free_) {
+    for (void* p : stack) std::free(p);
+    stack.clear();
+  }
   stats_.cached = 0;
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "accel/backend/backend.h"
 #include "accel/core/buffer.h"
@@ -29,6 +30,11 @@ class HostAllocator final : public Deallocator {
   size_t round_size(size_t nbytes) const;
 
   mutable std::mutex mutex_;
+  // Blocks of up to kSmallMax bytes: one stack per power-of-two class (no tree nodes to
+  // allocate, so tiny arrays stay cheap); larger blocks: best fit by size.
+  static constexpr size_t kSmallMax = 4096;
+  static constexpr int kSmallClasses = 7;  // 64 .. 4096
+  std::vector<void*> small_free_[kSmallClasses];
   std::multimap<size_t, void*> free_blocks_;  // rounded size -> block
   MemoryStats stats_;
   size_t cache_limit_;

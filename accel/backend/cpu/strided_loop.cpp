@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "accel/backend/cpu/thread_pool.h"
+#include "accel/runtime/errors.h"
+
+#include <string>
 
 namespace accel::cpu {
 namespace {
@@ -10,44 +13,49 @@ namespace {
 // Below this many (cost-weighted) elements the hand-off to other threads costs more than it saves.
 constexpr int64_t kParallelGrain = 32768;
 
+constexpr int kMaxDims = 64;
+
+// Fixed-size so that small arrays pay no heap allocation per op.
 struct Layout {
-  Shape shape;                      // coalesced
-  std::vector<Strides> strides;     // bytes, per operand, coalesced
+  int ndim = 0;
+  int64_t shape[kMaxDims];                     // coalesced
+  int64_t strides[kMaxOperands][kMaxDims];     // bytes, per operand, coalesced
 };
 
 // Drops size-1 dimensions and merges dimensions that are contiguous with each other in every
 // operand, so a C-contiguous N-d array becomes one long row.
-Layout coalesce(const Shape& shape, const std::vector<StridedOperand>& ops) {
-  Layout l;
+void coalesce(const Shape& shape, std::span<const StridedOperand> ops, Layout& l) {
   const size_t nops = ops.size();
-  l.strides.resize(nops);
+  l.ndim = 0;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 1) continue;
-    bool merge = !l.shape.empty();
+    const int last = l.ndim - 1;
+    bool merge = l.ndim > 0;
     for (size_t k = 0; merge && k < nops; ++k)
-      merge = l.strides[k].back() == (*ops[k].strides)[d] * ops[k].itemsize * shape[d];
+      merge = l.strides[k][last] == (*ops[k].strides)[d] * ops[k].itemsize * shape[d];
     if (merge) {
-      l.shape.back() *= shape[d];
-      for (size_t k = 0; k < nops; ++k) l.strides[k].back() = (*ops[k].strides)[d] * ops[k].itemsize;
+      l.shape[last] *= shape[d];
+      for (size_t k = 0; k < nops; ++k) l.strides[k][last] = (*ops[k].strides)[d] * ops[k].itemsize;
     } else {
-      l.shape.push_back(shape[d]);
-      for (size_t k = 0; k < nops; ++k) l.strides[k].push_back((*ops[k].strides)[d] * ops[k].itemsize);
+      l.shape[l.ndim] = shape[d];
+      for (size_t k = 0; k < nops; ++k) l.strides[k][l.ndim] = (*ops[k].strides)[d] * ops[k].itemsize;
+      ++l.ndim;
     }
   }
-  if (l.shape.empty()) {
-    l.shape.push_back(1);
-    for (auto& s : l.strides) s.push_back(0);
+  if (l.ndim == 0) {
+    l.shape[0] = 1;
+    for (size_t k = 0; k < nops; ++k) l.strides[k][0] = 0;
+    l.ndim = 1;
   }
-  return l;
 }
 
 // Runs the rows covering flat indices [begin, end) of the coalesced space.
-void run_range(InnerLoop loop, const Layout& l, const std::vector<StridedOperand>& ops,
+void run_range(InnerLoop loop, const Layout& l, std::span<const StridedOperand> ops,
                int64_t begin, int64_t end) {
-  const int nd = static_cast<int>(l.shape.size());
+  const int nd = l.ndim;
   const size_t nops = ops.size();
   const int64_t inner = l.shape[nd - 1];
-  int64_t idx[32];
+  int64_t idx[kMaxDims];
   int64_t rem = begin;
   for (int d = nd - 1; d >= 0; --d) {
     idx[d] = rem % l.shape[d];
@@ -76,11 +84,15 @@ void run_range(InnerLoop loop, const Layout& l, const std::vector<StridedOperand
 
 }  // namespace
 
-void run_strided(InnerLoop loop, const Shape& shape, const std::vector<StridedOperand>& operands,
+void run_strided(InnerLoop loop, const Shape& shape, std::span<const StridedOperand> operands,
                  int cost) {
   const int64_t total = shape_size(shape);
   if (total == 0) return;
-  Layout l = coalesce(shape, operands);
+  if (shape.size() > kMaxDims)
+    throw ShapeError("[loop] arrays of more than 64 dimensions are not supported; got " +
+                     std::to_string(shape.size()));
+  Layout l;
+  coalesce(shape, operands, l);
   const int64_t grain = std::max<int64_t>(kParallelGrain / std::max(cost, 1), 1024);
   if (total < 2 * grain || num_threads() == 1) return run_range(loop, l, operands, 0, total);
   parallel_for(total, grain, [&](int64_t b, int64_t e) { run_range(loop, l, operands, b, e); });

@@ -3,6 +3,7 @@
 // thread pool when there is enough work.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "accel/core/shape.h"
@@ -22,7 +23,7 @@ struct StridedOperand {
 
 // Runs `loop` over `shape` for every operand. `cost` is a rough per-element cost in units of an
 // add (1) so that cheap work on small arrays stays inline and costly work spreads sooner.
-void run_strided(InnerLoop loop, const Shape& shape, const std::vector<StridedOperand>& operands,
+void run_strided(InnerLoop loop, const Shape& shape, std::span<const StridedOperand> operands,
                  int cost = 1);
 
 }  // namespace accel::cpu
