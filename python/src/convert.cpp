@@ -95,7 +95,7 @@ bool is_python_scalar(nb::handle obj) {
 
 // Zero-copy view of a buffer-protocol or DLPack object, if it is a CPU array of a known dtype.
 std::optional<Array> from_array_interface(nb::handle obj) {
-  nb::ndarray<> nd;
+  nb::ndarray<nb::ro> nd;  // read-only sources too; writability is checked below
   if (!nb::try_cast(obj, nd)) return std::nullopt;
   auto dt = from_dlpack_dtype(nd.dtype());
   if (!dt) throw DTypeError("[asarray] unsupported element type in " +
@@ -112,7 +112,7 @@ std::optional<Array> from_array_interface(nb::handle obj) {
     if (shape[i] > 0) (strides[i] < 0 ? lo : hi) += strides[i] * (shape[i] - 1);
   }
   int64_t isz = static_cast<int64_t>(itemsize(*dt));
-  char* base = static_cast<char*>(nd.data()) + lo * isz;
+  char* base = static_cast<char*>(const_cast<void*>(nd.data())) + lo * isz;
   size_t span = static_cast<size_t>((hi - lo + 1) * isz);
   bool empty = shape_size(shape) == 0;
   auto buf = std::make_shared<Buffer>(base, empty ? 0 : span, Device::cpu(), keep_alive(obj));
@@ -165,7 +165,12 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
   } else {
     // Nested sequences and anything else NumPy understands, with NumPy's inference.
     nb::object np = nb::module_::import_("numpy");
-    nb::object arr = np.attr("asarray")(obj);
+    // Buffer-protocol objects NumPy would treat as scalars (bytes) are read as their buffer.
+    nb::object src = PyObject_CheckBuffer(obj.ptr())
+                         ? nb::steal(PyMemoryView_FromObject(obj.ptr()))
+                         : nb::borrow(obj);
+    if (!src.is_valid()) throw nb::python_error();
+    nb::object arr = np.attr("asarray")(src);
     if (nb::cast<std::string>(arr.attr("dtype").attr("kind")) == "O" ||
         nb::cast<std::string>(arr.attr("dtype").attr("kind")) == "U")
       throw DTypeError("[asarray] cannot make an array from " +
@@ -173,7 +178,12 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
                        " (NumPy infers dtype " + nb::cast<std::string>(nb::str(arr.attr("dtype"))) + ")");
     if (nb::cast<std::string>(arr.attr("dtype").attr("name")) == "float16")
       arr = arr.attr("astype")("float32");
-    a = *from_array_interface(arr);
+    auto imported = from_array_interface(arr);
+    if (!imported)
+      throw DTypeError("[asarray] cannot make an array from " +
+                       nb::cast<std::string>(nb::repr(nb::handle(obj.type()))) +
+                       " (NumPy infers dtype " + nb::cast<std::string>(nb::str(arr.attr("dtype"))) + ")");
+    a = *imported;
     fresh = true;
   }
   if (copy.has_value() && !*copy) {
@@ -188,7 +198,8 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     a = astype(a, *dtype);
     fresh = true;
   }
-  if (copy.value_or(false) && !fresh) a = accel::copy(a);
+  // Computed now: a lazy copy of NumPy-owned memory would see NumPy's later writes.
+  if (copy.value_or(false) && !fresh) a = accel::copy(a).eval();
   if (a.weak()) {
     a = Array::view_of(a, a.shape(), a.strides(), a.offset());
   }

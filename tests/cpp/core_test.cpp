@@ -1,0 +1,169 @@
+// Core: dtypes and promotion, shapes and broadcasting, arrays, views, lazy evaluation, the
+// host allocator and the thread pool.
+#include <gtest/gtest.h>
+
+#include <accel/accel.h>
+
+#include <atomic>
+#include <numeric>
+#include <stdexcept>
+
+#include "accel/backend/backend.h"
+#include "accel/backend/cpu/thread_pool.h"
+
+using namespace accel;
+
+TEST(Dtype, PromotionFollowsNumpy) {
+  EXPECT_EQ(promote_types(int8, uint8), int16);
+  EXPECT_EQ(promote_types(int64, uint64), float64);
+  EXPECT_EQ(promote_types(uint32, int32), int64);
+  EXPECT_EQ(promote_types(int16, float32), float32);
+  EXPECT_EQ(promote_types(int32, float32), float64);
+  EXPECT_EQ(promote_types(complex64, float64), complex128);
+  EXPECT_EQ(promote_types(bool_, uint16), uint16);
+  EXPECT_EQ(promote_types(complex64, int16), complex64);
+  EXPECT_EQ(promote_types(complex64, int32), complex128);
+}
+
+TEST(Dtype, PromotionIsSymmetric) {
+  for (int i = 0; i < kNumDtypes; ++i)
+    for (int j = 0; j < kNumDtypes; ++j)
+      EXPECT_EQ(promote_types(Dtype(i), Dtype(j)), promote_types(Dtype(j), Dtype(i)));
+}
+
+TEST(Dtype, NamesRoundTrip) {
+  for (int i = 0; i < kNumDtypes; ++i) EXPECT_EQ(dtype_from_name(dtype_name(Dtype(i))), Dtype(i));
+  EXPECT_THROW(dtype_from_name("float16"), DTypeError);
+}
+
+TEST(Shape, BroadcastMismatchRaisesShapeErrorNamingShapes) {
+  EXPECT_EQ(broadcast_shapes(Shape{2, 1, 3}, Shape{4, 1}), (Shape{2, 4, 3}));
+  try {
+    broadcast_shapes(Shape{2, 3}, Shape{4}, "add");
+    FAIL();
+  } catch (const ShapeError& e) {
+    EXPECT_NE(std::string(e.what()).find("[add]"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("(2, 3)"), std::string::npos);
+  }
+}
+
+TEST(Shape, AxisOutOfRangeRaisesAxisError) {
+  EXPECT_EQ(normalize_axis(-1, 3, "sum"), 2);
+  EXPECT_THROW(normalize_axis(3, 3, "sum"), AxisError);
+  EXPECT_THROW(normalize_axes({0, -3}, 3, "sum"), AxisError);
+}
+
+TEST(Array, WeakScalarsKeepArrayDtype) {
+  Array x = Array::from_vector<float>({1, 2, 3}, {3}, Device::cpu());
+  EXPECT_EQ((x * 2.0).dtype(), float32);
+  EXPECT_EQ((x + 1).dtype(), float32);
+  Array i8 = Array::from_vector<int8_t>({1, 2}, {2}, Device::cpu());
+  EXPECT_EQ((i8 + 1).dtype(), int8);
+  EXPECT_EQ((i8 + 1.5).dtype(), float64);
+  EXPECT_THROW(i8 + 300, OverflowError);
+}
+
+TEST(Array, ElementwiseIsLazyUntilRead) {
+  Array x = Array::from_vector<double>({1, 2, 3, 4}, {2, 2}, Device::cpu());
+  Array y = x * 2 + 1;
+  EXPECT_TRUE(y.is_pending());
+  EXPECT_EQ(y.to_vector<double>(), (std::vector<double>{3, 5, 7, 9}));
+  EXPECT_FALSE(y.is_pending());
+}
+
+TEST(Array, PendingReaderSeesOldValuesAfterInPlaceWrite) {
+  Array x = Array::from_vector<double>({1, 2, 3}, {3}, Device::cpu());
+  Array y = x * 2;
+  assign_inplace(x, x + 1, "iadd");
+  EXPECT_EQ(y.to_vector<double>(), (std::vector<double>{2, 4, 6}));
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{2, 3, 4}));
+}
+
+TEST(Array, InPlaceWithOverlappingTransposeMatchesCopySemantics) {
+  Array a = Array::from_vector<double>({1, 2, 3, 4}, {2, 2}, Device::cpu());
+  Array at = Array::view_of(a, {2, 2}, {1, 2}, 0);
+  assign_inplace(a, a + at, "iadd");
+  EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{2, 5, 5, 8}));
+}
+
+TEST(Array, ViewsShareMemory) {
+  Array a = Array::from_vector<int32_t>({0, 1, 2, 3, 4, 5}, {6}, Device::cpu());
+  Array rev = Array::view_of(a, {6}, {-1}, 5);
+  EXPECT_EQ(rev.to_vector<int32_t>(), (std::vector<int32_t>{5, 4, 3, 2, 1, 0}));
+  EXPECT_TRUE(rev.shares_memory_with(a));
+  assign(rev, Array::scalar(int64_t{7}, true, Device::cpu()));
+  EXPECT_EQ(a.to_vector<int32_t>(), (std::vector<int32_t>(6, 7)));
+}
+
+TEST(Array, StridedAndBroadcastInputs) {
+  Array a = Array::from_vector<float>({0, 1, 2, 3, 4, 5}, {2, 3}, Device::cpu());
+  Array col = Array::from_vector<float>({10, 20}, {2, 1}, Device::cpu());
+  Array t = Array::view_of(a, {3, 2}, {1, 3}, 0);  // a.T
+  Array r = t + Array::view_of(col, {1, 2}, {1, 1}, 0);
+  EXPECT_EQ(r.to_vector<float>(), (std::vector<float>{10, 23, 11, 24, 12, 25}));
+}
+
+TEST(Array, CrossDeviceOpRaisesDeviceError) {
+  Array a = Array::from_vector<float>({1}, {1}, Device::cpu());
+  // A CPU-only build has no cuda backend: creating on cuda is a clear BackendUnavailable.
+  if (!backend_available(Device::cuda(0))) {
+    EXPECT_THROW(Array::empty({1}, float32, Device::cuda(0)), BackendUnavailable);
+  } else {
+    Array b = Array::empty({1}, float32, Device::cuda(0));
+    EXPECT_THROW(a + b, DeviceError);
+  }
+}
+
+TEST(Array, DtypeErrorsNameOpAndDtype) {
+  Array b = Array::from_vector<float>({1}, {1}, Device::cpu());
+  try {
+    bitwise_and(b, b);
+    FAIL();
+  } catch (const DTypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("[bitwise_and]"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("float32"), std::string::npos);
+  }
+}
+
+TEST(Array, LongChainsStayBoundedAndCorrect) {
+  Array x = Array::from_vector<double>({0, 0}, {2}, Device::cpu());
+  for (int i = 0; i < 1000; ++i) x = x + 1;
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{1000, 1000}));
+}
+
+TEST(HostAllocator, ReusesFreedBlocks) {
+  Backend& be = backend_for(Device::cpu());
+  size_t hits = be.memory_stats().cache_hits;
+  { auto b = be.allocate(1 << 20); }
+  { auto b = be.allocate(1 << 20); }
+  EXPECT_GT(be.memory_stats().cache_hits, hits);
+}
+
+TEST(HostAllocator, ImpossibleAllocationRaisesOutOfMemoryWithNumbers) {
+  try {
+    backend_for(Device::cpu()).allocate(size_t{1} << 62);
+    FAIL();
+  } catch (const OutOfMemoryError& e) {
+    EXPECT_EQ(e.requested, size_t{1} << 62);
+    EXPECT_NE(std::string(e.what()).find("out of memory"), std::string::npos);
+  }
+}
+
+TEST(ThreadPool, ParallelForCoversRangeExactlyOnce) {
+  std::vector<std::atomic<int>> hits(100003);
+  cpu::parallel_for(static_cast<int64_t>(hits.size()), 1000, [&](int64_t b, int64_t e) {
+    for (int64_t i = b; i < e; ++i) hits[i]++;
+  });
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+}
+
+TEST(ThreadPool, ExceptionsPropagateToCaller) {
+  EXPECT_THROW(cpu::parallel_for(1 << 20, 1, [](int64_t b, int64_t) {
+                 if (b > 0) throw std::runtime_error("boom");
+               }),
+               std::runtime_error);
+  // The pool still works afterwards.
+  std::atomic<int64_t> sum{0};
+  cpu::parallel_for(1000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
+  EXPECT_EQ(sum.load(), 1000);
+}

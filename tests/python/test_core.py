@@ -1,0 +1,176 @@
+"""Core behaviour of accel arrays against NumPy: dtypes and promotion, asarray, zero-copy
+interchange, devices, lazy evaluation and memory errors."""
+
+import array as pyarray
+import itertools
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import accel as ac
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float32", "float64", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("a,b", list(itertools.product(DTYPES, DTYPES)))
+def test_promote_types_matches_numpy(a, b):
+    assert ac.promote_types(a, b) == np.promote_types(a, b).name
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("scalar", [True, 1, 1.5, 1j])
+def test_python_scalars_promote_weakly_like_numpy(dtype, scalar):
+    x = np.ones(3, dtype)
+    want = (x + scalar).dtype
+    got = (ac.asarray(x) + scalar).dtype
+    if want == np.float16:  # accel has no float16 and uses float32
+        want = np.dtype("float32")
+    assert got == want.name
+
+
+def test_python_int_out_of_range_raises_overflow_error():
+    with pytest.raises(OverflowError, match="300 out of bounds for int8"):
+        ac.asarray(np.ones(2, np.int8)) + 300
+    with pytest.raises(OverflowError):
+        ac.asarray(np.ones(2, np.uint8)) + -1
+
+
+@pytest.mark.parametrize("obj", [[1, 2, 3], [[1.5, 2], [3, 4]], (True, False), [1j, 2],
+                                 3, 2.5, True, 1 + 2j, [], [[]]])
+def test_asarray_infers_like_numpy(obj):
+    got = ac.asarray(obj)
+    want = np.asarray(obj)
+    assert got.shape == want.shape
+    assert got.dtype == want.dtype.name
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_asarray_numpy_is_zero_copy_and_writes_are_shared():
+    n = np.arange(12, dtype=np.float32).reshape(3, 4)
+    a = ac.asarray(n)
+    assert np.shares_memory(np.asarray(a), n)
+    n[0, 0] = 42
+    assert np.asarray(a)[0, 0] == 42
+
+
+def test_asarray_of_strided_numpy_view_keeps_values():
+    n = np.arange(24, dtype=np.int64).reshape(4, 6)[::-1, ::2]
+    np.testing.assert_array_equal(np.asarray(ac.asarray(n)), n)
+    np.testing.assert_array_equal(np.asarray(ac.asarray(n) * 2), n * 2)
+
+
+@pytest.mark.parametrize("buf,dtype", [(pyarray.array("d", [1.0, 2.0]), "float64"),
+                                       (pyarray.array("i", [1, 2, 3]), "int32"),
+                                       (b"\x01\x02", "uint8"),
+                                       (memoryview(np.arange(3, dtype=np.uint16)), "uint16")])
+def test_asarray_accepts_buffer_protocol_objects(buf, dtype):
+    a = ac.asarray(buf)
+    assert a.dtype == dtype
+    np.testing.assert_array_equal(np.asarray(a), np.frombuffer(buf, dtype=dtype))
+
+
+def test_asarray_copy_and_dtype_keywords():
+    n = np.arange(4, dtype=np.int32)
+    c = ac.asarray(n, copy=True)
+    n[0] = 100
+    assert int(np.asarray(c)[0]) == 0
+    assert ac.asarray(n, dtype=ac.float64).dtype == "float64"
+    with pytest.raises(ValueError, match="copy=False"):
+        ac.asarray(n, dtype="float64", copy=False)
+
+
+def test_read_only_numpy_source_stays_read_only():
+    n = np.arange(3.0)
+    n.flags.writeable = False
+    a = ac.asarray(n)
+    assert not np.asarray(a).flags.writeable
+
+
+def test_buffer_protocol_export_is_zero_copy():
+    a = ac.asarray(np.arange(6, dtype=np.float64).reshape(2, 3))
+    m = memoryview(a)
+    assert m.shape == (2, 3) and m.format == "d"
+    assert np.shares_memory(np.asarray(m), np.asarray(a))
+
+
+def test_array_dunder_copy_semantics():
+    a = ac.asarray(np.arange(3.0))
+    v = np.asarray(a)
+    assert np.shares_memory(v, np.asarray(a))
+    c = a.__array__(copy=True)
+    assert not np.shares_memory(c, v)
+    assert a.__array__(dtype=np.float32).dtype == np.float32
+
+
+def test_python_scalar_conversions():
+    assert float(ac.asarray(2.5)) == 2.5
+    assert int(ac.asarray(7)) == 7
+    assert bool(ac.asarray(True)) is True
+    assert complex(ac.asarray(1 + 2j)) == 1 + 2j
+    assert [10, 20][ac.asarray(1)] == 20
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(ac.asarray([1, 2]))
+    with pytest.raises(TypeError):
+        [1][ac.asarray(1.0)]
+
+
+def test_shape_mismatch_raises_value_error_with_shapes():
+    with pytest.raises(ValueError, match=r"\[add\].*\(2, 3\).*\(4,\)"):
+        ac.asarray(np.ones((2, 3))) + ac.asarray(np.ones(4))
+    assert issubclass(ac.ShapeError, ValueError)
+
+
+def test_dtype_error_is_type_error_naming_op():
+    with pytest.raises(TypeError, match=r"\[bitwise_and\].*float64"):
+        ac.bitwise_and(ac.asarray([1.0]), ac.asarray([2.0]))
+
+
+def test_unknown_device_raises_device_error():
+    with pytest.raises(ac.DeviceError, match="unknown device 'tpu'"):
+        ac.asarray([1], device="tpu")
+
+
+def test_lazy_results_see_values_from_before_in_place_writes():
+    x = ac.asarray(np.arange(5.0))
+    y = x * 2
+    x += 1
+    np.testing.assert_array_equal(np.asarray(y), np.arange(5.0) * 2)
+    np.testing.assert_array_equal(np.asarray(x), np.arange(5.0) + 1)
+
+
+def test_in_place_add_of_own_transpose_matches_numpy():
+    n = np.arange(16.0).reshape(4, 4)
+    a = ac.asarray(n.copy())
+    a += a.T
+    n += n.T.copy()
+    np.testing.assert_array_equal(np.asarray(a), n)
+
+
+def test_in_place_same_kind_rule():
+    a = ac.asarray(np.arange(3))
+    with pytest.raises(TypeError, match="same_kind"):
+        a += 1.5
+
+
+def test_allocation_failure_raises_memory_error_and_process_survives():
+    # A 16 GiB result under a 4 GiB address-space limit: the allocator must raise, not abort.
+    code = textwrap.dedent("""
+        import resource
+        import numpy as np
+        import accel as ac
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        big = ac.asarray(np.broadcast_to(np.float64(1.0), (1 << 31,)))
+        try:
+            (big + 1).eval()
+        except MemoryError as e:
+            print("MemoryError:", e)
+        print("alive", (ac.asarray(1.0) + 1).item())
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "MemoryError: [allocate cpu] out of memory allocating 16.00 GiB" in out.stdout
+    assert "alive 2.0" in out.stdout
