@@ -1,0 +1,131 @@
+#include "accel/backend/cuda/driver.h"
+
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+
+#include "accel/backend/cuda/library_loader.h"
+#include "accel/runtime/errors.h"
+
+namespace accel::cuda {
+namespace {
+
+constexpr const char* kInstallHint =
+    "libcuda.so.1 comes with the NVIDIA driver, not with the CUDA toolkit or pip packages: on a "
+    "machine with an NVIDIA GPU install the driver (https://www.nvidia.com/drivers, or your "
+    "distribution's nvidia-driver package); in a container, start it with the NVIDIA Container "
+    "Toolkit (docker run --gpus all). Without a GPU, use device='cpu'.";
+
+struct LoadResult {
+  DriverApi api;
+  std::string error;  // empty when usable
+};
+
+std::string visible_devices_note() {
+  const char* v = std::getenv("CUDA_VISIBLE_DEVICES");
+  return v ? std::string(" (CUDA_VISIBLE_DEVICES=\"") + v + "\")" : std::string();
+}
+
+LoadResult load() {
+  LoadResult r;
+  DriverApi& api = r.api;
+  LoadedLibrary lib = open_first({"libcuda.so.1"});
+  if (!lib.handle) {
+    r.error = "[cuda] the NVIDIA driver library libcuda.so.1 was not found by the dynamic loader "
+              "(system library directories, LD_LIBRARY_PATH):" +
+              lib.attempts_text() + "\n  " + kInstallHint;
+    return r;
+  }
+  api.path = lib.path;
+  std::string missing;
+#define ACCEL_CU_FN(member, symbol, required, params)                          \
+  api.member = reinterpret_cast<decltype(api.member)>(find_symbol(lib.handle, symbol)); \
+  if (!api.member && (required)) missing += std::string(missing.empty() ? "" : ", ") + symbol;
+#include "accel/backend/cuda/driver_api.def"
+#undef ACCEL_CU_FN
+  if (api.cuDriverGetVersion) api.cuDriverGetVersion(&api.version);
+  std::string found = "found " + api.path + " (CUDA " + cuda_version_string(api.version) + ")";
+  if (!missing.empty()) {
+    r.error = "[cuda] " + found + " but it lacks " + missing +
+              "; update the NVIDIA driver to one for CUDA " + cuda_version_string(kMinDriverVersion) +
+              " or newer";
+    return r;
+  }
+  if (api.version < kMinDriverVersion) {
+    r.error = "[cuda] " + found + ", which is too old: accel needs a driver for CUDA " +
+              cuda_version_string(kMinDriverVersion) + " or newer; update the NVIDIA driver";
+    return r;
+  }
+  CUresult init = api.cuInit(0);
+  if (init == CUDA_ERROR_STUB_LIBRARY) {
+    r.error = "[cuda] " + api.path +
+              " is the CUDA toolkit's stub library (for linking only), not the driver; remove its "
+              "directory from LD_LIBRARY_PATH. " + kInstallHint;
+    return r;
+  }
+  if (init == CUDA_ERROR_NO_DEVICE) {
+    r.error = "[cuda] " + found + " but no NVIDIA GPU is visible" + visible_devices_note() +
+              "; check `nvidia-smi`";
+    return r;
+  }
+  if (init != CUDA_SUCCESS) {
+    r.error = "[cuda] " + found + " but cuInit failed: " + api.describe(init) +
+              "; check `nvidia-smi` (is the kernel module loaded and the GPU healthy?)";
+    return r;
+  }
+  CUresult cr = api.cuDeviceGetCount(&api.device_count);
+  if (cr != CUDA_SUCCESS || api.device_count == 0) {
+    r.error = "[cuda] " + found + " but it reports no GPU" + visible_devices_note();
+    return r;
+  }
+  return r;
+}
+
+const LoadResult& loaded() {
+  static const LoadResult* result = new LoadResult(load());  // once per process, never freed
+  return *result;
+}
+
+}  // namespace
+
+std::string cuda_version_string(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string DriverApi::describe(CUresult r) const {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  if (cuGetErrorName) cuGetErrorName(r, &name);
+  if (cuGetErrorString) cuGetErrorString(r, &text);
+  return std::string(name ? name : "CUDA error " + std::to_string(r)) + " (" +
+         (text ? text : "no description") + ")";
+}
+
+void DriverApi::check(CUresult r, const char* call, const std::string& where) const {
+  if (r == CUDA_SUCCESS) return;
+  std::string msg = "[" + where + "] " + call + " failed: " + describe(r);
+  // Errors from a kernel that faulted earlier surface at the next call on the context.
+  constexpr CUresult kIllegalAddress = 700, kLaunchTimeout = 702, kIllegalInstruction = 715,
+                     kMisalignedAddress = 716, kAssert = 710, kLaunchFailed = 719;
+  switch (r) {
+    case kIllegalAddress:
+    case kLaunchTimeout:
+    case kIllegalInstruction:
+    case kMisalignedAddress:
+    case kAssert:
+    case kLaunchFailed:
+      throw LaunchError(msg + "; a kernel launched earlier faulted, and the CUDA context is now "
+                              "unusable: restart the process");
+    default: throw Error(msg);
+  }
+}
+
+const DriverApi& driver() {
+  const LoadResult& r = loaded();
+  if (!r.error.empty()) throw BackendUnavailable(r.error);
+  return r.api;
+}
+
+std::string driver_unavailable_reason() { return loaded().error; }
+
+}  // namespace accel::cuda

@@ -1,0 +1,40 @@
+#include "accel/backend/cuda/library_loader.h"
+
+#include <dlfcn.h>
+#include <link.h>
+
+namespace accel::cuda {
+
+std::string LoadedLibrary::attempts_text() const {
+  std::string s;
+  for (const auto& a : attempts) s += "\n    " + a;
+  return s;
+}
+
+LoadedLibrary open_first(const std::vector<std::string>& candidates) {
+  LoadedLibrary lib;
+  for (const auto& candidate : candidates) {
+    dlerror();
+    // RTLD_LOCAL: the CUDA symbols stay out of the global namespace (no clash with CuPy/torch).
+    void* h = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      const char* e = dlerror();
+      std::string err = e ? e : "";
+      lib.attempts.push_back(err.empty() ? candidate + ": not loadable"
+                             : err.rfind(candidate, 0) == 0 ? err  // dlerror often names it first
+                                                            : candidate + ": " + err);
+      continue;
+    }
+    lib.handle = h;
+    lib.path = candidate;
+    link_map* map = nullptr;
+    if (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name && *map->l_name)
+      lib.path = map->l_name;
+    return lib;
+  }
+  return lib;
+}
+
+void* find_symbol(void* handle, const char* name) { return handle ? dlsym(handle, name) : nullptr; }
+
+}  // namespace accel::cuda

@@ -1,0 +1,154 @@
+#include "accel/backend/cuda/nvrtc.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+
+#include "accel/backend/cuda/library_loader.h"
+#include "accel/runtime/errors.h"
+
+namespace accel::cuda {
+namespace fs = std::filesystem;
+namespace {
+
+// Library file names, newest first: a toolkit or wheel directory may hold only one of them.
+constexpr const char* kSonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+
+std::mutex& search_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<std::string>& extra_dirs() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+
+std::vector<std::string> toolkit_roots() {
+  std::vector<std::string> roots;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(var); v && *v) roots.push_back(v);
+  roots.push_back("/usr/local/cuda");
+  return roots;
+}
+
+std::vector<std::string> library_dirs() {
+  std::vector<std::string> dirs;
+  for (const auto& root : toolkit_roots())
+    for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"})
+      dirs.push_back(root + "/" + sub);
+  std::lock_guard<std::mutex> lock(search_mutex());
+  for (const auto& d : extra_dirs()) dirs.push_back(d);
+  return dirs;
+}
+
+std::vector<std::string> candidates() {
+  std::vector<std::string> c;
+  if (const char* p = std::getenv("ACCEL_NVRTC_PATH"); p && *p) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec))
+      for (const char* so : kSonames) c.push_back(std::string(p) + "/" + so);
+    else
+      c.push_back(p);
+  }
+  for (const auto& dir : library_dirs()) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    for (const char* so : kSonames)
+      if (fs::exists(dir + "/" + so, ec)) c.push_back(dir + "/" + so);
+  }
+  for (const char* so : kSonames) c.push_back(so);  // LD_LIBRARY_PATH, ldconfig
+  return c;
+}
+
+bool has_cuda_headers(const fs::path& dir) {
+  std::error_code ec;
+  return fs::exists(dir / "cuda_fp16.h", ec) && fs::exists(dir / "cuda_runtime_api.h", ec);
+}
+
+// The headers that belong to this NVRTC: beside its library first (toolkit and wheels alike),
+// then the toolkits.
+void find_headers(NvrtcApi& api) {
+  std::vector<fs::path> dirs;
+  fs::path lib = fs::path(api.path).parent_path();
+  if (!lib.empty()) {
+    dirs.push_back(lib.parent_path() / "include");                 // toolkit: lib64/../include
+    dirs.push_back(lib.parent_path().parent_path() / "include");   // targets/<arch>/lib/../../include
+    dirs.push_back(lib.parent_path().parent_path() / "cuda_runtime" / "include");  // nvidia/cuda_nvrtc/lib
+  }
+  for (const auto& root : toolkit_roots()) dirs.push_back(fs::path(root) / "include");
+  for (const auto& d : dirs) {
+    api.include_dir_searched += (api.include_dir_searched.empty() ? "" : ", ") + d.string();
+    if (has_cuda_headers(d)) {
+      api.include_dir = fs::weakly_canonical(d).string();
+      return;
+    }
+  }
+}
+
+struct LoadResult {
+  NvrtcApi api;
+  std::string error;
+};
+
+constexpr const char* kInstallHint =
+    "install the CUDA toolkit (https://developer.nvidia.com/cuda-downloads) or "
+    "`pip install nvidia-cuda-nvrtc` (CUDA 13; `nvidia-cuda-nvrtc-cu12` for CUDA 12), or point "
+    "ACCEL_NVRTC_PATH at a libnvrtc.so";
+
+LoadResult load() {
+  LoadResult r;
+  NvrtcApi& api = r.api;
+  LoadedLibrary lib = open_first(candidates());
+  if (!lib.handle) {
+    r.error = "[nvrtc] libnvrtc (CUDA's run-time compiler) was not found. Tried:" +
+              lib.attempts_text() + "\n  Fix: " + kInstallHint;
+    return r;
+  }
+  api.path = lib.path;
+  std::string missing;
+#define ACCEL_NVRTC_FN(member, symbol, ret, params)                                        \
+  api.member = reinterpret_cast<decltype(api.member)>(find_symbol(lib.handle, symbol));    \
+  if (!api.member) missing += std::string(missing.empty() ? "" : ", ") + symbol;
+#include "accel/backend/cuda/nvrtc_api.def"
+#undef ACCEL_NVRTC_FN
+  if (api.nvrtcVersion) api.nvrtcVersion(&api.major, &api.minor);
+  std::string found = "found " + api.path + " (NVRTC " + api.version_string() + ")";
+  if (!missing.empty() || api.major < kMinNvrtcMajor) {
+    r.error = "[nvrtc] " + found + ", which is too old" +
+              (missing.empty() ? "" : " (it lacks " + missing + ")") + ": accel needs NVRTC " +
+              std::to_string(kMinNvrtcMajor) + ".0 or newer. Fix: " + kInstallHint;
+    return r;
+  }
+  int n = 0;
+  api.nvrtcGetNumSupportedArchs(&n);
+  api.archs.resize(static_cast<size_t>(std::max(n, 0)));
+  if (n > 0) api.nvrtcGetSupportedArchs(api.archs.data());
+  std::sort(api.archs.begin(), api.archs.end());
+  find_headers(api);
+  return r;
+}
+
+const LoadResult& loaded() {
+  static const LoadResult* result = new LoadResult(load());  // once per process, never freed
+  return *result;
+}
+
+}  // namespace
+
+const NvrtcApi& nvrtc() {
+  const LoadResult& r = loaded();
+  if (!r.error.empty()) throw BackendUnavailable(r.error);
+  return r.api;
+}
+
+std::string nvrtc_unavailable_reason() { return loaded().error; }
+
+void add_nvrtc_search_dirs(const std::vector<std::string>& dirs) {
+  std::lock_guard<std::mutex> lock(search_mutex());
+  for (const auto& d : dirs)
+    if (std::find(extra_dirs().begin(), extra_dirs().end(), d) == extra_dirs().end())
+      extra_dirs().push_back(d);
+}
+
+}  // namespace accel::cuda
