@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "accel/backend/cpu/strided_loop.h"
+#include "accel/backend/cpu/vector_math.h"
 #include "accel/device_src/scalar_ops.h"
 
 namespace accel::cpu {
@@ -16,6 +17,10 @@ template <class Op, class T> struct Inner<Op, T, 1> {
     if (s[0] == sizeof(T) && s[1] == sizeof(R)) {
       const T* __restrict a = reinterpret_cast<const T*>(p[0]);
       R* __restrict o = reinterpret_cast<R*>(p[1]);
+      if constexpr (VectorMath<Op, T>::available) {
+        VectorMath<Op, T>::run(a, o, n);
+        return;
+      }
       for (int64_t i = 0; i < n; ++i) o[i] = Op::apply(a[i]);
       return;
     }
