@@ -1,8 +1,31 @@
-// Bindings for the runtime area.
+// Runtime controls: CPU threads and memory pool statistics per device.
+#include "accel/backend/backend.h"
+#include "accel/backend/cpu/thread_pool.h"
 #include "bindings.h"
 
 namespace accel::py {
 
-void init_runtime(nb::module_& m) {}
+void init_runtime(nb::module_& m) {
+  m.def("num_threads", &cpu::num_threads, "Threads the CPU backend uses (ACCEL_NUM_THREADS).");
+  m.def("set_num_threads", [](int n) {
+    if (n < 1) throw ValueError("[set_num_threads] needs at least 1 thread, got " + std::to_string(n));
+    cpu::set_num_threads(n);
+  }, nb::arg("n"));
+  m.def("memory_stats", [](nb::handle device) {
+    Device d = to_optional_device(device).value_or(Device::cpu());
+    MemoryStats s = backend_for(d).memory_stats();
+    nb::dict out;
+    out["in_use"] = s.in_use;
+    out["cached"] = s.cached;
+    out["peak"] = s.peak;
+    out["allocations"] = s.allocations;
+    out["cache_hits"] = s.cache_hits;
+    return out;
+  }, nb::arg("device") = nb::none(),
+     "Bytes in use, cached for reuse, and the peak, of a device's memory pool.");
+  m.def("free_cached", [](nb::handle device) {
+    backend_for(to_optional_device(device).value_or(Device::cpu())).free_cached();
+  }, nb::arg("device") = nb::none(), "Returns a device pool's cached blocks to the system.");
+}
 
 }  // namespace accel::py

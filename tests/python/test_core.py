@@ -174,3 +174,23 @@ def test_allocation_failure_raises_memory_error_and_process_survives():
     assert out.returncode == 0, out.stderr
     assert "MemoryError: [allocate cpu] out of memory allocating 16.00 GiB" in out.stdout
     assert "alive 2.0" in out.stdout
+
+
+def test_memory_stats_track_allocations_and_free_cached_empties_cache():
+    before = ac.memory_stats()
+    x = (ac.asarray([1.0, 2.0]) * 3).eval()
+    during = ac.memory_stats()
+    assert during["in_use"] > before["in_use"] - 1 and during["allocations"] > before["allocations"]
+    del x
+    ac.free_cached()
+    assert ac.memory_stats()["cached"] == 0
+
+
+def test_set_num_threads_rejects_zero():
+    with pytest.raises(ValueError, match="at least 1"):
+        ac.set_num_threads(0)
+    n = ac.num_threads()
+    ac.set_num_threads(1)
+    np.testing.assert_array_equal(np.asarray(ac.asarray(np.arange(100000.0)) + 1), np.arange(100000.0) + 1)
+    ac.set_num_threads(n)
+    assert ac.num_threads() == n
