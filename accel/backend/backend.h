@@ -46,8 +46,16 @@ class Backend {
   virtual void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
                       const Array& out) = 0;
   // Batched matrix product: a (..., m, k) @ b (..., k, n) -> out (..., m, n), all the same
-  // inexact dtype and already broadcast over the batch dimensions; out contiguous.
+  // dtype and already broadcast over the batch dimensions (stride 0 allowed); out contiguous.
+  // Integers wrap around like NumPy's; bool is OR of ANDs.
   virtual void matmul(const Array& a, const Array& b, const Array& out) = 0;
+  // out[...] = *value, where `value` points to one element of out's dtype in host memory;
+  // out may be any strided view.
+  virtual void fill(const Array& out, const void* value) = 0;
+  // NumPy's arange fill rule on a contiguous 1-d out: out[0] = *first, out[1] = *second,
+  // out[i] = first + i * (second - first) in out's dtype (integers wrap around). `first` and
+  // `second` point to elements of out's dtype in host memory.
+  virtual void arange(const Array& out, const void* first, const void* second) = 0;
 
   virtual void synchronize() {}
 };

@@ -1,8 +1,108 @@
-// Bindings for the creation area.
+// Creation functions: zeros, ones, empty, full (+ *_like), arange, linspace, eye, identity,
+// tril, triu, meshgrid. Arguments follow the Array API with NumPy's positional forms accepted.
+#include <nanobind/stl/string.h>
+
 #include "bindings.h"
 
 namespace accel::py {
+namespace {
 
-void init_creation(nb::module_& m) {}
+Device device_or_default(nb::handle device) { return to_optional_device(device).value_or(default_device()); }
+
+// The fill value as an operand: Python scalars stay weak so they take their kind's default
+// dtype (bool, int64, float64, complex128); arrays keep theirs.
+Array fill_operand(nb::handle v) { return to_operand(v, Device::cpu()); }
+
+// An array argument of *_like and tril/triu (NumPy arrays and sequences are accepted too).
+Array array_argument(nb::handle x) { return asarray(x, std::nullopt, std::nullopt, std::nullopt); }
+
+bool is_complex_argument(nb::handle v) {
+  if (PyComplex_Check(v.ptr())) return true;
+  if (nb::isinstance<Array>(v)) return is_complex(nb::cast<const Array&>(v).dtype());
+  return nb::hasattr(v, "dtype") && nb::cast<std::string>(nb::str(v.attr("dtype"))).rfind("complex", 0) == 0;
+}
+
+std::complex<double> complex_value(nb::handle v) {
+  Py_complex c = PyComplex_AsCComplex(v.ptr());
+  if (PyErr_Occurred()) throw nb::python_error();
+  return {c.real, c.imag};
+}
+
+}  // namespace
+
+void init_creation(nb::module_& m) {
+  using namespace nb::literals;
+  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle device) {
+    return empty(to_shape(shape), to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
+  }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+     "An uninitialised array.");
+  m.def("zeros", [](nb::handle shape, nb::handle dtype, nb::handle device) {
+    return zeros(to_shape(shape), to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
+  }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+  m.def("ones", [](nb::handle shape, nb::handle dtype, nb::handle device) {
+    return ones(to_shape(shape), to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
+  }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+  m.def("full", [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
+    return full(to_shape(shape), fill_operand(fill_value), to_optional_dtype(dtype), device_or_default(device));
+  }, "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+     "Every element = fill_value; without dtype, a Python scalar gives bool, int64, float64 or "
+     "complex128.");
+
+  m.def("empty_like", [](nb::handle x, nb::handle dtype, nb::handle device) {
+    return empty_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device));
+  }, "x"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+  m.def("zeros_like", [](nb::handle x, nb::handle dtype, nb::handle device) {
+    return zeros_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device));
+  }, "x"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+  m.def("ones_like", [](nb::handle x, nb::handle dtype, nb::handle device) {
+    return ones_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device));
+  }, "x"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+  m.def("full_like", [](nb::handle x, nb::handle fill_value, nb::handle dtype, nb::handle device) {
+    return full_like(array_argument(x), fill_operand(fill_value), to_optional_dtype(dtype),
+                     to_optional_device(device));
+  }, "x"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+
+  m.def("arange", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype,
+                     nb::handle device) {
+    Array lo = fill_operand(start), hi;
+    if (stop.is_none()) {
+      hi = lo;
+      lo = Array::scalar(int64_t{0}, true, Device::cpu());
+    } else {
+      hi = fill_operand(stop);
+    }
+    return arange(lo, hi, fill_operand(step), to_optional_dtype(dtype), device_or_default(device));
+  }, "start"_a, "stop"_a = nb::none(), "step"_a = 1, "dtype"_a = nb::none(), nb::kw_only(),
+     "device"_a = nb::none(),
+     "Values from start (default 0) up to stop in steps of step, as NumPy's arange.");
+  m.def("linspace", [](nb::handle start, nb::handle stop, int64_t num, bool endpoint,
+                       nb::handle dtype, nb::handle device) {
+    auto dt = to_optional_dtype(dtype);
+    Device dev = device_or_default(device);
+    if (is_complex_argument(start) || is_complex_argument(stop))
+      return linspace(complex_value(start), complex_value(stop), num, endpoint, dt, dev);
+    return linspace(nb::cast<double>(nb::float_(start)), nb::cast<double>(nb::float_(stop)), num,
+                    endpoint, dt, dev);
+  }, "start"_a, "stop"_a, "num"_a = 50, "endpoint"_a = true, nb::kw_only(), "dtype"_a = nb::none(),
+     "device"_a = nb::none());
+  m.def("eye", [](int64_t n_rows, std::optional<int64_t> n_cols, int64_t k, nb::handle dtype,
+                  nb::handle device) {
+    return eye(n_rows, n_cols, k, to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
+  }, "n_rows"_a, "n_cols"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), nb::kw_only(),
+     "device"_a = nb::none());
+  m.def("identity", [](int64_t n, nb::handle dtype, nb::handle device) {
+    return identity(n, to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
+  }, "n"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+  m.def("tril", [](nb::handle x, int64_t k) { return tril(array_argument(x), k); }, "x"_a, "k"_a = 0);
+  m.def("triu", [](nb::handle x, int64_t k) { return triu(array_argument(x), k); }, "x"_a, "k"_a = 0);
+  m.def("meshgrid", [](nb::args arrays, const std::string& indexing, bool sparse) {
+    std::vector<Array> in;
+    for (nb::handle h : arrays) in.push_back(array_argument(h));
+    nb::list out;
+    for (const Array& a : meshgrid(in, indexing, sparse)) out.append(nb::cast(a));
+    return nb::tuple(out);
+  }, "arrays"_a, nb::kw_only(), "indexing"_a = "xy", "sparse"_a = false,
+     "Coordinate grids from 1-d arrays ('xy': Cartesian, 'ij': matrix indexing), as a tuple.");
+}
 
 }  // namespace accel::py

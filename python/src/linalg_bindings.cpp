@@ -1,8 +1,99 @@
-// Bindings for the linalg area.
+// Products: matmul (and ndarray's @, reflected and in-place), tensordot, vecdot, and NumPy's
+// dot, inner, outer, vdot; plus _blas_info() describing the CPU BLAS.
+#include "accel/backend/cpu/blas.h"
 #include "bindings.h"
 
 namespace accel::py {
+namespace {
 
-void init_linalg(nb::module_& m) {}
+using ProductFn = Array (*)(const Array&, const Array&);
+
+template <ProductFn F> nb::object product(nb::handle x1, nb::handle x2, nb::handle out, const char* op) {
+  Device device = device_of({x1, x2});
+  return finish_out(F(to_operand(x1, device), to_operand(x2, device)), out, op);
+}
+
+// tensordot's axes: an int N, or a pair (axes of x1, axes of x2) of ints or sequences.
+std::pair<std::vector<int64_t>, std::vector<int64_t>> axis_pair(nb::handle axes) {
+  if (nb::len(axes) != 2)
+    throw ValueError("[tensordot] axes must be an int or a pair of axis sequences");
+  auto side = [](nb::handle h) {
+    std::vector<int64_t> v;
+    if (PyLong_Check(h.ptr())) v.push_back(nb::cast<int64_t>(h));
+    else
+      for (nb::handle a : h) v.push_back(nb::cast<int64_t>(a));
+    return v;
+  };
+  return {side(axes[0]), side(axes[1])};
+}
+
+// other as an operand of self's @, or nullopt when it is not array-like (-> NotImplemented).
+std::optional<Array> matmul_operand(const Array& self, nb::handle other) {
+  try {
+    return to_operand(other, self.device());
+  } catch (const DTypeError&) {
+    return std::nullopt;
+  } catch (const nb::python_error&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+void init_linalg(nb::module_& m) {
+  using namespace nb::literals;
+  m.def("matmul", [](nb::handle x1, nb::handle x2, nb::handle out) {
+    return product<&matmul>(x1, x2, out, "matmul");
+  }, "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(),
+     "Matrix product with NumPy's rules: 1-d operands are promoted, leading axes broadcast.");
+  m.def("dot", [](nb::handle x1, nb::handle x2, nb::handle out) {
+    return product<&dot>(x1, x2, out, "dot");
+  }, "a"_a, "b"_a, "out"_a = nb::none());
+  m.def("inner", [](nb::handle x1, nb::handle x2) { return product<&inner>(x1, x2, nb::none(), "inner"); },
+        "a"_a, "b"_a);
+  m.def("outer", [](nb::handle x1, nb::handle x2, nb::handle out) {
+    return product<&outer>(x1, x2, out, "outer");
+  }, "a"_a, "b"_a, "out"_a = nb::none());
+  m.def("vdot", [](nb::handle x1, nb::handle x2) { return product<&vdot>(x1, x2, nb::none(), "vdot"); },
+        "a"_a, "b"_a);
+  m.def("vecdot", [](nb::handle x1, nb::handle x2, int64_t axis) {
+    Device device = device_of({x1, x2});
+    return vecdot(to_operand(x1, device), to_operand(x2, device), axis);
+  }, "x1"_a, "x2"_a, nb::kw_only(), "axis"_a = -1, "sum(conj(x1) * x2) along axis.");
+  m.def("tensordot", [](nb::handle x1, nb::handle x2, nb::handle axes) {
+    Device device = device_of({x1, x2});
+    Array a = to_operand(x1, device), b = to_operand(x2, device);
+    if (PyLong_Check(axes.ptr())) return tensordot(a, b, nb::cast<int64_t>(axes));
+    auto [a1, a2] = axis_pair(axes);
+    return tensordot(a, b, a1, a2);
+  }, "x1"_a, "x2"_a, "axes"_a = 2);
+
+  nb::handle cls = nb::type<Array>();
+  nb::cpp_function_def([](const Array& self, nb::handle other) -> nb::object {
+    auto o = matmul_operand(self, other);
+    if (!o) return nb::borrow(Py_NotImplemented);
+    return nb::cast(matmul(self, *o));
+  }, nb::scope(cls), nb::name("__matmul__"), nb::is_method());
+  nb::cpp_function_def([](const Array& self, nb::handle other) -> nb::object {
+    auto o = matmul_operand(self, other);
+    if (!o) return nb::borrow(Py_NotImplemented);
+    return nb::cast(matmul(*o, self));
+  }, nb::scope(cls), nb::name("__rmatmul__"), nb::is_method());
+  // a @= b: NumPy allows it when the product has a's shape and casts to a's dtype.
+  nb::cpp_function_def([](nb::handle self_h, nb::handle other) -> nb::object {
+    const Array& self = nb::cast<const Array&>(self_h);
+    assign_inplace(self, matmul(self, to_operand(other, self.device())), "matmul");
+    return nb::borrow(self_h);
+  }, nb::scope(cls), nb::name("__imatmul__"), nb::is_method());
+
+  m.def("_blas_info", [] {
+    cpu::BlasInfo info = cpu::blas_info();
+    nb::dict d;
+    d["config"] = info.config;
+    d["core"] = info.core;
+    d["threads"] = info.threads;
+    return d;
+  }, "The CPU BLAS: OpenBLAS build configuration, the core type it selected, its threads.");
+}
 
 }  // namespace accel::py

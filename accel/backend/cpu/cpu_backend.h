@@ -17,6 +17,8 @@ class CpuBackend final : public Backend {
   void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
               const Array& out) override;  // reduce.cpp
   void matmul(const Array& a, const Array& b, const Array& out) override;  // matmul.cpp
+  void fill(const Array& out, const void* value) override;                  // fill.cpp
+  void arange(const Array& out, const void* first, const void* second) override;  // fill.cpp
 };
 
 CpuBackend& cpu_backend();

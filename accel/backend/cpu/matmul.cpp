@@ -1,8 +1,128 @@
+// CpuBackend::matmul: walks the batch, hands each matrix product to BLAS when the dtype and
+// layout allow (transposed views included, without copies) and to the plain loop otherwise.
+// Operands in a layout neither accepts are packed once, not once per batch element.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
 #include "accel/backend/cpu/cpu_backend.h"
-#include "accel/runtime/errors.h"
+#include "accel/backend/cpu/matmul_kernels.h"
+#include "accel/backend/cpu/thread_pool.h"
 
 namespace accel::cpu {
+namespace {
 
-void CpuBackend::matmul(const Array&, const Array&, const Array&) { throw Error("[matmul] being written"); }
+// Below this much work per matrix OpenBLAS runs single-threaded (its GEMM threshold is
+// 64^3 multiply-adds, GEMV's 9216), so the batch is spread over our pool instead.
+constexpr int64_t kBlasThreadedGemm = 64 * 64 * 64;
+constexpr int64_t kBlasThreadedGemv = 9216;
+// Multiply-adds per chunk of the pool; smaller batches run on the calling thread.
+constexpr int64_t kWorkGrain = 1 << 15;
+
+struct Matrices {
+  int64_t rows, cols, s0, s1;     // one matrix: shape and strides in elements
+  std::vector<int64_t> offsets;   // element offset of each batch element's matrix
+};
+
+Matrices describe(const Array& x, int batch_nd) {
+  Matrices m{x.shape(-2), x.shape(-1), x.strides()[batch_nd], x.strides()[batch_nd + 1], {}};
+  int64_t count = 1;
+  for (int d = 0; d < batch_nd; ++d) count *= x.shape()[d];
+  m.offsets.resize(static_cast<size_t>(count));
+  std::vector<int64_t> idx(batch_nd, 0);
+  int64_t off = 0;
+  for (int64_t i = 0; i < count; ++i) {
+    m.offsets[i] = off;
+    for (int d = batch_nd - 1; d >= 0; --d) {
+      off += x.strides()[d];
+      if (++idx[d] < x.shape()[d]) break;
+      off -= x.strides()[d] * x.shape()[d];
+      idx[d] = 0;
+    }
+  }
+  return m;
+}
+
+// x, or a copy whose matrices are C-contiguous. Batch axes with stride 0 (broadcast) keep it,
+// so a matrix shared by the whole batch is copied once.
+Array packed(CpuBackend& be, const Array& x) {
+  Shape compact = x.shape();
+  for (int d = 0; d + 2 < x.ndim(); ++d)
+    if (x.strides()[d] == 0) compact[d] = 1;
+  Array src = Array::view_of(x, compact, x.strides(), x.offset());
+  Array dst = Array::empty(compact, x.dtype(), x.device());
+  be.cast(src, dst);
+  return Array::view_of(dst, x.shape(), broadcast_strides(compact, dst.strides(), x.shape()), 0);
+}
+
+}  // namespace
+
+void CpuBackend::matmul(const Array& a_in, const Array& b_in, const Array& out) {
+  const int nd = out.ndim();
+  const int batch_nd = nd - 2;
+  const int64_t m = out.shape(-2), n = out.shape(-1), k = a_in.shape(-1);
+  if (out.size() == 0) return;
+  if (k == 0) {
+    const unsigned char zero[16] = {};
+    fill(out, zero);
+    return;
+  }
+  const Dtype dt = out.dtype();
+  const size_t isz = out.itemsize();
+  Array a = a_in, b = b_in;
+
+  auto la = blas_operand(m, k, a.strides()[batch_nd], a.strides()[batch_nd + 1]);
+  auto lb = blas_operand(k, n, b.strides()[batch_nd], b.strides()[batch_nd + 1]);
+  // BLAS for float and complex, with 32-bit sizes (after packing, ld is the row length).
+  const bool use_blas = is_inexact(dt) && blas_supports(dt, m, n, k, la.value_or(BlasOperand{false, k}),
+                                                        lb.value_or(BlasOperand{false, n}));
+  if (use_blas) {
+    if (!la) {
+      a = packed(*this, a);
+      la = BlasOperand{false, k};
+    }
+    if (!lb) {
+      b = packed(*this, b);
+      lb = BlasOperand{false, n};
+    }
+  } else if (b.strides()[batch_nd + 1] != 1 && n > 1) {
+    b = packed(*this, b);  // the loop reads rows of B contiguously
+  }
+
+  const Matrices ma = describe(a, batch_nd), mb = describe(b, batch_nd);
+  const auto* pa = static_cast<const char*>(a.data());
+  const auto* pb = static_cast<const char*>(b.data());
+  auto* pc = static_cast<char*>(out.data());
+  const int64_t batch = static_cast<int64_t>(ma.offsets.size());
+  const int64_t per_matrix = m * n * k;
+  auto a_of = [&](int64_t i) { return pa + ma.offsets[i] * static_cast<int64_t>(isz); };
+  auto b_of = [&](int64_t i) { return pb + mb.offsets[i] * static_cast<int64_t>(isz); };
+  auto c_of = [&](int64_t i) { return pc + i * m * n * static_cast<int64_t>(isz); };
+
+  if (use_blas) {
+    auto run = [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) blas_matmul(dt, m, n, k, a_of(i), *la, b_of(i), *lb, c_of(i));
+    };
+    const int64_t threaded = (m == 1 || n == 1) ? kBlasThreadedGemv : kBlasThreadedGemm;
+    if (per_matrix >= threaded || batch == 1)
+      run(0, batch);  // OpenBLAS threads each call itself
+    else
+      parallel_for(batch, std::max<int64_t>(1, kWorkGrain / per_matrix), run);
+    return;
+  }
+
+  // The loop: rows of all batch elements form one index space split over the pool.
+  const int64_t sa0 = a.strides()[batch_nd], sa1 = a.strides()[batch_nd + 1];
+  const int64_t ldb = b.strides()[batch_nd];
+  parallel_for(batch * m, std::max<int64_t>(1, kWorkGrain / std::max<int64_t>(n * k, 1)),
+               [&](int64_t begin, int64_t end) {
+                 while (begin < end) {
+                   const int64_t i = begin / m, r0 = begin % m;
+                   const int64_t r1 = std::min(m, r0 + (end - begin));
+                   loop_matmul(dt, n, k, a_of(i), sa0, sa1, b_of(i), ldb, c_of(i), r0, r1);
+                   begin += r1 - r0;
+                 }
+               });
+}
 
 }  // namespace accel::cpu

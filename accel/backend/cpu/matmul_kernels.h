@@ -1,0 +1,36 @@
+// The per-matrix kernels behind CpuBackend::matmul: OpenBLAS for float and complex matrices
+// whose layout BLAS accepts, and a plain blocked loop for everything else (integers, bool,
+// matrices too large for BLAS's 32-bit sizes).
+#pragma once
+#include <cstdint>
+#include <optional>
+
+#include "accel/core/dtype.h"
+
+namespace accel::cpu {
+
+// How BLAS sees one strided matrix: row-major as stored (trans = false, rows ld apart) or the
+// row-major transpose of what is stored (trans = true, columns ld apart).
+struct BlasOperand {
+  bool trans;
+  int64_t ld;
+};
+
+// nullopt when the matrix (strides in elements) is neither kind of row-major, e.g. sliced
+// with steps in both axes, broadcast, or with negative strides.
+std::optional<BlasOperand> blas_operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1);
+
+// Can BLAS take this product (dtype and 32-bit sizes)?
+bool blas_supports(Dtype dt, int64_t m, int64_t n, int64_t k, BlasOperand a, BlasOperand b);
+
+// C (m x n, row-major, contiguous) = A (m x k) @ B (k x n) through BLAS; picks gemv when one
+// side is a vector. A and B as described by blas_operand.
+void blas_matmul(Dtype dt, int64_t m, int64_t n, int64_t k, const void* a, BlasOperand la,
+                 const void* b, BlasOperand lb, void* c);
+
+// Rows [row_begin, row_end) of C = A @ B for any dtype and any strides of A; B must have unit
+// column stride (rows ldb apart). Integers wrap around like NumPy; bool is OR of ANDs.
+void loop_matmul(Dtype dt, int64_t n, int64_t k, const void* a, int64_t sa0, int64_t sa1,
+                 const void* b, int64_t ldb, void* c, int64_t row_begin, int64_t row_end);
+
+}  // namespace accel::cpu

@@ -1,0 +1,196 @@
+"""Creation functions against NumPy: values (bit for bit), dtypes, shapes and errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import accel as ac
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float32", "float64", "complex64", "complex128"]
+SETTINGS = settings(max_examples=50, deadline=None)
+
+
+def check_equal(got, want):
+    got = ac.asnumpy(got)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    np.testing.assert_array_equal(got, want)
+
+
+shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_zeros_ones_full_every_dtype(dtype):
+    check_equal(ac.zeros((2, 3), dtype=dtype), np.zeros((2, 3), dtype=dtype))
+    check_equal(ac.ones(5, dtype=dtype), np.ones(5, dtype=dtype))
+    check_equal(ac.full((3, 1), 1, dtype=dtype), np.full((3, 1), 1, dtype=dtype))
+    e = ac.empty((4, 0, 2), dtype=dtype)
+    assert e.shape == (4, 0, 2) and e.dtype == dtype
+
+
+@SETTINGS
+@given(shape=shapes)
+def test_default_dtype_is_float64_for_any_shape(shape):
+    check_equal(ac.zeros(shape), np.zeros(shape))
+    check_equal(ac.ones(shape), np.ones(shape))
+    assert ac.empty(shape).shape == shape
+
+
+@pytest.mark.parametrize("value", [True, 3, -7, 2.5, float("nan"), -0.0, float("inf"), 1 + 2j, 2**63])
+def test_full_infers_dtype_from_python_scalar(value):
+    check_equal(ac.full((2, 2), value), np.full((2, 2), value))
+
+
+def test_full_with_dtype_converts_and_rejects_out_of_range_integers():
+    check_equal(ac.full(3, 2.75, dtype="int32"), np.full(3, 2.75, dtype="int32"))
+    check_equal(ac.full(3, 7, dtype="float32"), np.full(3, 7, dtype="float32"))
+    with pytest.raises(OverflowError, match="300"):
+        ac.full(3, 300, dtype="int8")
+
+
+def test_full_broadcasts_array_fill_value_and_keeps_its_dtype():
+    row = np.arange(3, dtype=np.int16)
+    check_equal(ac.full((2, 3), row), np.full((2, 3), row))
+    check_equal(ac.full((2,), np.float32(1.5)), np.full((2,), np.float32(1.5)))
+    with pytest.raises(ValueError):
+        ac.full((2, 4), row)
+
+
+def test_like_functions_follow_x_and_take_overrides():
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    a = ac.asarray(x)
+    check_equal(ac.zeros_like(a), np.zeros_like(x))
+    check_equal(ac.ones_like(a, dtype="int8"), np.ones_like(x, dtype="int8"))
+    check_equal(ac.full_like(a, 4), np.full_like(x, 4))
+    check_equal(ac.full_like(x, 2.5, dtype="float64"), np.full_like(x, 2.5, dtype="float64"))
+    e = ac.empty_like(a, device="cpu")
+    assert e.shape == (2, 3) and e.dtype == "float32" and str(e.device) == "cpu"
+
+
+def test_negative_dimensions_raise_value_error():
+    for fn in (ac.zeros, ac.ones, ac.empty):
+        with pytest.raises(ValueError, match="negative"):
+            fn((2, -1))
+    with pytest.raises(ValueError, match="negative"):
+        ac.full((-1,), 1.0)
+
+
+@SETTINGS
+@given(start=st.integers(-1000, 1000), stop=st.integers(-1000, 1000),
+       step=st.integers(-50, 50).filter(lambda s: s != 0),
+       dtype=st.sampled_from([None, "int64", "int32", "int16", "float64", "float32"]))
+def test_arange_integers_match_numpy(start, stop, step, dtype):
+    check_equal(ac.arange(start, stop, step, dtype=dtype), np.arange(start, stop, step, dtype=dtype))
+
+
+@SETTINGS
+@given(start=st.floats(-1e3, 1e3), span=st.floats(-1e3, 1e3),
+       step=st.floats(0.01, 100.0), sign=st.sampled_from([1, -1]),
+       dtype=st.sampled_from([None, "float32", "float64", "int64"]))
+def test_arange_floats_match_numpy_bit_for_bit(start, span, step, sign, dtype):
+    stop, step = start + span, step * sign
+    check_equal(ac.arange(start, stop, step, dtype=dtype), np.arange(start, stop, step, dtype=dtype))
+
+
+def test_arange_single_argument_large_and_float32_rounding():
+    check_equal(ac.arange(7), np.arange(7))
+    check_equal(ac.arange(5.0), np.arange(5.0))
+    # A long float32 sequence: NumPy computes start + i * delta in float32.
+    check_equal(ac.arange(0.1, 3e5, 0.3, dtype="float32"), np.arange(0.1, 3e5, 0.3, dtype="float32"))
+    check_equal(ac.arange(0, 300, 100, dtype="int8"), np.arange(0, 300, 100, dtype="int8"))
+    check_equal(ac.arange(0, 2, dtype="bool"), np.arange(0, 2, dtype="bool"))
+    check_equal(ac.arange(0, 5, dtype="complex128"), np.arange(0, 5, dtype="complex128"))
+
+
+def test_arange_errors():
+    with pytest.raises(ValueError, match="step"):
+        ac.arange(0, 10, 0)
+    with pytest.raises(ValueError, match="step"):
+        ac.arange(0.0, 1.0, 0.0)
+    with pytest.raises(TypeError, match="length 2"):
+        ac.arange(3, dtype="bool")
+    with pytest.raises(ValueError):
+        ac.arange(0.0, float("nan"))
+    with pytest.raises(TypeError):
+        ac.arange(1j)
+
+
+@SETTINGS
+@given(start=st.floats(-1e6, 1e6), stop=st.floats(-1e6, 1e6), num=st.integers(0, 60),
+       endpoint=st.booleans(), dtype=st.sampled_from([None, "float32", "float64", "int64", "int32"]))
+def test_linspace_matches_numpy_bit_for_bit(start, stop, num, endpoint, dtype):
+    check_equal(ac.linspace(start, stop, num, endpoint=endpoint, dtype=dtype),
+                np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
+
+
+def test_linspace_complex_tiny_steps_and_errors():
+    check_equal(ac.linspace(1 + 1j, 3 - 2j, 7), np.linspace(1 + 1j, 3 - 2j, 7))
+    check_equal(ac.linspace(0, 5e-324, 4), np.linspace(0, 5e-324, 4))  # step underflows to 0
+    check_equal(ac.linspace(2, 3, 1), np.linspace(2, 3, 1))
+    check_equal(ac.linspace(0, 1), np.linspace(0, 1))
+    with pytest.raises(ValueError, match="non-negative"):
+        ac.linspace(0, 1, -1)
+
+
+@SETTINGS
+@given(n=st.integers(0, 7), m=st.one_of(st.none(), st.integers(0, 7)), k=st.integers(-8, 8),
+       dtype=st.sampled_from(DTYPES))
+def test_eye_matches_numpy(n, m, k, dtype):
+    check_equal(ac.eye(n, m, k=k, dtype=dtype), np.eye(n, m, k=k, dtype=dtype))
+
+
+def test_identity_and_eye_positional_arguments():
+    check_equal(ac.identity(4, dtype="int32"), np.identity(4, dtype="int32"))
+    check_equal(ac.eye(3, 4, 1), np.eye(3, 4, 1))
+
+
+@SETTINGS
+@given(batch=st.lists(st.integers(0, 3), max_size=2).map(tuple), m=st.integers(0, 6),
+       n=st.integers(0, 6), k=st.integers(-7, 7), transposed=st.booleans(),
+       dtype=st.sampled_from(["bool", "int8", "int64", "float32", "complex128"]))
+def test_tril_triu_batched_and_non_contiguous(batch, m, n, k, transposed, dtype):
+    rng = np.random.default_rng(m * 31 + n)
+    x = (rng.standard_normal(batch + (n, m) if transposed else batch + (m, n)) * 5).astype(dtype)
+    if transposed:
+        x = np.swapaxes(x, -1, -2)
+    check_equal(ac.tril(x, k=k), np.tril(x, k=k))
+    check_equal(ac.triu(ac.asarray(x), k), np.triu(x, k))
+
+
+def test_tril_needs_two_dimensions():
+    with pytest.raises(ValueError, match="2 dimensions"):
+        ac.tril(ac.ones(3))
+
+
+@SETTINGS
+@given(sizes=st.lists(st.integers(0, 4), min_size=0, max_size=4),
+       indexing=st.sampled_from(["xy", "ij"]), sparse=st.booleans())
+def test_meshgrid_matches_numpy(sizes, indexing, sparse):
+    xs = [np.arange(s, dtype=np.float32) * (i + 1) for i, s in enumerate(sizes)]
+    got = ac.meshgrid(*[ac.asarray(x) for x in xs], indexing=indexing, sparse=sparse)
+    want = np.meshgrid(*xs, indexing=indexing, sparse=sparse)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        check_equal(g, w)
+
+
+def test_meshgrid_of_strided_views_and_errors():
+    x = np.arange(10)[::3]
+    y = np.arange(4)[::-1]
+    for g, w in zip(ac.meshgrid(x, y), np.meshgrid(x, y)):
+        check_equal(g, w)
+    with pytest.raises(ValueError, match="indexing"):
+        ac.meshgrid(ac.ones(2), indexing="yx")
+    with pytest.raises(ValueError, match="1-d"):
+        ac.meshgrid(ac.ones((2, 2)))
+
+
+def test_device_keyword():
+    for fn in (lambda d: ac.zeros(2, device=d), lambda d: ac.arange(3, device=d),
+               lambda d: ac.linspace(0, 1, 3, device=d), lambda d: ac.eye(2, device=d),
+               lambda d: ac.full(2, 1.0, device=d)):
+        assert str(fn("cpu").device) == "cpu"
+    with pytest.raises(ValueError, match="device"):
+        ac.zeros(2, device="tpu")

@@ -1,0 +1,233 @@
+"""Products against NumPy: matmul (and @), tensordot, vecdot, dot, inner, outer, vdot over
+dtypes, batches with broadcasting, transposed / sliced / broadcast operands, empty axes, errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import accel as ac
+
+SETTINGS = settings(max_examples=50, deadline=None)
+FLOAT_DTYPES = ["float32", "float64", "complex64", "complex128"]
+INT_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64"]
+
+
+def random_array(rng, shape, dtype):
+    if dtype == "bool":
+        return rng.integers(0, 2, shape).astype(bool)
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(-100, 100, shape).astype(dtype)  # wraps for unsigned, on purpose
+    x = rng.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+def layout(x, kind):
+    """The same values as x in another memory layout."""
+    if kind == "transposed" and x.ndim >= 2:
+        return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
+    if kind == "sliced":
+        big = np.zeros(tuple(2 * s for s in x.shape), dtype=x.dtype)
+        view = big[tuple(slice(None, None, 2) for _ in x.shape)]
+        view[...] = x
+        return view
+    if kind == "reversed" and x.ndim >= 1:
+        return np.ascontiguousarray(x[..., ::-1])[..., ::-1]
+    return x
+
+
+def check_close(got, want):
+    got = ac.asnumpy(got)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if want.dtype.kind in "fc":
+        tol = 1e-4 if want.dtype in (np.float32, np.complex64) else 1e-11
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * max(1.0, np.abs(want).max(initial=0)))
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+layouts = st.sampled_from(["contiguous", "transposed", "sliced", "reversed"])
+batches = st.lists(st.integers(0, 3), max_size=3).map(tuple)
+
+
+@st.composite
+def matmul_case(draw):
+    m, k, n = draw(st.integers(0, 6)), draw(st.integers(0, 6)), draw(st.integers(0, 6))
+    batch = draw(batches)
+    # Broadcast batch axes: each side may drop leading axes or have size 1 where the other has more.
+    def side(b):
+        cut = draw(st.integers(0, len(b)))
+        return tuple(1 if draw(st.booleans()) else d for d in b[cut:])
+    a_shape = side(batch) + (m, k)
+    b_shape = side(batch) + (k, n)
+    if draw(st.booleans()):
+        a_shape = (k,)
+    if draw(st.booleans()):
+        b_shape = (k,)
+    return a_shape, b_shape
+
+
+@SETTINGS
+@given(case=matmul_case(), dtype=st.sampled_from(FLOAT_DTYPES + INT_DTYPES),
+       la=layouts, lb=layouts, seed=st.integers(0, 2**16))
+def test_matmul_matches_numpy(case, dtype, la, lb, seed):
+    rng = np.random.default_rng(seed)
+    a_shape, b_shape = case
+    a = layout(random_array(rng, a_shape, dtype), la)
+    b = layout(random_array(rng, b_shape, dtype), lb)
+    want = np.matmul(a, b)
+    check_close(ac.matmul(a, b), want)
+    check_close(ac.asarray(a) @ ac.asarray(b), want)
+
+
+@SETTINGS
+@given(d1=st.sampled_from(FLOAT_DTYPES + INT_DTYPES), d2=st.sampled_from(FLOAT_DTYPES + INT_DTYPES))
+def test_matmul_promotes_mixed_dtypes(d1, d2):
+    rng = np.random.default_rng(0)
+    a, b = random_array(rng, (3, 4), d1), random_array(rng, (4, 2), d2)
+    check_close(ac.matmul(a, b), np.matmul(a, b))
+
+
+def test_large_blas_products_with_transposes_and_batches():
+    rng = np.random.default_rng(1)
+    a = rng.standard_normal((130, 70)).astype(np.float32)
+    b = rng.standard_normal((90, 70)).astype(np.float32)
+    check_close(ac.asarray(a) @ ac.asarray(b).T, a @ b.T)
+    check_close(ac.asarray(a).T @ ac.asarray(a), a.T @ a)
+    c = rng.standard_normal((200, 8, 8))
+    check_close(ac.asarray(c) @ ac.asarray(c).mT, c @ np.swapaxes(c, -1, -2))
+    v = rng.standard_normal(70)
+    check_close(ac.asarray(a.astype(np.float64)) @ ac.asarray(v), a.astype(np.float64) @ v)
+    check_close(ac.asarray(v) @ ac.asarray(a.T.astype(np.float64)), v @ a.T.astype(np.float64))
+    x = rng.integers(-1000, 1000, (60, 50)).astype(np.int32)
+    check_close(ac.asarray(x) @ ac.asarray(x.T), x @ x.T)
+
+
+def test_broadcast_operand_is_packed_once_and_exact():
+    a = np.broadcast_to(np.arange(6.0).reshape(1, 2, 3), (4, 2, 3))
+    b = np.arange(12.0).reshape(3, 4)[:, ::2]
+    check_close(ac.matmul(a, b), np.matmul(a, b))
+
+
+def test_matmul_operators():
+    a = np.arange(6.0).reshape(2, 3)
+    b = np.arange(12.0).reshape(3, 4)
+    A, B = ac.asarray(a), ac.asarray(b)
+    check_close(A @ B, a @ b)
+    check_close([[1.0, 2.0]] @ A, np.array([[1.0, 2.0]]) @ a)  # __rmatmul__
+    check_close(A @ b, a @ b)
+    sq = ac.asarray(np.eye(3) * 2)
+    sq @= ac.asarray(np.arange(9.0).reshape(3, 3))
+    check_close(sq, 2 * np.arange(9.0).reshape(3, 3))
+    with pytest.raises(ValueError):
+        A @= B  # the product has another shape
+    assert A.__matmul__("text") is NotImplemented
+
+
+def test_matmul_errors_name_both_shapes():
+    with pytest.raises(ValueError, match=r"\(2, 3\) and \(4, 5\)"):
+        ac.matmul(ac.ones((2, 3)), ac.ones((4, 5)))
+    with pytest.raises(ValueError, match="batch"):
+        ac.matmul(ac.ones((2, 2, 3)), ac.ones((3, 3, 2)))
+    with pytest.raises(ValueError, match="at least one dimension"):
+        ac.matmul(ac.ones(()), ac.ones(3))
+    with pytest.raises(ValueError, match="at least one dimension"):
+        ac.matmul(ac.ones(3), 2.0)
+
+
+def test_matmul_out_keyword():
+    out = ac.zeros((2, 2))
+    r = ac.matmul(np.eye(2), np.full((2, 2), 3.0), out=out)
+    assert r is out
+    check_close(out, np.full((2, 2), 3.0))
+
+
+@SETTINGS
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=4).map(tuple),
+       dtype=st.sampled_from(FLOAT_DTYPES + ["int64"]), data=st.data())
+def test_tensordot_matches_numpy(shape, dtype, data):
+    rng = np.random.default_rng(len(shape))
+    n = data.draw(st.integers(0, len(shape)))
+    extra = tuple(data.draw(st.lists(st.integers(0, 3), max_size=2)))
+    a = random_array(rng, shape, dtype)
+    b = random_array(rng, shape[len(shape) - n:] + extra, dtype)
+    check_close(ac.tensordot(a, b, axes=n), np.tensordot(a, b, axes=n))
+    # Explicit, permuted axis lists.
+    perm = data.draw(st.permutations(range(len(shape))))
+    bt = np.transpose(a, perm)
+    axes_a = list(range(len(shape)))
+    axes_b = [perm.index(i) for i in axes_a]
+    check_close(ac.tensordot(a, bt, axes=(axes_a, axes_b)), np.tensordot(a, bt, axes=(axes_a, axes_b)))
+
+
+def test_tensordot_pairs_of_ints_and_errors():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    b = np.arange(12.0).reshape(4, 3)
+    check_close(ac.tensordot(a, b, axes=(2, 0)), np.tensordot(a, b, axes=(2, 0)))
+    with pytest.raises(ValueError, match="mismatch"):
+        ac.tensordot(a, b, axes=([0], [0]))
+    with pytest.raises(ValueError):
+        ac.tensordot(a, b, axes=4)
+
+
+@SETTINGS
+@given(batch=batches, n=st.integers(0, 5), dtype=st.sampled_from(FLOAT_DTYPES + ["int32"]),
+       axis_last=st.booleans(), seed=st.integers(0, 1000))
+def test_vecdot_matches_numpy(batch, n, dtype, axis_last, seed):
+    rng = np.random.default_rng(seed)
+    a = random_array(rng, batch + (n,), dtype)
+    b = random_array(rng, (n,), dtype)
+    check_close(ac.vecdot(a, b), np.vecdot(a, b))
+    if not axis_last and batch:
+        a2 = np.moveaxis(a, -1, 0)
+        b2 = np.moveaxis(random_array(rng, batch + (n,), dtype), -1, 0)
+        axis = -a2.ndim
+        check_close(ac.vecdot(a2, b2, axis=axis), np.vecdot(a2, b2, axis=axis))
+
+
+def test_vecdot_conjugates_first_argument_and_checks_sizes():
+    x = np.array([1 + 2j, 3 - 1j])
+    y = np.array([1j, 2 + 2j])
+    check_close(ac.vecdot(x, y), np.vecdot(x, y))
+    with pytest.raises(ValueError, match="size"):
+        ac.vecdot(ac.ones(3), ac.ones(4))
+
+
+@pytest.mark.parametrize("shapes", [((), (3,)), ((3,), ()), ((4,), (4,)), ((2, 4), (4,)),
+                                    ((4,), (4, 3)), ((2, 4), (4, 3)), ((2, 3, 4), (4,)),
+                                    ((2, 3, 4), (5, 4, 2)), ((4,), (2, 4, 3))])
+def test_dot_matches_numpy(shapes):
+    rng = np.random.default_rng(2)
+    a = random_array(rng, shapes[0], "float64")
+    b = random_array(rng, shapes[1], "float64")
+    check_close(ac.dot(a, b), np.asarray(np.dot(a, b)))
+
+
+@pytest.mark.parametrize("shapes", [((), (3,)), ((4,), (4,)), ((2, 4), (4,)), ((2, 3, 4), (5, 4))])
+@pytest.mark.parametrize("dtype", ["float32", "complex128", "int64"])
+def test_inner_outer_vdot_match_numpy(shapes, dtype):
+    rng = np.random.default_rng(3)
+    a = random_array(rng, shapes[0], dtype)
+    b = random_array(rng, shapes[1], dtype)
+    check_close(ac.inner(a, b), np.asarray(np.inner(a, b)))
+    check_close(ac.outer(a, b), np.outer(a, b))
+    if a.size == b.size:
+        check_close(ac.vdot(a, b), np.asarray(np.vdot(a, b)))
+
+
+def test_product_errors():
+    with pytest.raises(ValueError, match="aligned"):
+        ac.dot(ac.ones((2, 3, 4)), ac.ones((5, 3, 2)))
+    with pytest.raises(ValueError, match="aligned"):
+        ac.inner(ac.ones(3), ac.ones(4))
+    with pytest.raises(ValueError, match="same number of elements"):
+        ac.vdot(ac.ones(3), ac.ones(4))
+
+
+def test_blas_reports_its_core():
+    info = ac._core._blas_info()
+    assert info["threads"] >= 1
+    assert "OpenBLAS" in info["config"]
+    assert info["core"]
