@@ -80,10 +80,10 @@ void CpuBackend::fill(const Array& out, const void* value) {
   }
   // Any other layout: the same-dtype copy loop reading the value through stride-0 operands.
   const Strides zeros(out.ndim(), 0);
-  StridedOperand src{const_cast<char*>(static_cast<const char*>(value)), &zeros,
-                     static_cast<int64_t>(isz)};
-  StridedOperand dst_op{dst, &out.strides(), static_cast<int64_t>(isz)};
-  run_strided(cast_loop(out.dtype(), out.dtype()), out.shape(), {src, dst_op});
+  const StridedOperand ops[] = {
+      {const_cast<char*>(static_cast<const char*>(value)), &zeros, static_cast<int64_t>(isz)},
+      {dst, &out.strides(), static_cast<int64_t>(isz)}};
+  run_strided(cast_loop(out.dtype(), out.dtype()), out.shape(), ops);
 }
 
 void CpuBackend::arange(const Array& out, const void* first, const void* second) {
