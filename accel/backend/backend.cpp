@@ -1,15 +1,14 @@
 #include "accel/backend/backend.h"
 
 #include "accel/backend/cpu/cpu_backend.h"
+#include "accel/backend/cuda/cuda_backend.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
 
 Backend& backend_for(Device device) {
   if (device.is_cpu()) return cpu::cpu_backend();
-  throw BackendUnavailable("[" + device.str() +
-                           "] the CUDA backend is not part of this build of accel; use "
-                           "device='cpu'");
+  return cuda::cuda_backend(device.index);
 }
 
 bool backend_available(Device device) {
@@ -17,6 +16,8 @@ bool backend_available(Device device) {
     backend_for(device);
     return true;
   } catch (const BackendUnavailable&) {
+    return false;
+  } catch (const DeviceError&) {  // e.g. cuda:3 on a machine with one GPU
     return false;
   }
 }

@@ -179,9 +179,28 @@ void Array::copy_to_host(void* dst, Dtype dst_dtype) const {
     backend_for(device()).cast(*this, out);
     return;
   }
-  Array staged = Array::empty(shape(), dst_dtype, device());
-  backend_for(device()).cast(*this, staged);
-  backend_for(device()).copy_to_host(dst, staged.data(), staged.nbytes());
+  if (dst_dtype == dtype() && is_contiguous()) {
+    backend_for(device()).copy_to_host(dst, data(), nbytes());
+    return;
+  }
+  host_mirror().copy_to_host(dst, dst_dtype);
+}
+
+Array Array::host_mirror() const {
+  eval();
+  if (device().is_cpu()) return *this;
+  if (size() == 0) return Array::empty(shape(), dtype(), Device::cpu());
+  int64_t lo = offset(), hi = offset();  // elements spanned, in the buffer
+  for (int d = 0; d < ndim(); ++d) {
+    int64_t ext = (shape()[d] - 1) * strides()[d];
+    (ext < 0 ? lo : hi) += ext;
+  }
+  const auto item = static_cast<int64_t>(itemsize());
+  auto host = backend_for(Device::cpu()).allocate(static_cast<size_t>((hi - lo + 1) * item));
+  backend_for(device()).copy_to_host(host->data(),
+                                     static_cast<char*>(impl_->buffer->data()) + lo * item,
+                                     host->nbytes());
+  return from_buffer(host, shape(), strides(), offset() - lo, dtype());
 }
 
 void Array::throw_item_size_error() const {

@@ -100,6 +100,9 @@ class Array {
                          Device device = default_device());
   // Writes the array in C order into host memory as `dst_dtype`.
   void copy_to_host(void* dst, Dtype dst_dtype) const;
+  // A CPU array with this one's shape and strides over a copy of the memory it spans (one
+  // transfer, no device kernel); the array itself when it is on the CPU.
+  Array host_mirror() const;
 
   const std::shared_ptr<ArrayImpl>& impl() const { return impl_; }
   bool is(const Array& other) const { return impl_ == other.impl_; }

@@ -31,22 +31,22 @@ Array ascontiguousarray(const Array& x) {
 
 Array to_device(const Array& x, Device device) {
   if (x.device() == device) return x;
+  if (device.is_cpu()) {
+    // Device data comes over as the span it covers (strided views too; one transfer) and is
+    // made contiguous here.
+    Array out = ascontiguousarray(x.host_mirror());
+    out.impl()->weak = x.weak();
+    return out;
+  }
   Backend& dst_be = backend_for(device);
   Array out = Array::empty(x.shape(), x.dtype(), device);
   if (x.device().is_cpu()) {
     Array src = ascontiguousarray(x);
     dst_be.copy_from_host(out.data(), src.data(), src.nbytes());
   } else {
-    Array src = ascontiguousarray(x);
-    Backend& src_be = backend_for(x.device());
-    if (device.is_cpu()) {
-      src_be.copy_to_host(out.data(), src.data(), src.nbytes());
-    } else {
-      // Between two GPUs through host memory (peer copies are the CUDA backend's to add).
-      std::vector<unsigned char> host(src.nbytes());
-      src_be.copy_to_host(host.data(), src.data(), src.nbytes());
-      dst_be.copy_from_host(out.data(), host.data(), host.size());
-    }
+    // Between two GPUs through host memory (peer copies are the CUDA backend's to add).
+    Array src = ascontiguousarray(x.host_mirror());
+    dst_be.copy_from_host(out.data(), src.data(), src.nbytes());
   }
   out.impl()->weak = x.weak();
   return out;

@@ -1,0 +1,69 @@
+#include "accel/backend/cuda/cuda_backend.h"
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "accel/backend/cuda/devices.h"
+#include "accel/backend/cuda/driver.h"
+#include "accel/backend/cuda/memory.h"
+#include "accel/runtime/errors.h"
+
+namespace accel::cuda {
+namespace {
+
+[[noreturn]] void no_kernel_yet(const std::string& op) {
+  throw BackendUnavailable("[" + op +
+                           "] has no CUDA implementation yet; move the arrays to the CPU with "
+                           "to_device('cpu'), or write the kernel with accel.RawKernel");
+}
+
+}  // namespace
+
+std::shared_ptr<Buffer> CudaBackend::allocate(size_t nbytes) { return cuda::allocate(index_, nbytes); }
+
+MemoryStats CudaBackend::memory_stats() const { return device_allocator(index_).stats(); }
+
+void CudaBackend::free_cached() { device_allocator(index_).free_cached(); }
+
+void CudaBackend::copy_from_host(void* dst, const void* src, size_t nbytes) {
+  copy(dst, src, nbytes, CopyKind::host_to_device, current_stream(index_));
+}
+
+void CudaBackend::copy_to_host(void* dst, const void* src, size_t nbytes) {
+  copy(dst, src, nbytes, CopyKind::device_to_host, current_stream(index_));
+}
+
+void CudaBackend::elementwise(OpId op, std::span<const Array>, const Array&) {
+  no_kernel_yet(op_name(op));
+}
+
+void CudaBackend::cast(const Array& in, const Array& out) {
+  if (in.dtype() == out.dtype() && in.is_contiguous() && out.is_contiguous()) {
+    copy(out.data(), in.data(), out.nbytes(), CopyKind::device_to_device, current_stream(index_));
+    return;
+  }
+  no_kernel_yet(in.dtype() == out.dtype() ? "strided copy" : "cast");
+}
+
+void CudaBackend::reduce(ReduceOp, const Array&, const std::vector<int>&, const Array&) {
+  no_kernel_yet("reduce");
+}
+
+void CudaBackend::matmul(const Array&, const Array&, const Array&) { no_kernel_yet("matmul"); }
+
+void CudaBackend::synchronize() { synchronize_device(index_); }
+
+CudaBackend& cuda_backend(int index) {
+  driver();                  // BackendUnavailable with the reason
+  device_properties(index);  // DeviceError for a missing device
+  static std::mutex mutex;
+  static auto* backends = new std::vector<std::unique_ptr<CudaBackend>>();  // never destroyed
+  std::lock_guard<std::mutex> lock(mutex);
+  if (backends->size() <= static_cast<size_t>(index)) backends->resize(index + 1);
+  auto& b = (*backends)[index];
+  if (!b) b = std::make_unique<CudaBackend>(index);
+  return *b;
+}
+
+}  // namespace accel::cuda

@@ -1,0 +1,35 @@
+// The CUDA backend of one device: device memory and copies through the caching allocator and
+// the current stream. The array ops (elementwise, cast between layouts or dtypes, reductions,
+// matmul) have no CUDA kernels yet and say so; user kernels (kernel.h) run on it fully.
+#pragma once
+#include "accel/backend/backend.h"
+
+namespace accel::cuda {
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int index) : index_(index) {}
+  Device device() const override { return Device::cuda(index_); }
+  bool implements_ops() const override { return false; }
+  std::shared_ptr<Buffer> allocate(size_t nbytes) override;
+  MemoryStats memory_stats() const override;
+  void free_cached() override;
+  void copy_from_host(void* dst, const void* src, size_t nbytes) override;
+  void copy_to_host(void* dst, const void* src, size_t nbytes) override;
+  void elementwise(OpId op, std::span<const Array> inputs, const Array& out) override;
+  // Same dtype and both contiguous: a device-to-device copy. Anything else has no kernel yet.
+  void cast(const Array& in, const Array& out) override;
+  void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
+              const Array& out) override;
+  void matmul(const Array& a, const Array& b, const Array& out) override;
+  void synchronize() override;
+
+ private:
+  int index_;
+};
+
+// The backend of cuda:index; throws BackendUnavailable (no driver, NVRTC aside) or DeviceError
+// (no such device).
+CudaBackend& cuda_backend(int index);
+
+}  // namespace accel::cuda

@@ -1,0 +1,208 @@
+#include "accel/backend/cuda/kernel.h"
+
+#include <cstring>
+
+#include "accel/backend/cuda/devices.h"
+#include "accel/backend/cuda/driver.h"
+#include "accel/runtime/errors.h"
+
+namespace accel::cuda {
+
+std::string Dim3::str() const {
+  return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
+}
+
+KernelArgs& KernelArgs::add(const Array& array) {
+  array.eval();
+  // The kernel may write the array: pending readers of its memory must see the old values.
+  array.buffer()->evaluate_pending_readers();
+  void* p = array.data();
+  Value v;
+  v.bytes.assign(reinterpret_cast<const char*>(&p), sizeof p);
+  v.what = array.describe();
+  v.array = static_cast<int>(arrays_.size());
+  arrays_.push_back(array);
+  values_.push_back(std::move(v));
+  return *this;
+}
+
+KernelArgs& KernelArgs::add_scalar(Dtype dtype, const void* value) {
+  Value v;
+  v.bytes.assign(static_cast<const char*>(value), itemsize(dtype));
+  v.what = std::string(dtype_name(dtype)) + " scalar";
+  values_.push_back(std::move(v));
+  return *this;
+}
+
+KernelArgs& KernelArgs::add_bytes(const void* data, size_t size) {
+  Value v;
+  v.bytes.assign(static_cast<const char*>(data), size);
+  v.what = std::to_string(size) + "-byte struct";
+  values_.push_back(std::move(v));
+  return *this;
+}
+
+int current_device() {
+  Device d = default_device();
+  return d.is_cuda() ? d.index : 0;
+}
+
+Module::Impl::~Impl() {
+  if (!driver_unavailable_reason().empty()) return;
+  for (auto& [device, entry] : loaded)
+    if (entry.second) {
+      make_current(device);
+      driver().cuModuleUnload(entry.second);
+    }
+}
+
+Module::Module(std::string source, std::vector<std::string> options,
+               std::vector<std::string> name_expressions, std::string program_name)
+    : impl_(std::make_shared<Impl>()) {
+  impl_->source = std::move(source);
+  impl_->options = std::move(options);
+  impl_->name_expressions = std::move(name_expressions);
+  impl_->program_name = std::move(program_name);
+}
+
+std::shared_ptr<const CompiledModule> Module::compiled(int device) const {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (auto it = impl_->loaded.find(device); it != impl_->loaded.end()) return it->second.first;
+  }
+  CompileOptions o;
+  o.device = device;
+  o.options = impl_->options;
+  o.name_expressions = impl_->name_expressions;
+  o.program_name = impl_->program_name;
+  return cuda::compile(impl_->source, o);
+}
+
+CUmodule Module::load(int device) const {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (auto it = impl_->loaded.find(device); it != impl_->loaded.end() && it->second.second)
+      return it->second.second;
+  }
+  auto compiled_module = compiled(device);
+  make_current(device);
+  CUmodule mod = nullptr;
+  CUresult r = driver().cuModuleLoadData(&mod, compiled_module->image.data());
+  if (r != CUDA_SUCCESS)
+    throw LaunchError("[" + impl_->program_name + "] loading the module compiled for " +
+                      compiled_module->arch + " onto cuda:" + std::to_string(device) +
+                      " failed: " + driver().describe(r) +
+                      (compiled_module->cubin ? "" : "; PTX needs a driver at least as new as "
+                                                     "NVRTC, so update the NVIDIA driver"));
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  auto& slot = impl_->loaded[device];
+  if (slot.second) {  // another thread loaded it meanwhile
+    driver().cuModuleUnload(mod);
+    return slot.second;
+  }
+  slot = {compiled_module, mod};
+  return mod;
+}
+
+Kernel Module::function(const std::string& name, int device) const {
+  if (device < 0) device = current_device();
+  CUmodule mod = load(device);
+  std::string symbol = name;
+  auto compiled_module = compiled(device);
+  if (auto it = compiled_module->lowered_names.find(name); it != compiled_module->lowered_names.end())
+    symbol = it->second;
+  CUfunction fn = nullptr;
+  CUresult r = driver().cuModuleGetFunction(&fn, mod, symbol.c_str());
+  if (r != CUDA_SUCCESS) {
+    std::string hint = name.find('<') != std::string::npos
+                           ? "; pass it in name_expressions so NVRTC instantiates the template"
+                           : "; is it declared extern \"C\" __global__ (C++ names are mangled)?";
+    throw LaunchError("[" + impl_->program_name + "] no kernel named '" + name +
+                      "' in the module: " + driver().describe(r) + hint);
+  }
+  return Kernel(*this, name, symbol, device, fn);
+}
+
+std::optional<std::vector<size_t>> Kernel::parameter_sizes() const {
+  const DriverApi& api = driver();
+  if (!api.cuFuncGetParamInfo) return std::nullopt;
+  std::vector<size_t> sizes;
+  for (size_t i = 0;; ++i) {
+    size_t offset = 0, size = 0;
+    CUresult r = api.cuFuncGetParamInfo(fn_, i, &offset, &size);
+    if (r == CUDA_ERROR_INVALID_VALUE) return sizes;  // past the last parameter
+    if (r != CUDA_SUCCESS) return std::nullopt;       // the driver cannot tell
+    sizes.push_back(size);
+  }
+}
+
+void Kernel::operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t shared_mem,
+                        std::optional<Stream> stream) const {
+  const std::string where = "launch " + name_;
+  const DeviceProperties& p = device_properties(device_);
+  auto fail = [&](const std::string& what) { throw LaunchError("[" + where + "] " + what); };
+  const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+  for (int d = 0; d < 3; ++d) {
+    if (g[d] == 0 || b[d] == 0)
+      fail("grid " + grid.str() + " and block " + block.str() + " must have no zero dimension");
+    if (b[d] > static_cast<unsigned>(p.max_block_dim[d]))
+      fail("block " + block.str() + " exceeds the device's block dimension limit (" +
+           std::to_string(p.max_block_dim[0]) + ", " + std::to_string(p.max_block_dim[1]) + ", " +
+           std::to_string(p.max_block_dim[2]) + ")");
+    if (g[d] > static_cast<unsigned>(p.max_grid_dim[d]))
+      fail("grid " + grid.str() + " exceeds the device's grid dimension limit (" +
+           std::to_string(p.max_grid_dim[0]) + ", " + std::to_string(p.max_grid_dim[1]) + ", " +
+           std::to_string(p.max_grid_dim[2]) + ")");
+  }
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (threads > static_cast<uint64_t>(p.max_threads_per_block))
+    fail("block " + block.str() + " has " + std::to_string(threads) + " threads; " + p.name +
+         " allows at most " + std::to_string(p.max_threads_per_block) + " per block");
+  const DriverApi& api = driver();
+  make_current(device_);
+  if (shared_mem > static_cast<size_t>(p.max_shared_memory_per_block)) {
+    if (shared_mem > static_cast<size_t>(p.max_shared_memory_per_block_optin))
+      fail(std::to_string(shared_mem) + " bytes of dynamic shared memory requested; " + p.name +
+           " allows at most " + std::to_string(p.max_shared_memory_per_block_optin) + " per block");
+    // Above the default limit a kernel must opt in.
+    api.check(api.cuFuncSetAttribute(fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                     static_cast<int>(shared_mem)),
+              "cuFuncSetAttribute", where);
+  }
+  for (const Array& a : args.arrays())
+    if (a.device() != Device::cuda(device_))
+      fail("an argument is a " + a.describe() + "; kernels on cuda:" + std::to_string(device_) +
+           " take arrays on that device (move it with to_device)");
+  if (auto known = parameter_sizes()) {
+    const std::vector<size_t>& sizes = *known;
+    if (sizes.size() != args.size())
+      fail("the kernel takes " + std::to_string(sizes.size()) + " parameters, but " +
+           std::to_string(args.size()) + " arguments were given");
+    for (size_t i = 0; i < sizes.size(); ++i)
+      if (sizes[i] != args.values_[i].bytes.size())
+        fail("parameter " + std::to_string(i) + " is " + std::to_string(sizes[i]) +
+             " bytes, but argument " + std::to_string(i) + " is a " + args.values_[i].what + " (" +
+             std::to_string(args.values_[i].bytes.size()) +
+             " bytes); pass a scalar of the parameter's type (e.g. numpy.int32(n))");
+  }
+  std::vector<void*> params;
+  params.reserve(args.size());
+  for (const auto& v : args.values_) params.push_back(const_cast<char*>(v.bytes.data()));
+  Stream s = stream ? *stream : current_stream(device_);
+  if (s.device() != device_)
+    fail("the stream belongs to cuda:" + std::to_string(s.device()) + ", the kernel to cuda:" +
+         std::to_string(device_));
+  CUresult r = api.cuLaunchKernel(fn_, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                  static_cast<unsigned>(shared_mem), s.handle(), params.data(),
+                                  nullptr);
+  if (r != CUDA_SUCCESS)
+    fail("cuLaunchKernel failed: " + api.describe(r) + " (grid " + grid.str() + ", block " +
+         block.str() + ", " + std::to_string(shared_mem) + " bytes of dynamic shared memory)");
+}
+
+Kernel raw_kernel(const std::string& source, const std::string& name,
+                  std::vector<std::string> options, int device) {
+  return Module(source, std::move(options)).function(name, device);
+}
+
+}  // namespace accel::cuda

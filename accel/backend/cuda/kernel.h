@@ -1,0 +1,112 @@
+// User kernels: CUDA C++ source compiled with NVRTC (compiler.h), loaded into each device's
+// primary context on first use, and launched with a grid, a block, dynamic shared memory and a
+// stream. The C++ face of accel.RawModule / accel.RawKernel.
+#pragma once
+#include <complex>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "accel/backend/cuda/compiler.h"
+#include "accel/backend/cuda/stream.h"
+#include "accel/core/array.h"
+
+namespace accel::cuda {
+
+struct Dim3 {
+  unsigned x = 1, y = 1, z = 1;
+  std::string str() const;  // "(x, y, z)"
+};
+
+// The arguments of one launch, in the kernel's parameter order.
+class KernelArgs {
+ public:
+  // An array passes the device address of its element 0. It is evaluated first, and arrays
+  // still to be computed from its memory are computed before the kernel may write it.
+  KernelArgs& add(const Array& array);
+  // A scalar of any accel dtype, passed by value.
+  KernelArgs& add_scalar(Dtype dtype, const void* value);
+  template <class T>
+    requires std::is_arithmetic_v<T> || is_complex_v<T>
+  KernelArgs& add(T value) {
+    return add_scalar(dtype_of<T>, &value);
+  }
+  // A struct passed by value, as raw bytes (laid out as the kernel declares it).
+  KernelArgs& add_bytes(const void* data, size_t size);
+
+  size_t size() const { return values_.size(); }
+  const std::vector<Array>& arrays() const { return arrays_; }
+
+ private:
+  friend class Kernel;
+  struct Value {
+    std::string bytes;
+    std::string what;       // "float32 scalar", "array (cuda:0)", "16-byte struct"
+    int array = -1;         // index into arrays_, or -1
+  };
+  std::vector<Value> values_;
+  std::vector<Array> arrays_;
+};
+
+class Kernel;
+
+// A compiled translation unit: its kernels are looked up by name (extern "C" names, or name
+// expressions such as "axpy<float>" given at construction).
+class Module {
+ public:
+  Module(std::string source, std::vector<std::string> options = {},
+         std::vector<std::string> name_expressions = {}, std::string program_name = "kernel.cu");
+  Kernel function(const std::string& name, int device = -1) const;  // -1: the current device
+  const std::string& source() const { return impl_->source; }
+  // The compiled module for a device (compiling on first use).
+  std::shared_ptr<const CompiledModule> compiled(int device) const;
+
+ private:
+  struct Impl {
+    std::string source, program_name;
+    std::vector<std::string> options, name_expressions;
+    std::mutex mutex;
+    std::map<int, std::pair<std::shared_ptr<const CompiledModule>, CUmodule>> loaded;
+    ~Impl();
+  };
+  CUmodule load(int device) const;
+  std::shared_ptr<Impl> impl_;
+  friend class Kernel;
+};
+
+class Kernel {
+ public:
+  // Checks the configuration against the device's limits and the arguments against the
+  // kernel's parameters (where the driver can tell), then queues the kernel on `stream`
+  // (default: the device's current stream). Throws LaunchError naming the kernel.
+  void operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t shared_mem = 0,
+                  std::optional<Stream> stream = std::nullopt) const;
+  const std::string& name() const { return name_; }
+  const std::string& symbol() const { return symbol_; }
+  int device() const { return device_; }
+  CUfunction handle() const { return fn_; }
+  // Parameter sizes in bytes, when the driver can report them (CUDA 12.4+); else nullopt.
+  std::optional<std::vector<size_t>> parameter_sizes() const;
+
+ private:
+  friend class Module;
+  Kernel(Module module, std::string name, std::string symbol, int device, CUfunction fn)
+      : module_(std::move(module)), name_(std::move(name)), symbol_(std::move(symbol)),
+        device_(device), fn_(fn) {}
+  Module module_;  // keeps the CUmodule loaded
+  std::string name_, symbol_;
+  int device_;
+  CUfunction fn_;
+};
+
+// The device used when none is named: the default device if it is CUDA, else cuda:0.
+int current_device();
+// RawKernel: one kernel of its own source.
+Kernel raw_kernel(const std::string& source, const std::string& name,
+                  std::vector<std::string> options = {}, int device = -1);
+
+}  // namespace accel::cuda

@@ -1,0 +1,101 @@
+#include "accel/backend/cuda/memory.h"
+
+#include <mutex>
+#include <vector>
+
+#include "accel/backend/cuda/devices.h"
+#include "accel/backend/cuda/driver.h"
+#include "accel/runtime/errors.h"
+
+namespace accel::cuda {
+namespace {
+
+class DeviceSegments final : public SegmentSource {
+ public:
+  explicit DeviceSegments(int device) : device_(device) {}
+  void* allocate(size_t bytes) override {
+    make_current(device_);
+    CUdeviceptr p = 0;
+    CUresult r = driver().cuMemAlloc(&p, bytes);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) return nullptr;
+    driver().check(r, "cuMemAlloc", "cuda:" + std::to_string(device_));
+    return reinterpret_cast<void*>(p);
+  }
+  void free(void* ptr) override {
+    make_current(device_);
+    driver().cuMemFree(reinterpret_cast<CUdeviceptr>(ptr));
+  }
+  std::pair<size_t, size_t> memory_info() override { return cuda::memory_info(device_); }
+  void synchronize() override { synchronize_device(device_); }
+
+ private:
+  int device_;
+};
+
+CUdeviceptr dptr(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
+
+}  // namespace
+
+CachingAllocator& device_allocator(int device) {
+  static std::mutex mutex;
+  // Never destroyed: buffers may be released by Python during interpreter shutdown.
+  static auto* allocators = new std::vector<std::unique_ptr<CachingAllocator>>();
+  device_properties(device);  // validates the index
+  std::lock_guard<std::mutex> lock(mutex);
+  if (allocators->size() <= static_cast<size_t>(device)) allocators->resize(device + 1);
+  auto& a = (*allocators)[device];
+  if (!a)
+    a = std::make_unique<CachingAllocator>(Device::cuda(device),
+                                           std::make_unique<DeviceSegments>(device));
+  return *a;
+}
+
+std::shared_ptr<Buffer> allocate(int device, size_t nbytes) {
+  return device_allocator(device).allocate(
+      nbytes, reinterpret_cast<CachingAllocator::StreamId>(current_stream(device).handle()));
+}
+
+std::shared_ptr<void> allocate_pinned(size_t nbytes) {
+  const DriverApi& api = driver();
+  make_current(0);  // pinned memory needs a context; PORTABLE makes it valid in all of them
+  void* p = nullptr;
+  CUresult r = api.cuMemHostAlloc(&p, std::max<size_t>(nbytes, 1), CU_MEMHOSTALLOC_PORTABLE);
+  if (r == CUDA_ERROR_OUT_OF_MEMORY)
+    throw OutOfMemoryError("allocate pinned host memory", nbytes, 0, 0, 0, 0);
+  api.check(r, "cuMemHostAlloc", "pinned");
+  return std::shared_ptr<void>(p, [](void* q) {
+    if (driver_unavailable_reason().empty()) driver().cuMemFreeHost(q);
+  });
+}
+
+void copy_async(void* dst, const void* src, size_t nbytes, CopyKind kind, const Stream& stream) {
+  if (nbytes == 0) return;
+  make_current(stream.device());
+  const DriverApi& api = driver();
+  std::string where = "copy cuda:" + std::to_string(stream.device());
+  switch (kind) {
+    case CopyKind::host_to_device:
+      api.check(api.cuMemcpyHtoDAsync(dptr(dst), src, nbytes, stream.handle()), "cuMemcpyHtoDAsync", where);
+      break;
+    case CopyKind::device_to_host:
+      api.check(api.cuMemcpyDtoHAsync(dst, dptr(src), nbytes, stream.handle()), "cuMemcpyDtoHAsync", where);
+      break;
+    case CopyKind::device_to_device:
+      api.check(api.cuMemcpyDtoDAsync(dptr(dst), dptr(src), nbytes, stream.handle()), "cuMemcpyDtoDAsync", where);
+      break;
+  }
+}
+
+void copy(void* dst, const void* src, size_t nbytes, CopyKind kind, const Stream& stream) {
+  copy_async(dst, src, nbytes, kind, stream);
+  stream.synchronize();
+}
+
+void memset_async(void* dst, unsigned char value, size_t nbytes, const Stream& stream) {
+  if (nbytes == 0) return;
+  make_current(stream.device());
+  driver().check(driver().cuMemsetD8Async(dptr(dst), value, nbytes, stream.handle()),
+                 "cuMemsetD8Async", "memset cuda:" + std::to_string(stream.device()));
+}
+
+}  // namespace accel::cuda
