@@ -9,7 +9,14 @@
 namespace accel::cuda {
 
 std::string Dim3::str() const {
-  return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
+  std::string s = "(";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on one expression
+  s += std::to_string(x);
+  s += ", ";
+  s += std::to_string(y);
+  s += ", ";
+  s += std::to_string(z);
+  s += ")";
+  return s;
 }
 
 KernelArgs& KernelArgs::add(const Array& array) {
