@@ -16,6 +16,8 @@ namespace {
 // 64^3 multiply-adds, GEMV's 9216), so the batch is spread over our pool instead.
 constexpr int64_t kBlasThreadedGemm = 64 * 64 * 64;
 constexpr int64_t kBlasThreadedGemv = 9216;
+// Products of at most this many multiply-adds (8x8x8) run in the loop: a BLAS call costs more.
+constexpr int64_t kLoopMaxProduct = 512;
 // Multiply-adds per chunk of the pool; smaller batches run on the calling thread.
 constexpr int64_t kWorkGrain = 1 << 15;
 
@@ -73,9 +75,11 @@ void CpuBackend::matmul(const Array& a_in, const Array& b_in, const Array& out) 
 
   auto la = blas_operand(m, k, a.strides()[batch_nd], a.strides()[batch_nd + 1]);
   auto lb = blas_operand(k, n, b.strides()[batch_nd], b.strides()[batch_nd + 1]);
-  // BLAS for float and complex, with 32-bit sizes (after packing, ld is the row length).
-  const bool use_blas = is_inexact(dt) && blas_supports(dt, m, n, k, la.value_or(BlasOperand{false, k}),
-                                                        lb.value_or(BlasOperand{false, n}));
+  // BLAS for float and complex, with 32-bit sizes (after packing, ld is the row length), except
+  // for tiny products where a BLAS call costs more than the arithmetic.
+  const bool use_blas = is_inexact(dt) && m * n * k > kLoopMaxProduct &&
+                        blas_supports(dt, m, n, k, la.value_or(BlasOperand{false, k}),
+                                      lb.value_or(BlasOperand{false, n}));
   if (use_blas) {
     if (!la) {
       a = packed(*this, a);
