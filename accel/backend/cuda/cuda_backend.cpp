@@ -51,6 +51,8 @@ void CudaBackend::reduce(ReduceOp, const Array&, const std::vector<int>&, const 
 }
 
 void CudaBackend::matmul(const Array&, const Array&, const Array&) { no_kernel_yet("matmul"); }
+void CudaBackend::fill(const Array&, const void*) { no_kernel_yet("fill"); }
+void CudaBackend::arange(const Array&, const void*, const void*) { no_kernel_yet("arange"); }
 
 void CudaBackend::synchronize() { synchronize_device(index_); }
 
