@@ -1,5 +1,7 @@
 #include "accel/backend/cuda/cuda_backend.h"
 
+#include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -51,7 +53,22 @@ void CudaBackend::reduce(ReduceOp, const Array&, const std::vector<int>&, const 
 }
 
 void CudaBackend::matmul(const Array&, const Array&, const Array&) { no_kernel_yet("matmul"); }
-void CudaBackend::fill(const Array&, const void*) { no_kernel_yet("fill"); }
+
+void CudaBackend::fill(const Array& out, const void* value) {
+  if (!out.is_contiguous()) no_kernel_yet("strided fill");
+  const size_t item = out.itemsize();
+  auto bytes = static_cast<const unsigned char*>(value);
+  Stream stream = current_stream(index_);
+  if (std::all_of(bytes, bytes + item, [&](unsigned char b) { return b == bytes[0]; })) {
+    memset_async(out.data(), bytes[0], out.nbytes(), stream);  // zeros, and the like
+    return;
+  }
+  // Other patterns are built on the host and copied over (no kernel needed).
+  std::string host(out.nbytes(), '\0');
+  for (size_t off = 0; off < host.size(); off += item) std::memcpy(host.data() + off, value, item);
+  copy(out.data(), host.data(), host.size(), CopyKind::host_to_device, stream);
+}
+
 void CudaBackend::arange(const Array&, const void*, const void*) { no_kernel_yet("arange"); }
 
 void CudaBackend::synchronize() { synchronize_device(index_); }

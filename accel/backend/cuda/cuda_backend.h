@@ -1,6 +1,6 @@
 // The CUDA backend of one device: device memory and copies through the caching allocator and
 // the current stream. The array ops (elementwise, cast between layouts or dtypes, reductions,
-// matmul, fill, arange) have no CUDA kernels yet and say so; user kernels (kernel.h) run on it fully.
+// matmul, arange, strided fill) have no CUDA kernels yet and say so; user kernels (kernel.h) run on it fully.
 #pragma once
 #include "accel/backend/backend.h"
 
@@ -22,6 +22,7 @@ class CudaBackend final : public Backend {
   void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
               const Array& out) override;
   void matmul(const Array& a, const Array& b, const Array& out) override;
+  // Contiguous out: a memset or a copy of a pattern built on the host. Strided: no kernel yet.
   void fill(const Array& out, const void* value) override;
   void arange(const Array& out, const void* first, const void* second) override;
   void synchronize() override;
