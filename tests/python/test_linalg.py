@@ -96,8 +96,12 @@ def test_large_blas_products_with_transposes_and_batches():
     b = rng.standard_normal((90, 70)).astype(np.float32)
     check_close(ac.asarray(a) @ ac.asarray(b).T, a @ b.T)
     check_close(ac.asarray(a).T @ ac.asarray(a), a.T @ a)
-    c = rng.standard_normal((200, 8, 8))
-    check_close(ac.asarray(c) @ ac.asarray(c).mT, c @ np.swapaxes(c, -1, -2))
+    # Batches of BLAS-sized products spread over the thread pool (and tiny ones in the loop).
+    for shape, dtype in [((300, 16, 16), "float32"), ((64, 40, 40), "complex128"),
+                         ((200, 8, 8), "float64"), ((50, 3, 70), "float64")]:
+        c = random_array(rng, shape, dtype)
+        check_close(ac.asarray(c) @ ac.asarray(c).mT, c @ np.swapaxes(c, -1, -2))
+        check_close(ac.asarray(c).mT @ ac.asarray(c[:1]), np.swapaxes(c, -1, -2) @ c[:1])
     v = rng.standard_normal(70)
     check_close(ac.asarray(a.astype(np.float64)) @ ac.asarray(v), a.astype(np.float64) @ v)
     check_close(ac.asarray(v) @ ac.asarray(a.T.astype(np.float64)), v @ a.T.astype(np.float64))
