@@ -1,11 +1,14 @@
 #include "accel/ops/creation.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 
 #include "accel/backend/backend.h"
+#include "accel/device_src/scalar_ops.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/promotion.h"
@@ -17,11 +20,40 @@ namespace {
 // One element of any dtype in host memory (complex128, 16 bytes, is the widest).
 using HostValue = std::array<unsigned char, 16>;
 
-// The single value of a 0-d array (on any device) converted to `dtype`.
-HostValue host_value(const Array& v, Dtype dtype) {
+// A host value of C++ type F converted to one element of `dtype` (NumPy's conversion rules).
+template <class F> HostValue converted(F x, Dtype dtype) {
   HostValue bytes{};
-  v.copy_to_host(bytes.data(), dtype);
+  dispatch_dtype(dtype, [&](auto to) {
+    using T = typename decltype(to)::type;
+    const T y = scalar::convert<T>(x);
+    std::memcpy(bytes.data(), static_cast<const void*>(&y), sizeof(T));
+  });
   return bytes;
+}
+
+// The single value of a 0-d array (on any device) converted to `dtype`. Computed CPU values
+// are converted in place: arguments are read several times per call, and a strided copy
+// through the backend costs more than the whole of a small arange.
+HostValue host_value(const Array& v, Dtype dtype) {
+  if (!v.device().is_cpu() || v.is_pending()) {
+    HostValue bytes{};
+    v.copy_to_host(bytes.data(), dtype);
+    return bytes;
+  }
+  const void* src = v.data();
+  return dispatch_dtype(v.dtype(), [&](auto from) {
+    using F = typename decltype(from)::type;
+    F x;
+    std::memcpy(static_cast<void*>(&x), src, sizeof(F));
+    return converted(x, dtype);
+  });
+}
+
+template <class T> T value_as(const Array& v) {
+  HostValue bytes = host_value(v, dtype_of<T>);
+  T x;
+  std::memcpy(static_cast<void*>(&x), bytes.data(), sizeof(T));
+  return x;
 }
 
 void check_shape(const Shape& shape, const char* op) {
@@ -50,15 +82,34 @@ void check_scalar_argument(const Array& v, const char* name, const char* op) {
 
 // The exact integer value of a 0-d integer or bool array.
 __int128 exact_integer(const Array& v) {
-  if (v.dtype() == Dtype::uint64) return static_cast<__int128>(v.item<uint64_t>());
-  return static_cast<__int128>(v.item<int64_t>());
+  if (v.dtype() == Dtype::uint64) return static_cast<__int128>(value_as<uint64_t>(v));
+  return static_cast<__int128>(value_as<int64_t>(v));
 }
 
-// An integer as a weak scalar, so check_weak_fits can reject values the dtype cannot hold.
-Array weak_integer(__int128 v) {
-  if (v > std::numeric_limits<int64_t>::max())
-    return Array::scalar(static_cast<uint64_t>(v), true, Device::cpu());
-  return Array::scalar(static_cast<int64_t>(v), true, Device::cpu());
+// NumPy converts arange's first two elements as Python integers and refuses ones the integer
+// dtype cannot hold.
+void check_integer_fits(__int128 v, Dtype dt) {
+  if (!is_integer(dt)) return;
+  __int128 lo = 0, hi = 0;
+  dispatch_dtype(dt, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      lo = static_cast<__int128>(std::numeric_limits<T>::min());
+      hi = static_cast<__int128>(std::numeric_limits<T>::max());
+    }
+  });
+  if (v >= lo && v <= hi) return;
+  std::string digits;
+  for (unsigned __int128 u = v < 0 ? -static_cast<unsigned __int128>(v) : v; u || digits.empty(); u /= 10)
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+  throw OverflowError("[arange] Python integer " + std::string(v < 0 ? "-" : "") + digits +
+                      " out of bounds for " + dtype_name(dt));
+}
+
+// An exact integer as one element of `dtype` (wrapping around like NumPy's integer casts).
+HostValue integer_value(__int128 v, Dtype dtype) {
+  if (v > std::numeric_limits<int64_t>::max()) return converted(static_cast<uint64_t>(v), dtype);
+  return converted(static_cast<int64_t>(v), dtype);
 }
 
 // Where the k-th diagonal mask of the last two axes holds, `x`; elsewhere zero.
@@ -72,9 +123,11 @@ Array triangle(const Array& x, int64_t k, bool lower, const char* op) {
   rows = Array::view_of(rows, {m, 1}, {1, 0}, rows.offset());
   Array cols = arange(int64_t{0}, n, int64_t{1}, Dtype::int64, dev);
   cols = Array::view_of(cols, {1, n}, {0, 1}, cols.offset());
-  Array diag = subtract(cols, rows);  // j - i: 0 on the main diagonal
-  Array k_arr = weak_scalar(k, dev);
-  Array keep = lower ? less_equal(diag, k_arr) : greater_equal(diag, k_arr);
+  // Element (i, j) is kept when j <= i + k (lower) or j >= i + k (upper). k beyond the matrix
+  // means all or nothing; clamping it keeps i + k from overflowing.
+  k = std::clamp<int64_t>(k, -m - 1, n + 1);
+  Array shifted = add(rows, weak_scalar(k, dev));
+  Array keep = lower ? less_equal(cols, shifted) : greater_equal(cols, shifted);
   return where(keep, x, zeros({}, x.dtype(), dev));
 }
 
@@ -165,7 +218,7 @@ Array arange(const Array& start, const Array& stop, const Array& step, std::opti
   if (!dtype && is_bool(dt)) dt = default_int;
 
   int64_t length = 0;
-  Array first, second;  // the first two elements, before conversion to dt
+  HostValue first, second;  // the first two elements
   if (integral) {
     // Exact integer arithmetic: no rounding of large bounds through a double.
     const __int128 s = exact_integer(start), e = exact_integer(stop), d = exact_integer(step);
@@ -174,10 +227,12 @@ Array arange(const Array& start, const Array& stop, const Array& step, std::opti
     __int128 q = diff / d;
     if (diff % d != 0 && ((diff > 0) == (d > 0))) ++q;
     length = static_cast<int64_t>(q > 0 ? q : 0);
-    first = weak_integer(s);
-    second = weak_integer(s + d);
+    check_integer_fits(s, dt);
+    if (length > 1) check_integer_fits(s + d, dt);
+    first = integer_value(s, dt);
+    second = integer_value(s + d, dt);
   } else {
-    const double s = start.item<double>(), e = stop.item<double>(), d = step.item<double>();
+    const double s = value_as<double>(start), e = value_as<double>(stop), d = value_as<double>(step);
     if (d == 0) throw ValueError("[arange] step must not be zero");
     const double q = std::ceil((e - s) / d);
     if (std::isnan(q))
@@ -187,17 +242,15 @@ Array arange(const Array& start, const Array& stop, const Array& step, std::opti
       throw ValueError("[arange] the result would have " + std::to_string(q) +
                        " elements, more than any array can hold");
     length = q > 0 ? static_cast<int64_t>(q) : 0;
-    first = Array::scalar(s, true, Device::cpu());
-    second = Array::scalar(s + d, true, Device::cpu());
+    first = converted(s, dt);
+    second = converted(s + d, dt);
   }
   if (is_bool(dt) && length > 2)
     throw DTypeError("[arange] is only supported for booleans when the result has at most "
                      "length 2; got length " + std::to_string(length));
-  check_weak_fits(first, dt, "arange");
-  if (length > 1) check_weak_fits(second, dt, "arange");
   Array out = Array::empty({length}, dt, device);
   if (length > 0)
-    backend_for(device).arange(out, host_value(first, dt).data(), host_value(second, dt).data());
+    backend_for(device).arange(out, first.data(), second.data());
   return out;
 }
 

@@ -159,6 +159,13 @@ def test_tril_triu_batched_and_non_contiguous(batch, m, n, k, transposed, dtype)
     check_equal(ac.triu(ac.asarray(x), k), np.triu(x, k))
 
 
+def test_tril_triu_with_k_far_outside_the_matrix():
+    x = np.arange(12.0).reshape(3, 4)
+    for k in (10**12, -10**12, 2**62, -2**62):
+        check_equal(ac.tril(x, k), np.tril(x, k))
+        check_equal(ac.triu(x, k), np.triu(x, k))
+
+
 def test_tril_needs_two_dimensions():
     with pytest.raises(ValueError, match="2 dimensions"):
         ac.tril(ac.ones(3))
