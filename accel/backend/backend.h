@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -19,6 +20,13 @@ struct MemoryStats {
   size_t peak = 0;       // highest in_use seen
   size_t allocations = 0;  // allocate() calls
   size_t cache_hits = 0;   // allocate() calls served from the cache
+};
+
+// An index value outside [-size, size) met by gather/scatter: `which` is its position in the
+// `indices` argument, so the caller can name the axis.
+struct IndexFault {
+  int which = 0;
+  int64_t value = 0;
 };
 
 enum class ReduceOp : unsigned char { sum, prod, min, max, any, all, argmin, argmax };
@@ -59,6 +67,23 @@ class Backend {
   // out[i] = first + i * (second - first) in out's dtype (integers wrap around). `first` and
   // `second` point to elements of out's dtype in host memory.
   virtual void arange(const Array& out, const void* first, const void* second) = 0;
+
+  // Advanced indexing (gather_scatter.cpp on the CPU). `axes` are distinct ascending axes of the
+  // indexed array; indices[k] (int64, one shared shape B, any strides, broadcast views allowed)
+  // picks positions along axes[k], negative ones counting from the end. The other array has
+  // shape B + (the indexed array's remaining axes, in order) and any strides.
+  // out[b, r...] = src[..., indices[k][b] at axes[k], ...]; returns the first bad index instead
+  // (out is then partly written).
+  virtual std::optional<IndexFault> gather(const Array& src, std::span<const int> axes,
+                                           std::span<const Array> indices, const Array& out) = 0;
+  // dst[..., indices[k][b] at axes[k], ...] = values[b, r...], values in dst's dtype. Every index
+  // is checked before anything is written; for a repeated index the last value wins.
+  virtual std::optional<IndexFault> scatter(const Array& dst, std::span<const int> axes,
+                                            std::span<const Array> indices,
+                                            const Array& values) = 0;
+  // Coordinates of x's nonzero elements in C order: a new contiguous int64 array of shape
+  // (x.ndim(), count). NaN counts as nonzero, -0.0 as zero.
+  virtual Array nonzero(const Array& x) = 0;
 
   virtual void synchronize() {}
 };

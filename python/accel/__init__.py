@@ -26,3 +26,4 @@ from ._core import *  # noqa: E402,F401,F403
 from ._core import ndarray, Device  # noqa: E402,F401
 
 __version__ = "0.1.0"
+from ._indexing import where  # noqa: E402,F401

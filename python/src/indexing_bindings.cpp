@@ -1,8 +1,145 @@
-// Bindings for the indexing area.
+// x[key] and x[key] = value for accel.ndarray (NumPy's index forms, turned into accel::Index
+// entries), and take, take_along_axis, put, nonzero, argwhere, flatnonzero, compress, extract.
+#include <climits>
+#include <string>
+
 #include "bindings.h"
 
 namespace accel::py {
+namespace {
 
-void init_indexing(nb::module_& m) {}
+const char* kValidIndices =
+    "only integers, slices (`:`), ellipsis (`...`), None (new axis) and integer or boolean "
+    "arrays are valid indices";
+
+[[noreturn]] void throw_invalid_index(nb::handle key) {
+  throw IndexError(std::string("[getitem] ") + kValidIndices + "; got " +
+                   nb::cast<std::string>(nb::repr(nb::handle(key.type()))));
+}
+
+// A Python integer as an index; beyond int64 it is out of bounds for any axis anyway.
+int64_t python_int(PyObject* p) {
+  nb::object i = nb::steal(PyNumber_Index(p));
+  if (!i.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) return overflow > 0 ? LLONG_MAX : LLONG_MIN;
+  return static_cast<int64_t>(v);
+}
+
+std::optional<int64_t> slice_part(PyObject* p) {
+  if (p == Py_None) return std::nullopt;
+  if (!PyIndex_Check(p))
+    throw nb::type_error("slice indices must be integers or None or have an __index__ method");
+  return python_int(p);
+}
+
+// NumPy scalars (np.int64(3), np.bool_(True)) index like Python ints and bools.
+bool is_numpy_scalar(nb::handle h) {
+  static PyObject* generic = [] {
+    nb::object np = nb::module_::import_("numpy");
+    return nb::object(np.attr("generic")).release().ptr();
+  }();
+  return PyObject_IsInstance(h.ptr(), generic) == 1;
+}
+
+Index to_index(nb::handle h, Device device) {
+  PyObject* p = h.ptr();
+  if (p == Py_None) return NewAxis{};
+  if (p == Py_Ellipsis) return Ellipsis{};
+  if (PySlice_Check(p)) {
+    auto* s = reinterpret_cast<PySliceObject*>(p);
+    return Slice{slice_part(s->start), slice_part(s->stop), slice_part(s->step)};
+  }
+  if (PyBool_Check(p)) return Array::scalar(p == Py_True, false, device);
+  if (nb::isinstance<Array>(h)) return nb::cast<Array>(h);
+  if (PyLong_Check(p)) return python_int(p);
+  if (PyIndex_Check(p) && is_numpy_scalar(h)) return python_int(p);
+  // Lists, NumPy arrays and other array-likes are advanced indices.
+  Array a;
+  try {
+    a = asarray(h, std::nullopt, device, std::nullopt);
+  } catch (const DTypeError&) {
+    throw_invalid_index(h);
+  }
+  if (is_integer(a.dtype()) || is_bool(a.dtype())) return a;
+  // `x[[]]` is an empty integer index, as in NumPy.
+  if (a.size() == 0) return astype(a, Dtype::int64);
+  throw_invalid_index(h);
+}
+
+std::vector<Index> to_indices(nb::handle key, Device device) {
+  std::vector<Index> out;
+  if (nb::isinstance<nb::tuple>(key)) {
+    for (nb::handle h : key) out.push_back(to_index(h, device));
+  } else {
+    out.push_back(to_index(key, device));
+  }
+  return out;
+}
+
+IndexMode to_mode(const std::string& mode, const char* op) {
+  if (mode == "raise") return IndexMode::raise;
+  if (mode == "wrap") return IndexMode::wrap;
+  if (mode == "clip") return IndexMode::clip;
+  throw ValueError(std::string("[") + op + "] mode must be 'raise', 'wrap' or 'clip'; got '" +
+                   mode + "'");
+}
+
+std::optional<int64_t> to_axis(nb::handle axis) {
+  if (axis.is_none()) return std::nullopt;
+  return nb::cast<int64_t>(axis);
+}
+
+nb::tuple to_tuple(const std::vector<Array>& arrays) {
+  nb::list l;
+  for (const Array& a : arrays) l.append(nb::cast(a));
+  return nb::tuple(l);
+}
+
+}  // namespace
+
+void init_indexing(nb::module_& m) {
+  using namespace nb::literals;
+  nb::handle cls = nb::type<Array>();
+  nb::cpp_function_def(
+      [](const Array& self, nb::handle key) { return getitem(self, to_indices(key, self.device())); },
+      nb::scope(cls), nb::name("__getitem__"), nb::is_method());
+  nb::cpp_function_def(
+      [](const Array& self, nb::handle key, nb::handle value) {
+        setitem(self, to_indices(key, self.device()), to_operand(value, self.device()));
+      },
+      nb::scope(cls), nb::name("__setitem__"), nb::is_method());
+
+  m.def("take", [](nb::handle x, nb::handle indices, nb::handle axis, nb::handle out,
+                   const std::string& mode) {
+    Device device = device_of({x, indices});
+    return finish_out(take(to_operand(x, device), to_operand(indices, device), to_axis(axis),
+                           to_mode(mode, "take")),
+                      out, "take");
+  }, "x"_a, "indices"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "mode"_a = "raise",
+        "Elements of x at indices along axis (of the flattened x when axis is None).");
+  m.def("take_along_axis", [](nb::handle x, nb::handle indices, nb::handle axis) {
+    Device device = device_of({x, indices});
+    return take_along_axis(to_operand(x, device), to_operand(indices, device), to_axis(axis));
+  }, "x"_a, "indices"_a, "axis"_a.none() = -1);
+  m.def("put", [](const Array& x, nb::handle indices, nb::handle values, const std::string& mode) {
+    put(x, to_operand(indices, x.device()), to_operand(values, x.device()), to_mode(mode, "put"));
+  }, "a"_a, "ind"_a, "v"_a, "mode"_a = "raise", "x.flat[ind] = v, with v repeated as needed.");
+  m.def("nonzero", [](nb::handle x) { return to_tuple(nonzero(to_operand(x, device_of({x})))); },
+        "x"_a, "The coordinates of the nonzero elements: one int64 array per axis.");
+  m.def("argwhere", [](nb::handle x) { return argwhere(to_operand(x, device_of({x}))); }, "x"_a);
+  m.def("flatnonzero", [](nb::handle x) { return flatnonzero(to_operand(x, device_of({x}))); },
+        "x"_a);
+  m.def("compress", [](nb::handle condition, nb::handle x, nb::handle axis, nb::handle out) {
+    Device device = device_of({condition, x});
+    return finish_out(compress(to_operand(condition, device), to_operand(x, device), to_axis(axis)),
+                      out, "compress");
+  }, "condition"_a, "a"_a, "axis"_a = nb::none(), "out"_a = nb::none());
+  m.def("extract", [](nb::handle condition, nb::handle x) {
+    Device device = device_of({condition, x});
+    return extract(to_operand(condition, device), to_operand(x, device));
+  }, "condition"_a, "arr"_a);
+}
 
 }  // namespace accel::py

@@ -19,6 +19,13 @@ class CpuBackend final : public Backend {
   void matmul(const Array& a, const Array& b, const Array& out) override;  // matmul.cpp
   void fill(const Array& out, const void* value) override;                  // fill.cpp
   void arange(const Array& out, const void* first, const void* second) override;  // fill.cpp
+  std::optional<IndexFault> gather(const Array& src, std::span<const int> axes,
+                                   std::span<const Array> indices,
+                                   const Array& out) override;  // gather_scatter.cpp
+  std::optional<IndexFault> scatter(const Array& dst, std::span<const int> axes,
+                                    std::span<const Array> indices,
+                                    const Array& values) override;  // gather_scatter.cpp
+  Array nonzero(const Array& x) override;  // nonzero.cpp
 };
 
 CpuBackend& cpu_backend();

@@ -71,6 +71,18 @@ void CudaBackend::fill(const Array& out, const void* value) {
 
 void CudaBackend::arange(const Array&, const void*, const void*) { no_kernel_yet("arange"); }
 
+std::optional<IndexFault> CudaBackend::gather(const Array&, std::span<const int>,
+                                              std::span<const Array>, const Array&) {
+  no_kernel_yet("gather");
+}
+
+std::optional<IndexFault> CudaBackend::scatter(const Array&, std::span<const int>,
+                                               std::span<const Array>, const Array&) {
+  no_kernel_yet("scatter");
+}
+
+Array CudaBackend::nonzero(const Array&) { no_kernel_yet("nonzero"); }
+
 void CudaBackend::synchronize() { synchronize_device(index_); }
 
 CudaBackend& cuda_backend(int index) {

@@ -25,6 +25,11 @@ class CudaBackend final : public Backend {
   // Contiguous out: a memset or a copy of a pattern built on the host. Strided: no kernel yet.
   void fill(const Array& out, const void* value) override;
   void arange(const Array& out, const void* first, const void* second) override;
+  std::optional<IndexFault> gather(const Array& src, std::span<const int> axes,
+                                   std::span<const Array> indices, const Array& out) override;
+  std::optional<IndexFault> scatter(const Array& dst, std::span<const int> axes,
+                                    std::span<const Array> indices, const Array& values) override;
+  Array nonzero(const Array& x) override;
   void synchronize() override;
 
  private:

@@ -1,0 +1,220 @@
+// Advanced indexing on the CPU: for every position b of the index shape B, the indexed array's
+// element (or block of remaining axes) picked by the index values is copied to or from the
+// other operand's slot b. Elements are moved as raw bytes, so one loop serves every dtype.
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+
+#include "accel/backend/cpu/cpu_backend.h"
+#include "accel/backend/cpu/thread_pool.h"
+
+namespace accel::cpu {
+namespace {
+
+// Below this many elements moved, a hand-off to other threads costs more than it saves.
+constexpr int64_t kParallelGrain = 32768;
+
+// The axes that are not indexed: a strided block per index position, dims coalesced.
+struct Block {
+  Shape shape;
+  Strides indexed, other;  // bytes
+  int64_t size = 1;
+};
+
+// Walks the index shape B: per position, the element offset into each index array and the
+// byte offset into the other operand.
+struct IndexWalk {
+  Shape shape;
+  std::vector<const int64_t*> data;
+  std::vector<Strides> strides;  // elements, per index array
+  Strides other;                 // bytes
+};
+
+struct Plan {
+  char* indexed = nullptr;
+  char* other = nullptr;
+  std::vector<int64_t> axis_size, axis_stride;  // per index array; stride in bytes
+  IndexWalk walk;
+  Block block;
+  int64_t positions = 0;  // size of B
+};
+
+Plan make_plan(const Array& indexed, std::span<const int> axes, std::span<const Array> indices,
+               const Array& other) {
+  Plan p;
+  const int64_t isz = static_cast<int64_t>(indexed.itemsize());
+  p.indexed = static_cast<char*>(indexed.data());
+  p.other = static_cast<char*>(other.data());
+  p.walk.shape = indices[0].shape();
+  p.positions = shape_size(p.walk.shape);
+  const size_t nb = p.walk.shape.size();
+  for (size_t k = 0; k < indices.size(); ++k) {
+    p.axis_size.push_back(indexed.shape()[axes[k]]);
+    p.axis_stride.push_back(indexed.strides()[axes[k]] * isz);
+    p.walk.data.push_back(indices[k].data<int64_t>());
+    p.walk.strides.push_back(indices[k].strides());
+  }
+  for (size_t d = 0; d < nb; ++d) p.walk.other.push_back(other.strides()[d] * isz);
+  size_t r = nb;
+  for (int d = 0; d < indexed.ndim(); ++d) {
+    if (std::find(axes.begin(), axes.end(), d) != axes.end()) continue;
+    const int64_t n = indexed.shape()[d];
+    const int64_t si = indexed.strides()[d] * isz, so = other.strides()[r++] * isz;
+    p.block.size *= n;
+    if (n == 1) continue;
+    Block& b = p.block;
+    if (!b.shape.empty() && b.indexed.back() == si * n && b.other.back() == so * n) {
+      b.shape.back() *= n;
+      b.indexed.back() = si;
+      b.other.back() = so;
+    } else {
+      b.shape.push_back(n);
+      b.indexed.push_back(si);
+      b.other.push_back(so);
+    }
+  }
+  return p;
+}
+
+template <size_t N>
+void copy_block(char* dst, const int64_t* ds, const char* src, const int64_t* ss,
+                const int64_t* shape, int nd) {
+  if (nd == 0) {
+    std::memcpy(dst, src, N);
+    return;
+  }
+  const int64_t n = shape[0], a = ds[0], b = ss[0];
+  if (nd == 1) {
+    if (a == static_cast<int64_t>(N) && b == static_cast<int64_t>(N)) {
+      std::memcpy(dst, src, static_cast<size_t>(n) * N);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * a, src + i * b, N);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) copy_block<N>(dst + i * a, ds + 1, src + i * b, ss + 1, shape + 1, nd - 1);
+}
+
+// Calls f(position, byte offset into the indexed array, byte offset into the other operand) for
+// positions [begin, end) of B in C order; stops at the first bad index and returns it.
+template <class F>
+std::optional<IndexFault> walk(const Plan& p, int64_t begin, int64_t end, F&& f) {
+  if (begin >= end) return std::nullopt;
+  const IndexWalk& w = p.walk;
+  const int nd = static_cast<int>(w.shape.size());
+  const size_t k = w.data.size();
+  int64_t pos[64];
+  std::vector<int64_t> off(k, 0);
+  int64_t other_off = 0;
+  int64_t rem = begin;
+  for (int d = nd - 1; d >= 0; --d) {
+    pos[d] = rem % w.shape[d];
+    rem /= w.shape[d];
+    for (size_t j = 0; j < k; ++j) off[j] += pos[d] * w.strides[j][d];
+    other_off += pos[d] * w.other[d];
+  }
+  for (int64_t b = begin; b < end; ++b) {
+    int64_t src_off = 0;
+    for (size_t j = 0; j < k; ++j) {
+      int64_t v = w.data[j][off[j]];
+      const int64_t n = p.axis_size[j];
+      if (v < 0) v += n;
+      if (v < 0 || v >= n) return IndexFault{static_cast<int>(j), w.data[j][off[j]]};
+      src_off += v * p.axis_stride[j];
+    }
+    f(b, src_off, other_off);
+    for (int d = nd - 1; d >= 0; --d) {
+      for (size_t j = 0; j < k; ++j) off[j] += w.strides[j][d];
+      other_off += w.other[d];
+      if (++pos[d] < w.shape[d]) break;
+      for (size_t j = 0; j < k; ++j) off[j] -= w.strides[j][d] * w.shape[d];
+      other_off -= w.other[d] * w.shape[d];
+      pos[d] = 0;
+    }
+  }
+  return std::nullopt;
+}
+
+// Runs walk over B split across threads when the work is large; returns the fault at the
+// smallest position, if any.
+template <class F>
+std::optional<IndexFault> parallel_walk(const Plan& p, int64_t work_per_position, F&& f) {
+  const int64_t n = p.positions;
+  const int64_t grain = std::max<int64_t>(kParallelGrain / std::max<int64_t>(work_per_position, 1), 1);
+  if (n < 2 * grain || num_threads() == 1) return walk(p, 0, n, f);
+  std::mutex mutex;
+  std::optional<IndexFault> first;
+  int64_t first_begin = n;
+  parallel_for(n, grain, [&](int64_t b, int64_t e) {
+    auto fault = walk(p, b, e, f);
+    if (!fault) return;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (b < first_begin) {
+      first_begin = b;
+      first = fault;
+    }
+  });
+  return first;
+}
+
+template <size_t N> std::optional<IndexFault> gather_bytes(const Plan& p) {
+  const Block& blk = p.block;
+  const int nd = static_cast<int>(blk.shape.size());
+  return parallel_walk(p, blk.size, [&](int64_t, int64_t src_off, int64_t out_off) {
+    if (blk.size)
+      copy_block<N>(p.other + out_off, blk.other.data(), p.indexed + src_off, blk.indexed.data(),
+                    blk.shape.data(), nd);
+  });
+}
+
+template <size_t N> void scatter_bytes(const Plan& p) {
+  const Block& blk = p.block;
+  const int nd = static_cast<int>(blk.shape.size());
+  if (blk.size == 0) return;
+  // Positions run in order in every thread (a repeated index keeps its last value); large
+  // blocks are split across threads along their outermost axis instead.
+  auto run = [&](int64_t r0, int64_t r1) {
+    Shape shape = blk.shape;
+    if (nd) shape[0] = r1 - r0;
+    const int64_t di = nd ? r0 * blk.indexed[0] : 0, dv = nd ? r0 * blk.other[0] : 0;
+    walk(p, 0, p.positions, [&](int64_t, int64_t dst_off, int64_t val_off) {
+      copy_block<N>(p.indexed + dst_off + di, blk.indexed.data(), p.other + val_off + dv,
+                    blk.other.data(), shape.data(), nd);
+    });
+  };
+  const int64_t outer = nd ? blk.shape[0] : 1;
+  const int64_t work = p.positions * blk.size;
+  if (outer < 2 || work < 2 * kParallelGrain || num_threads() == 1) return run(0, outer);
+  const int64_t grain = std::max<int64_t>(kParallelGrain / std::max<int64_t>(work / outer, 1), 1);
+  parallel_for(outer, grain, run);
+}
+
+template <class F> decltype(auto) dispatch_itemsize(size_t itemsize, F&& f) {
+  switch (itemsize) {
+    case 1: return f(std::integral_constant<size_t, 1>{});
+    case 2: return f(std::integral_constant<size_t, 2>{});
+    case 4: return f(std::integral_constant<size_t, 4>{});
+    case 8: return f(std::integral_constant<size_t, 8>{});
+    default: return f(std::integral_constant<size_t, 16>{});
+  }
+}
+
+}  // namespace
+
+std::optional<IndexFault> CpuBackend::gather(const Array& src, std::span<const int> axes,
+                                             std::span<const Array> indices, const Array& out) {
+  Plan p = make_plan(src, axes, indices, out);
+  return dispatch_itemsize(src.itemsize(), [&](auto n) { return gather_bytes<decltype(n)::value>(p); });
+}
+
+std::optional<IndexFault> CpuBackend::scatter(const Array& dst, std::span<const int> axes,
+                                              std::span<const Array> indices,
+                                              const Array& values) {
+  Plan p = make_plan(dst, axes, indices, values);
+  // Every index is checked first, so a bad one leaves dst untouched.
+  if (auto fault = parallel_walk(p, 1, [](int64_t, int64_t, int64_t) {})) return fault;
+  dispatch_itemsize(dst.itemsize(), [&](auto n) { scatter_bytes<decltype(n)::value>(p); });
+  return std::nullopt;
+}
+
+}  // namespace accel::cpu

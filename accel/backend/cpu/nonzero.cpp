@@ -1,0 +1,100 @@
+// nonzero on the CPU in two passes over the same fixed chunks: count per chunk, then each chunk
+// writes its coordinates at its prefix-sum offset, so threads never share an output slot.
+#include <algorithm>
+#include <cstring>
+
+#include "accel/backend/cpu/cpu_backend.h"
+#include "accel/backend/cpu/thread_pool.h"
+
+namespace accel::cpu {
+namespace {
+
+constexpr int64_t kParallelGrain = 65536;
+
+struct Walk {
+  const char* base;
+  Shape shape;     // at least one dim (a 0-d array walks as shape (1,))
+  Strides strides;  // bytes
+};
+
+// Calls row(ptr, pos, n) for the rows covering flat indices [begin, end) in C order: n elements
+// from ptr along the last axis, starting at multi-index pos.
+template <class F> void for_rows(const Walk& w, int64_t begin, int64_t end, F&& row) {
+  if (begin >= end) return;
+  const int nd = static_cast<int>(w.shape.size());
+  int64_t pos[64];
+  int64_t rem = begin;
+  for (int d = nd - 1; d >= 0; --d) {
+    pos[d] = rem % w.shape[d];
+    rem /= w.shape[d];
+  }
+  int64_t at = begin;
+  while (at < end) {
+    const char* p = w.base;
+    for (int d = 0; d < nd; ++d) p += pos[d] * w.strides[d];
+    const int64_t n = std::min(w.shape[nd - 1] - pos[nd - 1], end - at);
+    row(p, pos, n);
+    at += n;
+    pos[nd - 1] += n;
+    for (int d = nd - 1; d > 0 && pos[d] >= w.shape[d]; --d) {
+      pos[d] = 0;
+      ++pos[d - 1];
+    }
+  }
+}
+
+template <class T> bool is_nonzero(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v != T(0);
+}
+
+}  // namespace
+
+Array CpuBackend::nonzero(const Array& x) {
+  const int nd = x.ndim();
+  const int64_t total = x.size();
+  Walk w{static_cast<const char*>(x.data()), x.shape(), x.strides()};
+  for (auto& s : w.strides) s *= static_cast<int64_t>(x.itemsize());
+  if (nd == 0) {
+    w.shape = {1};
+    w.strides = {0};
+  }
+  const int64_t chunks =
+      total < 2 * kParallelGrain ? 1 : std::min<int64_t>(num_threads(), total / kParallelGrain);
+  auto chunk_begin = [&](int64_t c) { return total * c / chunks; };
+  std::vector<int64_t> counts(static_cast<size_t>(chunks) + 1, 0);
+  return dispatch_dtype(x.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const int64_t step = w.strides.back();
+    parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        int64_t count = 0;
+        for_rows(w, chunk_begin(c), chunk_begin(c + 1), [&](const char* p, const int64_t*, int64_t n) {
+          for (int64_t i = 0; i < n; ++i) count += is_nonzero<T>(p + i * step);
+        });
+        counts[c + 1] = count;
+      }
+    });
+    for (int64_t c = 0; c < chunks; ++c) counts[c + 1] += counts[c];
+    const int64_t found = counts[chunks];
+    Array out = Array::empty({nd, found}, Dtype::int64, Device::cpu());
+    int64_t* coords = out.data<int64_t>();
+    parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c) {
+        int64_t k = counts[c];
+        for_rows(w, chunk_begin(c), chunk_begin(c + 1), [&](const char* p, const int64_t* pos, int64_t n) {
+          for (int64_t i = 0; i < n; ++i) {
+            if (!is_nonzero<T>(p + i * step)) continue;
+            for (int d = 0; d + 1 < nd; ++d) coords[d * found + k] = pos[d];
+            if (nd) coords[(nd - 1) * found + k] = pos[nd - 1] + i;
+            ++k;
+          }
+        });
+      }
+    });
+    return out;
+  });
+}
+
+}  // namespace accel::cpu

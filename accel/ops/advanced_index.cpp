@@ -1,0 +1,154 @@
+#include "accel/ops/advanced_index.h"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "accel/backend/backend.h"
+#include "accel/ops/copy.h"
+#include "accel/runtime/errors.h"
+
+namespace accel::detail {
+namespace {
+
+std::string tag(const char* op) { return std::string("[") + op + "] "; }
+
+// `a` laid out as the user sees it (rest[:at] + B + rest[at:]) viewed in the backend's order
+// (B + rest).
+Array backend_view(const Array& a, int nb, int at) {
+  Shape s;
+  Strides st;
+  auto take_dims = [&](int from, int to) {
+    for (int d = from; d < to; ++d) {
+      s.push_back(a.shape()[d]);
+      st.push_back(a.strides()[d]);
+    }
+  };
+  take_dims(at, at + nb);
+  take_dims(0, at);
+  take_dims(at + nb, a.ndim());
+  return Array::view_of(a, s, st, a.offset());
+}
+
+std::vector<int> axes_of(const std::vector<AxisIndex>& indices) {
+  std::vector<int> axes;
+  for (const AxisIndex& ai : indices) axes.push_back(ai.axis);
+  return axes;
+}
+
+// The index arrays for the backend; any that share memory with `dst` are copied first so a
+// scatter cannot change its own indices.
+std::vector<Array> arrays_of(const std::vector<AxisIndex>& indices, const Array* dst = nullptr) {
+  std::vector<Array> arrays;
+  for (const AxisIndex& ai : indices) {
+    Array a = ai.index;
+    if (dst && a.shares_memory_with(*dst)) {
+      Array c = copy(a).eval();
+      a = c;
+    }
+    arrays.push_back(a);
+  }
+  return arrays;
+}
+
+[[noreturn]] void throw_fault(const IndexFault& f, const std::vector<AxisIndex>& indices,
+                              const Array& indexed, const char* op) {
+  const AxisIndex& ai = indices[static_cast<size_t>(f.which)];
+  throw IndexError(tag(op) + "index " + std::to_string(f.value) + " is out of bounds for axis " +
+                   std::to_string(ai.source_axis) + " with size " +
+                   std::to_string(indexed.shape()[ai.axis]));
+}
+
+}  // namespace
+
+Array int64_index(const Array& index, Device device, const char* op) {
+  if (!is_integer(index.dtype()))
+    throw IndexError(tag(op) + "arrays used as indices must be of integer (or boolean) type; got " +
+                     index.describe());
+  if (index.device() != device)
+    throw DeviceError(tag(op) + "index array is on " + index.device().str() +
+                      " but the indexed array is on " + device.str() +
+                      "; move it with to_device() first");
+  return astype(index, Dtype::int64, false);
+}
+
+Shape broadcast_indices(std::vector<AxisIndex>& indices, const char* op) {
+  std::vector<Shape> shapes;
+  for (const AxisIndex& ai : indices) shapes.push_back(ai.index.shape());
+  Shape b;
+  try {
+    b = broadcast_shapes(shapes, op);
+  } catch (const ShapeError&) {
+    std::string msg = tag(op) + "shape mismatch: indexing arrays could not be broadcast together "
+                                "with shapes";
+    for (const Shape& s : shapes) msg += " " + shape_str(s);
+    throw IndexError(msg);
+  }
+  for (AxisIndex& ai : indices)
+    if (ai.index.shape() != b)
+      ai.index = Array::view_of(ai.index, b, broadcast_strides(ai.index.shape(), ai.index.strides(), b),
+                                ai.index.offset());
+  return b;
+}
+
+Shape gathered_shape(const Array& src, const std::vector<AxisIndex>& indices, int at) {
+  Shape rest;
+  for (int d = 0; d < src.ndim(); ++d)
+    if (std::none_of(indices.begin(), indices.end(), [d](const AxisIndex& ai) { return ai.axis == d; }))
+      rest.push_back(src.shape()[d]);
+  const Shape& b = indices[0].index.shape();
+  rest.insert(rest.begin() + at, b.begin(), b.end());
+  return rest;
+}
+
+Array gather_new(const Array& src, const std::vector<AxisIndex>& indices, int at, const char* op) {
+  const int nb = static_cast<int>(indices[0].index.ndim());
+  Array out = Array::empty(gathered_shape(src, indices, at), src.dtype(), src.device());
+  std::vector<int> axes = axes_of(indices);
+  std::vector<Array> arrays = arrays_of(indices);
+  if (auto fault = backend_for(src.device()).gather(src, axes, arrays, backend_view(out, nb, at)))
+    throw_fault(*fault, indices, src, op);
+  return out;
+}
+
+void scatter_into(const Array& dst, const std::vector<AxisIndex>& indices, int at,
+                  const Array& value, const char* op) {
+  const int nb = static_cast<int>(indices[0].index.ndim());
+  const Shape target = gathered_shape(dst, indices, at);
+  if (value.device() != dst.device() && !value.weak())
+    throw DeviceError(tag(op) + "cannot assign an array on " + value.device().str() +
+                      " into one on " + dst.device().str() + "; move it with to_device() first");
+  if (dst.buffer()->read_only()) throw ValueError(tag(op) + "assignment destination is read-only");
+  bool fits = value.ndim() <= static_cast<int>(target.size());
+  for (int i = 1; fits && i <= value.ndim(); ++i) {
+    int64_t v = value.shape()[value.ndim() - i], t = target[target.size() - i];
+    fits = v == t || v == 1;
+  }
+  if (!fits)
+    throw ShapeError(tag(op) + "shape mismatch: value array of shape " + shape_str(value.shape()) +
+                     " could not be broadcast to indexing result of shape " + shape_str(target));
+  Array v = value.device() == dst.device() ? value : to_device(value, dst.device());
+  v = astype(v, dst.dtype(), false);
+  v.eval();
+  if (v.shares_memory_with(dst)) v = copy(v).eval();
+  Array spread = Array::view_of(v, target, broadcast_strides(v.shape(), v.strides(), target), v.offset());
+  std::vector<int> axes = axes_of(indices);
+  std::vector<Array> arrays = arrays_of(indices, &dst);
+  // Arrays still to be computed from dst's memory must see its old values.
+  dst.buffer()->evaluate_pending_readers();
+  if (auto fault = backend_for(dst.device()).scatter(dst, axes, arrays, backend_view(spread, nb, at)))
+    throw_fault(*fault, indices, dst, op);
+}
+
+Array flatten(const Array& x) {
+  Array c = ascontiguousarray(x);
+  return Array::view_of(c, {c.size()}, {1}, c.offset());
+}
+
+Array iota(int64_t n, Device device) {
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), int64_t{0});
+  return Array::from_vector(v, {n}, device);
+}
+
+}  // namespace accel::detail

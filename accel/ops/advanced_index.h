@@ -1,0 +1,34 @@
+// Advanced indexing through the backend's gather and scatter, shared by getitem / setitem
+// (indexing.cpp) and take / put / take_along_axis (take.cpp). Not part of the public API.
+#pragma once
+#include <vector>
+
+#include "accel/core/array.h"
+
+namespace accel::detail {
+
+// An integer index array bound to one axis of the array being indexed.
+struct AxisIndex {
+  Array index;      // int64, of the shared index shape B (broadcast views allowed)
+  int axis;         // axis of the indexed array
+  int source_axis;  // the axis named in error messages (the user's array may differ)
+};
+
+// `index` as int64 for indexing on `device`; IndexError for non-integer arrays.
+Array int64_index(const Array& index, Device device, const char* op);
+// Broadcasts every AxisIndex::index to one shape B (IndexError if they do not fit); returns B.
+Shape broadcast_indices(std::vector<AxisIndex>& indices, const char* op);
+// The shape of a gather result: src's non-indexed axes with B inserted at position `at`.
+Shape gathered_shape(const Array& src, const std::vector<AxisIndex>& indices, int at);
+// A new C-contiguous array of gathered_shape. Raises IndexError naming a bad index.
+Array gather_new(const Array& src, const std::vector<AxisIndex>& indices, int at, const char* op);
+// The reverse: writes `value` (broadcast to gathered_shape, cast to dst's dtype) into dst.
+// Nothing is written when an index is bad.
+void scatter_into(const Array& dst, const std::vector<AxisIndex>& indices, int at,
+                  const Array& value, const char* op);
+// x as a 1-d array: a view when x is C-contiguous, else a contiguous copy.
+Array flatten(const Array& x);
+// 0, 1, ..., n-1 as int64 on `device`.
+Array iota(int64_t n, Device device);
+
+}  // namespace accel::detail

@@ -1,0 +1,177 @@
+// getitem / setitem: the index tuple is resolved into a basic view (integers, slices, new axes)
+// that keeps the advanced axes whole, plus the integer arrays that gather or scatter along them.
+#include "accel/ops/indexing.h"
+
+#include <algorithm>
+#include <string>
+
+#include "accel/backend/backend.h"
+#include "accel/ops/advanced_index.h"
+#include "accel/ops/copy.h"
+#include "accel/ops/promotion.h"
+#include "accel/runtime/errors.h"
+
+namespace accel {
+namespace {
+
+using detail::AxisIndex;
+
+std::string tag(const char* op) { return std::string("[") + op + "] "; }
+
+struct IndexPlan {
+  Array view;                       // advanced axes kept whole
+  std::vector<AxisIndex> advanced;  // axes of `view`
+  // Where the advanced result goes: in place of the advanced axes when they were next to each
+  // other in the index, else first (NumPy's rule).
+  int insert_at = 0;
+};
+
+// How many axes of x an index entry uses.
+int axes_used(const Index& index) {
+  if (std::holds_alternative<Ellipsis>(index) || std::holds_alternative<NewAxis>(index)) return 0;
+  if (const Array* a = std::get_if<Array>(&index)) return is_bool(a->dtype()) ? a->ndim() : 1;
+  return 1;
+}
+
+// The index with the ellipsis (or the implicit one at the end) replaced by full slices.
+std::vector<Index> expand_ellipsis(const Array& x, const std::vector<Index>& indices, const char* op) {
+  int used = 0, ellipses = 0;
+  for (const Index& i : indices) {
+    used += axes_used(i);
+    ellipses += std::holds_alternative<Ellipsis>(i);
+  }
+  if (ellipses > 1) throw IndexError(tag(op) + "an index can only have a single ellipsis ('...')");
+  if (used > x.ndim())
+    throw IndexError(tag(op) + "too many indices for array: array is " + std::to_string(x.ndim()) +
+                     "-dimensional, but " + std::to_string(used) + " were indexed");
+  std::vector<Index> out;
+  out.reserve(indices.size() + static_cast<size_t>(x.ndim() - used));
+  for (const Index& i : indices) {
+    if (std::holds_alternative<Ellipsis>(i))
+      out.insert(out.end(), static_cast<size_t>(x.ndim() - used), Slice{});
+    else
+      out.push_back(i);
+  }
+  if (!ellipses) out.insert(out.end(), static_cast<size_t>(x.ndim() - used), Slice{});
+  return out;
+}
+
+// Python's slice.indices(): the first position, step and length of a slice over n elements.
+struct SliceRange {
+  int64_t start, step, length;
+};
+
+SliceRange resolve(const Slice& s, int64_t n, const char* op) {
+  const int64_t step = s.step.value_or(1);
+  if (step == 0) throw ValueError(tag(op) + "slice step cannot be zero");
+  const int64_t lo = step < 0 ? -1 : 0, hi = step < 0 ? n - 1 : n;
+  auto bound = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v) return dflt;
+    int64_t i = *v < 0 ? *v + n : *v;
+    return std::clamp(i, lo, hi);
+  };
+  const int64_t start = bound(s.start, step < 0 ? hi : lo);
+  const int64_t stop = bound(s.stop, step < 0 ? lo : hi);
+  int64_t length = 0;
+  if (step > 0 && stop > start) length = (stop - start + step - 1) / step;
+  if (step < 0 && start > stop) length = (start - stop - step - 1) / (-step);
+  return {start, step, length};
+}
+
+IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const char* op) {
+  x.eval();
+  std::vector<Index> entries = expand_ellipsis(x, indices, op);
+  bool has_arrays = false;
+  for (const Index& e : entries) has_arrays |= std::holds_alternative<Array>(e);
+
+  IndexPlan plan;
+  Shape shape;
+  Strides strides;
+  int64_t offset = x.offset();
+  int d = 0;  // next axis of x
+  std::vector<size_t> advanced_entries;
+  for (size_t e = 0; e < entries.size(); ++e) {
+    const Index& entry = entries[e];
+    if (const int64_t* i = std::get_if<int64_t>(&entry)) {
+      const int64_t n = x.shape()[d];
+      if (*i < -n || *i >= n)
+        throw IndexError(tag(op) + "index " + std::to_string(*i) + " is out of bounds for axis " +
+                         std::to_string(d) + " with size " + std::to_string(n));
+      offset += (*i < 0 ? *i + n : *i) * x.strides()[d];
+      ++d;
+      // An integer among index arrays counts as one of them for the placement rule.
+      if (has_arrays) advanced_entries.push_back(e);
+    } else if (const Slice* s = std::get_if<Slice>(&entry)) {
+      SliceRange r = resolve(*s, x.shape()[d], op);
+      if (r.length > 0) offset += r.start * x.strides()[d];
+      shape.push_back(r.length);
+      strides.push_back(x.strides()[d] * r.step);
+      ++d;
+    } else if (std::holds_alternative<NewAxis>(entry)) {
+      shape.push_back(1);
+      strides.push_back(0);
+    } else {
+      const Array& a = std::get<Array>(entry);
+      advanced_entries.push_back(e);
+      if (!is_bool(a.dtype())) {
+        plan.advanced.push_back({detail::int64_index(a, x.device(), op), static_cast<int>(shape.size()), d});
+        shape.push_back(x.shape()[d]);
+        strides.push_back(x.strides()[d]);
+        ++d;
+        continue;
+      }
+      if (a.device() != x.device())
+        throw DeviceError(tag(op) + "boolean index is on " + a.device().str() +
+                          " but the indexed array is on " + x.device().str());
+      if (a.ndim() == 0) {
+        // A 0-d mask adds an axis of length 1, picked once (true) or not at all (false).
+        const int64_t count = a.item<bool>() ? 1 : 0;
+        Array zeros = Array::from_vector(std::vector<int64_t>(static_cast<size_t>(count), 0), {count}, x.device());
+        plan.advanced.push_back({zeros, static_cast<int>(shape.size()), d});
+        shape.push_back(1);
+        strides.push_back(0);
+        continue;
+      }
+      for (int k = 0; k < a.ndim(); ++k)
+        if (a.shape()[k] != x.shape()[d + k])
+          throw IndexError(tag(op) + "boolean index did not match indexed array along axis " +
+                           std::to_string(d + k) + "; size of axis is " +
+                           std::to_string(x.shape()[d + k]) +
+                           " but size of corresponding boolean axis is " + std::to_string(a.shape()[k]));
+      Array coords = backend_for(x.device()).nonzero(a);
+      const int64_t count = coords.shape()[1];
+      for (int k = 0; k < a.ndim(); ++k) {
+        Array row = Array::view_of(coords, {count}, {1}, k * count);
+        plan.advanced.push_back({row, static_cast<int>(shape.size()), d});
+        shape.push_back(x.shape()[d]);
+        strides.push_back(x.strides()[d]);
+        ++d;
+      }
+    }
+  }
+  plan.view = Array::view_of(x, shape, strides, offset);
+  if (!plan.advanced.empty()) {
+    const bool adjacent = advanced_entries.back() - advanced_entries.front() + 1 == advanced_entries.size();
+    plan.insert_at = adjacent ? plan.advanced.front().axis : 0;
+  }
+  return plan;
+}
+
+}  // namespace
+
+Array getitem(const Array& x, const std::vector<Index>& indices) {
+  IndexPlan plan = plan_index(x, indices, "getitem");
+  if (plan.advanced.empty()) return plan.view;
+  detail::broadcast_indices(plan.advanced, "getitem");
+  return detail::gather_new(plan.view, plan.advanced, plan.insert_at, "getitem");
+}
+
+void setitem(const Array& x, const std::vector<Index>& indices, const Array& value) {
+  check_weak_fits(value, x.dtype(), "setitem");
+  IndexPlan plan = plan_index(x, indices, "setitem");
+  if (plan.advanced.empty()) return assign(plan.view, value, "setitem");
+  detail::broadcast_indices(plan.advanced, "setitem");
+  detail::scatter_into(plan.view, plan.advanced, plan.insert_at, value, "setitem");
+}
+
+}  // namespace accel

@@ -1,0 +1,44 @@
+"""Python-level pieces of indexing: where() with one or three arguments, iteration over the
+first axis, and the NumPy-style methods that forward to the module functions."""
+
+from . import _core
+
+
+def where(condition, x=None, y=None, /):
+    """where(condition, x, y): elements of x where condition is true, else of y.
+    where(condition): the coordinates of the nonzero elements, as nonzero(condition)."""
+    if x is None and y is None:
+        return _core.nonzero(condition)
+    if x is None or y is None:
+        raise ValueError("[where] either both or neither of x and y should be given")
+    return _core.where(condition, x, y)
+
+
+def _iter(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    for i in range(self.shape[0]):
+        yield self[i]
+
+
+def _nonzero(self):
+    return _core.nonzero(self)
+
+
+def _take(self, indices, axis=None, out=None, mode="raise"):
+    return _core.take(self, indices, axis=axis, out=out, mode=mode)
+
+
+def _put(self, indices, values, mode="raise"):
+    _core.put(self, indices, values, mode=mode)
+
+
+def _compress(self, condition, axis=None, out=None):
+    return _core.compress(condition, self, axis=axis, out=out)
+
+
+_core.ndarray.__iter__ = _iter
+_core.ndarray.nonzero = _nonzero
+_core.ndarray.take = _take
+_core.ndarray.put = _put
+_core.ndarray.compress = _compress

@@ -1,0 +1,516 @@
+"""Indexing against NumPy: basic indexing (views), advanced indexing (integer and boolean
+arrays, NumPy's placement rule), setitem of every form with broadcasting and casting, take,
+take_along_axis, put, nonzero and its relatives, and the errors."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import accel as ac
+
+DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float32", "float64", "complex64"]
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+def make_array(rng, shape, dtype):
+    if dtype == "bool":
+        return np.asarray(rng.random(shape) < 0.5)
+    if np.dtype(dtype).kind == "c":
+        return np.asarray((rng.normal(size=shape) + 1j * rng.normal(size=shape)).astype(dtype))
+    if np.dtype(dtype).kind == "f":
+        return np.asarray((rng.normal(size=shape) * 10).astype(dtype))
+    return np.asarray(rng.integers(0, 100, size=shape).astype(dtype))
+
+
+def same(got, want):
+    want = np.asarray(want)
+    assert isinstance(got, ac.ndarray)
+    assert got.shape == want.shape
+    assert got.dtype == want.dtype.name
+    np.testing.assert_array_equal(ac.asnumpy(got), want)
+
+
+def layouts(n):
+    """An accel array with the values of NumPy array n in one of several memory layouts."""
+    yield ac.asarray(n)
+    if n.ndim >= 2:
+        yield ac.asarray(np.ascontiguousarray(n.T)).T  # transposed view
+    big = np.zeros(tuple(2 * d + 1 for d in n.shape), n.dtype)
+    sl = tuple(slice(1, None, 2) for _ in n.shape)
+    big[sl] = n
+    yield ac.asarray(big)[sl]  # strided view made by accel's own slicing
+
+
+@st.composite
+def index_tuples(draw, shape):
+    """A random NumPy index for `shape`: ints, slices (negative steps too), None, Ellipsis,
+    integer arrays that broadcast together, and boolean masks."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    ndim = len(shape)
+    entries = []
+    d = 0
+    use_ellipsis = draw(st.booleans())
+    ellipsis_at = draw(st.integers(0, ndim))
+    kinds = ["int", "slice", "slice", "intarray", "bool", "none"]
+    b_shape = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
+    has_mask = False
+    consumed_target = draw(st.integers(0, ndim))
+    while d < consumed_target:
+        if use_ellipsis and d == ellipsis_at and Ellipsis not in entries:
+            entries.append(Ellipsis)
+        kind = draw(st.sampled_from(kinds))
+        n = shape[d]
+        if kind == "none":
+            entries.append(None)
+            continue
+        if kind == "int" and n > 0:
+            entries.append(int(rng.integers(-n, n)))
+        elif kind == "intarray" and n > 0:
+            s = b_shape if not has_mask else draw(st.sampled_from([(), (1,)]))
+            s = tuple(1 if draw(st.booleans()) else x for x in s)
+            s = s[draw(st.integers(0, len(s))):]
+            entries.append(rng.integers(-n, n, size=s))
+        elif kind == "bool" and not any(isinstance(e, np.ndarray) and e.dtype != bool for e in entries):
+            k = draw(st.integers(0, min(2, consumed_target - d)))
+            mask = rng.random(shape[d:d + k]) < 0.5
+            if k == 0:
+                mask = np.bool_(draw(st.booleans())) if draw(st.booleans()) else draw(st.booleans())
+                entries.append(mask)
+                continue
+            entries.append(mask)
+            has_mask = True
+            d += k
+            continue
+        else:
+            lo = draw(st.none() | st.integers(-n - 2, n + 2))
+            hi = draw(st.none() | st.integers(-n - 2, n + 2))
+            step = draw(st.none() | st.sampled_from([1, 2, 3, -1, -2, -3]))
+            entries.append(slice(lo, hi, step))
+        d += 1
+    if use_ellipsis and Ellipsis not in entries:
+        entries.append(Ellipsis)
+    if draw(st.booleans()):
+        entries.insert(draw(st.integers(0, len(entries))), None)
+    return tuple(entries)
+
+
+def to_accel_index(idx, style):
+    """The same index for accel: arrays as accel arrays, NumPy arrays or lists."""
+    def conv(e):
+        if isinstance(e, np.ndarray):
+            if style == 0:
+                return ac.asarray(e)
+            if style == 1 or e.ndim == 0:
+                return e
+            return e.tolist()
+        return e
+    return tuple(conv(e) for e in idx)
+
+
+def numpy_or_error(fn):
+    try:
+        return fn(), None
+    except (IndexError, ValueError, TypeError) as e:
+        return None, type(e)
+
+
+@SETTINGS
+@given(shape=st.lists(st.integers(0, 4), max_size=4).map(tuple), dtype=st.sampled_from(DTYPES),
+       data=st.data())
+def test_getitem_matches_numpy(shape, dtype, data):
+    rng = np.random.default_rng(0)
+    n = make_array(rng, shape, dtype)
+    idx = data.draw(index_tuples(shape))
+    want, err = numpy_or_error(lambda: n[idx])
+    style = data.draw(st.integers(0, 2))
+    for x in layouts(n):
+        if err is not None:
+            with pytest.raises(err):
+                x[to_accel_index(idx, style)]
+            continue
+        got = x[to_accel_index(idx, style)]
+        same(got, want)
+
+
+@SETTINGS
+@given(shape=st.lists(st.integers(0, 4), max_size=4).map(tuple), dtype=st.sampled_from(DTYPES),
+       value_dtype=st.sampled_from(DTYPES), data=st.data())
+def test_setitem_matches_numpy(shape, dtype, value_dtype, data):
+    rng = np.random.default_rng(1)
+    n = make_array(rng, shape, dtype)
+    idx = data.draw(index_tuples(shape))
+    target, err = numpy_or_error(lambda: n[idx])
+    if err is not None:
+        x = ac.asarray(n.copy())
+        with pytest.raises(err):
+            x[to_accel_index(idx, 0)] = 1
+        return
+    tshape = np.shape(target)
+    cut = data.draw(st.integers(0, len(tshape)))
+    vshape = tuple(1 if data.draw(st.booleans()) else s for s in tshape[cut:])
+    if data.draw(st.booleans()):
+        value = make_array(rng, vshape, value_dtype)
+    else:
+        value = data.draw(st.sampled_from([True, 3, -1.5, 2 + 1j]))
+        if isinstance(value, complex) and n.dtype.kind != "c":
+            value = 7
+        if n.dtype == np.uint8 and value == -1.5:
+            value = 1.5
+    want = n.copy()
+    with np.errstate(all="ignore"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want[idx] = value
+    style = data.draw(st.integers(0, 2))
+    for x in layouts(n):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x[to_accel_index(idx, style)] = ac.asarray(value) if isinstance(value, np.ndarray) and style == 0 else value
+        got = ac.asnumpy(x)
+        if n.dtype.kind in "iu" and np.asarray(value).dtype.kind in "fc":
+            # Out-of-range float -> int conversion is undefined in C++ and NumPy alike.
+            continue
+        np.testing.assert_array_equal(got, want)
+
+
+def test_basic_indexing_returns_views_that_share_memory():
+    n = np.arange(24.0).reshape(2, 3, 4)
+    x = ac.asarray(n.copy())
+    v = x[1, ::-2, None, 1:3]
+    assert ac.shares_memory(v, x)
+    assert v.shape == (2, 1, 2)
+    v[...] = -1
+    want = n.copy()
+    want[1, ::-2, None, 1:3] = -1
+    np.testing.assert_array_equal(ac.asnumpy(x), want)
+    w = x[..., 0]
+    w[0] = 100
+    assert ac.asnumpy(x)[0, 0, 0] == 100
+
+
+def test_advanced_indexing_copies():
+    x = ac.asarray(np.arange(6))
+    y = x[[0, 1]]
+    y[0] = 99
+    assert ac.asnumpy(x)[0] == 0
+
+
+def test_shifted_self_assignment_matches_numpy():
+    n = np.arange(10.0)
+    x = ac.asarray(n.copy())
+    x[1:] = x[:-1] * 2
+    n[1:] = n[:-1] * 2
+    np.testing.assert_array_equal(ac.asnumpy(x), n)
+    x[::-1] = x
+    n[::-1] = n
+    np.testing.assert_array_equal(ac.asnumpy(x), n)
+    x[1:] = x[:-1]
+    n[1:] = n[:-1]
+    np.testing.assert_array_equal(ac.asnumpy(x), n)
+
+
+def test_advanced_self_assignment_reads_old_values():
+    n = np.arange(8)
+    x = ac.asarray(n.copy())
+    x[[1, 2, 3]] = x[:3]
+    n[[1, 2, 3]] = n[:3]
+    np.testing.assert_array_equal(ac.asnumpy(x), n)
+    x[x[:4]] = x[4:]  # indices and values both read x
+    n[n[:4]] = n[4:]
+    np.testing.assert_array_equal(ac.asnumpy(x), n)
+
+
+def test_pending_results_keep_old_values_after_setitem():
+    x = ac.asarray(np.arange(5.0))
+    y = x * 2
+    x[0] = 100
+    x[[1, 2]] = -1
+    x[x > 3] = 0
+    np.testing.assert_array_equal(ac.asnumpy(y), np.arange(5.0) * 2)
+
+
+def test_repeated_index_last_value_wins():
+    x = ac.asarray(np.zeros(3))
+    x[[0, 0, 1, 0]] = ac.asarray([1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(ac.asnumpy(x), [4.0, 3.0, 0.0])
+
+
+def test_zero_d_boolean_indices():
+    n = np.arange(6).reshape(2, 3)
+    x = ac.asarray(n)
+    same(x[True], n[True])
+    same(x[False], n[False])
+    same(x[np.bool_(True), 1], n[np.bool_(True), 1])
+    same(x[:, True, [0, 1]], n[:, True, [0, 1]])
+    z = ac.asarray(np.array(5))
+    same(z[True], np.array(5)[True])
+    same(z[()], np.array(5)[()])
+    same(z[...], np.array(5)[...])
+    x[False] = 7
+    np.testing.assert_array_equal(ac.asnumpy(x), n)
+    m = n.copy()
+    x2 = ac.asarray(m.copy())
+    x2[True] = 7
+    m[True] = 7
+    np.testing.assert_array_equal(ac.asnumpy(x2), m)
+
+
+def test_separated_advanced_indices_move_to_front():
+    n = np.arange(2 * 3 * 4 * 5).reshape(2, 3, 4, 5)
+    x = ac.asarray(n)
+    for idx in [(0, slice(None), [0, 1]), ([0, 1], slice(None), 0), ([[0], [1]], None, [0, 1]),
+                (slice(None), [0, 2], [1, 3]), (slice(None), [0, 2], slice(None), [1, 3]),
+                ([1], Ellipsis, [2]), (Ellipsis, [0, 1], 2, slice(None)),
+                (n[:, 0, 0, 0] > 0, slice(None), [1, 1, 0])]:
+        same(x[idx], n[idx])
+
+
+def test_numpy_integer_scalars_index_like_ints():
+    n = np.arange(12).reshape(3, 4)
+    x = ac.asarray(n)
+    r = x[np.int64(1)]
+    assert ac.shares_memory(r, x)
+    same(r, n[1])
+    same(x[np.int32(-1), np.uint8(2)], n[-1, 2])
+    same(x[ac.asarray(np.array(1))], n[np.array(1)])
+    same(x[[]], n[[]])
+
+
+def test_iteration_over_first_axis():
+    n = np.arange(6).reshape(3, 2)
+    rows = list(ac.asarray(n))
+    assert len(rows) == 3
+    for got, want in zip(rows, n):
+        same(got, want)
+    with pytest.raises(TypeError):
+        iter(ac.asarray(np.array(1))).__next__()
+
+
+def test_setitem_casts_and_broadcasts():
+    x = ac.asarray(np.zeros((2, 3), np.int32))
+    x[:, 1] = 2.7
+    x[0] = [1, 2, 3]
+    x[[1], [0, 2]] = np.array([True, True])
+    np.testing.assert_array_equal(ac.asnumpy(x), [[1, 2, 3], [1, 2, 1]])
+    b = ac.asarray(np.zeros(3, bool))
+    b[1] = 5
+    b[[0]] = 0.0
+    np.testing.assert_array_equal(ac.asnumpy(b), [False, True, False])
+
+
+def test_setitem_python_int_out_of_range_raises_overflow_error():
+    x = ac.asarray(np.zeros(3, np.uint8))
+    with pytest.raises(OverflowError):
+        x[0] = 300
+    with pytest.raises(OverflowError):
+        x[[0]] = -1
+
+
+def test_large_gather_scatter_and_nonzero_use_threads_correctly():
+    rng = np.random.default_rng(5)
+    n = rng.normal(size=(300, 700))
+    x = ac.asarray(n)
+    idx = rng.integers(-300, 300, size=100_000)
+    same(x[idx, 5], n[idx, 5])
+    same(x[idx[:500]], n[idx[:500]])
+    same(x[n > 1.0], n[n > 1.0])
+    same(ac.argwhere(x > 0.5), np.argwhere(n > 0.5))
+    rows = rng.permutation(300)[:200]
+    y = ac.asarray(n.copy())
+    y[rows] = x[rows] * 3
+    m = n.copy()
+    m[rows] = n[rows] * 3
+    np.testing.assert_array_equal(ac.asnumpy(y), m)
+    y[:, [3, 1]] = 0.0
+    m[:, [3, 1]] = 0.0
+    np.testing.assert_array_equal(ac.asnumpy(y), m)
+
+
+@SETTINGS
+@given(shape=st.lists(st.integers(0, 5), min_size=1, max_size=3).map(tuple),
+       dtype=st.sampled_from(DTYPES), data=st.data())
+def test_take_matches_numpy(shape, dtype, data):
+    rng = np.random.default_rng(2)
+    n = make_array(rng, shape, dtype)
+    axis = data.draw(st.none() | st.integers(-len(shape), len(shape) - 1))
+    size = n.size if axis is None else shape[axis]
+    ishape = tuple(data.draw(st.lists(st.integers(0, 3), max_size=2)))
+    mode = data.draw(st.sampled_from(["raise", "wrap", "clip"]))
+    if size == 0:
+        ishape = (0,) + ishape
+        idx = np.zeros(ishape, np.int64)
+    elif mode == "raise":
+        idx = rng.integers(-size, size, size=ishape)
+    else:
+        idx = rng.integers(-3 * size, 3 * size, size=ishape)
+    for x in layouts(n):
+        same(ac.take(x, ac.asarray(idx), axis=axis, mode=mode), np.take(n, idx, axis=axis, mode=mode))
+
+
+@SETTINGS
+@given(shape=st.lists(st.integers(1, 4), min_size=1, max_size=3).map(tuple), data=st.data())
+def test_take_along_axis_matches_numpy(shape, data):
+    rng = np.random.default_rng(3)
+    n = rng.normal(size=shape)
+    axis = data.draw(st.integers(-len(shape), len(shape) - 1))
+    ishape = list(shape)
+    ishape[axis] = data.draw(st.integers(0, 5))
+    for d in range(len(shape)):
+        if d != axis % len(shape) and data.draw(st.booleans()):
+            ishape[d] = 1
+    idx = rng.integers(-shape[axis], shape[axis], size=ishape)
+    for x in layouts(n):
+        same(ac.take_along_axis(x, idx, axis=axis), np.take_along_axis(n, idx, axis=axis))
+    sorted_idx = np.argsort(n, axis=axis)
+    same(ac.take_along_axis(ac.asarray(n), ac.asarray(sorted_idx), axis=axis), np.sort(n, axis=axis))
+    same(ac.take_along_axis(ac.asarray(n), ac.asarray(np.array([0, -1])), axis=None),
+         np.take_along_axis(n, np.array([0, -1]), axis=None))
+
+
+@SETTINGS
+@given(shape=st.lists(st.integers(0, 5), max_size=3).map(tuple), dtype=st.sampled_from(DTYPES))
+def test_nonzero_family_matches_numpy(shape, dtype):
+    rng = np.random.default_rng(4)
+    n = make_array(rng, shape, dtype)
+    if n.dtype.kind in "iu":
+        n = n % 3
+    for x in layouts(n):
+        same(ac.argwhere(x), np.argwhere(n))
+        same(ac.flatnonzero(x), np.flatnonzero(n))
+        if n.ndim == 0:
+            with pytest.raises(ValueError):
+                ac.nonzero(x)
+            continue
+        got = ac.nonzero(x)
+        want = np.nonzero(n)
+        assert isinstance(got, tuple) and len(got) == len(want)
+        for g, w in zip(got, want):
+            same(g, w)
+        for g, w in zip(ac.where(x), np.where(n)):
+            same(g, w)
+        same(ac.extract(x, x), np.extract(n, n))
+
+
+def test_nonzero_counts_nan_and_not_negative_zero():
+    n = np.array([0.0, -0.0, np.nan, np.inf, 1e-300])
+    same(ac.flatnonzero(ac.asarray(n)), np.flatnonzero(n))
+    c = np.array([0j, 1j, complex(0, -0.0), 2 + 0j])
+    same(ac.flatnonzero(ac.asarray(c)), np.flatnonzero(c))
+
+
+def test_where_with_one_and_three_arguments():
+    n = np.array([[1, 0, 3], [0, 5, 0]])
+    x = ac.asarray(n)
+    for g, w in zip(ac.where(x), np.where(n)):
+        same(g, w)
+    same(ac.where(x > 0, x, -x), np.where(n > 0, n, -n))
+    same(ac.where(n > 2, 1.5, 0), np.where(n > 2, 1.5, 0))
+    with pytest.raises(ValueError, match="both or neither"):
+        ac.where(x, x)
+
+
+def test_compress_extract_put_match_numpy():
+    n = np.arange(12).reshape(3, 4)
+    x = ac.asarray(n)
+    cond = np.array([True, False, True])
+    same(ac.compress(cond, x, axis=0), np.compress(cond, n, axis=0))
+    same(ac.compress([False, True], x, axis=1), np.compress([False, True], n, axis=1))
+    same(ac.compress(cond, x), np.compress(cond, n))
+    same(x.compress(cond, axis=0), n.compress(cond, axis=0))
+    same(ac.extract(x % 3 == 0, x), np.extract(n % 3 == 0, n))
+    for mode in ["raise", "wrap", "clip"]:
+        m = n.copy()
+        y = ac.asarray(m.copy())
+        ind = [0, -1, 5] if mode == "raise" else [0, -20, 30, 7]
+        ac.put(y, ind, [100, 200], mode=mode)
+        np.put(m, ind, [100, 200], mode=mode)
+        np.testing.assert_array_equal(ac.asnumpy(y), m)
+    t = ac.asarray(np.ascontiguousarray(n.T)).T  # not C-contiguous: flat order is still C order
+    m = n.copy()
+    ac.put(t, [1, 5, 6], [-1, -2, -3])
+    np.put(m, [1, 5, 6], [-1, -2, -3])
+    np.testing.assert_array_equal(ac.asnumpy(t), m)
+    same(x.take([0, 2], axis=1), n.take([0, 2], axis=1))
+    for g, w in zip(x.nonzero(), n.nonzero()):
+        same(g, w)
+
+
+def test_take_scalar_index_and_out():
+    n = np.arange(5.0)
+    x = ac.asarray(n)
+    same(ac.take(x, 3), np.take(n, 3))
+    out = ac.asarray(np.zeros(2))
+    r = ac.take(x, [4, 0], out=out)
+    assert r is out
+    np.testing.assert_array_equal(ac.asnumpy(out), [4.0, 0.0])
+
+
+# ---- errors -----------------------------------------------------------------------------
+
+def test_out_of_bounds_integer_names_index_axis_and_size():
+    x = ac.asarray(np.zeros((3, 4)))
+    with pytest.raises(IndexError, match=r"index 5 is out of bounds for axis 1 with size 4"):
+        x[0, 5]
+    with pytest.raises(IndexError, match=r"index -4 is out of bounds for axis 0 with size 3"):
+        x[-4]
+    with pytest.raises(IndexError, match=r"index 7 is out of bounds for axis 1 with size 4"):
+        x[:, [0, 7]]
+    with pytest.raises(IndexError, match=r"index 3 is out of bounds for axis 0 with size 3"):
+        x[[0, 3], [0, 1]] = 1.0
+    with pytest.raises(IndexError, match=r"index 9 is out of bounds for axis 0 with size 3"):
+        ac.take(x, [9], axis=0)
+    with pytest.raises(IndexError, match=r"out of bounds for axis 0 with size 12"):
+        ac.put(x, [12], 1.0)
+    with pytest.raises(IndexError):
+        ac.take_along_axis(x, np.full((3, 1), 4), axis=1)
+
+
+def test_bad_scatter_index_writes_nothing():
+    x = ac.asarray(np.arange(6.0))
+    with pytest.raises(IndexError):
+        x[[0, 1, 2, 10]] = -1.0
+    np.testing.assert_array_equal(ac.asnumpy(x), np.arange(6.0))
+
+
+def test_index_errors_match_numpy_types_and_say_why():
+    x = ac.asarray(np.zeros((3, 4)))
+    with pytest.raises(IndexError, match="too many indices for array: array is 2-dimensional, but 3 were indexed"):
+        x[0, 0, 0]
+    with pytest.raises(IndexError, match="single ellipsis"):
+        x[..., ...]
+    with pytest.raises(IndexError, match="boolean index did not match indexed array along axis 0; "
+                                          "size of axis is 3 but size of corresponding boolean axis is 4"):
+        x[np.ones(4, bool)]
+    with pytest.raises(IndexError, match=r"could not be broadcast together with shapes \(2,\) \(3,\)"):
+        x[[0, 1], [0, 1, 2]]
+    with pytest.raises(IndexError, match="integer or boolean"):
+        x[1.5]
+    with pytest.raises(IndexError, match="integer"):
+        x[np.array([0.0, 1.0])]
+    with pytest.raises(IndexError):
+        x["a"]
+    with pytest.raises(ValueError, match="slice step cannot be zero"):
+        x[::0]
+    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(3,\) into shape \(4,\)"):
+        x[0] = [1, 2, 3]
+    with pytest.raises(ValueError, match=r"value array of shape \(3,\) could not be broadcast to indexing result of shape \(2, 4\)"):
+        x[[0, 1]] = [1, 2, 3]
+    with pytest.raises(TypeError):
+        ac.take(x, np.array([0.5]))
+    with pytest.raises(ValueError):
+        ac.take(x, [0], mode="bad")
+    with pytest.raises(ValueError):
+        ac.take_along_axis(x, np.zeros(3, np.int64), axis=0)
+
+
+def test_read_only_arrays_refuse_setitem():
+    n = np.arange(4.0)
+    n.flags.writeable = False
+    x = ac.asarray(n)
+    with pytest.raises(ValueError, match="read-only"):
+        x[0] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        x[[0]] = 1.0
+    same(x[[1, 2]], n[[1, 2]])
