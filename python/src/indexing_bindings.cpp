@@ -2,6 +2,7 @@
 // entries), and take, take_along_axis, put, nonzero, argwhere, flatnonzero, compress, extract.
 #include <climits>
 #include <string>
+#include <typeinfo>
 
 #include "bindings.h"
 
@@ -61,6 +62,8 @@ Index to_index(nb::handle h, Device device) {
     a = asarray(h, std::nullopt, device, std::nullopt);
   } catch (const DTypeError&) {
     throw_invalid_index(h);
+  } catch (const std::bad_cast&) {  // nanobind's cast_error: an object NumPy cannot convert
+    throw_invalid_index(h);
   }
   if (is_integer(a.dtype()) || is_bool(a.dtype())) return a;
   // `x[[]]` is an empty integer index, as in NumPy.
@@ -104,12 +107,13 @@ void init_indexing(nb::module_& m) {
   nb::handle cls = nb::type<Array>();
   nb::cpp_function_def(
       [](const Array& self, nb::handle key) { return getitem(self, to_indices(key, self.device())); },
-      nb::scope(cls), nb::name("__getitem__"), nb::is_method());
+      nb::scope(cls), nb::name("__getitem__"), nb::is_method(), nb::arg("key").none());
   nb::cpp_function_def(
       [](const Array& self, nb::handle key, nb::handle value) {
         setitem(self, to_indices(key, self.device()), to_operand(value, self.device()));
       },
-      nb::scope(cls), nb::name("__setitem__"), nb::is_method());
+      nb::scope(cls), nb::name("__setitem__"), nb::is_method(), nb::arg("key").none(),
+      nb::arg("value").none());
 
   m.def("take", [](nb::handle x, nb::handle indices, nb::handle axis, nb::handle out,
                    const std::string& mode) {

@@ -1,0 +1,259 @@
+// Indexing: basic views (negative steps, new axes, ellipsis), advanced gathers with NumPy's
+// placement rule, setitem of each form, take / take_along_axis / put, nonzero and the errors.
+// Expected values are computed by direct loops over the C-order host data.
+#include <gtest/gtest.h>
+
+#include <accel/accel.h>
+
+#include <numeric>
+#include <random>
+#include <string>
+
+using namespace accel;
+
+namespace {
+
+// 0, 1, 2, ... as float64 of `shape`.
+Array arange_f(const Shape& shape) {
+  std::vector<double> v(static_cast<size_t>(shape_size(shape)));
+  std::iota(v.begin(), v.end(), 0.0);
+  return Array::from_vector(v, shape, Device::cpu());
+}
+
+Array ints(const std::vector<int64_t>& v, Shape shape = {}) {
+  if (shape.empty()) shape = {static_cast<int64_t>(v.size())};
+  return Array::from_vector(v, shape, Device::cpu());
+}
+
+Array bools(const std::vector<uint8_t>& v, const Shape& shape) {
+  return astype(Array::from_vector(v, shape, Device::cpu()), bool_);
+}
+
+template <class E> std::string message_of(E&& fn) {
+  try {
+    fn();
+  } catch (const IndexError& e) {
+    return e.what();
+  }
+  return "no IndexError";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST(Indexing, BasicIndexingIsAViewWithNegativeSteps) {
+  Array x = arange_f({2, 3, 4});
+  // x[1, ::-2, None, 1:3]
+  Array v = getitem(x, {1, Slice{std::nullopt, std::nullopt, -2}, newaxis, Slice{1, 3, std::nullopt}});
+  EXPECT_EQ(v.shape(), (Shape{2, 1, 2}));
+  EXPECT_TRUE(v.shares_memory_with(x));
+  EXPECT_EQ(v.to_vector<double>(), (std::vector<double>{21, 22, 13, 14}));
+  // Writes through the view reach x.
+  setitem(v, {ellipsis}, Array::scalar(-1.0));
+  std::vector<double> xs = x.to_vector<double>();
+  EXPECT_EQ(xs[21], -1);
+  EXPECT_EQ(xs[14], -1);
+  EXPECT_EQ(xs[17], 17);
+}
+
+TEST(Indexing, SlicesClampLikePython) {
+  Array x = arange_f({5});
+  EXPECT_EQ(getitem(x, {Slice{-100, 100, std::nullopt}}).size(), 5);
+  EXPECT_EQ(getitem(x, {Slice{3, 1, std::nullopt}}).size(), 0);
+  EXPECT_EQ(getitem(x, {Slice{100, std::nullopt, -1}}).to_vector<double>(),
+            (std::vector<double>{4, 3, 2, 1, 0}));
+  EXPECT_EQ(getitem(x, {Slice{-2, -6, -2}}).to_vector<double>(), (std::vector<double>{3, 1}));
+  EXPECT_THROW(getitem(x, {Slice{std::nullopt, std::nullopt, 0}}), ValueError);
+}
+
+TEST(Indexing, EllipsisAndNewAxisPlaceAxes) {
+  Array x = arange_f({2, 3, 4});
+  EXPECT_EQ(getitem(x, {ellipsis, 0}).shape(), (Shape{2, 3}));
+  EXPECT_EQ(getitem(x, {newaxis, ellipsis, newaxis}).shape(), (Shape{1, 2, 3, 4, 1}));
+  EXPECT_EQ(getitem(x, {}).shape(), (Shape{2, 3, 4}));
+  Array scalar = getitem(x, {1, 2, 3});
+  EXPECT_EQ(scalar.ndim(), 0);
+  EXPECT_EQ(scalar.item<double>(), 23);
+}
+
+TEST(Indexing, IntegerArraysBroadcastAndGather) {
+  Array x = arange_f({3, 4});
+  // x[[[0], [2]], [1, 3]] -> shape (2, 2)
+  Array r = getitem(x, {ints({0, 2}, {2, 1}), ints({1, 3})});
+  EXPECT_EQ(r.shape(), (Shape{2, 2}));
+  EXPECT_EQ(r.to_vector<double>(), (std::vector<double>{1, 3, 9, 11}));
+  // Negative indices count from the end.
+  EXPECT_EQ(getitem(x, {ints({-1}), -1}).to_vector<double>(), (std::vector<double>{11}));
+  Array copy = getitem(x, {ints({0})});
+  EXPECT_FALSE(copy.shares_memory_with(x));
+}
+
+TEST(Indexing, SeparatedAdvancedIndicesGoFirst) {
+  Array x = arange_f({2, 3, 4});
+  EXPECT_EQ(getitem(x, {0, Slice{}, ints({0, 1})}).shape(), (Shape{2, 3}));
+  EXPECT_EQ(getitem(x, {Slice{}, 0, ints({0, 1})}).shape(), (Shape{2, 2}));
+  EXPECT_EQ(getitem(x, {ints({0}), newaxis, ints({0})}).shape(), (Shape{1, 1, 4}));
+  EXPECT_EQ(getitem(x, {ints({0, 1}), Slice{}, ints({2, 3})}).to_vector<double>(),
+            (std::vector<double>{2, 6, 10, 15, 19, 23}));
+  // x[:, [0, 2], [1, 3]]: adjacent, stays in place.
+  Array r = getitem(x, {Slice{}, ints({0, 2}), ints({1, 3})});
+  EXPECT_EQ(r.shape(), (Shape{2, 2}));
+  EXPECT_EQ(r.to_vector<double>(), (std::vector<double>{1, 11, 13, 23}));
+}
+
+TEST(Indexing, BooleanMasksSelectNonzeroPositions) {
+  Array x = arange_f({2, 3});
+  Array mask = bools({1, 0, 1, 0, 1, 1}, {2, 3});
+  EXPECT_EQ(getitem(x, {mask}).to_vector<double>(), (std::vector<double>{0, 2, 4, 5}));
+  Array rows = bools({0, 1}, {2});
+  EXPECT_EQ(getitem(x, {rows, Slice{1, std::nullopt, std::nullopt}}).to_vector<double>(),
+            (std::vector<double>{4, 5}));
+  // A 0-d mask adds an axis of length 1 (true) or 0 (false).
+  EXPECT_EQ(getitem(x, {Array::scalar(true)}).shape(), (Shape{1, 2, 3}));
+  EXPECT_EQ(getitem(x, {Array::scalar(false)}).shape(), (Shape{0, 2, 3}));
+}
+
+TEST(Indexing, SetitemBasicAdvancedAndMasked) {
+  Array x = arange_f({3, 4});
+  setitem(x, {Slice{}, 1}, Array::scalar(int64_t{-1}, true));
+  setitem(x, {ints({0, 2}), ints({3})}, Array::from_vector<float>({7.5f, 8.5f}, {2}));
+  Array mask = greater(x, Array::scalar(9.0, true));
+  setitem(x, {mask}, Array::scalar(0.0, true));
+  EXPECT_EQ(x.to_vector<double>(),
+            (std::vector<double>{0, -1, 2, 7.5, 4, -1, 6, 7, 8, -1, 0, 8.5}));
+}
+
+TEST(Indexing, SetitemCastsToTheTargetDtype) {
+  Array x = Array::from_vector<int32_t>({0, 0, 0}, {3});
+  setitem(x, {ints({1, 2})}, Array::from_vector<double>({2.9, -3.9}, {2}));
+  EXPECT_EQ(x.to_vector<int32_t>(), (std::vector<int32_t>{0, 2, -3}));
+  Array u8 = Array::from_vector<uint8_t>({0, 0}, {2});
+  EXPECT_THROW(setitem(u8, {0}, Array::scalar(int64_t{300}, true)), OverflowError);
+}
+
+TEST(Indexing, ShiftedSelfAssignmentReadsOldValues) {
+  Array x = arange_f({6});
+  setitem(x, {Slice{1, std::nullopt, std::nullopt}},
+          getitem(x, {Slice{std::nullopt, -1, std::nullopt}}) * 2.0);
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{0, 0, 2, 4, 6, 8}));
+  setitem(x, {Slice{std::nullopt, std::nullopt, -1}}, x);
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{8, 6, 4, 2, 0, 0}));
+  setitem(x, {ints({1, 2, 3})}, getitem(x, {Slice{std::nullopt, 3, std::nullopt}}));
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{8, 8, 6, 4, 0, 0}));
+}
+
+TEST(Indexing, PendingReadersSeeOldValues) {
+  Array x = arange_f({4});
+  Array y = x + 1.0;
+  setitem(x, {ints({0, 1})}, Array::scalar(100.0, true));
+  EXPECT_EQ(y.to_vector<double>(), (std::vector<double>{1, 2, 3, 4}));
+}
+
+TEST(Indexing, RepeatedIndexKeepsLastValue) {
+  Array x = arange_f({3});
+  setitem(x, {ints({0, 0, 0})}, Array::from_vector<double>({1, 2, 3}, {3}));
+  EXPECT_EQ(x.to_vector<double>()[0], 3);
+}
+
+TEST(Indexing, OutOfBoundsNamesIndexAxisAndSize) {
+  Array x = arange_f({3, 4});
+  EXPECT_TRUE(contains(message_of([&] { getitem(x, {0, 4}); }),
+                       "[getitem] index 4 is out of bounds for axis 1 with size 4"));
+  EXPECT_TRUE(contains(message_of([&] { getitem(x, {Slice{}, ints({0, -5})}); }),
+                       "index -5 is out of bounds for axis 1 with size 4"));
+  EXPECT_TRUE(contains(message_of([&] { getitem(x, {0, 0, 0}); }),
+                       "too many indices for array: array is 2-dimensional, but 3 were indexed"));
+  EXPECT_TRUE(contains(message_of([&] { getitem(x, {bools({1, 0}, {2})}); }),
+                       "boolean index did not match indexed array along axis 0"));
+  EXPECT_TRUE(contains(message_of([&] { getitem(x, {ints({0, 1}), ints({0, 1, 2})}); }),
+                       "could not be broadcast together with shapes (2,) (3,)"));
+  EXPECT_TRUE(contains(message_of([&] { getitem(x, {ellipsis, ellipsis}); }), "single ellipsis"));
+  EXPECT_THROW(getitem(x, {Array::from_vector<double>({0.0}, {1})}), IndexError);
+}
+
+TEST(Indexing, BadScatterIndexWritesNothing) {
+  Array x = arange_f({5});
+  EXPECT_THROW(setitem(x, {ints({0, 1, 9})}, Array::scalar(-1.0, true)), IndexError);
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{0, 1, 2, 3, 4}));
+}
+
+TEST(Take, MatchesLoopsOnAnyAxisAndMode) {
+  Array x = arange_f({3, 4});
+  EXPECT_EQ(take(x, ints({2, 0}), 0).to_vector<double>(),
+            (std::vector<double>{8, 9, 10, 11, 0, 1, 2, 3}));
+  Array r = take(x, ints({3, 1, 0, 0}, {2, 2}), -1);
+  EXPECT_EQ(r.shape(), (Shape{3, 2, 2}));
+  EXPECT_EQ(r.to_vector<double>()[4], 7);
+  EXPECT_EQ(take(x, ints({11, -12})).to_vector<double>(), (std::vector<double>{11, 0}));
+  EXPECT_EQ(take(x, ints({13, -13}), std::nullopt, IndexMode::wrap).to_vector<double>(),
+            (std::vector<double>{1, 11}));
+  EXPECT_EQ(take(x, ints({13, -13}), std::nullopt, IndexMode::clip).to_vector<double>(),
+            (std::vector<double>{11, 0}));
+  EXPECT_TRUE(contains(message_of([&] { take(x, ints({3}), 0); }),
+                       "[take] index 3 is out of bounds for axis 0 with size 3"));
+  EXPECT_THROW(take(x, ints({0}), 2), AxisError);
+}
+
+TEST(Take, LargeRandomGatherMatchesLoops) {
+  std::mt19937_64 rng(7);
+  const int64_t rows = 500, cols = 300, n = 200000;
+  Array x = arange_f({rows, cols});
+  std::vector<int64_t> idx(n);
+  for (auto& v : idx) v = static_cast<int64_t>(rng() % (2 * rows)) - rows;
+  std::vector<double> got = getitem(x, {ints(idx), 7}).to_vector<double>();
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t r = idx[i] < 0 ? idx[i] + rows : idx[i];
+    ASSERT_EQ(got[i], static_cast<double>(r * cols + 7));
+  }
+}
+
+TEST(Take, AlongAxisPicksPerRow) {
+  Array x = Array::from_vector<double>({3, 1, 2, 9, 7, 8}, {2, 3});
+  Array order = ints({1, 2, 0, 1, 2, 0}, {2, 3});
+  EXPECT_EQ(take_along_axis(x, order, 1).to_vector<double>(),
+            (std::vector<double>{1, 2, 3, 7, 8, 9}));
+  EXPECT_EQ(take_along_axis(x, ints({1, 0, 1}, {1, 3}), 0).to_vector<double>(),
+            (std::vector<double>{9, 1, 8}));
+  EXPECT_THROW(take_along_axis(x, ints({0}), 0), ShapeError);
+}
+
+TEST(Put, WritesFlatPositionsWithRepeatedValues) {
+  Array x = arange_f({2, 3});
+  put(x, ints({0, 5, -2}), Array::from_vector<double>({-1, -2}, {2}));
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{-1, 1, 2, 3, -1, -2}));
+}
+
+TEST(Nonzero, CoordinatesInCOrder) {
+  Array x = Array::from_vector<double>({0, 1.5, 0, -0.0, std::nan(""), 2}, {2, 3});
+  std::vector<Array> nz = nonzero(x);
+  ASSERT_EQ(nz.size(), 2u);
+  EXPECT_EQ(nz[0].to_vector<int64_t>(), (std::vector<int64_t>{0, 1, 1}));
+  EXPECT_EQ(nz[1].to_vector<int64_t>(), (std::vector<int64_t>{1, 1, 2}));
+  Array aw = argwhere(x);
+  EXPECT_EQ(aw.shape(), (Shape{3, 2}));
+  EXPECT_EQ(aw.to_vector<int64_t>(), (std::vector<int64_t>{0, 1, 1, 1, 1, 2}));
+  EXPECT_EQ(flatnonzero(x).to_vector<int64_t>(), (std::vector<int64_t>{1, 4, 5}));
+  EXPECT_THROW(nonzero(Array::scalar(1.0)), ValueError);
+  EXPECT_EQ(argwhere(Array::scalar(1.0)).shape(), (Shape{1, 0}));
+}
+
+TEST(Nonzero, LargeStridedInputMatchesLoops) {
+  const int64_t n = 400000;
+  std::vector<int32_t> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[i] = (i * 7919) % 13 == 0;
+  Array x = Array::from_vector(v, {n / 2, 2});
+  Array col = getitem(x, {Slice{std::nullopt, std::nullopt, -1}, 1});  // strided, reversed
+  std::vector<int64_t> want;
+  for (int64_t r = 0; r < n / 2; ++r)
+    if (v[static_cast<size_t>((n / 2 - 1 - r) * 2 + 1)]) want.push_back(r);
+  EXPECT_EQ(flatnonzero(col).to_vector<int64_t>(), want);
+}
+
+TEST(Compress, KeepsSlicesWhereConditionHolds) {
+  Array x = arange_f({3, 2});
+  EXPECT_EQ(compress(bools({1, 0, 1}, {3}), x, 0).to_vector<double>(),
+            (std::vector<double>{0, 1, 4, 5}));
+  EXPECT_EQ(extract(greater(x, Array::scalar(3.0, true)), x).to_vector<double>(),
+            (std::vector<double>{4, 5}));
+}
