@@ -1,7 +1,6 @@
 #include "accel/ops/advanced_index.h"
 
 #include <algorithm>
-#include <numeric>
 #include <string>
 
 #include "accel/backend/backend.h"
@@ -143,12 +142,6 @@ void scatter_into(const Array& dst, const std::vector<AxisIndex>& indices, int a
 Array flatten(const Array& x) {
   Array c = ascontiguousarray(x);
   return Array::view_of(c, {c.size()}, {1}, c.offset());
-}
-
-Array iota(int64_t n, Device device) {
-  std::vector<int64_t> v(static_cast<size_t>(n));
-  std::iota(v.begin(), v.end(), int64_t{0});
-  return Array::from_vector(v, {n}, device);
 }
 
 }  // namespace accel::detail

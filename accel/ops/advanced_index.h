@@ -28,7 +28,5 @@ void scatter_into(const Array& dst, const std::vector<AxisIndex>& indices, int a
                   const Array& value, const char* op);
 // x as a 1-d array: a view when x is C-contiguous, else a contiguous copy.
 Array flatten(const Array& x);
-// 0, 1, ..., n-1 as int64 on `device`.
-Array iota(int64_t n, Device device);
 
 }  // namespace accel::detail

@@ -8,6 +8,7 @@
 #include "accel/backend/backend.h"
 #include "accel/ops/advanced_index.h"
 #include "accel/ops/copy.h"
+#include "accel/ops/creation.h"
 #include "accel/ops/promotion.h"
 #include "accel/runtime/errors.h"
 
@@ -126,8 +127,7 @@ IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const ch
       if (a.ndim() == 0) {
         // A 0-d mask adds an axis of length 1, picked once (true) or not at all (false).
         const int64_t count = a.item<bool>() ? 1 : 0;
-        Array zeros = Array::from_vector(std::vector<int64_t>(static_cast<size_t>(count), 0), {count}, x.device());
-        plan.advanced.push_back({zeros, static_cast<int>(shape.size()), d});
+        plan.advanced.push_back({zeros({count}, Dtype::int64, x.device()), static_cast<int>(shape.size()), d});
         shape.push_back(1);
         strides.push_back(0);
         continue;

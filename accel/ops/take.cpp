@@ -5,6 +5,7 @@
 #include "accel/backend/backend.h"
 #include "accel/ops/advanced_index.h"
 #include "accel/ops/copy.h"
+#include "accel/ops/creation.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/indexing.h"
 #include "accel/runtime/errors.h"
@@ -68,7 +69,7 @@ Array take_along_axis(const Array& x, const Array& indices, std::optional<int64_
     }
     Shape s(static_cast<size_t>(x.ndim()), 1);
     s[d] = x.shape()[d];
-    Array range = detail::iota(x.shape()[d], x.device());
+    Array range = arange(x.shape()[d], Dtype::int64, x.device());
     Strides st(static_cast<size_t>(x.ndim()), 0);
     st[d] = 1;
     idx.push_back({Array::view_of(range, s, st, 0), d, d});
@@ -84,7 +85,7 @@ void put(const Array& x, const Array& indices, const Array& values, IndexMode mo
   if (index.size() == 0) return;
   Array v = detail::flatten(values);
   if (v.size() == 0) return;  // NumPy: nothing to put
-  if (v.size() != index.size()) v = take(v, remainder(detail::iota(index.size(), v.device()),
+  if (v.size() != index.size()) v = take(v, remainder(arange(index.size(), Dtype::int64, v.device()),
                                                       Array::scalar(v.size(), false, v.device())));
   std::vector<AxisIndex> idx{{index, 0, 0}};
   x.eval();
