@@ -268,6 +268,8 @@ Array eye(int64_t n_rows, std::optional<int64_t> n_cols, int64_t k, Dtype dtype,
   const int64_t n = n_cols.value_or(n_rows);
   Array out = zeros({n_rows, n}, dtype, device);
   // The k-th diagonal is a strided view: it starts at (0, k) or (-k, 0) and steps n + 1.
+  // (k is clamped first: a diagonal outside the matrix is empty, and -k must not overflow.)
+  k = std::clamp<int64_t>(k, -n_rows - 1, n + 1);
   const int64_t row0 = k >= 0 ? 0 : -k, col0 = k >= 0 ? k : 0;
   const int64_t len = std::min(n_rows - row0, n - col0);
   if (len > 0) {

@@ -142,6 +142,8 @@ def test_eye_matches_numpy(n, m, k, dtype):
 
 
 def test_identity_and_eye_positional_arguments():
+    check_equal(ac.eye(3, k=-2**63), np.zeros((3, 3)))
+    check_equal(ac.eye(3, k=2**63 - 1), np.zeros((3, 3)))
     check_equal(ac.identity(4, dtype="int32"), np.identity(4, dtype="int32"))
     check_equal(ac.eye(3, 4, 1), np.eye(3, 4, 1))
 

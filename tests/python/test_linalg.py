@@ -13,6 +13,10 @@ INT_DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint64"]
 
 
 def random_array(rng, shape, dtype):
+    return np.asarray(random_values(rng, shape, dtype))
+
+
+def random_values(rng, shape, dtype):
     if dtype == "bool":
         return rng.integers(0, 2, shape).astype(bool)
     if np.dtype(dtype).kind in "iu":
@@ -27,7 +31,7 @@ def layout(x, kind):
     """The same values as x in another memory layout."""
     if kind == "transposed" and x.ndim >= 2:
         return np.swapaxes(np.ascontiguousarray(np.swapaxes(x, -1, -2)), -1, -2)
-    if kind == "sliced":
+    if kind == "sliced" and x.ndim >= 1:
         big = np.zeros(tuple(2 * s for s in x.shape), dtype=x.dtype)
         view = big[tuple(slice(None, None, 2) for _ in x.shape)]
         view[...] = x
@@ -206,6 +210,23 @@ def test_dot_matches_numpy(shapes):
     a = random_array(rng, shapes[0], "float64")
     b = random_array(rng, shapes[1], "float64")
     check_close(ac.dot(a, b), np.asarray(np.dot(a, b)))
+
+
+@SETTINGS
+@given(nd_a=st.integers(0, 3), nd_b=st.integers(0, 3), k=st.integers(0, 4),
+       dtype=st.sampled_from(["float64", "complex64", "int32", "bool"]), lb=layouts,
+       seed=st.integers(0, 1000))
+def test_dot_and_inner_any_dimensions(nd_a, nd_b, k, dtype, lb, seed):
+    rng = np.random.default_rng(seed)
+    a_shape = tuple(rng.integers(0, 4, max(nd_a - 1, 0))) + ((k,) if nd_a else ())
+    b_core = ((k,) if nd_b == 1 else (k, int(rng.integers(0, 4))) if nd_b >= 2 else ())
+    b_shape = tuple(rng.integers(0, 4, max(nd_b - 2, 0))) + b_core
+    a = random_array(rng, a_shape, dtype)
+    b = layout(random_array(rng, b_shape, dtype), lb)
+    check_close(ac.dot(a, b), np.asarray(np.dot(a, b)))
+    if nd_b:
+        b2 = layout(random_array(rng, b_shape[:-2] + (k,) if nd_b >= 2 else b_shape, dtype), lb)
+        check_close(ac.inner(a, b2), np.asarray(np.inner(a, b2)))
 
 
 @pytest.mark.parametrize("shapes", [((), (3,)), ((4,), (4,)), ((2, 4), (4,)), ((2, 3, 4), (5, 4))])
