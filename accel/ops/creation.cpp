@@ -71,7 +71,7 @@ Array filled(const Shape& shape, Dtype dtype, Device device, const HostValue& va
   return out;
 }
 
-HostValue one_of(Dtype dtype) { return host_value(Array::scalar(int64_t{1}), dtype); }
+HostValue one_of(Dtype dtype) { return converted(int64_t{1}, dtype); }
 
 void check_scalar_argument(const Array& v, const char* name, const char* op) {
   if (v.ndim() != 0)
@@ -86,9 +86,9 @@ __int128 exact_integer(const Array& v) {
   return static_cast<__int128>(value_as<int64_t>(v));
 }
 
-// NumPy converts arange's first two elements as Python integers and refuses ones the integer
-// dtype cannot hold.
-void check_integer_fits(__int128 v, Dtype dt) {
+// NumPy refuses Python integers an integer dtype cannot hold (arange's first two elements,
+// full's fill value).
+void check_integer_fits(__int128 v, Dtype dt, const char* op) {
   if (!is_integer(dt)) return;
   __int128 lo = 0, hi = 0;
   dispatch_dtype(dt, [&](auto tag) {
@@ -102,7 +102,7 @@ void check_integer_fits(__int128 v, Dtype dt) {
   std::string digits;
   for (unsigned __int128 u = v < 0 ? -static_cast<unsigned __int128>(v) : v; u || digits.empty(); u /= 10)
     digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
-  throw OverflowError("[arange] Python integer " + std::string(v < 0 ? "-" : "") + digits +
+  throw OverflowError(std::string("[") + op + "] Python integer " + (v < 0 ? "-" : "") + digits +
                       " out of bounds for " + dtype_name(dt));
 }
 
@@ -181,7 +181,8 @@ Array ones(const Shape& shape, Dtype dtype, Device device) {
 Array full(const Shape& shape, const Array& fill_value, std::optional<Dtype> dtype, Device device) {
   // A weak scalar already carries its kind's default dtype (bool, int64, float64, complex128).
   const Dtype dt = dtype.value_or(fill_value.dtype());
-  check_weak_fits(fill_value, dt, "full");
+  if (fill_value.weak() && is_integer(fill_value.dtype()))
+    check_integer_fits(exact_integer(fill_value), dt, "full");
   if (fill_value.ndim() == 0) return filled(shape, dt, device, host_value(fill_value, dt), "full");
   check_shape(shape, "full");
   Array out = Array::empty(shape, dt, device);
@@ -227,8 +228,8 @@ Array arange(const Array& start, const Array& stop, const Array& step, std::opti
     __int128 q = diff / d;
     if (diff % d != 0 && ((diff > 0) == (d > 0))) ++q;
     length = static_cast<int64_t>(q > 0 ? q : 0);
-    check_integer_fits(s, dt);
-    if (length > 1) check_integer_fits(s + d, dt);
+    check_integer_fits(s, dt, "arange");
+    if (length > 1) check_integer_fits(s + d, dt, "arange");
     first = integer_value(s, dt);
     second = integer_value(s + d, dt);
   } else {

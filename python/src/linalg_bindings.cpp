@@ -45,7 +45,9 @@ void init_linalg(nb::module_& m) {
   m.def("matmul", [](nb::handle x1, nb::handle x2, nb::handle out) {
     return product<&matmul>(x1, x2, out, "matmul");
   }, "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(),
-     "Matrix product with NumPy's rules: 1-d operands are promoted, leading axes broadcast.");
+     "Matrix product with NumPy's rules: 1-d operands are promoted, leading axes broadcast. "
+     "Float and complex products run on OpenBLAS; integer and bool ones in a plain loop (not "
+     "BLAS-accelerated) that wraps around like NumPy's.");
   m.def("dot", [](nb::handle x1, nb::handle x2, nb::handle out) {
     return product<&dot>(x1, x2, out, "dot");
   }, "a"_a, "b"_a, "out"_a = nb::none());

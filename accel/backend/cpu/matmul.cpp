@@ -2,7 +2,6 @@
 // layout allow (transposed views included, without copies) and to the plain loop otherwise.
 // Operands in a layout neither accepts are packed once, not once per batch element.
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "accel/backend/cpu/cpu_backend.h"
@@ -21,20 +20,15 @@ constexpr int64_t kLoopMaxProduct = 512;
 // Multiply-adds per chunk of the pool; smaller batches run on the calling thread.
 constexpr int64_t kWorkGrain = 1 << 15;
 
-struct Matrices {
-  int64_t rows, cols, s0, s1;     // one matrix: shape and strides in elements
-  std::vector<int64_t> offsets;   // element offset of each batch element's matrix
-};
-
-Matrices describe(const Array& x, int batch_nd) {
-  Matrices m{x.shape(-2), x.shape(-1), x.strides()[batch_nd], x.strides()[batch_nd + 1], {}};
+// Element offset of each batch element's matrix, in C order over the batch axes.
+std::vector<int64_t> batch_offsets(const Array& x, int batch_nd) {
   int64_t count = 1;
   for (int d = 0; d < batch_nd; ++d) count *= x.shape()[d];
-  m.offsets.resize(static_cast<size_t>(count));
+  std::vector<int64_t> offsets(static_cast<size_t>(count));
   std::vector<int64_t> idx(batch_nd, 0);
   int64_t off = 0;
   for (int64_t i = 0; i < count; ++i) {
-    m.offsets[i] = off;
+    offsets[i] = off;
     for (int d = batch_nd - 1; d >= 0; --d) {
       off += x.strides()[d];
       if (++idx[d] < x.shape()[d]) break;
@@ -42,7 +36,7 @@ Matrices describe(const Array& x, int batch_nd) {
       idx[d] = 0;
     }
   }
-  return m;
+  return offsets;
 }
 
 // x, or a copy whose matrices are C-contiguous. Batch axes with stride 0 (broadcast) keep it,
@@ -93,14 +87,15 @@ void CpuBackend::matmul(const Array& a_in, const Array& b_in, const Array& out) 
     b = packed(*this, b);  // the loop reads rows of B contiguously
   }
 
-  const Matrices ma = describe(a, batch_nd), mb = describe(b, batch_nd);
+  const std::vector<int64_t> offsets_a = batch_offsets(a, batch_nd);
+  const std::vector<int64_t> offsets_b = batch_offsets(b, batch_nd);
   const auto* pa = static_cast<const char*>(a.data());
   const auto* pb = static_cast<const char*>(b.data());
   auto* pc = static_cast<char*>(out.data());
-  const int64_t batch = static_cast<int64_t>(ma.offsets.size());
+  const int64_t batch = static_cast<int64_t>(offsets_a.size());
   const int64_t per_matrix = m * n * k;
-  auto a_of = [&](int64_t i) { return pa + ma.offsets[i] * static_cast<int64_t>(isz); };
-  auto b_of = [&](int64_t i) { return pb + mb.offsets[i] * static_cast<int64_t>(isz); };
+  auto a_of = [&](int64_t i) { return pa + offsets_a[i] * static_cast<int64_t>(isz); };
+  auto b_of = [&](int64_t i) { return pb + offsets_b[i] * static_cast<int64_t>(isz); };
   auto c_of = [&](int64_t i) { return pc + i * m * n * static_cast<int64_t>(isz); };
 
   if (use_blas) {
