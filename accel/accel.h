@@ -13,4 +13,5 @@
 #include "accel/ops/linalg.h"
 #include "accel/ops/operators.h"
 #include "accel/ops/promotion.h"
+#include "accel/backend/cuda/cuda.h"
 #include "accel/runtime/errors.h"

@@ -24,6 +24,8 @@ _prefer_fast_blas_kernels()
 from . import _core  # noqa: E402
 from ._core import *  # noqa: E402,F401,F403
 from ._core import ndarray, Device  # noqa: E402,F401
+from . import cuda  # noqa: E402,F401
+from .cuda import RawKernel, RawModule  # noqa: E402,F401
 
 __version__ = "0.1.0"
 from ._indexing import where  # noqa: E402,F401

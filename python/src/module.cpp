@@ -14,4 +14,5 @@ NB_MODULE(_core, m) {
   init_indexing(m);
   init_linalg(m);
   init_runtime(m);
+  init_cuda(m);
 }
