@@ -175,14 +175,14 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
         nb::cast<std::string>(arr.attr("dtype").attr("kind")) == "U")
       throw DTypeError("[asarray] cannot make an array from " +
                        nb::cast<std::string>(nb::repr(nb::handle(obj.type()))) +
-                       " (NumPy infers dtype " + nb::cast<std::string>(nb::str(arr.attr("dtype"))) + ")");
+                       " (NumPy infers dtype " + nb::cast<std::string>(arr.attr("dtype").attr("name")) + ")");
     if (nb::cast<std::string>(arr.attr("dtype").attr("name")) == "float16")
       arr = arr.attr("astype")("float32");
     auto imported = from_array_interface(arr);
     if (!imported)
       throw DTypeError("[asarray] cannot make an array from " +
                        nb::cast<std::string>(nb::repr(nb::handle(obj.type()))) +
-                       " (NumPy infers dtype " + nb::cast<std::string>(nb::str(arr.attr("dtype"))) + ")");
+                       " (NumPy infers dtype " + nb::cast<std::string>(arr.attr("dtype").attr("name")) + ")");
     a = *imported;
     fresh = true;
   }

@@ -19,7 +19,7 @@ Array array_argument(nb::handle x) { return asarray(x, std::nullopt, std::nullop
 bool is_complex_argument(nb::handle v) {
   if (PyComplex_Check(v.ptr())) return true;
   if (nb::isinstance<Array>(v)) return is_complex(nb::cast<const Array&>(v).dtype());
-  return nb::hasattr(v, "dtype") && nb::cast<std::string>(nb::str(v.attr("dtype"))).rfind("complex", 0) == 0;
+  return nb::hasattr(v, "dtype") && nb::cast<std::string>(v.attr("dtype").attr("kind")) == "c";
 }
 
 std::complex<double> complex_value(nb::handle v) {

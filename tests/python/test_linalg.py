@@ -131,6 +131,9 @@ def test_matmul_operators():
     check_close(sq, 2 * np.arange(9.0).reshape(3, 3))
     with pytest.raises(ValueError):
         A @= B  # the product has another shape
+    assert A.__matmul__(object()) is NotImplemented
+    with pytest.raises(TypeError):
+        A @ object()
 
 
 def test_matmul_errors_name_both_shapes():
