@@ -15,4 +15,5 @@ NB_MODULE(_core, m) {
   init_linalg(m);
   init_runtime(m);
   init_cuda(m);
+  init_kernel_cache(m);
 }

@@ -1,9 +1,18 @@
 """accel.cuda: NVRTC compilation (no GPU needed), behaviour without a driver, and, marked
 `cuda`, memory, transfers, launches, streams and events on a GPU."""
 
+import atexit
+import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+
+# Compiled test kernels go to a private cache, not the user's (read once, at the first compile).
+if "ACCEL_CACHE_DIR" not in os.environ:
+    os.environ["ACCEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="accel-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["ACCEL_CACHE_DIR"], True)
 
 import numpy as np
 import pytest
@@ -139,6 +148,45 @@ def test_nvrtc_info_names_library_version_and_headers():
     assert int(info["version"].split(".")[0]) >= 12
     assert "sm_90" in info["archs"]
     assert os.path.exists(os.path.join(info["include_dir"], "cuda_fp16.h"))
+
+
+# ---------------------------------------------------------------- python -m accel
+
+def _accel_cli(*args, env=None):
+    e = dict(os.environ, **(env or {}))
+    e["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+    out = subprocess.run([sys.executable, "-m", "accel", *args], capture_output=True, text=True,
+                         env=e, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_info_json_reports_driver_nvrtc_verdict_and_cache():
+    d = json.loads(_accel_cli("info", "--json"))["cuda"]
+    assert d["verdict"]["usable"] == (HAVE_GPU and HAVE_NVRTC)
+    assert d["driver"]["found"] == HAVE_GPU
+    assert d["nvrtc"]["found"] == HAVE_NVRTC
+    assert len(d["devices"]) == accel.cuda.device_count()
+    assert d["kernel_cache"]["dir"] == os.environ["ACCEL_CACHE_DIR"]
+
+
+@pytest.mark.skipif(HAVE_GPU, reason="this machine has a usable CUDA driver and GPU")
+def test_info_explains_why_cuda_is_not_usable():
+    text = _accel_cli("info")
+    assert "verdict: NOT usable" in text
+    assert "libcuda.so.1" in text and "install the driver" in text
+
+
+@needs_nvrtc
+def test_cache_stats_and_clear(tmp_path):
+    env = {"ACCEL_CACHE_DIR": str(tmp_path)}
+    code = "import accel; accel.cuda.compile('extern \"C\" __global__ void k() {}', arch='sm_90')"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120,
+                   env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p), **env))
+    stats = json.loads(_accel_cli("cache", "stats", "--json", env=env))
+    assert stats["dir"] == str(tmp_path) and stats["entries"] == 1 and stats["bytes"] > 0
+    assert "removed 1 compiled kernels" in _accel_cli("cache", "clear", env=env)
+    assert json.loads(_accel_cli("cache", "stats", "--json", env=env))["entries"] == 0
 
 
 # ---------------------------------------------------------------- without a driver

@@ -1,0 +1,48 @@
+"""python -m accel <command>: info [--json], cache stats|clear [--json]."""
+
+import argparse
+import json
+import sys
+
+
+def _cmd_info(args):
+    from . import _info
+    d = _info.info()
+    print(json.dumps(d, indent=2) if args.json else _info.format_info(d))
+    return 0
+
+
+def _cmd_cache(args):
+    from . import _core
+    if args.action == "clear":
+        before = _core.kernel_cache_stats()
+        _core.kernel_cache_clear()
+        print(f"removed {before['entries']} compiled kernels ({before['bytes'] / (1 << 20):.1f} MiB) "
+              f"from {before['dir']}")
+        return 0
+    s = _core.kernel_cache_stats()
+    if args.json:
+        print(json.dumps({k: s[k] for k in ("dir", "entries", "bytes", "max_bytes")}, indent=2))
+    else:
+        print(f"kernel cache: {s['dir']}\n  entries: {s['entries']}\n"
+              f"  size:    {s['bytes'] / (1 << 20):.1f} MiB of {s['max_bytes'] / (1 << 30):.1f} GiB "
+              "(ACCEL_CACHE_MAX_BYTES)")
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m accel")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("info", help="the environment: devices, drivers, compilers, caches")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=_cmd_info)
+    p = sub.add_parser("cache", help="the compiled-kernel cache (ACCEL_CACHE_DIR)")
+    p.add_argument("action", choices=["stats", "clear"])
+    p.add_argument("--json", action="store_true", help="machine-readable output (stats)")
+    p.set_defaults(run=_cmd_cache)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
