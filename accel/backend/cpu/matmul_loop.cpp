@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "accel/backend/cpu/matmul_kernels.h"
 
@@ -48,14 +49,50 @@ void rows(int64_t n, int64_t k, const T* a, int64_t sa0, int64_t sa1, const T* b
   }
 }
 
+// The same for a small compile-time column count: the accumulators live in registers and
+// the column loop unrolls, which is most of the time of batches of tiny matrices.
+template <class T, int N>
+void rows_fixed(int64_t k, const T* a, int64_t sa0, int64_t sa1, const T* b, int64_t ldb, T* c,
+                int64_t row_begin, int64_t row_end) {
+  using Acc = typename Accumulator<T>::type;
+  for (int64_t i = row_begin; i < row_end; ++i) {
+    Acc acc[N] = {};
+    const T* arow = a + i * sa0;
+    for (int64_t p = 0; p < k; ++p) {
+      const Acc x = static_cast<Acc>(arow[p * sa1]);
+      const T* brow = b + p * ldb;
+      for (int j = 0; j < N; ++j) {
+        if constexpr (std::is_same_v<T, bool>)
+          acc[j] |= x & static_cast<Acc>(brow[j]);
+        else
+          acc[j] += x * static_cast<Acc>(brow[j]);
+      }
+    }
+    for (int j = 0; j < N; ++j) c[i * N + j] = static_cast<T>(acc[j]);
+  }
+}
+
+template <class T, int... N>
+bool try_fixed(int64_t n, std::integer_sequence<int, N...>, int64_t k, const T* a, int64_t sa0,
+               int64_t sa1, const T* b, int64_t ldb, T* c, int64_t r0, int64_t r1) {
+  return ((n == N + 1 ? (rows_fixed<T, N + 1>(k, a, sa0, sa1, b, ldb, c, r0, r1), true) : false) ||
+          ...);
+}
+
+constexpr int kMaxFixedColumns = 8;
+
 }  // namespace
 
 void loop_matmul(Dtype dt, int64_t n, int64_t k, const void* a, int64_t sa0, int64_t sa1,
                  const void* b, int64_t ldb, void* c, int64_t row_begin, int64_t row_end) {
   dispatch_dtype(dt, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    rows<T>(n, k, static_cast<const T*>(a), sa0, sa1, static_cast<const T*>(b), ldb,
-            static_cast<T*>(c), row_begin, row_end);
+    const T* pa = static_cast<const T*>(a);
+    const T* pb = static_cast<const T*>(b);
+    T* pc = static_cast<T*>(c);
+    if (!try_fixed<T>(n, std::make_integer_sequence<int, kMaxFixedColumns>{}, k, pa, sa0, sa1, pb,
+                      ldb, pc, row_begin, row_end))
+      rows<T>(n, k, pa, sa0, sa1, pb, ldb, pc, row_begin, row_end);
   });
 }
 
