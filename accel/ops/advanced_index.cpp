@@ -71,7 +71,20 @@ Array int64_index(const Array& index, Device device, const char* op) {
   return astype(index, Dtype::int64, false);
 }
 
-Shape broadcast_indices(std::vector<AxisIndex>& indices, const char* op) {
+// Checks one index array against an axis of n elements by gathering from a length-n view of a
+// single byte (stride 0): it costs one byte per index and works for any axis, even empty ones.
+void check_index(const AxisIndex& ai, int64_t n, const char* op) {
+  Array byte = Array::empty({1}, Dtype::uint8, ai.index.device());
+  Array axis = Array::view_of(byte, {n}, {0}, 0);
+  Array sink = Array::empty(ai.index.shape(), Dtype::uint8, ai.index.device());
+  const int zero = 0;
+  if (auto fault = backend_for(axis.device()).gather(axis, std::span<const int>(&zero, 1),
+                                                     std::span<const Array>(&ai.index, 1), sink))
+    throw IndexError(tag(op) + "index " + std::to_string(fault->value) + " is out of bounds for axis " +
+                     std::to_string(ai.source_axis) + " with size " + std::to_string(n));
+}
+
+Shape broadcast_indices(std::vector<AxisIndex>& indices, const Array& indexed, const char* op) {
   std::vector<Shape> shapes;
   for (const AxisIndex& ai : indices) shapes.push_back(ai.index.shape());
   Shape b;
@@ -83,6 +96,10 @@ Shape broadcast_indices(std::vector<AxisIndex>& indices, const char* op) {
     for (const Shape& s : shapes) msg += " " + shape_str(s);
     throw IndexError(msg);
   }
+  // An empty broadcast visits no index, but NumPy still rejects a bad one.
+  if (shape_size(b) == 0)
+    for (const AxisIndex& ai : indices)
+      if (ai.index.size() > 0) check_index(ai, indexed.shape()[ai.axis], op);
   for (AxisIndex& ai : indices)
     if (ai.index.shape() != b)
       ai.index = Array::view_of(ai.index, b, broadcast_strides(ai.index.shape(), ai.index.strides(), b),

@@ -17,7 +17,8 @@ struct AxisIndex {
 // `index` as int64 for indexing on `device`; IndexError for non-integer arrays.
 Array int64_index(const Array& index, Device device, const char* op);
 // Broadcasts every AxisIndex::index to one shape B (IndexError if they do not fit); returns B.
-Shape broadcast_indices(std::vector<AxisIndex>& indices, const char* op);
+// When B is empty the indices are still checked against `indexed`, as NumPy does.
+Shape broadcast_indices(std::vector<AxisIndex>& indices, const Array& indexed, const char* op);
 // The shape of a gather result: src's non-indexed axes with B inserted at position `at`.
 Shape gathered_shape(const Array& src, const std::vector<AxisIndex>& indices, int at);
 // A new C-contiguous array of gathered_shape. Raises IndexError naming a bad index.

@@ -162,7 +162,7 @@ IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const ch
 Array getitem(const Array& x, const std::vector<Index>& indices) {
   IndexPlan plan = plan_index(x, indices, "getitem");
   if (plan.advanced.empty()) return plan.view;
-  detail::broadcast_indices(plan.advanced, "getitem");
+  detail::broadcast_indices(plan.advanced, plan.view, "getitem");
   return detail::gather_new(plan.view, plan.advanced, plan.insert_at, "getitem");
 }
 
@@ -170,7 +170,7 @@ void setitem(const Array& x, const std::vector<Index>& indices, const Array& val
   check_weak_fits(value, x.dtype(), "setitem");
   IndexPlan plan = plan_index(x, indices, "setitem");
   if (plan.advanced.empty()) return assign(plan.view, value, "setitem");
-  detail::broadcast_indices(plan.advanced, "setitem");
+  detail::broadcast_indices(plan.advanced, plan.view, "setitem");
   detail::scatter_into(plan.view, plan.advanced, plan.insert_at, value, "setitem");
 }
 

@@ -74,7 +74,7 @@ Array take_along_axis(const Array& x, const Array& indices, std::optional<int64_
     st[d] = 1;
     idx.push_back({Array::view_of(range, s, st, 0), d, d});
   }
-  detail::broadcast_indices(idx, "take_along_axis");
+  detail::broadcast_indices(idx, x, "take_along_axis");
   return detail::gather_new(x, idx, 0, "take_along_axis");
 }
 

@@ -44,6 +44,22 @@ bool is_numpy_scalar(nb::handle h) {
   return PyObject_IsInstance(h.ptr(), generic) == 1;
 }
 
+// A flat list of Python ints (x[[1, 2]]) becomes an int64 array directly, without the cost of
+// a NumPy conversion; anything else returns nullopt.
+std::optional<Array> int_list(PyObject* p, Device device) {
+  if (!PyList_CheckExact(p) || PyList_GET_SIZE(p) == 0) return std::nullopt;
+  const Py_ssize_t n = PyList_GET_SIZE(p);
+  std::vector<int64_t> values(static_cast<size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = PyList_GET_ITEM(p, i);
+    if (!PyLong_CheckExact(item)) return std::nullopt;  // bools, nested lists, floats
+    int overflow = 0;
+    values[static_cast<size_t>(i)] = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (overflow) return std::nullopt;
+  }
+  return Array::from_vector(values, {static_cast<int64_t>(n)}, device);
+}
+
 Index to_index(nb::handle h, Device device) {
   PyObject* p = h.ptr();
   if (p == Py_None) return NewAxis{};
@@ -56,6 +72,7 @@ Index to_index(nb::handle h, Device device) {
   if (nb::isinstance<Array>(h)) return nb::cast<Array>(h);
   if (PyLong_Check(p)) return python_int(p);
   if (PyIndex_Check(p) && is_numpy_scalar(h)) return python_int(p);
+  if (auto ints = int_list(p, device)) return *ints;
   // Lists, NumPy arrays and other array-likes are advanced indices.
   Array a;
   try {

@@ -331,6 +331,8 @@ def test_large_gather_scatter_and_nonzero_use_threads_correctly():
     idx = rng.integers(-300, 300, size=100_000)
     same(x[idx, 5], n[idx, 5])
     same(x[idx[:500]], n[idx[:500]])
+    same(x[:, idx[:900] % 700], n[:, idx[:900] % 700])
+    same(x[::-2, idx[:900] % 700], n[::-2, idx[:900] % 700])
     same(x[n > 1.0], n[n > 1.0])
     same(ac.argwhere(x > 0.5), np.argwhere(n > 0.5))
     rows = rng.permutation(300)[:200]
@@ -341,6 +343,8 @@ def test_large_gather_scatter_and_nonzero_use_threads_correctly():
     np.testing.assert_array_equal(ac.asnumpy(y), m)
     y[:, [3, 1]] = 0.0
     m[:, [3, 1]] = 0.0
+    y[:, idx[:900] % 700] = x[:, idx[1:901] % 700] * 2
+    m[:, idx[:900] % 700] = n[:, idx[1:901] % 700] * 2
     np.testing.assert_array_equal(ac.asnumpy(y), m)
 
 

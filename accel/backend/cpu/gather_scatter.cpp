@@ -39,6 +39,31 @@ struct Plan {
   int64_t positions = 0;  // size of B
 };
 
+// Drops length-1 axes of B and merges axes that are contiguous with each other in every index
+// array and in the other operand, so a C-contiguous B walks as one long row.
+void coalesce(IndexWalk& w) {
+  IndexWalk c;
+  c.data = w.data;
+  c.strides.resize(w.data.size());
+  for (size_t d = 0; d < w.shape.size(); ++d) {
+    const int64_t n = w.shape[d];
+    if (n == 1) continue;
+    bool merge = !c.shape.empty() && c.other.back() == w.other[d] * n;
+    for (size_t j = 0; merge && j < w.data.size(); ++j)
+      merge = c.strides[j].back() == w.strides[j][d] * n;
+    if (merge) {
+      c.shape.back() *= n;
+      c.other.back() = w.other[d];
+      for (size_t j = 0; j < w.data.size(); ++j) c.strides[j].back() = w.strides[j][d];
+    } else {
+      c.shape.push_back(n);
+      c.other.push_back(w.other[d]);
+      for (size_t j = 0; j < w.data.size(); ++j) c.strides[j].push_back(w.strides[j][d]);
+    }
+  }
+  w = std::move(c);
+}
+
 Plan make_plan(const Array& indexed, std::span<const int> axes, std::span<const Array> indices,
                const Array& other) {
   Plan p;
@@ -55,6 +80,7 @@ Plan make_plan(const Array& indexed, std::span<const int> axes, std::span<const 
     p.walk.strides.push_back(indices[k].strides());
   }
   for (size_t d = 0; d < nb; ++d) p.walk.other.push_back(other.strides()[d] * isz);
+  coalesce(p.walk);
   size_t r = nb;
   for (int d = 0; d < indexed.ndim(); ++d) {
     if (std::find(axes.begin(), axes.end(), d) != axes.end()) continue;
@@ -95,41 +121,74 @@ void copy_block(char* dst, const int64_t* ds, const char* src, const int64_t* ss
   for (int64_t i = 0; i < n; ++i) copy_block<N>(dst + i * a, ds + 1, src + i * b, ss + 1, shape + 1, nd - 1);
 }
 
-// Calls f(position, byte offset into the indexed array, byte offset into the other operand) for
-// positions [begin, end) of B in C order; stops at the first bad index and returns it.
+// Checks index value v against an axis of n elements; negative values count from the end.
+inline bool wrap_index(int64_t& v, int64_t n) {
+  if (v < 0) v += n;
+  return static_cast<uint64_t>(v) < static_cast<uint64_t>(n);
+}
+
+// Calls f(byte offset into the indexed array, byte offset into the other operand) for positions
+// [begin, end) of B in C order, a row (the last axis of B) at a time; stops at the first bad
+// index and returns it. One index array (take, x[idx]) gets a loop of its own: a tight loop
+// keeps many cache misses in flight, which is what a random gather's speed depends on.
 template <class F>
 std::optional<IndexFault> walk(const Plan& p, int64_t begin, int64_t end, F&& f) {
   if (begin >= end) return std::nullopt;
   const IndexWalk& w = p.walk;
   const int nd = static_cast<int>(w.shape.size());
   const size_t k = w.data.size();
+  if (nd == 0) {  // B = (): one position
+    int64_t off = 0;
+    for (size_t j = 0; j < k; ++j) {
+      int64_t v = w.data[j][0];
+      if (!wrap_index(v, p.axis_size[j])) return IndexFault{static_cast<int>(j), w.data[j][0]};
+      off += v * p.axis_stride[j];
+    }
+    f(off, int64_t{0});
+    return std::nullopt;
+  }
   int64_t pos[64];
-  std::vector<int64_t> off(k, 0);
-  int64_t other_off = 0;
   int64_t rem = begin;
   for (int d = nd - 1; d >= 0; --d) {
     pos[d] = rem % w.shape[d];
     rem /= w.shape[d];
-    for (size_t j = 0; j < k; ++j) off[j] += pos[d] * w.strides[j][d];
-    other_off += pos[d] * w.other[d];
   }
-  for (int64_t b = begin; b < end; ++b) {
-    int64_t src_off = 0;
+  const int64_t row_len = w.shape[nd - 1], other_step = w.other[nd - 1];
+  std::vector<int64_t> row_off(k);
+  int64_t at = begin;
+  while (at < end) {
+    int64_t other_off = 0;
+    for (int d = 0; d < nd; ++d) other_off += pos[d] * w.other[d];
     for (size_t j = 0; j < k; ++j) {
-      int64_t v = w.data[j][off[j]];
-      const int64_t n = p.axis_size[j];
-      if (v < 0) v += n;
-      if (v < 0 || v >= n) return IndexFault{static_cast<int>(j), w.data[j][off[j]]};
-      src_off += v * p.axis_stride[j];
+      row_off[j] = 0;
+      for (int d = 0; d < nd; ++d) row_off[j] += pos[d] * w.strides[j][d];
     }
-    f(b, src_off, other_off);
-    for (int d = nd - 1; d >= 0; --d) {
-      for (size_t j = 0; j < k; ++j) off[j] += w.strides[j][d];
-      other_off += w.other[d];
-      if (++pos[d] < w.shape[d]) break;
-      for (size_t j = 0; j < k; ++j) off[j] -= w.strides[j][d] * w.shape[d];
-      other_off -= w.other[d] * w.shape[d];
+    const int64_t n = std::min(row_len - pos[nd - 1], end - at);
+    if (k == 1) {
+      const int64_t* ip = w.data[0] + row_off[0];
+      const int64_t step = w.strides[0][nd - 1], size = p.axis_size[0], stride = p.axis_stride[0];
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t v = ip[i * step];
+        if (!wrap_index(v, size)) return IndexFault{0, ip[i * step]};
+        f(v * stride, other_off + i * other_step);
+      }
+    } else {
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t off = 0;
+        for (size_t j = 0; j < k; ++j) {
+          const int64_t raw = w.data[j][row_off[j] + i * w.strides[j][nd - 1]];
+          int64_t v = raw;
+          if (!wrap_index(v, p.axis_size[j])) return IndexFault{static_cast<int>(j), raw};
+          off += v * p.axis_stride[j];
+        }
+        f(off, other_off + i * other_step);
+      }
+    }
+    at += n;
+    pos[nd - 1] += n;
+    for (int d = nd - 1; d > 0 && pos[d] >= w.shape[d]; --d) {
       pos[d] = 0;
+      ++pos[d - 1];
     }
   }
   return std::nullopt;
@@ -157,10 +216,78 @@ std::optional<IndexFault> parallel_walk(const Plan& p, int64_t work_per_position
   return first;
 }
 
+// Calls f(byte offset into the indexed array, byte offset into the other operand) for the
+// block's elements [begin, end) in C order.
+template <class F> void for_block(const Block& b, int64_t begin, int64_t end, F&& f) {
+  const int nd = static_cast<int>(b.shape.size());
+  int64_t pos[64];
+  int64_t rem = begin, oi = 0, oo = 0;
+  for (int d = nd - 1; d >= 0; --d) {
+    pos[d] = rem % b.shape[d];
+    rem /= b.shape[d];
+    oi += pos[d] * b.indexed[d];
+    oo += pos[d] * b.other[d];
+  }
+  for (int64_t e = begin; e < end; ++e) {
+    f(oi, oo);
+    for (int d = nd - 1; d >= 0; --d) {
+      oi += b.indexed[d];
+      oo += b.other[d];
+      if (++pos[d] < b.shape[d]) break;
+      oi -= b.indexed[d] * b.shape[d];
+      oo -= b.other[d] * b.shape[d];
+      pos[d] = 0;
+    }
+  }
+}
+
+// Walk the block outside and B inside when B's last axis moves faster than the block in the
+// other operand (x[:, cols] fills the result's rows): both arrays are then walked in memory
+// order instead of column by column.
+// A gather decides by its output, a scatter by its destination (the indexed array).
+bool block_outside(const Plan& p, bool by_indexed) {
+  if (p.block.size <= 1 || p.block.shape.empty() || p.walk.shape.empty()) return false;
+  if (by_indexed) return std::abs(p.axis_stride.back()) < std::abs(p.block.indexed.back());
+  return std::abs(p.walk.other.back()) < std::abs(p.block.other.back());
+}
+
+// For every block element (split across threads), copy(indexed offset, other offset) over all
+// of B. Block elements never share a destination, so threads do not race, and each walks B in
+// order (a repeated index keeps its last value).
+template <class Copy>
+std::optional<IndexFault> run_block_outside(const Plan& p, Copy&& copy) {
+  auto run = [&](int64_t b0, int64_t b1) {
+    std::optional<IndexFault> fault;
+    for_block(p.block, b0, b1, [&](int64_t bi, int64_t bo) {
+      if (!fault) fault = walk(p, 0, p.positions, [&](int64_t s, int64_t o) { copy(bi + s, bo + o); });
+    });
+    return fault;
+  };
+  const int64_t n = p.block.size;
+  const int64_t grain = std::max<int64_t>(kParallelGrain / std::max<int64_t>(p.positions, 1), 1);
+  if (n < 2 * grain || num_threads() == 1) return run(0, n);
+  std::mutex mutex;
+  std::optional<IndexFault> first;
+  parallel_for(n, grain, [&](int64_t b, int64_t e) {
+    auto fault = run(b, e);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (fault && !first) first = fault;
+  });
+  return first;
+}
+
 template <size_t N> std::optional<IndexFault> gather_bytes(const Plan& p) {
   const Block& blk = p.block;
   const int nd = static_cast<int>(blk.shape.size());
-  return parallel_walk(p, blk.size, [&](int64_t, int64_t src_off, int64_t out_off) {
+  if (nd == 0)  // one element per position
+    return parallel_walk(p, 1, [&](int64_t src_off, int64_t out_off) {
+      std::memcpy(p.other + out_off, p.indexed + src_off, N);
+    });
+  if (block_outside(p, false))
+    return run_block_outside(p, [&](int64_t src_off, int64_t out_off) {
+      std::memcpy(p.other + out_off, p.indexed + src_off, N);
+    });
+  return parallel_walk(p, blk.size, [&](int64_t src_off, int64_t out_off) {
     if (blk.size)
       copy_block<N>(p.other + out_off, blk.other.data(), p.indexed + src_off, blk.indexed.data(),
                     blk.shape.data(), nd);
@@ -171,13 +298,19 @@ template <size_t N> void scatter_bytes(const Plan& p) {
   const Block& blk = p.block;
   const int nd = static_cast<int>(blk.shape.size());
   if (blk.size == 0) return;
+  if (block_outside(p, true)) {
+    run_block_outside(p, [&](int64_t dst_off, int64_t val_off) {
+      std::memcpy(p.indexed + dst_off, p.other + val_off, N);
+    });
+    return;
+  }
   // Positions run in order in every thread (a repeated index keeps its last value); large
   // blocks are split across threads along their outermost axis instead.
   auto run = [&](int64_t r0, int64_t r1) {
     Shape shape = blk.shape;
     if (nd) shape[0] = r1 - r0;
     const int64_t di = nd ? r0 * blk.indexed[0] : 0, dv = nd ? r0 * blk.other[0] : 0;
-    walk(p, 0, p.positions, [&](int64_t, int64_t dst_off, int64_t val_off) {
+    walk(p, 0, p.positions, [&](int64_t dst_off, int64_t val_off) {
       copy_block<N>(p.indexed + dst_off + di, blk.indexed.data(), p.other + val_off + dv,
                     blk.other.data(), shape.data(), nd);
     });
@@ -212,7 +345,7 @@ std::optional<IndexFault> CpuBackend::scatter(const Array& dst, std::span<const 
                                               const Array& values) {
   Plan p = make_plan(dst, axes, indices, values);
   // Every index is checked first, so a bad one leaves dst untouched.
-  if (auto fault = parallel_walk(p, 1, [](int64_t, int64_t, int64_t) {})) return fault;
+  if (auto fault = parallel_walk(p, 1, [](int64_t, int64_t) {})) return fault;
   dispatch_itemsize(dst.itemsize(), [&](auto n) { scatter_bytes<decltype(n)::value>(p); });
   return std::nullopt;
 }

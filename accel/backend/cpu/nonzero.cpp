@@ -49,6 +49,23 @@ template <class T> bool is_nonzero(const char* p) {
   return v != T(0);
 }
 
+template <class T> bool is_aligned(const char* p) {
+  return reinterpret_cast<uintptr_t>(p) % alignof(T) == 0;
+}
+
+// Nonzero elements among n at p, step bytes apart; a contiguous row counts with a typed loop
+// the compiler vectorizes.
+template <class T> int64_t count_row(const char* p, int64_t step, int64_t n) {
+  int64_t count = 0;
+  if (step == static_cast<int64_t>(sizeof(T)) && is_aligned<T>(p)) {
+    const T* v = reinterpret_cast<const T*>(p);
+    for (int64_t i = 0; i < n; ++i) count += v[i] != T(0);
+  } else {
+    for (int64_t i = 0; i < n; ++i) count += is_nonzero<T>(p + i * step);
+  }
+  return count;
+}
+
 }  // namespace
 
 Array CpuBackend::nonzero(const Array& x) {
@@ -71,7 +88,7 @@ Array CpuBackend::nonzero(const Array& x) {
       for (int64_t c = c0; c < c1; ++c) {
         int64_t count = 0;
         for_rows(w, chunk_begin(c), chunk_begin(c + 1), [&](const char* p, const int64_t*, int64_t n) {
-          for (int64_t i = 0; i < n; ++i) count += is_nonzero<T>(p + i * step);
+          count += count_row<T>(p, step, n);
         });
         counts[c + 1] = count;
       }
@@ -79,17 +96,33 @@ Array CpuBackend::nonzero(const Array& x) {
     for (int64_t c = 0; c < chunks; ++c) counts[c + 1] += counts[c];
     const int64_t found = counts[chunks];
     Array out = Array::empty({nd, found}, Dtype::int64, Device::cpu());
+    if (nd == 0) return out;  // a 0-d array has no coordinates to write, only a count
     int64_t* coords = out.data<int64_t>();
     parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) {
         int64_t k = counts[c];
+        const int64_t k_end = counts[c + 1];
         for_rows(w, chunk_begin(c), chunk_begin(c + 1), [&](const char* p, const int64_t* pos, int64_t n) {
-          for (int64_t i = 0; i < n; ++i) {
-            if (!is_nonzero<T>(p + i * step)) continue;
-            for (int d = 0; d + 1 < nd; ++d) coords[d * found + k] = pos[d];
-            if (nd) coords[(nd - 1) * found + k] = pos[nd - 1] + i;
-            ++k;
+          // Branch-free: every element's coordinate is written at slot k, which only advances
+          // past a nonzero one (the mask of a filter is unpredictable; a mispredicted branch
+          // per element would dominate). Stopping at k_end keeps writes inside this chunk.
+          int64_t* last = coords + (nd - 1) * found;
+          const int64_t base = pos[nd - 1];
+          int64_t kk = k;
+          if (step == static_cast<int64_t>(sizeof(T)) && is_aligned<T>(p)) {
+            const T* v = reinterpret_cast<const T*>(p);
+            for (int64_t i = 0; i < n && kk < k_end; ++i) {
+              last[kk] = base + i;
+              kk += v[i] != T(0);
+            }
+          } else {
+            for (int64_t i = 0; i < n && kk < k_end; ++i) {
+              last[kk] = base + i;
+              kk += is_nonzero<T>(p + i * step);
+            }
           }
+          for (int d = 0; d + 1 < nd; ++d) std::fill(coords + d * found + k, coords + d * found + kk, pos[d]);
+          k = kk;
         });
       }
     });
