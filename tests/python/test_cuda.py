@@ -189,6 +189,19 @@ def test_cache_stats_and_clear(tmp_path):
     assert json.loads(_accel_cli("cache", "stats", "--json", env=env))["entries"] == 0
 
 
+def test_python_vector_add_example_runs_or_explains():
+    example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python", "vector_add.py")
+    out = subprocess.run([sys.executable, example], capture_output=True, text=True, timeout=300,
+                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p)))
+    assert out.returncode == 0, out.stdout + out.stderr
+    if HAVE_GPU:
+        assert "check:    0 of 16777216 elements wrong" in out.stdout
+    else:
+        assert "CUDA is not usable here" in out.stdout
+        if HAVE_NVRTC:
+            assert "bytes of CUBIN" in out.stdout
+
+
 # ---------------------------------------------------------------- without a driver
 
 @pytest.mark.skipif(HAVE_GPU, reason="this machine has a usable CUDA driver and GPU")

@@ -22,6 +22,18 @@ struct Dim3 {
   std::string str() const;  // "(x, y, z)"
 };
 
+// The dtype of a C++ scalar; integers by size and sign, so `long long` and `long` both work.
+template <class T> constexpr Dtype scalar_dtype() {
+  if constexpr (std::is_same_v<T, bool> || !std::is_integral_v<T>) {
+    return dtype_of<T>;
+  } else {
+    constexpr Dtype s[] = {Dtype::int8, Dtype::int16, Dtype::int32, Dtype::int64};
+    constexpr Dtype u[] = {Dtype::uint8, Dtype::uint16, Dtype::uint32, Dtype::uint64};
+    constexpr int i = sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3;
+    return std::is_signed_v<T> ? s[i] : u[i];
+  }
+}
+
 // The arguments of one launch, in the kernel's parameter order.
 class KernelArgs {
  public:
@@ -33,7 +45,7 @@ class KernelArgs {
   template <class T>
     requires std::is_arithmetic_v<T> || is_complex_v<T>
   KernelArgs& add(T value) {
-    return add_scalar(dtype_of<T>, &value);
+    return add_scalar(scalar_dtype<T>(), &value);
   }
   // A struct passed by value, as raw bytes (laid out as the kernel declares it).
   KernelArgs& add_bytes(const void* data, size_t size);
