@@ -1,10 +1,12 @@
 #include "accel/ops/advanced_index.h"
 
 #include <algorithm>
+#include <climits>
 #include <string>
 
 #include "accel/backend/backend.h"
 #include "accel/ops/copy.h"
+#include "accel/ops/elementwise.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::detail {
@@ -68,6 +70,12 @@ Array int64_index(const Array& index, Device device, const char* op) {
     throw DeviceError(tag(op) + "index array is on " + index.device().str() +
                       " but the indexed array is on " + device.str() +
                       "; move it with to_device() first");
+  if (index.dtype() == Dtype::uint64) {
+    // Values past int64's range would wrap to negative (valid-looking) indices; capped, they
+    // stay out of bounds for every axis.
+    Array cap = Array::scalar(static_cast<uint64_t>(INT64_MAX), false, index.device());
+    return astype(minimum(index, cap), Dtype::int64);
+  }
   return astype(index, Dtype::int64, false);
 }
 

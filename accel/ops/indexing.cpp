@@ -34,28 +34,39 @@ int axes_used(const Index& index) {
   return 1;
 }
 
-// The index with the ellipsis (or the implicit one at the end) replaced by full slices.
-std::vector<Index> expand_ellipsis(const Array& x, const std::vector<Index>& indices, const char* op) {
-  int used = 0, ellipses = 0;
-  for (const Index& i : indices) {
-    used += axes_used(i);
-    ellipses += std::holds_alternative<Ellipsis>(i);
+// The index with the ellipsis (or the implicit one at the end) read as full slices, without
+// copying the entries (view creation is on the per-call path of every x[i]).
+class ExpandedIndex {
+ public:
+  ExpandedIndex(const Array& x, const std::vector<Index>& indices, const char* op) : indices_(indices) {
+    int used = 0, ellipses = 0;
+    for (size_t k = 0; k < indices.size(); ++k) {
+      used += axes_used(indices[k]);
+      if (std::holds_alternative<Ellipsis>(indices[k])) {
+        ++ellipses;
+        ellipsis_ = k;
+      }
+    }
+    if (ellipses > 1) throw IndexError(tag(op) + "an index can only have a single ellipsis ('...')");
+    if (used > x.ndim())
+      throw IndexError(tag(op) + "too many indices for array: array is " + std::to_string(x.ndim()) +
+                       "-dimensional, but " + std::to_string(used) + " were indexed");
+    fill_ = static_cast<size_t>(x.ndim() - used);
+    skip_ = ellipses;
+    if (!ellipses) ellipsis_ = indices.size();
   }
-  if (ellipses > 1) throw IndexError(tag(op) + "an index can only have a single ellipsis ('...')");
-  if (used > x.ndim())
-    throw IndexError(tag(op) + "too many indices for array: array is " + std::to_string(x.ndim()) +
-                     "-dimensional, but " + std::to_string(used) + " were indexed");
-  std::vector<Index> out;
-  out.reserve(indices.size() + static_cast<size_t>(x.ndim() - used));
-  for (const Index& i : indices) {
-    if (std::holds_alternative<Ellipsis>(i))
-      out.insert(out.end(), static_cast<size_t>(x.ndim() - used), Slice{});
-    else
-      out.push_back(i);
+  size_t size() const { return indices_.size() - skip_ + fill_; }
+  const Index& operator[](size_t e) const {
+    static const Index full_slice = Slice{};
+    if (e < ellipsis_) return indices_[e];
+    if (e < ellipsis_ + fill_) return full_slice;
+    return indices_[e - fill_ + skip_];
   }
-  if (!ellipses) out.insert(out.end(), static_cast<size_t>(x.ndim() - used), Slice{});
-  return out;
-}
+
+ private:
+  const std::vector<Index>& indices_;
+  size_t ellipsis_ = 0, fill_ = 0, skip_ = 0;
+};
 
 // Python's slice.indices(): the first position, step and length of a slice over n elements.
 struct SliceRange {
@@ -81,13 +92,15 @@ SliceRange resolve(const Slice& s, int64_t n, const char* op) {
 
 IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const char* op) {
   x.eval();
-  std::vector<Index> entries = expand_ellipsis(x, indices, op);
+  ExpandedIndex entries(x, indices, op);
   bool has_arrays = false;
-  for (const Index& e : entries) has_arrays |= std::holds_alternative<Array>(e);
+  for (const Index& e : indices) has_arrays |= std::holds_alternative<Array>(e);
 
   IndexPlan plan;
   Shape shape;
   Strides strides;
+  shape.reserve(entries.size());
+  strides.reserve(entries.size());
   int64_t offset = x.offset();
   int d = 0;  // next axis of x
   std::vector<size_t> advanced_entries;

@@ -487,6 +487,13 @@ def test_out_of_bounds_integer_names_index_axis_and_size():
         ac.take_along_axis(x, np.full((3, 1), 4), axis=1)
 
 
+def test_unsigned_index_arrays_past_int64_are_out_of_bounds():
+    x = ac.asarray(np.arange(4.0))
+    same(x[np.array([3, 0], np.uint64)], np.arange(4.0)[np.array([3, 0], np.uint64)])
+    with pytest.raises(IndexError):
+        x[np.array([2**64 - 1], np.uint64)]
+
+
 def test_bad_scatter_index_writes_nothing():
     x = ac.asarray(np.arange(6.0))
     with pytest.raises(IndexError):
