@@ -17,8 +17,7 @@ def where(condition, x=None, y=None, /):
 def _iter(self):
     if self.ndim == 0:
         raise TypeError("iteration over a 0-d array")
-    for i in range(self.shape[0]):
-        yield self[i]
+    return (self[i] for i in range(self.shape[0]))
 
 
 def _nonzero(self):
