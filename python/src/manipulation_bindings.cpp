@@ -1,8 +1,218 @@
-// Bindings for the manipulation area.
+// Manipulation functions under their Array API and NumPy names (reshape, permute_dims/transpose,
+// concat/concatenate, ...) and the ndarray methods x.reshape(), x.transpose(), x.flatten(), ...
+// NumPy conveniences built from these (hstack, atleast_2d, fliplr, ...) live in
+// python/accel/_manipulation.py.
+#include <nanobind/stl/vector.h>
+
+#include <string>
+
 #include "bindings.h"
 
 namespace accel::py {
+namespace {
 
-void init_manipulation(nb::module_& m) {}
+using namespace nb::literals;
+
+// An accel array as it is; anything else (lists, NumPy arrays, scalars) through asarray.
+Array array_arg(nb::handle obj, std::optional<Device> device = std::nullopt) {
+  if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
+  return asarray(obj, std::nullopt, device, std::nullopt);
+}
+
+// A sequence of array-likes (an array counts as the sequence of its rows, as in NumPy). Non-accel
+// items go to the device of the first accel array.
+std::vector<Array> arrays_arg(nb::handle seq, const char* op) {
+  if (nb::isinstance<Array>(seq)) return unstack(nb::cast<const Array&>(seq), 0);
+  if (!nb::isinstance<nb::sequence>(seq) || nb::isinstance<nb::str>(seq))
+    throw nb::type_error((std::string("[") + op + "] expected a sequence of arrays, got " +
+                          nb::cast<std::string>(nb::repr(nb::handle(seq.type()))))
+                             .c_str());
+  std::optional<Device> device;
+  for (nb::handle h : seq)
+    if (nb::isinstance<Array>(h)) {
+      device = nb::cast<const Array&>(h).device();
+      break;
+    }
+  std::vector<Array> out;
+  for (nb::handle h : seq) out.push_back(array_arg(h, device));
+  return out;
+}
+
+// Axes from None (nullopt), an integer (also NumPy's) or a sequence of integers.
+std::optional<Axes> axes_arg(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return to_shape(obj);
+}
+
+std::optional<int64_t> axis_arg(nb::handle obj) {
+  if (obj.is_none()) return std::nullopt;
+  return nb::cast<int64_t>(obj);
+}
+
+// A Python or NumPy integer (not an array or a sequence of them).
+bool is_integer_scalar(nb::handle obj) {
+  if (PyLong_Check(obj.ptr())) return true;
+  if (nb::isinstance<Array>(obj) || nb::isinstance<nb::sequence>(obj)) return false;
+  if (!nb::hasattr(obj, "__index__")) return false;
+  return !nb::hasattr(obj, "shape") || nb::len(nb::object(obj.attr("shape"))) == 0;
+}
+
+void check_order(nb::handle order, const char* op) {
+  if (order.is_none()) return;
+  std::string o = nb::cast<std::string>(order);
+  if (o != "C")
+    throw ValueError(std::string("[") + op + "] only order='C' is supported; got order='" + o + "'");
+}
+
+std::optional<bool> copy_arg(nb::handle copy) {
+  if (copy.is_none()) return std::nullopt;
+  return nb::cast<bool>(copy);
+}
+
+nb::tuple to_tuple(const std::vector<Array>& arrays) {
+  nb::list l;
+  for (const Array& a : arrays) l.append(nb::cast(a));
+  return nb::tuple(l);
+}
+
+// NumPy's split / array_split: an integer number of sections or a sequence of cut indices.
+nb::list split_arg(const Array& x, nb::handle sections, int64_t axis, bool equal) {
+  std::vector<Array> parts = is_integer_scalar(sections)
+                                 ? split(x, nb::cast<int64_t>(sections), axis, equal)
+                                 : split_at(x, to_shape(sections), axis);
+  nb::list l;
+  for (const Array& a : parts) l.append(nb::cast(a));
+  return l;
+}
+
+Array repeat_arg(const Array& x, nb::handle repeats, nb::handle axis) {
+  if (is_integer_scalar(repeats)) return repeat(x, nb::cast<int64_t>(repeats), axis_arg(axis));
+  return repeat(x, array_arg(repeats, x.device()), axis_arg(axis));
+}
+
+// x.reshape(2, 3), x.reshape((2, 3)) and x.reshape(-1) all mean the same, as in NumPy.
+Shape shape_from_args(const nb::args& args, const char* op) {
+  if (args.size() == 1) return to_shape(args[0]);
+  Shape s;
+  for (nb::handle h : args) s.push_back(nb::cast<int64_t>(h));
+  return s;
+}
+
+// Adds a method to the already registered ndarray class.
+template <class F, class... Extra>
+void def_method(nb::handle cls, const char* name, F&& f, const Extra&... extra) {
+  cls.attr(name) = nb::cpp_function(std::forward<F>(f), nb::is_method(), nb::name(name),
+                                    nb::scope(cls), extra...);
+}
+
+void init_methods(nb::handle cls) {
+  def_method(cls, "reshape", [](const Array& x, nb::args shape, nb::handle order, nb::handle copy) {
+    check_order(order, "reshape");
+    return reshape(x, shape_from_args(shape, "reshape"), copy_arg(copy));
+  }, "shape"_a, "order"_a = "C", "copy"_a = nb::none());
+  def_method(cls, "transpose", [](const Array& x, nb::args axes) {
+    if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(x);
+    return permute_dims(x, shape_from_args(axes, "transpose"));
+  }, "axes"_a);
+  def_method(cls, "flatten", [](const Array& x, nb::handle order) {
+    check_order(order, "flatten");
+    return flatten(x);
+  }, "order"_a = "C");
+  def_method(cls, "ravel", [](const Array& x, nb::handle order) {
+    check_order(order, "ravel");
+    return ravel(x);
+  }, "order"_a = "C");
+  def_method(cls, "squeeze", [](const Array& x, nb::handle axis) {
+    return squeeze(x, axes_arg(axis));
+  }, "axis"_a = nb::none());
+  def_method(cls, "swapaxes", [](const Array& x, int64_t a, int64_t b) { return swapaxes(x, a, b); },
+             "axis1"_a, "axis2"_a);
+  def_method(cls, "repeat", [](const Array& x, nb::handle repeats, nb::handle axis) {
+    return repeat_arg(x, repeats, axis);
+  }, "repeats"_a, "axis"_a = nb::none());
+}
+
+}  // namespace
+
+void init_manipulation(nb::module_& m) {
+  m.def("reshape", [](nb::handle x, nb::handle shape, nb::handle order, nb::handle copy) {
+    check_order(order, "reshape");
+    return reshape(array_arg(x), to_shape(shape), copy_arg(copy));
+  }, "x"_a, "shape"_a, "order"_a = "C", nb::kw_only(), "copy"_a = nb::none(),
+     "x with a new shape (one entry may be -1); a view whenever the strides allow one.");
+  m.def("ravel", [](nb::handle x, nb::handle order) {
+    check_order(order, "ravel");
+    return ravel(array_arg(x));
+  }, "a"_a, "order"_a = "C", "The flattened array (C order); a view when x is contiguous.");
+
+  m.def("permute_dims", [](nb::handle x, nb::handle axes) {
+    return permute_dims(array_arg(x), to_shape(axes));
+  }, "x"_a, "axes"_a, "A view with the axes reordered.");
+  m.def("transpose", [](nb::handle x, nb::handle axes) {
+    Array a = array_arg(x);
+    return axes.is_none() ? transpose(a) : permute_dims(a, to_shape(axes));
+  }, "a"_a, "axes"_a = nb::none(), "A view with the axes reversed or reordered.");
+  m.def("matrix_transpose", [](nb::handle x) { return matrix_transpose(array_arg(x)); }, "x"_a);
+  m.def("swapaxes", [](nb::handle x, int64_t a, int64_t b) { return swapaxes(array_arg(x), a, b); },
+        "a"_a, "axis1"_a, "axis2"_a);
+  m.def("moveaxis", [](nb::handle x, nb::handle source, nb::handle destination) {
+    return moveaxis(array_arg(x), to_shape(source), to_shape(destination));
+  }, "a"_a, "source"_a, "destination"_a);
+
+  m.def("squeeze", [](nb::handle x, nb::handle axis) { return squeeze(array_arg(x), axes_arg(axis)); },
+        "a"_a, "axis"_a = nb::none());
+  m.def("expand_dims", [](nb::handle x, nb::handle axis) {
+    return expand_dims(array_arg(x), to_shape(axis));
+  }, "a"_a, "axis"_a = 0);
+
+  m.def("broadcast_to", [](nb::handle x, nb::handle shape) {
+    return broadcast_to(array_arg(x), to_shape(shape));
+  }, "array"_a, "shape"_a, "A read view of the array at a broadcast shape (no copy).");
+  m.def("broadcast_arrays", [](nb::args arrays) {
+    return to_tuple(broadcast_arrays(arrays_arg(arrays, "broadcast_arrays")));
+  });
+  m.def("broadcast_shapes", [](nb::args shapes) {
+    std::vector<Shape> list;
+    for (nb::handle h : shapes) list.push_back(to_shape(h));
+    Shape s = broadcast_shapes(list);
+    nb::list l;
+    for (int64_t d : s) l.append(d);
+    return nb::tuple(l);
+  });
+
+  m.def("concat", [](nb::handle arrays, nb::handle axis) {
+    return concat(arrays_arg(arrays, "concat"), axis_arg(axis));
+  }, "arrays"_a, nb::kw_only(), "axis"_a = 0);
+  m.def("concatenate", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype) {
+    return finish_out(concat(arrays_arg(arrays, "concatenate"), axis_arg(axis),
+                             to_optional_dtype(dtype)),
+                      out, "concatenate");
+  }, "arrays"_a, "axis"_a = 0, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none());
+  m.def("stack", [](nb::handle arrays, int64_t axis, nb::handle out, nb::handle dtype) {
+    return finish_out(stack(arrays_arg(arrays, "stack"), axis, to_optional_dtype(dtype)), out,
+                      "stack");
+  }, "arrays"_a, "axis"_a = 0, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none());
+  m.def("unstack", [](nb::handle x, int64_t axis) { return to_tuple(unstack(array_arg(x), axis)); },
+        "x"_a, nb::kw_only(), "axis"_a = 0, "Views of x along axis, as a tuple.");
+  m.def("split", [](nb::handle x, nb::handle sections, int64_t axis) {
+    return split_arg(array_arg(x), sections, axis, true);
+  }, "ary"_a, "indices_or_sections"_a, "axis"_a = 0);
+  m.def("array_split", [](nb::handle x, nb::handle sections, int64_t axis) {
+    return split_arg(array_arg(x), sections, axis, false);
+  }, "ary"_a, "indices_or_sections"_a, "axis"_a = 0);
+
+  m.def("flip", [](nb::handle x, nb::handle axis) { return flip(array_arg(x), axes_arg(axis)); },
+        "m"_a, "axis"_a = nb::none(), "A view with the elements reversed along axis (all: None).");
+  m.def("roll", [](nb::handle x, nb::handle shift, nb::handle axis) {
+    return roll(array_arg(x), to_shape(shift), axes_arg(axis));
+  }, "a"_a, "shift"_a, "axis"_a = nb::none());
+  m.def("repeat", [](nb::handle x, nb::handle repeats, nb::handle axis) {
+    return repeat_arg(array_arg(x), repeats, axis);
+  }, "a"_a, "repeats"_a, "axis"_a = nb::none());
+  m.def("tile", [](nb::handle x, nb::handle reps) { return tile(array_arg(x), to_shape(reps)); },
+        "A"_a, "reps"_a);
+
+  init_methods(m.attr("ndarray"));
+}
 
 }  // namespace accel::py

@@ -1,0 +1,35 @@
+// Views along one axis, shared by the manipulation ops (split, unstack, concat, roll, repeat,
+// tile). They re-describe memory only; the ops then copy whole views with Backend::cast.
+#pragma once
+#include "accel/core/array.h"
+
+namespace accel {
+
+// x[..., start:stop, ...] on `axis` (already normalized; 0 <= start <= stop <= x.shape(axis)).
+inline Array axis_slice(const Array& x, int axis, int64_t start, int64_t stop) {
+  Shape shape = x.shape();
+  shape[axis] = stop - start;
+  return Array::view_of(x, shape, x.strides(), x.offset() + start * x.strides()[axis]);
+}
+
+// x with a new axis of `size` and `stride` (in elements; 0 repeats the data) before `pos`.
+inline Array insert_axis(const Array& x, int pos, int64_t size, int64_t stride) {
+  Shape shape = x.shape();
+  Strides strides = x.strides();
+  shape.insert(shape.begin() + pos, size);
+  strides.insert(strides.begin() + pos, stride);
+  return Array::view_of(x, shape, strides, x.offset());
+}
+
+// x with `axis` (of length outer * inner) seen as two axes (outer, inner), in C order.
+inline Array split_axis(const Array& x, int axis, int64_t outer, int64_t inner) {
+  Shape shape = x.shape();
+  Strides strides = x.strides();
+  const int64_t s = strides[axis];
+  shape[axis] = inner;
+  shape.insert(shape.begin() + axis, outer);
+  strides.insert(strides.begin() + axis, inner * s);
+  return Array::view_of(x, shape, strides, x.offset());
+}
+
+}  // namespace accel

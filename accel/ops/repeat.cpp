@@ -1,0 +1,111 @@
+// repeat and tile: the output is seen with extra axes (each repeated axis split in two) and the
+// input with stride 0 on them, so one strided Backend::cast writes all the copies at once.
+#include <algorithm>
+#include <string>
+
+#include "accel/backend/backend.h"
+#include "accel/ops/axis_view.h"
+#include "accel/ops/manipulation.h"
+#include "accel/runtime/errors.h"
+
+namespace accel {
+namespace {
+
+// The strided loops index up to this many axes (backend/cpu/strided_loop.cpp).
+constexpr int kMaxLoopAxes = 32;
+
+void check_count(int64_t count, const char* op, const char* what) {
+  if (count < 0)
+    throw ValueError(std::string("[") + op + "] " + what + " may not be negative; got " +
+                     std::to_string(count));
+}
+
+// Writes x[..., i, ...] repeated `count` times into dst (a view whose axis `ax` has length
+// x.shape(ax) * count), for every i at once.
+void write_repeated(const Array& x, const Array& dst, int ax, int64_t count) {
+  const int64_t n = x.shape()[ax];
+  backend_for(x.device()).cast(insert_axis(x, ax + 1, count, 0), split_axis(dst, ax, n, count));
+}
+
+}  // namespace
+
+Array repeat(const Array& x, int64_t repeats, std::optional<int64_t> axis) {
+  check_count(repeats, "repeat", "repeats");
+  if (!axis) return repeat(ravel(x), repeats, 0);
+  const int ax = normalize_axis(*axis, x.ndim(), "repeat");
+  Shape shape = x.shape();
+  shape[ax] *= repeats;
+  Array out = Array::empty(shape, x.dtype(), x.device());
+  if (out.size() > 0) write_repeated(x, out, ax, repeats);
+  return out;
+}
+
+Array repeat(const Array& x, const Array& repeats, std::optional<int64_t> axis) {
+  if (!can_cast_safely(repeats.dtype(), Dtype::int64))
+    throw DTypeError("[repeat] repeats must be integers; got " + repeats.describe());
+  if (repeats.ndim() > 1)
+    throw ShapeError("[repeat] repeats must be an integer or a 1-d array; got " +
+                     repeats.describe());
+  if (repeats.device() != x.device())
+    throw DeviceError("[repeat] repeats is on " + repeats.device().str() + " and the array on " +
+                      x.device().str() + "; move one with to_device() first");
+  // The counts decide the output shape, so they are read on the host.
+  std::vector<int64_t> counts = repeats.to_vector<int64_t>();
+  if (counts.size() == 1) return repeat(x, counts[0], axis);
+  if (!axis) return repeat(ravel(x), repeats, 0);
+  const int ax = normalize_axis(*axis, x.ndim(), "repeat");
+  const int64_t n = x.shape()[ax];
+  if (static_cast<int64_t>(counts.size()) != n)
+    throw ShapeError("[repeat] repeats has " + std::to_string(counts.size()) +
+                     " entries but axis " + std::to_string(ax) + " of the array has length " +
+                     std::to_string(n) + " (shape " + shape_str(x.shape()) + ")");
+  int64_t total = 0;
+  for (int64_t c : counts) {
+    check_count(c, "repeat", "repeats");
+    total += c;
+  }
+  Shape shape = x.shape();
+  shape[ax] = total;
+  Array out = Array::empty(shape, x.dtype(), x.device());
+  if (out.size() == 0) return out;
+  // Runs of equal counts are one copy each: x[i0:i1] repeated c times fills (i1-i0)*c rows.
+  int64_t pos = 0;
+  for (int64_t i0 = 0, i1; i0 < n; i0 = i1) {
+    const int64_t c = counts[i0];
+    for (i1 = i0 + 1; i1 < n && counts[i1] == c; ++i1) {}
+    const int64_t rows = (i1 - i0) * c;
+    if (c > 0) write_repeated(axis_slice(x, ax, i0, i1), axis_slice(out, ax, pos, pos + rows), ax, c);
+    pos += rows;
+  }
+  return out;
+}
+
+Array tile(const Array& x, const Axes& reps) {
+  for (int64_t r : reps) check_count(r, "tile", "repetitions");
+  const int nd = std::max<int>(x.ndim(), static_cast<int>(reps.size()));
+  Axes full(nd, 1);
+  std::copy(reps.begin(), reps.end(), full.end() - static_cast<int64_t>(reps.size()));
+  Shape padded(nd - x.ndim(), 1);
+  padded.insert(padded.end(), x.shape().begin(), x.shape().end());
+  Array src = reshape(x, padded);
+  Shape shape(nd);
+  for (int d = 0; d < nd; ++d) shape[d] = padded[d] * full[d];
+  Array out = Array::empty(shape, x.dtype(), x.device());
+  if (out.size() == 0) return out;
+  // Each axis with reps r > 1 becomes (r, len): stride 0 over r on the input side.
+  Array dst = out;
+  int split = 0;
+  for (int d = nd - 1; d >= 0; --d) {
+    if (full[d] == 1) continue;
+    if (nd + ++split > kMaxLoopAxes)
+      throw ShapeError("[tile] tiling " + std::to_string(split) + " axes of a " +
+                       std::to_string(nd) + "-d array needs more than " +
+                       std::to_string(kMaxLoopAxes) + " loop axes");
+    dst = split_axis(dst, d, full[d], padded[d]);
+    src = insert_axis(src, d, full[d], 0);
+  }
+  backend_for(x.device()).cast(src, dst);
+  return out;
+}
+
+}  // namespace accel

@@ -1,0 +1,289 @@
+// The manipulation ops that return views of x's memory: new shapes and strides, no data moved
+// (reshape copies only when no strides can describe the result, as NumPy's).
+#include <algorithm>
+#include <string>
+
+#include "accel/ops/axis_view.h"
+#include "accel/ops/copy.h"
+#include "accel/ops/manipulation.h"
+#include "accel/runtime/errors.h"
+
+namespace accel {
+namespace {
+
+std::string axes_str(const Axes& axes) { return shape_str(axes); }
+
+// The requested shape with -1 replaced by what makes the sizes agree.
+Shape resolve_shape(const Shape& requested, int64_t size) {
+  Shape out = requested;
+  int unknown = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < requested.size(); ++i) {
+    int64_t d = requested[i];
+    if (d == -1) {
+      if (unknown >= 0)
+        throw ShapeError("[reshape] can only specify one unknown dimension (-1); got shape " +
+                         shape_str(requested));
+      unknown = static_cast<int>(i);
+    } else if (d < 0) {
+      throw ShapeError("[reshape] negative dimension " + std::to_string(d) + " in shape " +
+                       shape_str(requested));
+    } else {
+      known *= d;
+    }
+  }
+  bool fits = unknown >= 0 ? known != 0 && size % known == 0 : known == size;
+  if (!fits)
+    throw ShapeError("[reshape] cannot reshape array of size " + std::to_string(size) +
+                     " into shape " + shape_str(requested));
+  if (unknown >= 0) out[unknown] = size / known;
+  return out;
+}
+
+// Strides that show memory laid out as (shape, strides) in `target`'s shape without copying,
+// if there are any: each run of old axes that merges into new axes (or splits into them) must
+// be contiguous with itself (NumPy's _attempt_nocopy_reshape).
+std::optional<Strides> reshape_strides(const Shape& shape, const Strides& strides,
+                                       const Shape& target) {
+  Shape os;
+  Strides ost;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1) {
+      os.push_back(shape[d]);
+      ost.push_back(strides[d]);
+    }
+  const size_t nold = os.size(), nnew = target.size();
+  Strides out(nnew, 1);
+  size_t oi = 0, oj = 1, ni = 0, nj = 1;
+  while (ni < nnew && oi < nold) {
+    int64_t np = target[ni], op = os[oi];
+    while (np != op) {
+      if (np < op)
+        np *= target[nj++];
+      else
+        op *= os[oj++];
+    }
+    for (size_t k = oi; k + 1 < oj; ++k)
+      if (ost[k] != ost[k + 1] * os[k + 1]) return std::nullopt;
+    out[nj - 1] = ost[oj - 1];
+    for (size_t k = nj - 1; k > ni; --k) out[k - 1] = out[k] * target[k];
+    ni = nj++;
+    oi = oj++;
+  }
+  // Trailing size-1 axes: any stride works; continue the last group's.
+  int64_t last = ni > 0 ? out[ni - 1] : 1;
+  for (size_t k = ni; k < nnew; ++k) out[k] = last;
+  return out;
+}
+
+// Size-1 axes may take any stride; give them the one a C-contiguous layout would have.
+int64_t unit_axis_stride(const Shape& shape, const Strides& strides, size_t pos) {
+  return pos < shape.size() ? strides[pos] * std::max<int64_t>(shape[pos], 1) : 1;
+}
+
+}  // namespace
+
+Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy_mode) {
+  Shape target = resolve_shape(shape, x.size());
+  if (copy_mode.value_or(false)) return reshape(copy(x), target, false);
+  x.eval();
+  std::optional<Strides> strides =
+      x.size() == 0 ? contiguous_strides(target) : reshape_strides(x.shape(), x.strides(), target);
+  if (strides) return Array::view_of(x, target, *strides, x.offset());
+  if (copy_mode.has_value())
+    throw ValueError("[reshape] cannot reshape " + x.describe() + " with strides " +
+                     shape_str(x.strides()) + " into shape " + shape_str(target) +
+                     " without a copy, and copy=False was given");
+  return reshape(ascontiguousarray(x), target, false);
+}
+
+Array ravel(const Array& x) { return reshape(x, {-1}); }
+
+Array flatten(const Array& x) { return reshape(x, {-1}, true); }
+
+Array permute_dims(const Array& x, const Axes& axes) {
+  const int nd = x.ndim();
+  if (static_cast<int>(axes.size()) != nd)
+    throw ValueError("[permute_dims] axes " + axes_str(axes) + " do not match an array of " +
+                     std::to_string(nd) + " dimensions");
+  Shape shape(nd);
+  Strides strides(nd);
+  std::vector<bool> seen(nd, false);
+  for (int i = 0; i < nd; ++i) {
+    int a = normalize_axis(axes[i], nd, "permute_dims");
+    if (seen[a]) throw AxisError("[permute_dims] repeated axis in " + axes_str(axes));
+    seen[a] = true;
+    shape[i] = x.shape()[a];
+    strides[i] = x.strides()[a];
+  }
+  return Array::view_of(x, shape, strides, x.offset());
+}
+
+Array transpose(const Array& x) {
+  Axes axes(x.ndim());
+  for (int i = 0; i < x.ndim(); ++i) axes[i] = x.ndim() - 1 - i;
+  return permute_dims(x, axes);
+}
+
+Array matrix_transpose(const Array& x) {
+  if (x.ndim() < 2)
+    throw ShapeError("[matrix_transpose] needs an array of at least 2 dimensions; got " +
+                     x.describe());
+  return swapaxes(x, -1, -2);
+}
+
+Array swapaxes(const Array& x, int64_t axis1, int64_t axis2) {
+  int a = normalize_axis(axis1, x.ndim(), "swapaxes");
+  int b = normalize_axis(axis2, x.ndim(), "swapaxes");
+  Axes axes(x.ndim());
+  for (int i = 0; i < x.ndim(); ++i) axes[i] = i;
+  std::swap(axes[a], axes[b]);
+  return permute_dims(x, axes);
+}
+
+Array moveaxis(const Array& x, const Axes& source, const Axes& destination) {
+  if (source.size() != destination.size())
+    throw ValueError("[moveaxis] source " + axes_str(source) + " and destination " +
+                     axes_str(destination) + " must have the same number of axes");
+  const int nd = x.ndim();
+  normalize_axes(source, nd, "moveaxis");  // range and repeat checks
+  normalize_axes(destination, nd, "moveaxis");
+  std::vector<std::pair<int, int>> moves;  // (destination, source)
+  for (size_t i = 0; i < source.size(); ++i)
+    moves.emplace_back(normalize_axis(destination[i], nd, "moveaxis"),
+                       normalize_axis(source[i], nd, "moveaxis"));
+  std::sort(moves.begin(), moves.end());
+  Axes order;
+  for (int d = 0; d < nd; ++d)
+    if (std::none_of(moves.begin(), moves.end(), [d](auto m) { return m.second == d; }))
+      order.push_back(d);
+  for (auto [dst, src] : moves) order.insert(order.begin() + dst, src);
+  return permute_dims(x, order);
+}
+
+Array squeeze(const Array& x, const std::optional<Axes>& axes) {
+  std::vector<bool> drop(x.ndim(), false);
+  if (axes) {
+    for (int a : normalize_axes(*axes, x.ndim(), "squeeze")) {
+      if (x.shape()[a] != 1)
+        throw ShapeError("[squeeze] cannot remove axis " + std::to_string(a) + " of size " +
+                         std::to_string(x.shape()[a]) + " from shape " + shape_str(x.shape()) +
+                         "; only axes of size 1 can be squeezed");
+      drop[a] = true;
+    }
+  } else {
+    for (int d = 0; d < x.ndim(); ++d) drop[d] = x.shape()[d] == 1;
+  }
+  Shape shape;
+  Strides strides;
+  for (int d = 0; d < x.ndim(); ++d)
+    if (!drop[d]) {
+      shape.push_back(x.shape()[d]);
+      strides.push_back(x.strides()[d]);
+    }
+  return Array::view_of(x, shape, strides, x.offset());
+}
+
+Array expand_dims(const Array& x, const Axes& axes) {
+  const int nd = x.ndim() + static_cast<int>(axes.size());
+  std::vector<int> inserted = normalize_axes(axes, nd, "expand_dims");
+  Shape shape;
+  Strides strides;
+  size_t src = 0;
+  for (int d = 0; d < nd; ++d) {
+    if (std::binary_search(inserted.begin(), inserted.end(), d)) {
+      shape.push_back(1);
+      strides.push_back(unit_axis_stride(x.shape(), x.strides(), src));
+    } else {
+      shape.push_back(x.shape()[src]);
+      strides.push_back(x.strides()[src]);
+      ++src;
+    }
+  }
+  return Array::view_of(x, shape, strides, x.offset());
+}
+
+Array broadcast_to(const Array& x, const Shape& shape) {
+  bool ok = x.ndim() <= static_cast<int>(shape.size());
+  size_t lead = shape.size() - std::min<size_t>(shape.size(), x.ndim());
+  for (size_t i = 0; i < shape.size() && ok; ++i) {
+    if (shape[i] < 0) ok = false;
+    else if (i >= lead) ok = x.shape()[i - lead] == shape[i] || x.shape()[i - lead] == 1;
+  }
+  if (!ok)
+    throw ShapeError("[broadcast_to] cannot broadcast an array of shape " + shape_str(x.shape()) +
+                     " to shape " + shape_str(shape));
+  x.eval();
+  return Array::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape), x.offset());
+}
+
+std::vector<Array> broadcast_arrays(std::span<const Array> arrays) {
+  std::vector<Shape> shapes;
+  for (const Array& a : arrays) shapes.push_back(a.shape());
+  Shape shape = broadcast_shapes(shapes, "broadcast_arrays");
+  std::vector<Array> out;
+  for (const Array& a : arrays) out.push_back(broadcast_to(a, shape));
+  return out;
+}
+
+std::vector<Array> unstack(const Array& x, int64_t axis) {
+  int a = normalize_axis(axis, x.ndim(), "unstack");
+  std::vector<Array> out;
+  for (int64_t i = 0; i < x.shape()[a]; ++i) out.push_back(squeeze(axis_slice(x, a, i, i + 1), Axes{a}));
+  return out;
+}
+
+std::vector<Array> split_at(const Array& x, const Axes& indices, int64_t axis) {
+  int a = normalize_axis(axis, x.ndim(), "split");
+  const int64_t n = x.shape()[a];
+  // Python slice bounds: negative counts from the end, out of range clamps, stop < start is empty.
+  auto bound = [n](int64_t i) { return i < 0 ? std::max<int64_t>(i + n, 0) : std::min(i, n); };
+  std::vector<Array> out;
+  int64_t start = 0;
+  for (int64_t index : indices) {
+    int64_t stop = bound(index);
+    out.push_back(axis_slice(x, a, start, std::max(start, stop)));
+    start = stop;
+  }
+  out.push_back(axis_slice(x, a, start, n));
+  return out;
+}
+
+std::vector<Array> split(const Array& x, int64_t sections, int64_t axis, bool equal) {
+  int a = normalize_axis(axis, x.ndim(), "split");
+  if (sections <= 0)
+    throw ValueError("[split] the number of sections must be positive; got " +
+                     std::to_string(sections));
+  const int64_t n = x.shape()[a];
+  if (equal && n % sections != 0)
+    throw ShapeError("[split] an axis of length " + std::to_string(n) + " does not split into " +
+                     std::to_string(sections) + " equal sections");
+  const int64_t each = n / sections, extra = n % sections;
+  std::vector<Array> out;
+  int64_t start = 0;
+  for (int64_t i = 0; i < sections; ++i) {
+    int64_t len = each + (i < extra ? 1 : 0);
+    out.push_back(axis_slice(x, a, start, start + len));
+    start += len;
+  }
+  return out;
+}
+
+Array flip(const Array& x, const std::optional<Axes>& axes) {
+  std::vector<int> flipped;
+  if (axes) {
+    flipped = normalize_axes(*axes, x.ndim(), "flip");
+  } else {
+    for (int d = 0; d < x.ndim(); ++d) flipped.push_back(d);
+  }
+  x.eval();
+  Strides strides = x.strides();
+  int64_t offset = x.offset();
+  for (int d : flipped) {
+    if (x.shape()[d] > 0) offset += (x.shape()[d] - 1) * strides[d];
+    strides[d] = -strides[d];
+  }
+  return Array::view_of(x, x.shape(), strides, offset);
+}
+
+}  // namespace accel

@@ -1,0 +1,116 @@
+"""NumPy's stacking, splitting and flipping conveniences, built from the core manipulation ops
+(python/src/manipulation_bindings.cpp): atleast_1d/2d/3d, hstack, vstack, dstack, column_stack,
+hsplit, vsplit, dsplit, fliplr and flipud."""
+
+from . import _core
+
+__all__ = [
+    "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack", "column_stack",
+    "hsplit", "vsplit", "dsplit", "fliplr", "flipud",
+]
+
+
+def _arrays(objs):
+    # Non-accel inputs follow the first accel array's device, as in concat.
+    device = next((a.device for a in objs if isinstance(a, _core.ndarray)), None)
+    return [a if isinstance(a, _core.ndarray) else _core.asarray(a, device=device) for a in objs]
+
+
+def _one_or_tuple(arrays):
+    return arrays[0] if len(arrays) == 1 else tuple(arrays)
+
+
+def _at_least_1d(a):
+    return _core.reshape(a, (1,)) if a.ndim == 0 else a
+
+
+def _at_least_2d(a):
+    if a.ndim == 0:
+        return _core.reshape(a, (1, 1))
+    return _core.expand_dims(a, 0) if a.ndim == 1 else a
+
+
+def _at_least_3d(a):
+    if a.ndim == 0:
+        return _core.reshape(a, (1, 1, 1))
+    if a.ndim == 1:
+        return _core.expand_dims(a, (0, 2))
+    return _core.expand_dims(a, 2) if a.ndim == 2 else a
+
+
+def atleast_1d(*arys):
+    """Views of the inputs with at least one dimension."""
+    return _one_or_tuple([_at_least_1d(a) for a in _arrays(arys)])
+
+
+def atleast_2d(*arys):
+    """Views of the inputs with at least two dimensions (a 1-d array becomes one row)."""
+    return _one_or_tuple([_at_least_2d(a) for a in _arrays(arys)])
+
+
+def atleast_3d(*arys):
+    """Views with at least three dimensions: (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."""
+    return _one_or_tuple([_at_least_3d(a) for a in _arrays(arys)])
+
+
+def vstack(tup, *, dtype=None):
+    """Stacks rows: 1-d inputs become rows, then they join along axis 0."""
+    return _core.concatenate([_at_least_2d(a) for a in _arrays(tup)], 0, dtype=dtype)
+
+
+def hstack(tup, *, dtype=None):
+    """Joins 1-d inputs end to end, others along axis 1."""
+    arrays = [_at_least_1d(a) for a in _arrays(tup)]
+    axis = 0 if arrays and arrays[0].ndim == 1 else 1
+    return _core.concatenate(arrays, axis, dtype=dtype)
+
+
+def dstack(tup):
+    """Joins along the third axis after atleast_3d."""
+    return _core.concatenate([_at_least_3d(a) for a in _arrays(tup)], 2)
+
+
+def column_stack(tup):
+    """1-d inputs become columns; the columns and 2-d inputs join along axis 1."""
+    arrays = [_core.reshape(a, (-1, 1)) if a.ndim < 2 else a for a in _arrays(tup)]
+    return _core.concatenate(arrays, 1)
+
+
+def hsplit(ary, indices_or_sections):
+    """split along axis 1 (axis 0 for 1-d input)."""
+    (a,) = _arrays([ary])
+    if a.ndim == 0:
+        raise ValueError("[hsplit] only works on arrays of 1 or more dimensions")
+    return _core.split(a, indices_or_sections, 1 if a.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    """split along axis 0 of an array of at least 2 dimensions."""
+    (a,) = _arrays([ary])
+    if a.ndim < 2:
+        raise ValueError("[vsplit] only works on arrays of 2 or more dimensions")
+    return _core.split(a, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    """split along axis 2 of an array of at least 3 dimensions."""
+    (a,) = _arrays([ary])
+    if a.ndim < 3:
+        raise ValueError("[dsplit] only works on arrays of 3 or more dimensions")
+    return _core.split(a, indices_or_sections, 2)
+
+
+def fliplr(m):
+    """A view with the columns (axis 1) reversed."""
+    (a,) = _arrays([m])
+    if a.ndim < 2:
+        raise ValueError(f"[fliplr] needs an array of at least 2 dimensions; got {a.ndim}")
+    return _core.flip(a, 1)
+
+
+def flipud(m):
+    """A view with the rows (axis 0) reversed."""
+    (a,) = _arrays([m])
+    if a.ndim < 1:
+        raise ValueError("[flipud] needs an array of at least 1 dimension; got 0")
+    return _core.flip(a, 0)
