@@ -41,7 +41,8 @@ Array repeat(const Array& x, int64_t repeats, std::optional<int64_t> axis) {
 }
 
 Array repeat(const Array& x, const Array& repeats, std::optional<int64_t> axis) {
-  if (!can_cast_safely(repeats.dtype(), Dtype::int64))
+  // An empty list of counts arrives as float64 from Python; it holds no fractional counts.
+  if (repeats.size() > 0 && !can_cast_safely(repeats.dtype(), Dtype::int64))
     throw DTypeError("[repeat] repeats must be integers; got " + repeats.describe());
   if (repeats.ndim() > 1)
     throw ShapeError("[repeat] repeats must be an integer or a 1-d array; got " +

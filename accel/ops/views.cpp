@@ -97,7 +97,11 @@ Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy_mode)
   return reshape(ascontiguousarray(x), target, false);
 }
 
-Array ravel(const Array& x) { return reshape(x, {-1}); }
+Array ravel(const Array& x) {
+  // NumPy's ravel is always C-contiguous: a strided 1-d input is copied, not re-viewed.
+  x.eval();
+  return reshape(x, {-1}, x.is_contiguous() ? std::optional<bool>() : std::optional<bool>(true));
+}
 
 Array flatten(const Array& x) { return reshape(x, {-1}, true); }
 
