@@ -9,7 +9,11 @@
 
 // arange must round like NumPy's loop (a multiply, then an add); a fused multiply-add would
 // change the last bit of some elements.
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#else
 #pragma GCC optimize("fp-contract=off")
+#endif
 
 namespace accel::cpu {
 namespace {
