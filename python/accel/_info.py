@@ -1,5 +1,6 @@
 """`python -m accel info`: the environment as a dict built by small functions, and as text."""
 
+import os
 import platform
 import sys
 
@@ -11,12 +12,24 @@ def accel_section():
     return {"version": __version__, "python": sys.version.split()[0], "platform": platform.platform()}
 
 
+def cpu_section():
+    # The BLAS core type matters: a misdetected CPU falls back to kernels several times slower.
+    from . import _core
+    blas = _core._blas_info()
+    return {"threads": _core.num_threads(), "blas": blas["config"], "blas_core": blas["core"],
+            "blas_threads": blas["threads"], "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE")}
+
+
 def info():
-    return {"accel": accel_section(), "cuda": _cuda_info.cuda_section()}
+    return {"accel": accel_section(), "cpu": cpu_section(), "cuda": _cuda_info.cuda_section()}
 
 
 def format_info(d):
     a = d["accel"]
     lines = [f"accel {a['version']} (Python {a['python']}, {a['platform']})"]
+    c = d["cpu"]
+    lines += ["CPU", f"  threads: {c['threads']}",
+              f"  BLAS:    {c['blas']} (core {c['blas_core']}, {c['blas_threads']} threads"
+              + (f"; OPENBLAS_CORETYPE={c['openblas_coretype']})" if c["openblas_coretype"] else ")")]
     lines += _cuda_info.format_cuda_section(d["cuda"])
     return "\n".join(lines)

@@ -258,3 +258,7 @@ def test_blas_reports_its_core():
     assert info["threads"] >= 1
     assert "OpenBLAS" in info["config"]
     assert info["core"]
+    from accel import _info
+    cpu = _info.info()["cpu"]
+    assert cpu["blas_core"] == info["core"]
+    assert "BLAS:" in _info.format_info(_info.info())
