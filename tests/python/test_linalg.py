@@ -119,6 +119,19 @@ def test_broadcast_operand_is_packed_once_and_exact():
     check_close(ac.matmul(a, b), np.matmul(a, b))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "complex128", "int32"])
+@pytest.mark.parametrize("mkn", [(5, 3, 4), (30, 40, 50), (1, 7, 1), (9, 1, 9)])
+def test_operands_broadcast_inside_the_matrix(dtype, mkn):
+    # Stride 0 within a matrix: neither BLAS layout, so the operand is packed (or looped over).
+    m, k, n = mkn
+    rng = np.random.default_rng(4)
+    a = np.broadcast_to(random_array(rng, (1, k), dtype), (m, k))
+    b = np.broadcast_to(random_array(rng, (k, 1), dtype), (k, n))
+    check_close(ac.matmul(a, b), a @ b)
+    check_close(ac.matmul(np.ascontiguousarray(a), b), a @ b)
+    check_close(ac.matmul(a, np.ascontiguousarray(b)), a @ b)
+
+
 def test_matmul_operators():
     a = np.arange(6.0).reshape(2, 3)
     b = np.arange(12.0).reshape(3, 4)
