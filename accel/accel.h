@@ -5,6 +5,7 @@
 #include "accel/core/array.h"
 #include "accel/core/device.h"
 #include "accel/core/dtype.h"
+#include "accel/core/eval.h"
 #include "accel/core/shape.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/creation.h"

@@ -2,6 +2,7 @@
 
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cuda/cuda_backend.h"
+#include "accel/ir/kernel_ir.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -9,6 +10,30 @@ namespace accel {
 Backend& backend_for(Device device) {
   if (device.is_cpu()) return cpu::cpu_backend();
   return cuda::cuda_backend(device.index);
+}
+
+void Backend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
+                         std::span<const Array> outputs) {
+  const Shape& shape = outputs[0].shape();
+  std::vector<Array> values;
+  values.reserve(ir.instrs.size());
+  for (const ir::Instr& in : ir.instrs) {
+    if (in.kind == ir::InstrKind::load) {
+      values.push_back(inputs[static_cast<size_t>(in.args[0])]);
+      continue;
+    }
+    Array out = Array::empty(shape, in.dtype, device());
+    if (in.kind == ir::InstrKind::cast) {
+      cast(values[static_cast<size_t>(in.args[0])], out);
+    } else {
+      std::vector<Array> args;
+      for (int a = 0; a < in.nargs(); ++a) args.push_back(values[static_cast<size_t>(in.args[a])]);
+      elementwise(in.op, args, out);
+    }
+    values.push_back(std::move(out));
+  }
+  for (size_t k = 0; k < outputs.size(); ++k)
+    cast(values[static_cast<size_t>(ir.results[k])], outputs[k]);
 }
 
 bool backend_available(Device device) {

@@ -14,6 +14,10 @@
 
 namespace accel {
 
+namespace ir {
+struct KernelIR;
+}
+
 struct MemoryStats {
   size_t in_use = 0;     // bytes held by live buffers
   size_t cached = 0;     // bytes kept for reuse
@@ -52,6 +56,11 @@ class Backend {
   virtual void elementwise(OpId op, std::span<const Array> inputs, const Array& out) = 0;
   // out[i] = convert(in[i]): a strided copy between any two dtypes (same shape).
   virtual void cast(const Array& in, const Array& out) = 0;
+  // Runs a fused elementwise kernel (accel/ir/kernel_ir.h) in one pass: inputs and outputs
+  // all have one shape (inputs may be broadcast views with 0 strides). The default runs the
+  // IR one instruction at a time over whole-array temporaries with elementwise() and cast().
+  virtual void run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
+                          std::span<const Array> outputs);
   // Reduce `in` over `axes` (sorted, unique) into `out` (in's shape without those axes,
   // contiguous). sum/prod run in out's dtype; argmin/argmax write int64.
   virtual void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,

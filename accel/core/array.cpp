@@ -23,10 +23,20 @@ void Buffer::add_pending_reader(const std::shared_ptr<ArrayImpl>& reader) {
 }
 
 void Buffer::evaluate_pending_readers(const ArrayImpl* except) {
+  evaluate_pending_readers(std::span<const ArrayImpl* const>(&except, except ? 1 : 0));
+}
+
+void Buffer::evaluate_pending_readers(std::span<const ArrayImpl* const> except) {
   auto readers = std::move(pending_readers_);
   pending_readers_.clear();
-  for (auto& w : readers)
-    if (auto p = w.lock(); p && p->node && p.get() != except) Array(p).eval();
+  for (auto& w : readers) {
+    auto p = w.lock();
+    if (!p || !p->node) continue;
+    if (std::find(except.begin(), except.end(), p.get()) != except.end())
+      pending_readers_.push_back(w);
+    else
+      Array(p).eval();
+  }
 }
 
 Array Array::empty(const Shape& shape, Dtype dtype, Device device) {

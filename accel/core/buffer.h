@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "accel/core/device.h"
@@ -38,7 +39,9 @@ class Buffer {
   // Lazy evaluation: arrays not yet computed that read this buffer. Before the buffer is
   // written in place they are computed, so `y = x * 2; x += 1` leaves y with the old values.
   void add_pending_reader(const std::shared_ptr<ArrayImpl>& reader);
+  // Readers in `except` (those about to be computed by the caller) stay registered.
   void evaluate_pending_readers(const ArrayImpl* except = nullptr);
+  void evaluate_pending_readers(std::span<const ArrayImpl* const> except);
 
  private:
   void* ptr_;

@@ -1,13 +1,34 @@
 #include "accel/core/eval.h"
 
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "accel/backend/backend.h"
+#include "accel/ir/fuse.h"
 
 namespace accel {
 namespace {
 
-// The input as the loop wants it: cast to the compute dtype, viewed with the output's shape.
+std::atomic<bool>& fusion_flag() {
+  static std::atomic<bool> on{[] {
+    const char* env = std::getenv("ACCEL_FUSION");
+    return !(env && std::strcmp(env, "0") == 0);
+  }()};
+  return on;
+}
+
+bool debug_enabled() {
+  static const bool on = [] {
+    const char* env = std::getenv("ACCEL_DEBUG");
+    return env && std::atoi(env) >= 1;
+  }();
+  return on;
+}
+
+// The input as the unfused loop wants it: cast to the compute dtype, viewed with out's shape.
 Array prepare_input(const Array& in, Dtype compute, const Shape& shape, Backend& be) {
   Array a = in;
   a.eval();
@@ -20,6 +41,7 @@ Array prepare_input(const Array& in, Dtype compute, const Shape& shape, Backend&
   return Array::view_of(a, shape, broadcast_strides(a.shape(), a.strides(), shape), a.offset());
 }
 
+// One node on its own: today's direct path, also used for single-node regions.
 void run_node(const Node& node, const Array& out) {
   Backend& be = backend_for(out.device());
   std::vector<Array> inputs;
@@ -31,23 +53,165 @@ void run_node(const Node& node, const Array& out) {
     be.elementwise(node.op, inputs, out);
 }
 
-}  // namespace
-
-void evaluate(const Array& a) {
-  auto node = a.impl()->node;
-  if (!node) return;
-  Array out = Array::empty(a.shape(), a.dtype(), a.device());
-  run_node(*node, out);
-  ArrayImpl& impl = *a.impl();
+void materialize(const Array& target, const Array& out) {
+  ArrayImpl& impl = *target.impl();
   impl.buffer = out.impl()->buffer;
   impl.strides = out.strides();
-  impl.offset = 0;
+  impl.offset = out.offset();
   impl.node.reset();
 }
 
-void evaluate_into(const Array& pending, const Array& out) {
-  auto node = pending.impl()->node;
-  run_node(*node, out);
+void evaluate_unfused(const Array& a) {
+  Array out = Array::empty(a.shape(), a.dtype(), a.device());
+  run_node(*a.impl()->node, out);
+  materialize(a, out);
+}
+
+// A region of one node whose inputs need no conversion runs exactly as it would unfused.
+bool is_single_node(const ir::FusedRegion& r) {
+  if (r.num_nodes() != 1 || r.ir.outputs.size() != 1) return false;
+  return r.ir.instrs.size() == r.ir.inputs.size() + 1;
+}
+
+void log_region(const ir::FusedRegion& r) {
+  if (!debug_enabled()) return;
+  std::fprintf(stderr, "[accel fusion] %d nodes of shape %s on %s\n%s", r.num_nodes(),
+               shape_str(r.shape).c_str(), r.device.str().c_str(), r.ir.str().c_str());
+}
+
+// Runs a region; outputs not given go to fresh buffers that their targets then hold.
+void run_region(ir::FusedRegion& r, std::vector<Array> outputs) {
+  const size_t given = outputs.size();
+  for (size_t k = 0; k < r.targets.size(); ++k) {
+    if (k >= outputs.size()) outputs.push_back(Array::empty(r.shape, r.ir.outputs[k].dtype, r.device));
+    r.ir.outputs[k].layout = ir::output_layout(outputs[k]);
+  }
+  log_region(r);
+  backend_for(r.device).run_kernel(r.ir, r.inputs, outputs);
+  for (size_t k = given; k < r.targets.size(); ++k) materialize(r.targets[k], outputs[k]);
+}
+
+void evaluate_group(std::span<const Array> roots) {
+  ir::FusedRegion r = ir::fuse_elementwise(roots);
+  if (is_single_node(r)) {
+    evaluate_unfused(r.targets[0]);
+    return;
+  }
+  run_region(r, {});
+}
+
+// After `pending` was computed into `out`, it holds no value of its own: it becomes a copy of
+// out, registered as out's reader so a later write to out first gives it the current values.
+void read_from(const Array& pending, const Array& out) {
+  auto node = std::make_shared<Node>();
+  node->op = OpId::cast;
+  node->compute = out.dtype();
+  node->inputs = {out};
+  pending.impl()->node = std::move(node);
+  out.buffer()->add_pending_reader(pending.impl());
+}
+
+// Unfused in-place rule: every input sharing out's memory is exactly out's own view.
+bool node_computable_in_place(const Node& node, const Array& dst) {
+  for (const Array& in : node.inputs) {
+    if (in.is_pending()) {
+      for (const Array& inner : in.impl()->node->inputs)
+        if (inner.shares_memory_with(dst) || inner.is_pending()) return false;
+      continue;
+    }
+    if (!in.shares_memory_with(dst)) continue;
+    if (in.data() != dst.data() || in.shape() != dst.shape() || in.strides() != dst.strides())
+      return false;
+    if (in.dtype() != node.compute) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool fusion_enabled() { return fusion_flag().load(std::memory_order_relaxed); }
+void set_fusion_enabled(bool on) { fusion_flag().store(on); }
+
+void evaluate(const Array& a) {
+  if (!a.is_pending()) return;
+  if (!fusion_enabled()) return evaluate_unfused(a);
+  evaluate_group(std::span<const Array>(&a, 1));
+}
+
+void evaluate_many(std::span<const Array> arrays) {
+  if (!fusion_enabled()) {
+    for (const Array& a : arrays) a.eval();
+    return;
+  }
+  std::vector<bool> done(arrays.size(), false);
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    if (done[i]) continue;
+    std::vector<Array> group;
+    for (size_t j = i; j < arrays.size(); ++j) {
+      if (done[j] || !arrays[j].is_pending() || arrays[j].shape() != arrays[i].shape() ||
+          arrays[j].device() != arrays[i].device())
+        continue;
+      group.push_back(arrays[j]);
+      done[j] = true;
+    }
+    // An earlier group may have computed some of these as extra outputs.
+    std::erase_if(group, [](const Array& a) { return !a.is_pending(); });
+    if (!group.empty()) evaluate_group(group);
+  }
+}
+
+bool evaluate_into(const Array& pending, const Array& out) {
+  if (pending.dtype() != out.dtype() || pending.shape() != out.shape()) return false;
+  if (!fusion_enabled()) {
+    out.buffer()->evaluate_pending_readers(pending.impl().get());
+    if (!pending.is_pending() || !node_computable_in_place(*pending.impl()->node, out)) return false;
+    run_node(*pending.impl()->node, out);
+    read_from(pending, out);
+    return true;
+  }
+  ir::FusedRegion r = ir::fuse_elementwise(std::span<const Array>(&pending, 1));
+  // Arrays still to be computed from out's memory must see its old values; the region's own
+  // nodes read it in the same pass, element by element before writing it.
+  out.buffer()->evaluate_pending_readers(r.members);
+  if (!pending.is_pending()) return false;
+  for (const Array& in : r.inputs)
+    if (in.shares_memory_with(out) &&
+        (in.data() != out.data() || in.strides() != out.strides() || in.dtype() != out.dtype()))
+      return false;
+  if (is_single_node(r)) {
+    run_node(*pending.impl()->node, out);
+  } else {
+    run_region(r, {out});
+  }
+  read_from(pending, out);
+  return true;
+}
+
+namespace {
+
+void explain_into(const Array& a, std::string& out, int& group) {
+  if (!a.is_pending()) return;
+  ir::FusedRegion r = ir::fuse_elementwise(std::span<const Array>(&a, 1), /*dry_run=*/true);
+  for (const Array& d : r.deferred) explain_into(d, out, group);
+  out += "group " + std::to_string(group++) + ": " + std::to_string(r.num_nodes()) +
+         (r.num_nodes() == 1 ? " node" : " nodes") + " of shape " + shape_str(r.shape) + " on " +
+         r.device.str() + (!fusion_enabled() ? " (fusion off: each node runs on its own)" : "") +
+         "\n" + r.ir.str();
+}
+
+}  // namespace
+
+std::string explain(const Array& a) {
+  if (!a.is_pending()) return "nothing pending: " + a.describe() + " is already computed\n";
+  std::string out;
+  int group = 0;
+  explain_into(a, out, group);
+  return out;
+}
+
+void eval(std::span<const Array> arrays) { evaluate_many(arrays); }
+void eval(std::initializer_list<Array> arrays) {
+  evaluate_many(std::span<const Array>(arrays.begin(), arrays.size()));
 }
 
 }  // namespace accel

@@ -52,31 +52,6 @@ Array to_device(const Array& x, Device device) {
   return out;
 }
 
-namespace {
-
-// Can `pending`'s node be computed straight into dst? Only if every input that shares dst's
-// memory is exactly dst's own view (elementwise then reads each element before writing it).
-bool computable_in_place(const Array& pending, const Array& dst) {
-  const Node& node = *pending.impl()->node;
-  if (pending.dtype() != dst.dtype() || pending.shape() != dst.shape()) return false;
-  for (const Array& in : node.inputs) {
-    if (in.is_pending()) {
-      // Its own inputs are computed first, into fresh memory, so they cannot clash with dst
-      // unless they read dst: let the general path handle that.
-      for (const Array& inner : in.impl()->node->inputs)
-        if (inner.shares_memory_with(dst) || inner.is_pending()) return false;
-      continue;
-    }
-    if (!in.shares_memory_with(dst)) continue;
-    if (in.data() != dst.data() || in.shape() != dst.shape() || in.strides() != dst.strides())
-      return false;
-    if (in.dtype() != node.compute) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 void assign(const Array& dst, const Array& src, const char* op) {
   if (dst.is_pending())
     throw ValueError(std::string("[") + op + "] cannot write into a computed temporary");
@@ -90,13 +65,12 @@ void assign(const Array& dst, const Array& src, const char* op) {
     throw ShapeError(std::string("[") + op + "] could not broadcast input array from shape " +
                      shape_str(src.shape()) + " into shape " + shape_str(dst.shape()));
   Array value = src.device() == dst.device() ? src : to_device(src, dst.device());
+  // A pending value is computed straight into dst when it reads dst only element by element
+  // (x += 1, x[...] = x * y + z); evaluate_into first computes dst's other pending readers.
+  if (value.is_pending() && evaluate_into(value, dst)) return;
   // Arrays still to be computed from dst's memory must see its old values.
-  // (value itself may be one; it is computed next, reading dst before writing it.)
+  // (value itself may be one; it is computed next, before dst is written.)
   dst.buffer()->evaluate_pending_readers(value.impl().get());
-  if (value.is_pending() && computable_in_place(value, dst)) {
-    evaluate_into(value, dst);
-    return;
-  }
   value.eval();
   if (value.shares_memory_with(dst)) value = copy(value).eval();
   Array view = value.shape() == dst.shape()

@@ -302,8 +302,10 @@ void init_array(nb::module_& m) {
   }, nb::arg("x"), nb::arg("dtype"), nb::kw_only(), nb::arg("copy") = true, nb::arg("device") = nb::none());
   m.def("default_device", [] { return default_device(); });
   m.def("eval", [](nb::args arrays) {
-    for (nb::handle h : arrays) nb::cast<const Array&>(h).eval();
-  }, "Computes pending arrays now.");
+    std::vector<Array> list;
+    for (nb::handle h : arrays) list.push_back(nb::cast<const Array&>(h));
+    accel::eval(list);
+  }, "Computes pending arrays now; those that share work run in one fused pass.");
   m.def("shares_memory", [](const Array& a, const Array& b) { return a.shares_memory_with(b); });
 }
 

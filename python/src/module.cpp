@@ -16,4 +16,5 @@ NB_MODULE(_core, m) {
   init_runtime(m);
   init_cuda(m);
   init_kernel_cache(m);
+  init_fusion(m);
 }

@@ -14,6 +14,8 @@ class CpuBackend final : public Backend {
   void copy_to_host(void* dst, const void* src, size_t nbytes) override;
   void elementwise(OpId op, std::span<const Array> inputs, const Array& out) override;
   void cast(const Array& in, const Array& out) override;
+  void run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
+                  std::span<const Array> outputs) override;  // fused_kernels.cpp
   void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
               const Array& out) override;  // reduce.cpp
   void matmul(const Array& a, const Array& b, const Array& out) override;  // matmul.cpp

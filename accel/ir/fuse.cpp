@@ -1,0 +1,166 @@
+#include "accel/ir/fuse.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace accel::ir {
+
+Layout input_layout(const Array& a) {
+  bool all_zero = true;
+  for (int d = 0; d < a.ndim(); ++d)
+    if (a.shape()[d] != 1 && a.strides()[d] != 0) all_zero = false;
+  if (all_zero) return Layout::scalar;
+  return a.is_contiguous() ? Layout::contiguous : Layout::strided;
+}
+
+Layout output_layout(const Array& a) {
+  return a.is_contiguous() ? Layout::contiguous : Layout::strided;
+}
+
+namespace {
+
+class RegionBuilder {
+ public:
+  RegionBuilder(FusedRegion& r, bool dry_run) : r_(r), dry_run_(dry_run) {}
+
+  // The instruction holding `a`'s value, emitting what is needed.
+  int32_t visit(const Array& a, int depth) {
+    const ArrayImpl* key = a.impl().get();
+    if (auto it = value_of_.find(key); it != value_of_.end()) return it->second;
+    int32_t v = joins(a, depth) ? emit_node(a, depth) : emit_load(a);
+    value_of_[key] = v;
+    return v;
+  }
+
+  // How many times region members reference `impl` through their inputs.
+  int refs_from_members(const ArrayImpl* impl) const {
+    auto it = refs_.find(impl);
+    return it == refs_.end() ? 0 : it->second;
+  }
+
+  int32_t value_of(const ArrayImpl* impl) const { return value_of_.at(impl); }
+
+  // `v` converted to `dtype` (one cast per value and dtype).
+  int32_t cast_to(int32_t v, Dtype dtype) {
+    Dtype from = r_.ir.instrs[static_cast<size_t>(v)].dtype;
+    if (from == dtype) return v;
+    auto [it, fresh] = casts_.try_emplace({v, dtype}, 0);
+    if (fresh) {
+      Instr in{InstrKind::cast, OpId::cast, dtype, from, {v, -1, -1}};
+      it->second = push(in);
+    }
+    return it->second;
+  }
+
+ private:
+  bool joins(const Array& a, int depth) const {
+    if (!a.is_pending() || a.shape() != r_.shape || a.device() != r_.device) return false;
+    if (r_.members.empty()) return true;  // the root always does
+    return depth < kMaxRegionDepth &&
+           static_cast<int>(r_.ir.instrs.size()) < kMaxRegionInstrs &&
+           static_cast<int>(r_.inputs.size()) + 3 <= kMaxRegionInputs &&
+           temp_bytes_ < kMaxRegionTempBytes;
+  }
+
+  int32_t push(const Instr& in) {
+    if (in.kind != InstrKind::load) temp_bytes_ += static_cast<int>(itemsize(in.dtype));
+    r_.ir.instrs.push_back(in);
+    return static_cast<int32_t>(r_.ir.instrs.size() - 1);
+  }
+
+  int32_t emit_load(const Array& a) {
+    if (dry_run_ && a.is_pending()) {
+      r_.deferred.push_back(a);
+      r_.ir.inputs.push_back({a.dtype(), a.shape() == r_.shape ? Layout::contiguous : Layout::strided});
+      Instr in{InstrKind::load, OpId::cast, a.dtype(), a.dtype(),
+               {static_cast<int32_t>(r_.ir.inputs.size() - 1), -1, -1}};
+      return push(in);
+    }
+    a.eval();  // a pending array that did not join is computed on its own first
+    Array view = a.shape() == r_.shape
+                     ? a
+                     : Array::view_of(a, r_.shape, broadcast_strides(a.shape(), a.strides(), r_.shape),
+                                      a.offset());
+    r_.ir.inputs.push_back({a.dtype(), input_layout(view)});
+    r_.inputs.push_back(std::move(view));
+    Instr in{InstrKind::load, OpId::cast, a.dtype(), a.dtype(),
+             {static_cast<int32_t>(r_.inputs.size() - 1), -1, -1}};
+    return push(in);
+  }
+
+  int32_t emit_node(const Array& a, int depth) {
+    const Node& node = *a.impl()->node;
+    r_.members.push_back(a.impl().get());
+    for (const Array& in : node.inputs) ++refs_[in.impl().get()];
+    // x ** 2 with a literal 2 is x * x, as NumPy's fast scalar power (exact, and no pow call).
+    if (node.op == OpId::pow && is_floating(node.compute) && is_literal_two(node.inputs[1])) {
+      int32_t x = cast_to(visit(node.inputs[0], depth + 1), node.compute);
+      return push({InstrKind::op, OpId::square, a.dtype(), node.compute, {x, -1, -1}});
+    }
+    int32_t args[3] = {-1, -1, -1};
+    for (size_t k = 0; k < node.inputs.size(); ++k)
+      args[k] = cast_to(visit(node.inputs[k], depth + 1), node.compute);
+    // A copy is a cast to the same dtype: kept as an instruction so that no output is ever
+    // stored from a load (an in-place output may overwrite that input within the block).
+    if (node.op == OpId::cast)
+      return push({InstrKind::cast, OpId::cast, a.dtype(), node.compute, {args[0], -1, -1}});
+    return push({InstrKind::op, node.op, a.dtype(), node.compute, {args[0], args[1], args[2]}});
+  }
+
+  static bool is_literal_two(const Array& a) {
+    if (a.is_pending() || a.ndim() != 0 || !a.device().is_cpu()) return false;
+    return a.item<double>() == 2.0 && !is_complex(a.dtype());
+  }
+
+  FusedRegion& r_;
+  bool dry_run_;
+  std::unordered_map<const ArrayImpl*, int32_t> value_of_;
+  std::unordered_map<const ArrayImpl*, int> refs_;
+  std::map<std::pair<int32_t, Dtype>, int32_t> casts_;
+  int temp_bytes_ = 0;
+};
+
+}  // namespace
+
+FusedRegion fuse_elementwise(std::span<const Array> roots, bool dry_run) {
+  FusedRegion r;
+  r.shape = roots[0].shape();
+  r.device = roots[0].device();
+  RegionBuilder b(r, dry_run);
+  std::vector<const Array*> outs;
+  for (const Array& root : roots) {
+    if (std::find_if(outs.begin(), outs.end(), [&](const Array* o) { return o->is(root); }) !=
+        outs.end())
+      continue;
+    b.visit(root, 0);
+    outs.push_back(&root);
+  }
+  for (const Array* root : outs) {
+    r.targets.push_back(*root);
+    r.ir.results.push_back(b.value_of(root->impl().get()));
+  }
+  // Intermediates someone else still holds (a variable, a node outside the region) are stored
+  // too: this pass computes them anyway, and later readers must not recompute them from inputs
+  // that may have been overwritten by then.
+  for (const ArrayImpl* m : r.members) {
+    if (std::any_of(outs.begin(), outs.end(), [&](const Array* o) { return o->impl().get() == m; }))
+      continue;
+    const std::shared_ptr<ArrayImpl>* owner = nullptr;
+    for (const ArrayImpl* p : r.members)
+      for (const Array& in : p->node->inputs)
+        if (in.impl().get() == m) owner = &in.impl();
+    if (owner->use_count() > b.refs_from_members(m)) {
+      r.targets.push_back(Array(*owner));
+      r.ir.results.push_back(b.value_of(m));
+    }
+  }
+  for (size_t k = 0; k < r.targets.size(); ++k) {
+    Dtype dt = r.targets[k].dtype();
+    r.ir.results[k] = b.cast_to(r.ir.results[k], dt);
+    r.ir.outputs.push_back({dt, Layout::contiguous});
+  }
+  return r;
+}
+
+}  // namespace accel::ir
