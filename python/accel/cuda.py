@@ -21,7 +21,8 @@ from ._core import _cuda
 __all__ = [
     "is_available", "unavailable_reason", "nvrtc_unavailable_reason", "driver_info",
     "nvrtc_info", "device_count", "get_device_properties", "synchronize", "memory_info",
-    "memory_stats", "free_cached", "set_memory_limit", "memory_limit", "pinned_empty", "Stream",
+    "memory_stats", "free_cached", "set_memory_limit", "memory_limit", "pinned_empty",
+    "copy_to_host", "copy_from_host", "Stream",
     "Event", "current_stream", "default_stream", "compile", "compile_stats", "RawKernel",
     "RawModule",
 ]
@@ -55,6 +56,8 @@ free_cached = _cuda.free_cached
 set_memory_limit = _cuda.set_memory_limit
 memory_limit = _cuda.memory_limit
 pinned_empty = _cuda.pinned_empty
+copy_to_host = _cuda.copy_to_host
+copy_from_host = _cuda.copy_from_host
 Stream = _cuda.Stream
 Event = _cuda.Event
 current_stream = _cuda.current_stream

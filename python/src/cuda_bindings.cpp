@@ -193,6 +193,48 @@ void init_cuda(nb::module_& parent) {
   }, nb::arg("shape"), nb::arg("dtype") = nb::none(),
      "A NumPy array in page-locked host memory: transfers from and to it run at full bus speed.");
 
+  using HostArray = nb::ndarray<nb::c_contig, nb::device::cpu>;
+  auto device_operand = [](const Array& a, const char* op) {
+    if (!a.device().is_cuda())
+      throw DeviceError(std::string("[") + op + "] expected an array on a CUDA device, got " + a.describe());
+    if (!a.is_contiguous())
+      throw ValueError(std::string("[") + op + "] the device array must be contiguous, got " + a.describe());
+    return a.device().index;
+  };
+  auto check_sizes = [](size_t host, const Array& a, const char* op) {
+    if (host != a.nbytes())
+      throw ValueError(std::string("[") + op + "] the host array has " + std::to_string(host) +
+                       " bytes, the device array " + std::to_string(a.nbytes()) + " (" + a.describe() + ")");
+  };
+  m.def("copy_to_host", [=](const Array& src, HostArray out, const PyStream* stream, bool async) {
+    int d = device_operand(src, "copy_to_host");
+    check_sizes(out.nbytes(), src, "copy_to_host");
+    cu::Stream s = stream ? stream->stream : cu::current_stream(d);
+    void* dst = out.data();
+    const void* from = src.data();
+    nb::gil_scoped_release release;
+    if (async)
+      cu::copy_async(dst, from, src.nbytes(), cu::CopyKind::device_to_host, s);
+    else
+      cu::copy(dst, from, src.nbytes(), cu::CopyKind::device_to_host, s);
+  }, nb::arg("src"), nb::arg("out"), nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("async_") = false,
+     "Copies a contiguous device array into an existing host array of the same size in bytes. "
+     "async_=True only queues it on the stream (truly asynchronous with pinned memory).");
+  m.def("copy_from_host", [=](HostArray src, const Array& out, const PyStream* stream, bool async) {
+    int d = device_operand(out, "copy_from_host");
+    check_sizes(src.nbytes(), out, "copy_from_host");
+    out.buffer()->evaluate_pending_readers();
+    cu::Stream s = stream ? stream->stream : cu::current_stream(d);
+    const void* from = src.data();
+    void* dst = out.data();
+    nb::gil_scoped_release release;
+    if (async)
+      cu::copy_async(dst, from, out.nbytes(), cu::CopyKind::host_to_device, s);
+    else
+      cu::copy(dst, from, out.nbytes(), cu::CopyKind::host_to_device, s);
+  }, nb::arg("src"), nb::arg("out"), nb::kw_only(), nb::arg("stream") = nb::none(), nb::arg("async_") = false,
+     "Copies a contiguous host array into an existing device array of the same size in bytes.");
+
   nb::class_<PyStream>(m, "Stream")
       .def("__init__", [](PyStream* self, nb::handle device, bool non_blocking) {
         new (self) PyStream{cu::Stream::create(resolve_device(device), non_blocking), {}};

@@ -284,6 +284,22 @@ class TestOnGpu:
         g = _on_gpu(h)
         np.testing.assert_array_equal(accel.asnumpy(g), h)
 
+    def test_copies_into_existing_arrays_sync_and_async(self):
+        x = np.random.default_rng(4).standard_normal((64, 33))
+        g = _on_gpu(np.zeros_like(x))
+        accel.cuda.copy_from_host(x, g)
+        back = np.empty_like(x)
+        accel.cuda.copy_to_host(g, back)
+        np.testing.assert_array_equal(back, x)
+        pinned = accel.cuda.pinned_empty(x.shape, x.dtype)
+        s = accel.cuda.Stream()
+        accel.cuda.copy_from_host(x * 2, g, stream=s, async_=True)
+        accel.cuda.copy_to_host(g, pinned, stream=s, async_=True)
+        s.synchronize()
+        np.testing.assert_array_equal(pinned, x * 2)
+        with pytest.raises(ValueError, match="bytes"):
+            accel.cuda.copy_to_host(g, np.empty(3))
+
     def test_device_to_device_copy(self):
         x = np.random.default_rng(1).standard_normal(12345)
         g = _on_gpu(x)

@@ -42,7 +42,8 @@ void CudaBackend::elementwise(OpId op, std::span<const Array>, const Array&) {
 
 void CudaBackend::cast(const Array& in, const Array& out) {
   if (in.dtype() == out.dtype() && in.is_contiguous() && out.is_contiguous()) {
-    copy(out.data(), in.data(), out.nbytes(), CopyKind::device_to_device, current_stream(index_));
+    // Queued only: later work on the stream sees it, and host reads synchronise anyway.
+    copy_async(out.data(), in.data(), out.nbytes(), CopyKind::device_to_device, current_stream(index_));
     return;
   }
   no_kernel_yet(in.dtype() == out.dtype() ? "strided copy" : "cast");

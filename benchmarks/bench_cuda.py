@@ -1,0 +1,199 @@
+"""The CUDA layer against CuPy, same run, same GPU: transfer bandwidth host->device and
+device->host (pinned and pageable host memory), device-to-device copy bandwidth, kernel launch
+overhead, and cold / warm kernel compile time. Run by scripts/gpu-check.
+
+Bandwidths count bytes moved one way (a device-to-device copy counts them read plus written, as
+nvbandwidth does). Device-side work is timed with CUDA events; host-side calls with
+time.perf_counter around a synchronised loop. Each figure is the median of several rounds."""
+
+import os
+import statistics
+import sys
+import time
+import uuid
+
+import numpy as np
+
+import accel
+
+try:
+    import cupy as cp
+except Exception as e:  # noqa: BLE001 - any import failure means "no CuPy here"
+    cp = None
+    CUPY_WHY = f"{type(e).__name__}: {e}"
+
+MiB = 1 << 20
+TRANSFER = 256 * MiB
+D2D = 1024 * MiB
+LAUNCHES = 20000
+ROUNDS = 7
+
+NOOP = 'extern "C" __global__ void noop(float* p, int n) { if (n < 0) p[0] = 0; }\n'
+COMPILE_SRC = r"""
+extern "C" __global__ void saxpy_%s(float a, const float* x, float* y, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x)
+    y[i] = a * x[i] + y[i];
+}
+"""
+
+
+def median_seconds(fn, rounds=ROUNDS):
+    fn()
+    times = []
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def median_event_ms(fn, new_event, rounds=ROUNDS):
+    fn()
+    times = []
+    for _ in range(rounds):
+        start, end = new_event(), new_event()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) if hasattr(start, "elapsed_time")
+                     else cp.cuda.get_elapsed_time(start, end))
+    return statistics.median(times)
+
+
+# ---------------------------------------------------------------- accel
+
+def accel_cases():
+    out = {}
+    host = np.random.default_rng(0).random(TRANSFER // 4, dtype=np.float32)
+    pinned = accel.cuda.pinned_empty(host.shape, np.float32)
+    pinned[:] = host
+    dev = accel.asarray(host, device="cuda")
+    back = np.empty_like(host)
+    out["H2D pageable"] = TRANSFER / median_seconds(lambda: accel.cuda.copy_from_host(host, dev))
+    out["H2D pinned"] = TRANSFER / median_seconds(lambda: accel.cuda.copy_from_host(pinned, dev))
+    out["D2H pageable"] = TRANSFER / median_seconds(lambda: accel.cuda.copy_to_host(dev, back))
+    out["D2H pinned"] = TRANSFER / median_seconds(lambda: accel.cuda.copy_to_host(dev, pinned))
+    assert np.array_equal(back, host) and np.array_equal(pinned, host)
+    big = accel.asarray(np.ones(D2D // 4, np.float32), device="cuda")
+
+    def d2d():
+        for _ in range(5):
+            accel.asarray(big, copy=True)
+    ms = median_event_ms(d2d, accel.cuda.Event)
+    out["D2D copy"] = 5 * 2 * D2D / (ms / 1e3)
+    del big, dev
+
+    k = accel.RawKernel(NOOP, "noop")
+    buf = accel.asarray(np.zeros(1, np.float32), device="cuda")
+    args = (buf, np.int32(1))
+
+    def launches():
+        for _ in range(LAUNCHES):
+            k((1,), (32,), args)
+        accel.cuda.synchronize()
+    out["launch"] = median_seconds(launches, rounds=5) / LAUNCHES
+
+    def cold():
+        tag = uuid.uuid4().hex
+        accel.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel()
+    out["compile cold"] = median_seconds(cold, rounds=5)
+    tag = uuid.uuid4().hex
+    accel.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel()
+
+    def warm():  # a new kernel object for the same source: served by the caches
+        accel.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel()
+    out["compile warm"] = median_seconds(warm)
+    return out
+
+
+# ---------------------------------------------------------------- CuPy
+
+def cupy_cases():
+    out = {}
+    host = np.random.default_rng(0).random(TRANSFER // 4, dtype=np.float32)
+    import cupyx
+    pinned = cupyx.empty_pinned(host.shape, np.float32)
+    pinned[:] = host
+    dev = cp.asarray(host)
+    back = np.empty_like(host)
+    out["H2D pageable"] = TRANSFER / median_seconds(lambda: (dev.set(host), cp.cuda.Stream.null.synchronize()))
+    out["H2D pinned"] = TRANSFER / median_seconds(lambda: (dev.set(pinned), cp.cuda.Stream.null.synchronize()))
+    out["D2H pageable"] = TRANSFER / median_seconds(lambda: dev.get(out=back))
+    out["D2H pinned"] = TRANSFER / median_seconds(lambda: dev.get(out=pinned))
+    big = cp.ones(D2D // 4, np.float32)
+
+    def d2d():
+        for _ in range(5):
+            big.copy()
+    ms = median_event_ms(d2d, cp.cuda.Event)
+    out["D2D copy"] = 5 * 2 * D2D / (ms / 1e3)
+    del big, dev
+
+    k = cp.RawKernel(NOOP, "noop")
+    buf = cp.zeros(1, np.float32)
+    args = (buf, np.int32(1))
+
+    def launches():
+        for _ in range(LAUNCHES):
+            k((1,), (32,), args)
+        cp.cuda.Device().synchronize()
+    out["launch"] = median_seconds(launches, rounds=5) / LAUNCHES
+
+    def cold():
+        tag = uuid.uuid4().hex
+        cp.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel  # noqa: B018 - compiles and loads
+    out["compile cold"] = median_seconds(cold, rounds=5)
+    tag = uuid.uuid4().hex
+    cp.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel  # noqa: B018
+
+    def warm():
+        cp.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel  # noqa: B018
+    out["compile warm"] = median_seconds(warm)
+    return out
+
+
+# ---------------------------------------------------------------- table
+
+ROWS = [  # (key, label, kind): kind "bw" is bytes/s (higher is better), "s" is seconds
+    ("H2D pageable", "host->device, pageable, 256 MiB", "bw"),
+    ("H2D pinned", "host->device, pinned, 256 MiB", "bw"),
+    ("D2H pageable", "device->host, pageable, 256 MiB", "bw"),
+    ("D2H pinned", "device->host, pinned, 256 MiB", "bw"),
+    ("D2D copy", "device->device copy, 1 GiB (read+write)", "bw"),
+    ("launch", "kernel launch overhead (empty kernel)", "s"),
+    ("compile cold", "compile + load, cold (new source)", "s"),
+    ("compile warm", "compile + load, warm (cached source)", "s"),
+]
+
+
+def fmt(value, kind):
+    if value is None:
+        return "n/a"
+    if kind == "bw":
+        return f"{value / 1e9:.1f} GB/s"
+    return f"{value * 1e6:.1f} us" if value < 1e-3 else f"{value * 1e3:.1f} ms"
+
+
+def main():
+    if not accel.cuda.is_available():
+        print("bench_cuda: CUDA is not usable here:\n" + accel.cuda.unavailable_reason())
+        return 1
+    props = accel.cuda.get_device_properties(0)
+    print(f"GPU: {props['name']} (compute capability {props['compute_capability']}), "
+          f"driver CUDA {accel.cuda.driver_info()['version']}, NVRTC {accel.cuda.nvrtc_info()['version']}"
+          + (f", CuPy {cp.__version__}" if cp else f", CuPy not available ({CUPY_WHY})"))
+    a = accel_cases()
+    c = cupy_cases() if cp else {}
+    print(f"\n{'case':44s} {'accel':>12s} {'CuPy':>12s} {'accel/CuPy':>11s}")
+    for key, label, kind in ROWS:
+        av, cv = a.get(key), c.get(key)
+        ratio = "" if cv is None else f"{(av / cv if kind == 'bw' else cv / av):10.2f}x"
+        print(f"{label:44s} {fmt(av, kind):>12s} {fmt(cv, kind):>12s} {ratio:>11s}")
+    print("\naccel/CuPy > 1 means accel is faster (higher bandwidth or less time).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
