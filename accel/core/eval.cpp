@@ -132,9 +132,21 @@ bool node_computable_in_place(const Node& node, const Array& dst) {
 bool fusion_enabled() { return fusion_flag().load(std::memory_order_relaxed); }
 void set_fusion_enabled(bool on) { fusion_flag().store(on); }
 
+// A node whose inputs are all computed is a region of one: it runs directly, without building
+// a region (which costs more than the whole op on small arrays). Input casts stay in the fused
+// path for large arrays, where doing them block by block saves a pass over memory.
+bool runs_directly(const Array& a) {
+  constexpr int64_t kSmall = 16384;
+  const Node& node = *a.impl()->node;
+  const bool small = a.size() <= kSmall;
+  for (const Array& in : node.inputs)
+    if (in.is_pending() || (!small && in.dtype() != node.compute)) return false;
+  return true;
+}
+
 void evaluate(const Array& a) {
   if (!a.is_pending()) return;
-  if (!fusion_enabled()) return evaluate_unfused(a);
+  if (!fusion_enabled() || runs_directly(a)) return evaluate_unfused(a);
   evaluate_group(std::span<const Array>(&a, 1));
 }
 
