@@ -12,6 +12,16 @@ inline Array axis_slice(const Array& x, int axis, int64_t start, int64_t stop) {
   return Array::view_of(x, shape, x.strides(), x.offset() + start * x.strides()[axis]);
 }
 
+// x[..., k, ...] on `axis`: the axis removed (0 <= k < x.shape(axis)).
+inline Array axis_index(const Array& x, int axis, int64_t k) {
+  Shape shape = x.shape();
+  Strides strides = x.strides();
+  const int64_t offset = x.offset() + k * strides[axis];
+  shape.erase(shape.begin() + axis);
+  strides.erase(strides.begin() + axis);
+  return Array::view_of(x, shape, strides, offset);
+}
+
 // x with a new axis of `size` and `stride` (in elements; 0 repeats the data) before `pos`.
 inline Array insert_axis(const Array& x, int pos, int64_t size, int64_t stride) {
   Shape shape = x.shape();

@@ -20,11 +20,28 @@ void check_count(int64_t count, const char* op, const char* what) {
                      std::to_string(count));
 }
 
+// Below this many elements, the innermost loop of a copy is dominated by its per-row overhead.
+constexpr int64_t kShortRow = 64;
+
 // Writes x[..., i, ...] repeated `count` times into dst (a view whose axis `ax` has length
 // x.shape(ax) * count), for every i at once.
 void write_repeated(const Array& x, const Array& dst, int ax, int64_t count) {
+  Backend& backend = backend_for(x.device());
   const int64_t n = x.shape()[ax];
-  backend_for(x.device()).cast(insert_axis(x, ax + 1, count, 0), split_axis(dst, ax, n, count));
+  Array rows = split_axis(dst, ax, n, count);  // (..., n, count, ...)
+  int64_t after = 1;
+  for (int d = ax + 1; d < x.ndim(); ++d) after *= x.shape()[d];
+  // One copy of x broadcast over `count` loops innermost over what follows the axis (or over
+  // `count` when nothing does). When that row is short, `count` copies along the axis itself
+  // run long loops instead: repeat(v, 3) is 3 strided copies of v, not n copies of 3 elements.
+  const int64_t row = after > 1 ? after : count;
+  if (row >= kShortRow || n < kShortRow) {
+    backend.cast(insert_axis(x, ax + 1, count, 0), rows);
+    return;
+  }
+  const Array src = moveaxis(x, {ax}, {-1});
+  for (int64_t k = 0; k < count; ++k)
+    backend.cast(src, moveaxis(axis_index(rows, ax + 1, k), {ax}, {-1}));
 }
 
 }  // namespace
@@ -65,19 +82,23 @@ Array repeat(const Array& x, const Array& repeats, std::optional<int64_t> axis) 
     check_count(c, "repeat", "repeats");
     total += c;
   }
+  if (std::all_of(counts.begin(), counts.end(), [&](int64_t c) { return c == counts[0]; }))
+    return repeat(x, counts.empty() ? 0 : counts[0], ax);
   Shape shape = x.shape();
   shape[ax] = total;
   Array out = Array::empty(shape, x.dtype(), x.device());
   if (out.size() == 0) return out;
-  // Runs of equal counts are one copy each: x[i0:i1] repeated c times fills (i1-i0)*c rows.
+  // Varying counts: one gather, with the source position of every output row along the axis.
+  std::vector<int64_t> source(static_cast<size_t>(total));
   int64_t pos = 0;
-  for (int64_t i0 = 0, i1; i0 < n; i0 = i1) {
-    const int64_t c = counts[i0];
-    for (i1 = i0 + 1; i1 < n && counts[i1] == c; ++i1) {}
-    const int64_t rows = (i1 - i0) * c;
-    if (c > 0) write_repeated(axis_slice(x, ax, i0, i1), axis_slice(out, ax, pos, pos + rows), ax, c);
-    pos += rows;
+  for (int64_t i = 0; i < n; ++i) {
+    std::fill_n(source.begin() + pos, counts[i], i);
+    pos += counts[i];
   }
+  const Array index = Array::from_vector(source, {total}, x.device());
+  const int axes[] = {ax};
+  backend_for(x.device())
+      .gather(x, axes, std::span<const Array>(&index, 1), moveaxis(out, {ax}, {0}));
   return out;
 }
 

@@ -233,7 +233,7 @@ std::vector<Array> broadcast_arrays(std::span<const Array> arrays) {
 std::vector<Array> unstack(const Array& x, int64_t axis) {
   int a = normalize_axis(axis, x.ndim(), "unstack");
   std::vector<Array> out;
-  for (int64_t i = 0; i < x.shape()[a]; ++i) out.push_back(squeeze(axis_slice(x, a, i, i + 1), Axes{a}));
+  for (int64_t i = 0; i < x.shape()[a]; ++i) out.push_back(axis_index(x, a, i));
   return out;
 }
 

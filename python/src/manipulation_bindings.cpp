@@ -38,10 +38,25 @@ std::vector<Array> arrays_arg(nb::handle seq, const char* op) {
   return out;
 }
 
-// Axes from None (nullopt), an integer (also NumPy's) or a sequence of integers.
+// A shape or axes from an integer (also NumPy's) or a sequence of them. Plain ints, tuples and
+// lists take a direct path: views cost about a microsecond, so argument parsing shows.
+Shape shape_arg(nb::handle obj) {
+  PyObject* p = obj.ptr();
+  if (PyLong_CheckExact(p)) return {nb::cast<int64_t>(obj)};
+  if (PyTuple_CheckExact(p) || PyList_CheckExact(p)) {
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(p);
+    PyObject** items = PySequence_Fast_ITEMS(p);
+    Shape s(static_cast<size_t>(n));
+    for (Py_ssize_t i = 0; i < n; ++i) s[i] = nb::cast<int64_t>(nb::handle(items[i]));
+    return s;
+  }
+  return to_shape(obj);
+}
+
+// Axes from None (nullopt), an integer or a sequence of integers.
 std::optional<Axes> axes_arg(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
-  return to_shape(obj);
+  return shape_arg(obj);
 }
 
 std::optional<int64_t> axis_arg(nb::handle obj) {
@@ -58,10 +73,11 @@ bool is_integer_scalar(nb::handle obj) {
 }
 
 void check_order(nb::handle order, const char* op) {
-  if (order.is_none()) return;
-  std::string o = nb::cast<std::string>(order);
-  if (o != "C")
-    throw ValueError(std::string("[") + op + "] only order='C' is supported; got order='" + o + "'");
+  if (order.is_none() ||
+      (PyUnicode_Check(order.ptr()) && PyUnicode_CompareWithASCIIString(order.ptr(), "C") == 0))
+    return;
+  throw ValueError(std::string("[") + op + "] only order='C' is supported; got order=" +
+                   nb::cast<std::string>(nb::repr(order)));
 }
 
 std::optional<bool> copy_arg(nb::handle copy) {
@@ -79,7 +95,7 @@ nb::tuple to_tuple(const std::vector<Array>& arrays) {
 nb::list split_arg(const Array& x, nb::handle sections, int64_t axis, bool equal) {
   std::vector<Array> parts = is_integer_scalar(sections)
                                  ? split(x, nb::cast<int64_t>(sections), axis, equal)
-                                 : split_at(x, to_shape(sections), axis);
+                                 : split_at(x, shape_arg(sections), axis);
   nb::list l;
   for (const Array& a : parts) l.append(nb::cast(a));
   return l;
@@ -92,7 +108,7 @@ Array repeat_arg(const Array& x, nb::handle repeats, nb::handle axis) {
 
 // x.reshape(2, 3), x.reshape((2, 3)) and x.reshape(-1) all mean the same, as in NumPy.
 Shape shape_from_args(const nb::args& args, const char* op) {
-  if (args.size() == 1) return to_shape(args[0]);
+  if (args.size() == 1) return shape_arg(args[0]);
   Shape s;
   for (nb::handle h : args) s.push_back(nb::cast<int64_t>(h));
   return s;
@@ -137,7 +153,7 @@ void init_methods(nb::handle cls) {
 void init_manipulation(nb::module_& m) {
   m.def("reshape", [](nb::handle x, nb::handle shape, nb::handle order, nb::handle copy) {
     check_order(order, "reshape");
-    return reshape(array_arg(x), to_shape(shape), copy_arg(copy));
+    return reshape(array_arg(x), shape_arg(shape), copy_arg(copy));
   }, "x"_a, "shape"_a, "order"_a = "C", nb::kw_only(), "copy"_a = nb::none(),
      "x with a new shape (one entry may be -1); a view whenever the strides allow one.");
   m.def("ravel", [](nb::handle x, nb::handle order) {
@@ -146,34 +162,34 @@ void init_manipulation(nb::module_& m) {
   }, "a"_a, "order"_a = "C", "The flattened array (C order); a view when x is contiguous.");
 
   m.def("permute_dims", [](nb::handle x, nb::handle axes) {
-    return permute_dims(array_arg(x), to_shape(axes));
+    return permute_dims(array_arg(x), shape_arg(axes));
   }, "x"_a, "axes"_a, "A view with the axes reordered.");
   m.def("transpose", [](nb::handle x, nb::handle axes) {
     Array a = array_arg(x);
-    return axes.is_none() ? transpose(a) : permute_dims(a, to_shape(axes));
+    return axes.is_none() ? transpose(a) : permute_dims(a, shape_arg(axes));
   }, "a"_a, "axes"_a = nb::none(), "A view with the axes reversed or reordered.");
   m.def("matrix_transpose", [](nb::handle x) { return matrix_transpose(array_arg(x)); }, "x"_a);
   m.def("swapaxes", [](nb::handle x, int64_t a, int64_t b) { return swapaxes(array_arg(x), a, b); },
         "a"_a, "axis1"_a, "axis2"_a);
   m.def("moveaxis", [](nb::handle x, nb::handle source, nb::handle destination) {
-    return moveaxis(array_arg(x), to_shape(source), to_shape(destination));
+    return moveaxis(array_arg(x), shape_arg(source), shape_arg(destination));
   }, "a"_a, "source"_a, "destination"_a);
 
   m.def("squeeze", [](nb::handle x, nb::handle axis) { return squeeze(array_arg(x), axes_arg(axis)); },
         "a"_a, "axis"_a = nb::none());
   m.def("expand_dims", [](nb::handle x, nb::handle axis) {
-    return expand_dims(array_arg(x), to_shape(axis));
+    return expand_dims(array_arg(x), shape_arg(axis));
   }, "a"_a, "axis"_a = 0);
 
   m.def("broadcast_to", [](nb::handle x, nb::handle shape) {
-    return broadcast_to(array_arg(x), to_shape(shape));
+    return broadcast_to(array_arg(x), shape_arg(shape));
   }, "array"_a, "shape"_a, "A read view of the array at a broadcast shape (no copy).");
   m.def("broadcast_arrays", [](nb::args arrays) {
     return to_tuple(broadcast_arrays(arrays_arg(arrays, "broadcast_arrays")));
   });
   m.def("broadcast_shapes", [](nb::args shapes) {
     std::vector<Shape> list;
-    for (nb::handle h : shapes) list.push_back(to_shape(h));
+    for (nb::handle h : shapes) list.push_back(shape_arg(h));
     Shape s = broadcast_shapes(list);
     nb::list l;
     for (int64_t d : s) l.append(d);
@@ -204,12 +220,12 @@ void init_manipulation(nb::module_& m) {
   m.def("flip", [](nb::handle x, nb::handle axis) { return flip(array_arg(x), axes_arg(axis)); },
         "m"_a, "axis"_a = nb::none(), "A view with the elements reversed along axis (all: None).");
   m.def("roll", [](nb::handle x, nb::handle shift, nb::handle axis) {
-    return roll(array_arg(x), to_shape(shift), axes_arg(axis));
+    return roll(array_arg(x), shape_arg(shift), axes_arg(axis));
   }, "a"_a, "shift"_a, "axis"_a = nb::none());
   m.def("repeat", [](nb::handle x, nb::handle repeats, nb::handle axis) {
     return repeat_arg(array_arg(x), repeats, axis);
   }, "a"_a, "repeats"_a, "axis"_a = nb::none());
-  m.def("tile", [](nb::handle x, nb::handle reps) { return tile(array_arg(x), to_shape(reps)); },
+  m.def("tile", [](nb::handle x, nb::handle reps) { return tile(array_arg(x), shape_arg(reps)); },
         "A"_a, "reps"_a);
 
   init_methods(m.attr("ndarray"));

@@ -439,6 +439,20 @@ def test_repeat(data):
     check(ac.repeat(x, counts), np.repeat(a, counts))
 
 
+@pytest.mark.parametrize("shape,axis", [((200,), 0), ((100, 3), 0), ((3, 100), 1), ((70, 2, 3), 0),
+                                        ((5, 70), None), ((70, 70), 1)])
+@pytest.mark.parametrize("reps", [1, 2, 5, 70])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "reversed", "broadcast"])
+def test_repeat_long_axes(shape, axis, reps, layout):
+    # Long axes with few repeats take the one-copy-per-repeat path; many repeats the broadcast one.
+    a = layout_view(np.random.default_rng(1), shape, "int16", layout)
+    x = ac.asarray(a)
+    check(ac.repeat(x, reps, axis=axis), np.repeat(a, reps, axis=axis))
+    n = a.size if axis is None else a.shape[axis]
+    counts = np.random.default_rng(2).integers(0, 4, size=n)
+    check(ac.repeat(x, counts, axis=axis), np.repeat(a, counts, axis=axis))
+
+
 def test_repeat_errors():
     x = ac.asarray(np.zeros((2, 3)))
     with pytest.raises(ValueError, match=r"\[repeat\] repeats may not be negative; got -1"):
