@@ -286,6 +286,9 @@ void init_array(nb::module_& m) {
       .def("__abs__", [](const Array& a) { return accel::abs(a); })
       .def("__invert__", [](const Array& a) { return bitwise_invert(a); });
   cls.attr("__hash__") = nb::none();
+  // NumPy's binary operators defer to ours (np_array + x gives an accel array, like x + np_array)
+  // while np.sin(x) still works through __array__.
+  cls.attr("__array_priority__") = 100;
 
   m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle device, nb::handle copy) {
     return asarray(obj, to_optional_dtype(dtype), to_optional_device(device),

@@ -194,3 +194,12 @@ def test_set_num_threads_rejects_zero():
     np.testing.assert_array_equal(np.asarray(ac.asarray(np.arange(100000.0)) + 1), np.arange(100000.0) + 1)
     ac.set_num_threads(n)
     assert ac.num_threads() == n
+
+
+def test_numpy_left_operand_defers_to_accel():
+    n = np.arange(4.0).reshape(2, 2)
+    x = ac.asarray(n)
+    for r in (n + x, n * x, n @ x, n < x):
+        assert isinstance(r, ac.ndarray)
+    np.testing.assert_array_equal(np.asarray(n @ x), n @ n)
+    assert isinstance(np.sin(x), np.ndarray)  # NumPy functions still take accel arrays
