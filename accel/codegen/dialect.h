@@ -1,0 +1,38 @@
+// A target language for generated kernels, given as data (STYLE.md, after tinygrad): how a
+// kernel, its element loop, its values, loads and stores are spelled. emit_kernel() walks a
+// KernelIR once and fills these templates; a new target is a new table, not a new emitter.
+//
+// Placeholders: {name} kernel name, {nops} operand count, {type} C++ type, {v} value name,
+// {expr} expression, {k} operand index, {dst} store target, {i} flat element index.
+#pragma once
+
+namespace accel::codegen {
+
+struct Dialect {
+  const char* name;
+  const char* prelude;         // first lines of every kernel source
+  bool own_std;                // the functors' standard #includes are replaced by embedded ones
+  const char* kernel_begin;    // the signature and opening brace
+  const char* loop_begin;      // opens the loop over elements (defines the index)
+  const char* define;          // computes value {v} of {type} from {expr}
+  const char* declare;         // declares value {v} before the loop body ("" if not needed)
+  const char* value;           // how a computed value {v} is read
+  const char* index;           // the flat element index inside the loop
+  const char* store;           // writes {expr} to {dst}
+  const char* loop_end;
+  const char* kernel_end;
+  // Operand addressing by layout; nullptr: the dialect does not take that layout.
+  const char* at_contiguous;   // element {i} of operand {k} of {type}
+  const char* at_scalar;
+  const char* at_strided;
+};
+
+// Host C++ compiled by the system compiler into a shared object: a function over elements
+// [begin, end) that runs each instruction over a block of elements before the next, so the
+// compiler vectorises every step (and calls libmvec's vector sin, exp, ...). Contiguous and
+// scalar operands only: strided kernels stay with the interpreter.
+const Dialect& host_dialect();
+// CUDA C++ for NVRTC: a grid-stride loop, one element per thread step, 64-bit indices.
+const Dialect& cuda_dialect();
+
+}  // namespace accel::codegen

@@ -1,0 +1,141 @@
+#include "accel/codegen/emit.h"
+
+#include <initializer_list>
+#include <sstream>
+#include <utility>
+
+#include "accel/device_src/embedded_sources.h"
+#include "accel/runtime/errors.h"
+
+namespace accel::codegen {
+namespace {
+
+using ir::Instr;
+using ir::InstrKind;
+
+// Fills {key} placeholders of a dialect template.
+std::string fill(const char* tmpl, std::initializer_list<std::pair<const char*, std::string>> vars) {
+  std::string out;
+  for (const char* p = tmpl; *p;) {
+    if (*p == '{') {
+      bool matched = false;
+      for (const auto& [key, value] : vars) {
+        const size_t n = std::char_traits<char>::length(key);
+        if (std::char_traits<char>::compare(p + 1, key, n) == 0 && p[1 + n] == '}') {
+          out += value;
+          p += n + 2;
+          matched = true;
+          break;
+        }
+      }
+      if (matched) continue;
+    }
+    out += *p++;
+  }
+  return out;
+}
+
+const char* type_name(Dtype dt) {
+  switch (dt) {
+    case Dtype::bool_: return "bool";
+    case Dtype::int8: return "int8_t";
+    case Dtype::int16: return "int16_t";
+    case Dtype::int32: return "int32_t";
+    case Dtype::int64: return "int64_t";
+    case Dtype::uint8: return "uint8_t";
+    case Dtype::uint16: return "uint16_t";
+    case Dtype::uint32: return "uint32_t";
+    case Dtype::uint64: return "uint64_t";
+    case Dtype::float32: return "float";
+    case Dtype::float64: return "double";
+    case Dtype::complex64: return "std::complex<float>";
+    case Dtype::complex128: return "std::complex<double>";
+  }
+  return "?";
+}
+
+const char* functor_name(OpId op) {
+  switch (op) {
+#define ACCEL_OP(name, arity, functor, bools, domain, output) \
+  case OpId::name: return #functor;
+#include "accel/ops/ops.def"
+#undef ACCEL_OP
+  }
+  return "?";
+}
+
+// Operand k (inputs, then outputs) of `dt` and `layout` at the current element.
+std::string operand_at(const Dialect& d, const ir::KernelIR& ir, size_t k, Dtype dt,
+                       ir::Layout layout) {
+  const char* tmpl = layout == ir::Layout::contiguous ? d.at_contiguous
+                     : layout == ir::Layout::scalar   ? d.at_scalar
+                                                      : d.at_strided;
+  if (!tmpl)
+    throw CompileError(std::string("[codegen] the ") + d.name + " dialect takes no " +
+                       ir::layout_name(layout) + " operands (kernel " + ir.name() + ")");
+  return fill(tmpl, {{"type", type_name(dt)}, {"k", std::to_string(k)}, {"i", d.index},
+                     {"name", ir.name()}});
+}
+
+// The functors' text, with its standard #includes kept (host) or left to the prelude (CUDA).
+std::string functor_source(const Dialect& d) {
+  std::istringstream in(embedded::scalar_ops_h);
+  std::string out, line;
+  while (std::getline(in, line)) {
+    const bool std_include = line.rfind("#include <", 0) == 0;
+    if (line.rfind("#pragma once", 0) == 0 || (d.own_std && std_include)) continue;
+    out += line + "\n";
+  }
+  if (d.own_std) {
+    std::string prelude = embedded::nvrtc_std_cuh;
+    const size_t once = prelude.find("#pragma once\n");
+    if (once != std::string::npos) prelude.erase(once, 13);
+    out = prelude + out;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
+  const std::string name = ir.name();
+  const size_t nin = ir.inputs.size();
+  std::string decls, body;
+  std::vector<std::string> refs(ir.instrs.size());
+  for (size_t i = 0; i < ir.instrs.size(); ++i) {
+    const Instr& in = ir.instrs[i];
+    if (in.kind == InstrKind::load) {
+      const size_t k = static_cast<size_t>(in.args[0]);
+      refs[i] = operand_at(d, ir, k, in.dtype, ir.inputs[k].layout);
+      continue;
+    }
+    std::string expr;
+    if (in.kind == InstrKind::cast) {
+      expr = std::string("accel::scalar::convert<") + type_name(in.dtype) + ">(" +
+             refs[static_cast<size_t>(in.args[0])] + ")";
+    } else {
+      expr = std::string("accel::scalar::") + functor_name(in.op) + "::apply(";
+      for (int a = 0; a < in.nargs(); ++a)
+        expr += (a ? ", " : "") + refs[static_cast<size_t>(in.args[a])];
+      expr += ")";
+    }
+    const std::string v = "v" + std::to_string(i);
+    const std::string type = type_name(in.dtype);
+    decls += fill(d.declare, {{"type", type}, {"v", v}});
+    body += fill(d.define, {{"type", type}, {"v", v}, {"expr", expr}});
+    refs[i] = fill(d.value, {{"v", v}});
+  }
+  for (size_t k = 0; k < ir.outputs.size(); ++k) {
+    const std::string dst = operand_at(d, ir, nin + k, ir.outputs[k].dtype, ir.outputs[k].layout);
+    body += fill(d.store, {{"dst", dst}, {"expr", refs[static_cast<size_t>(ir.results[k])]}});
+  }
+  const std::string nops = std::to_string(nin + ir.outputs.size());
+  return fill(d.kernel_begin, {{"name", name}, {"nops", nops}}) +
+         fill(d.loop_begin, {{"name", name}}) + decls + body + d.loop_end + d.kernel_end;
+}
+
+std::string emit_kernel(const ir::KernelIR& ir, const Dialect& d) {
+  return std::string(d.prelude) + functor_source(d) + "\n" + emit_kernel_body(ir, d);
+}
+
+}  // namespace accel::codegen

@@ -1,0 +1,18 @@
+// KernelIR x Dialect -> kernel source text (DESIGN.md "Layers": accel/codegen). The generated
+// code calls the scalar functors of accel/device_src/scalar_ops.h, embedded as text, so each op
+// is defined once for the CPU loops, the interpreter, the host JIT and CUDA.
+#pragma once
+#include <string>
+
+#include "accel/codegen/dialect.h"
+#include "accel/ir/kernel_ir.h"
+
+namespace accel::codegen {
+
+// The complete, self-contained source of `ir` in `dialect` (prelude and functors included); the
+// kernel's symbol is ir.name(). Throws CompileError when the dialect lacks an operand layout.
+std::string emit_kernel(const ir::KernelIR& ir, const Dialect& dialect);
+// Only the kernel itself, without prelude and functors: what ACCEL_DEBUG and explain() print.
+std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& dialect);
+
+}  // namespace accel::codegen
