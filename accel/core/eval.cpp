@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "accel/backend/backend.h"
+#include "accel/codegen/emit.h"
 #include "accel/ir/fuse.h"
 
 namespace accel {
@@ -73,10 +74,21 @@ bool is_single_node(const ir::FusedRegion& r) {
   return r.ir.instrs.size() == r.ir.inputs.size() + 1;
 }
 
+// The generated source of a region's kernel, in the dialect its device would compile.
+std::string kernel_source(const ir::KernelIR& ir, Device device) {
+  if (device.is_cpu() && !ir.all_layouts(ir::Layout::contiguous, ir::Layout::scalar))
+    return "source (strided operands: the CPU interprets this kernel; CUDA would run):\n" +
+           codegen::emit_kernel_body(ir, codegen::cuda_dialect());
+  const codegen::Dialect& d = device.is_cpu() ? codegen::host_dialect() : codegen::cuda_dialect();
+  return std::string("source (") + d.name + " dialect, functors from device_src/scalar_ops.h):\n" +
+         codegen::emit_kernel_body(ir, d);
+}
+
 void log_region(const ir::FusedRegion& r) {
   if (!debug_enabled()) return;
-  std::fprintf(stderr, "[accel fusion] %d nodes of shape %s on %s\n%s", r.num_nodes(),
-               shape_str(r.shape).c_str(), r.device.str().c_str(), r.ir.str().c_str());
+  std::fprintf(stderr, "[accel fusion] %d nodes of shape %s on %s\n%s%s", r.num_nodes(),
+               shape_str(r.shape).c_str(), r.device.str().c_str(), r.ir.str().c_str(),
+               kernel_source(r.ir, r.device).c_str());
 }
 
 // Runs a region; outputs not given go to fresh buffers that their targets then hold.
@@ -208,7 +220,7 @@ void explain_into(const Array& a, std::string& out, int& group) {
   out += "group " + std::to_string(group++) + ": " + std::to_string(r.num_nodes()) +
          (r.num_nodes() == 1 ? " node" : " nodes") + " of shape " + shape_str(r.shape) + " on " +
          r.device.str() + (!fusion_enabled() ? " (fusion off: each node runs on its own)" : "") +
-         "\n" + r.ir.str();
+         "\n" + r.ir.str() + kernel_source(r.ir, r.device);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 
 namespace accel::ir {
@@ -64,6 +65,13 @@ class RegionBuilder {
   }
 
   int32_t push(const Instr& in) {
+    // The same op on the same values is computed once (sin(a) ** 2 + sin(a) builds sin twice).
+    if (in.kind == InstrKind::op) {
+      auto key = std::make_tuple(static_cast<int>(in.op), static_cast<int>(in.compute), in.args[0],
+                                 in.args[1], in.args[2]);
+      auto [it, fresh] = ops_.try_emplace(key, static_cast<int32_t>(r_.ir.instrs.size()));
+      if (!fresh) return it->second;
+    }
     if (in.kind != InstrKind::load) temp_bytes_ += static_cast<int>(itemsize(in.dtype));
     r_.ir.instrs.push_back(in);
     return static_cast<int32_t>(r_.ir.instrs.size() - 1);
@@ -118,6 +126,7 @@ class RegionBuilder {
   std::unordered_map<const ArrayImpl*, int32_t> value_of_;
   std::unordered_map<const ArrayImpl*, int> refs_;
   std::map<std::pair<int32_t, Dtype>, int32_t> casts_;
+  std::map<std::tuple<int, int, int32_t, int32_t, int32_t>, int32_t> ops_;
   int temp_bytes_ = 0;
 };
 

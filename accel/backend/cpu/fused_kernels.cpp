@@ -1,11 +1,27 @@
-// How the CPU runs a fused KernelIR: the interpreter, always available.
+// How the CPU runs a fused KernelIR: a compiled host kernel when one is ready (host_jit.h),
+// else the interpreter, which is always available.
+#include <algorithm>
+
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cpu/fused_interpreter.h"
+#include "accel/backend/cpu/host_jit.h"
+#include "accel/backend/cpu/thread_pool.h"
 
 namespace accel::cpu {
 
 void CpuBackend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
                             std::span<const Array> outputs) {
+  const int64_t total = outputs[0].size();
+  if (total == 0) return;
+  if (HostKernel fn = host_kernel_for(ir, total)) {
+    std::vector<char*> ptrs;
+    for (const Array& a : inputs) ptrs.push_back(static_cast<char*>(a.data()));
+    for (const Array& a : outputs) ptrs.push_back(static_cast<char*>(a.data()));
+    const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);
+    parallel_for(total, grain, [&](int64_t b, int64_t e) { fn(ptrs.data(), b, e); });
+    note_jit_run();
+    return;
+  }
   interpret_fused(ir, inputs, outputs);
 }
 
