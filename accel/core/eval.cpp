@@ -69,9 +69,20 @@ void evaluate_unfused(const Array& a) {
 }
 
 // A region of one node whose inputs need no conversion runs exactly as it would unfused.
+// Casts of scalar inputs (a Python number) are what the direct path does anyway.
 bool is_single_node(const ir::FusedRegion& r) {
   if (r.num_nodes() != 1 || r.ir.outputs.size() != 1) return false;
-  return r.ir.instrs.size() == r.ir.inputs.size() + 1;
+  const std::vector<ir::Instr>& ins = r.ir.instrs;
+  for (size_t i = 0; i + 1 < ins.size(); ++i) {
+    if (ins[i].kind == ir::InstrKind::op) return false;
+    if (ins[i].kind == ir::InstrKind::cast) {
+      const ir::Instr& arg = ins[static_cast<size_t>(ins[i].args[0])];
+      if (arg.kind != ir::InstrKind::load ||
+          r.ir.inputs[static_cast<size_t>(arg.args[0])].layout != ir::Layout::scalar)
+        return false;
+    }
+  }
+  return true;
 }
 
 // The generated source of a region's kernel, in the dialect its device would compile.

@@ -82,3 +82,56 @@ TEST(FusionCodegen, host_dialect_refuses_strided_operands) {
 
 }  // namespace
 }  // namespace accel
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "accel/backend/cpu/fused_interpreter.h"
+#include "accel/backend/cpu/host_jit.h"
+
+namespace accel {
+namespace {
+
+// Compiled host kernels give what the interpreter gives, for every family of dtypes.
+TEST(FusionCodegen, host_kernels_compiled_by_the_system_compiler_match_the_interpreter) {
+  const auto dir = std::filesystem::temp_directory_path() / ("accel-jit-test-" + std::to_string(getpid()));
+  setenv("ACCEL_CACHE_DIR", dir.c_str(), 1);
+  Array f = ones_of({1000}, float32), i = astype(ones_of({1000}, float64) * 37, int32).eval();
+  Array z = ones_of({1000}, complex128), g = sin(ones_of({1000}, float32) * 3).eval();
+  std::vector<Array> cases = {
+      2 * f * g + f - 1,
+      sin(g) * sin(g) + cos(g) * cos(g) - exp(-f) * g,
+      floor_divide(i, weak_scalar(5, i.device())) + remainder(i, weak_scalar(3, i.device())) * (i << 2),
+      where(less(g, f), astype(i, float32), g * 2),
+      exp(z) * z + sqrt(z),
+  };
+  for (const Array& y : cases) {
+    Array roots[] = {y};
+    ir::FusedRegion r = ir::fuse_elementwise(roots);
+    std::vector<Array> a, b;
+    std::vector<char*> ptrs;
+    for (const Array& in : r.inputs) ptrs.push_back(static_cast<char*>(in.data()));
+    for (const ir::Operand& o : r.ir.outputs) {
+      a.push_back(Array::empty(r.shape, o.dtype));
+      b.push_back(Array::empty(r.shape, o.dtype));
+      ptrs.push_back(static_cast<char*>(b.back().data()));
+    }
+    cpu::interpret_fused(r.ir, r.inputs, a);
+    cpu::HostKernel fn = cpu::compile_host_kernel(r.ir);
+    ASSERT_NE(fn, nullptr);
+    fn(ptrs.data(), 0, r.shape[0]);
+    if (is_complex(a[0].dtype())) {
+      auto x = a[0].to_vector<std::complex<double>>(), w = b[0].to_vector<std::complex<double>>();
+      for (size_t k = 0; k < x.size(); ++k) EXPECT_NEAR(std::abs(x[k] - w[k]), 0, 1e-12 * std::abs(x[k]));
+    } else {
+      auto x = a[0].to_vector<double>(), w = b[0].to_vector<double>();
+      for (size_t k = 0; k < x.size(); ++k) EXPECT_NEAR(x[k], w[k], 1e-6 * std::max(1.0, std::abs(x[k])));
+    }
+  }
+  EXPECT_GE(cpu::host_jit_stats().compiles, 1u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace accel

@@ -183,3 +183,55 @@ def test_fusion_switch_gives_identical_results_for_benchmark_expressions():
                     ac.asnumpy(ac.sin(a) ** 2 + ac.cos(a) ** 2 - ac.exp(-b) * c).copy()))
     np.testing.assert_array_equal(out[0][0], out[1][0])
     np.testing.assert_allclose(out[0][1], out[1][1], rtol=4e-7, atol=4e-7)
+
+
+# Host JIT and its kernel cache, each run in a fresh process with its own cache directory.
+JIT_SCRIPT = r"""
+import json, sys
+import numpy as np
+import accel as ac
+rng = np.random.default_rng(1)
+an, bn = rng.random(1 << 20, dtype=np.float32), rng.random(1 << 20, dtype=np.float32)
+a, b = ac.asarray(an), ac.asarray(bn)
+y = (ac.sin(a) * 2 + b * b - 1).eval()  # big enough to be compiled in the background
+ac.jit_wait()
+y = ac.asnumpy((ac.sin(a) * 2 + b * b - 1).eval())
+ok = bool(np.allclose(y, np.sin(an) * 2 + bn * bn - 1, rtol=1e-5, atol=1e-6))
+print(json.dumps(dict(ac.jit_stats(), ok=ok)))
+"""
+
+
+def run_jit(cache_dir, count=1):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, ACCEL_CACHE_DIR=str(cache_dir), ACCEL_JIT="1")
+    procs = [subprocess.Popen([sys.executable, "-c", JIT_SCRIPT], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(count)]
+    out = []
+    for p in procs:
+        stdout, stderr = p.communicate(timeout=240)
+        assert p.returncode == 0, stderr
+        out.append(json.loads(stdout.strip().splitlines()[-1]))
+    return out
+
+
+def test_jit_compiles_once_then_hits_the_disk_cache_and_recovers_from_corruption(tmp_path):
+    (first,) = run_jit(tmp_path)
+    assert first["ok"] and first["compiles"] == 1 and first["disk_hits"] == 0
+    assert first["jit_runs"] >= 1 and first["failures"] == 0
+    (second,) = run_jit(tmp_path)
+    assert second["ok"] and second["compiles"] == 0 and second["disk_hits"] == 1
+    payloads = list(tmp_path.glob("*/*/payload"))
+    assert len(payloads) == 1
+    payloads[0].write_bytes(b"not a shared object")
+    (third,) = run_jit(tmp_path)  # the damaged entry is never loaded: compiled again
+    assert third["ok"] and third["compiles"] == 1 and third["failures"] == 0
+
+
+def test_two_processes_compiling_one_kernel_at_once_both_succeed(tmp_path):
+    results = run_jit(tmp_path, count=2)
+    assert all(r["ok"] and r["failures"] == 0 and r["jit_runs"] >= 1 for r in results)
+    assert len(list(tmp_path.glob("*/*/payload"))) == 1

@@ -1,0 +1,128 @@
+"""Fused elementwise chains vs NumPy and numexpr, same run (float32, 10^7 elements, 2 threads):
+time, peak memory (ru_maxrss growth in fresh subprocesses: tracemalloc cannot see C++ memory)
+and single ops with fusion on and off. accel is lazy, so every timed accel call ends in .eval().
+The host JIT compiles the fused kernels during warm-up; jit_wait() lets it finish first."""
+
+import json
+import os
+import subprocess
+import sys
+
+os.environ.setdefault("ACCEL_NUM_THREADS", "2")
+os.environ.setdefault("NUMEXPR_MAX_THREADS", "2")
+
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _timing import median_time, print_table  # noqa: E402
+
+import accel as ac  # noqa: E402
+
+N = 10**7
+EXPR1 = "2*a*b + c - 1"
+EXPR2 = "sin(a)**2 + cos(a)**2 - exp(-b)*c"
+
+
+def inputs():
+    rng = np.random.default_rng(0)
+    return [rng.random(N, dtype=np.float32) for _ in range(3)]
+
+
+def accel_fn(expr, a, b, c):
+    ns = {"a": a, "b": b, "c": c, "sin": ac.sin, "cos": ac.cos, "exp": ac.exp}
+    code = compile(expr, "<expr>", "eval")
+    return lambda: eval(code, ns).eval()
+
+
+def numpy_fn(expr, a, b, c):
+    ns = {"a": a, "b": b, "c": c, "sin": np.sin, "cos": np.cos, "exp": np.exp}
+    code = compile(expr, "<expr>", "eval")
+    return lambda: eval(code, ns)
+
+
+def timed_accel(fn):
+    fn()
+    ac.jit_wait()  # the compiled kernel is used from here on
+    return median_time(fn)
+
+
+# Peak memory: one evaluation in a fresh process, growth of the resident high-water mark.
+MEMORY_SCRIPT = r"""
+import json, resource, sys
+import numpy as np
+lib, expr = sys.argv[1], sys.argv[2]
+# Inputs filled in place (no temporaries), so the high-water mark starts at what is resident.
+a, b, c = (np.full(%d, v, dtype=np.float32) for v in (0.25, 0.5, 0.75))
+if lib == "accel":
+    import accel as ac
+    a, b, c = ac.asarray(a), ac.asarray(b), ac.asarray(c)
+    ns = {"a": a, "b": b, "c": c, "sin": ac.sin, "cos": ac.cos, "exp": ac.exp}
+else:
+    ns = {"a": a, "b": b, "c": c, "sin": np.sin, "cos": np.cos, "exp": np.exp}
+if lib == "accel":
+    (ac.asarray(np.ones(64, np.float32)) * 2 + 1).eval()  # load the loops, start the pool
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+r = eval(expr, ns)
+if lib == "accel":
+    r.eval()
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+out = {"delta_bytes": (after - before) * 1024}
+if lib == "accel":
+    out["allocator_peak"] = ac.memory_stats()["peak"]
+print(json.dumps(out))
+""" % N
+
+
+def peak_memory(lib, expr):
+    env = dict(os.environ, ACCEL_JIT="0")
+    out = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT, lib, expr], env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main():
+    import numexpr as ne
+
+    ne.set_num_threads(2)
+    an, bn, cn = inputs()
+    a, b, c = (ac.asarray(x) for x in (an, bn, cn))
+    print(f"accel threads: {ac.num_threads()}, numexpr threads: 2, NumPy: 1 thread, n = {N:.0e} float32")
+
+    rows_np, rows_ne = [], []
+    for expr, target_np, target_ne in ((EXPR1, 2.2, 1.0), (EXPR2, 3.0, None)):
+        t_ac = timed_accel(accel_fn(expr, a, b, c))
+        t_np = median_time(numpy_fn(expr, an, bn, cn))
+        t_ne = median_time(lambda e=expr: ne.evaluate(e, local_dict={"a": an, "b": bn, "c": cn}))
+        rows_np.append((expr, t_ac, t_np, f">= {target_np}x"))
+        rows_ne.append((expr, t_ac, t_ne, "> 1x" if target_ne else ""))
+    print_table("Fused chains vs NumPy", rows_np)
+    print_table("Fused chains vs numexpr (2 threads)", rows_ne, baseline_name="numexpr")
+
+    print("\nPeak memory of one evaluation of", EXPR2)
+    m_np = peak_memory("numpy", EXPR2)
+    m_ac = peak_memory("accel", EXPR2)
+    print(f"  numpy  resident growth {m_np['delta_bytes'] / 2**20:8.1f} MiB")
+    print(f"  accel  resident growth {m_ac['delta_bytes'] / 2**20:8.1f} MiB"
+          f" (allocator peak in use {m_ac['allocator_peak'] / 2**20:.1f} MiB)   target: <= numpy")
+
+    single = [
+        ("a + b", lambda: (a + b).eval()),
+        ("a * 2", lambda: (a * 2).eval()),
+        ("sin(a)", lambda: ac.sin(a).eval()),
+        ("astype(a, float64)", lambda: ac.astype(a, ac.float64).eval()),
+        ("a + b.astype(float64)", lambda: (a + ac.astype(b, ac.float64)).eval()),
+    ]
+    rows = []
+    for name, fn in single:
+        ac.set_fusion(True)
+        t_on = timed_accel(fn)
+        ac.set_fusion(False)
+        t_off = median_time(fn)
+        ac.set_fusion(True)
+        rows.append((name, t_on, t_off, ">= ~1x (not slower)"))
+    print_table("Single ops: fusion on vs off", rows, baseline_name="unfused")
+    print("\nhost JIT:", ac.jit_stats())
+
+
+if __name__ == "__main__":
+    main()
