@@ -37,13 +37,21 @@ LoadResult load() {
     return r;
   }
   api.path = lib.path;
+  const std::string stub_note =
+      " is the CUDA toolkit's stub library (for linking only), not the driver; remove its "
+      "directory from LD_LIBRARY_PATH.\n  " + std::string(kInstallHint);
   std::string missing;
 #define ACCEL_CU_FN(member, symbol, required, params)                          \
   api.member = reinterpret_cast<decltype(api.member)>(find_symbol(lib.handle, symbol)); \
   if (!api.member && (required)) missing += std::string(missing.empty() ? "" : ", ") + symbol;
 #include "accel/backend/cuda/driver_api.def"
 #undef ACCEL_CU_FN
-  if (api.cuDriverGetVersion) api.cuDriverGetVersion(&api.version);
+  const CUresult version_result =
+      api.cuDriverGetVersion ? api.cuDriverGetVersion(&api.version) : CUDA_SUCCESS;
+  if (version_result == CUDA_ERROR_STUB_LIBRARY) {
+    r.error = "[cuda] " + api.path + stub_note;
+    return r;
+  }
   std::string found = "found " + api.path + " (CUDA " + cuda_version_string(api.version) + ")";
   if (!missing.empty()) {
     r.error = "[cuda] " + found + " but it lacks " + missing +
@@ -58,9 +66,7 @@ LoadResult load() {
   }
   CUresult init = api.cuInit(0);
   if (init == CUDA_ERROR_STUB_LIBRARY) {
-    r.error = "[cuda] " + api.path +
-              " is the CUDA toolkit's stub library (for linking only), not the driver; remove its "
-              "directory from LD_LIBRARY_PATH. " + kInstallHint;
+    r.error = "[cuda] " + api.path + stub_note;
     return r;
   }
   if (init == CUDA_ERROR_NO_DEVICE) {
