@@ -4,14 +4,16 @@ first axis, and the NumPy-style methods that forward to the module functions."""
 from . import _core
 
 
-def where(condition, x=None, y=None, /):
+def where(condition, x=None, y=None, /, *, out=None):
     """where(condition, x, y): elements of x where condition is true, else of y.
     where(condition): the coordinates of the nonzero elements, as nonzero(condition)."""
     if x is None and y is None:
+        if out is not None:
+            raise ValueError("[where] out= needs the three-argument form")
         return _core.nonzero(condition)
     if x is None or y is None:
         raise ValueError("[where] either both or neither of x and y should be given")
-    return _core.where(condition, x, y)
+    return _core.where(condition, x, y, out=out)
 
 
 def _iter(self):

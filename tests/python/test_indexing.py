@@ -438,6 +438,9 @@ def test_where_with_one_and_three_arguments():
     same(ac.where(n > 2, 1.5, 0), np.where(n > 2, 1.5, 0))
     with pytest.raises(ValueError, match="both or neither"):
         ac.where(x, x)
+    out = ac.asarray(np.zeros((2, 3), np.int64))
+    assert ac.where(x > 0, x, 0, out=out) is out
+    np.testing.assert_array_equal(ac.asnumpy(out), np.where(n > 0, n, 0))
 
 
 def test_compress_extract_put_match_numpy():

@@ -147,7 +147,7 @@ std::optional<IndexFault> walk(const Plan& p, int64_t begin, int64_t end, F&& f)
     f(off, int64_t{0});
     return std::nullopt;
   }
-  int64_t pos[64];
+  int64_t pos[64];  // coalesced axes all have length >= 2: at most 63 of them
   int64_t rem = begin;
   for (int d = nd - 1; d >= 0; --d) {
     pos[d] = rem % w.shape[d];
@@ -220,7 +220,7 @@ std::optional<IndexFault> parallel_walk(const Plan& p, int64_t work_per_position
 // block's elements [begin, end) in C order.
 template <class F> void for_block(const Block& b, int64_t begin, int64_t end, F&& f) {
   const int nd = static_cast<int>(b.shape.size());
-  int64_t pos[64];
+  int64_t pos[64];  // coalesced axes all have length >= 2: at most 63 of them
   int64_t rem = begin, oi = 0, oo = 0;
   for (int d = nd - 1; d >= 0; --d) {
     pos[d] = rem % b.shape[d];

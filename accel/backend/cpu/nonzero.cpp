@@ -22,7 +22,7 @@ struct Walk {
 template <class F> void for_rows(const Walk& w, int64_t begin, int64_t end, F&& row) {
   if (begin >= end) return;
   const int nd = static_cast<int>(w.shape.size());
-  int64_t pos[64];
+  std::vector<int64_t> pos(static_cast<size_t>(nd));  // x's own axes: any number of them
   int64_t rem = begin;
   for (int d = nd - 1; d >= 0; --d) {
     pos[d] = rem % w.shape[d];
@@ -33,7 +33,7 @@ template <class F> void for_rows(const Walk& w, int64_t begin, int64_t end, F&& 
     const char* p = w.base;
     for (int d = 0; d < nd; ++d) p += pos[d] * w.strides[d];
     const int64_t n = std::min(w.shape[nd - 1] - pos[nd - 1], end - at);
-    row(p, pos, n);
+    row(p, pos.data(), n);
     at += n;
     pos[nd - 1] += n;
     for (int d = nd - 1; d > 0 && pos[d] >= w.shape[d]; --d) {
