@@ -1,5 +1,5 @@
 """Fused elementwise chains vs NumPy and numexpr, same run (float32, 10^7 elements, 2 threads):
-time, peak memory (ru_maxrss growth in fresh subprocesses: tracemalloc cannot see C++ memory)
+time, peak memory (VmHWM growth in fresh subprocesses: tracemalloc cannot see C++ memory)
 and single ops with fusion on and off. accel is lazy, so every timed accel call ends in .eval().
 The host JIT compiles the fused kernels during warm-up; jit_wait() lets it finish first."""
 
@@ -46,10 +46,17 @@ def timed_accel(fn):
     return median_time(fn)
 
 
-# Peak memory: one evaluation in a fresh process, growth of the resident high-water mark.
+# Peak memory: one evaluation in a fresh process, growth of the resident high-water mark (VmHWM).
 MEMORY_SCRIPT = r"""
-import json, resource, sys
+import json, sys
 import numpy as np
+
+
+def high_water():  # VmHWM: this process's peak resident size (ru_maxrss survives exec)
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) for l in f if l.startswith("VmHWM"))
+
+
 lib, expr = sys.argv[1], sys.argv[2]
 # Inputs filled in place (no temporaries), so the high-water mark starts at what is resident.
 a, b, c = (np.full(%d, v, dtype=np.float32) for v in (0.25, 0.5, 0.75))
@@ -61,11 +68,11 @@ else:
     ns = {"a": a, "b": b, "c": c, "sin": np.sin, "cos": np.cos, "exp": np.exp}
 if lib == "accel":
     (ac.asarray(np.ones(64, np.float32)) * 2 + 1).eval()  # load the loops, start the pool
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+before = high_water()
 r = eval(expr, ns)
 if lib == "accel":
     r.eval()
-after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+after = high_water()
 out = {"delta_bytes": (after - before) * 1024}
 if lib == "accel":
     out["allocator_peak"] = ac.memory_stats()["peak"]

@@ -13,6 +13,8 @@ const Dialect& host_dialect() {
       "  for (int64_t b0 = begin; b0 < end; b0 += ACCEL_BLOCK) {\n"
       "    const int64_t nb = end - b0 < ACCEL_BLOCK ? end - b0 : ACCEL_BLOCK;\n",
       "    for (int64_t j = 0; j < nb; ++j) {v}[j] = {expr};\n",
+      "  const {type} {v} = {expr};\n",
+      "{v}",
       "    {type} {v}[ACCEL_BLOCK];\n",
       "{v}[j]",
       "(b0 + j)",
@@ -52,6 +54,8 @@ const Dialect& cuda_dialect() {
       "  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < args.n;\n"
       "       i += (int64_t)blockDim.x * gridDim.x) {\n",
       "    const {type} {v} = {expr};\n",
+      "  const {type} {v} = {expr};\n",
+      "{v}",
       "",
       "{v}",
       "i",

@@ -15,6 +15,8 @@ struct Dialect {
   const char* kernel_begin;    // the signature and opening brace
   const char* loop_begin;      // opens the loop over elements (defines the index)
   const char* define;          // computes value {v} of {type} from {expr}
+  const char* define_uniform;  // a value computed from scalar operands only, once, before the loop
+  const char* value_uniform;   // how such a value is read
   const char* declare;         // declares value {v} before the loop body ("" if not needed)
   const char* value;           // how a computed value {v} is read
   const char* index;           // the flat element index inside the loop

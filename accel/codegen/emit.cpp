@@ -100,15 +100,21 @@ std::string functor_source(const Dialect& d) {
 std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
   const std::string name = ir.name();
   const size_t nin = ir.inputs.size();
-  std::string decls, body;
+  std::string uniforms, decls, body;
   std::vector<std::string> refs(ir.instrs.size());
+  // Values computed from scalar operands only (a Python number cast to the compute dtype) are
+  // computed once, before the element loop.
+  std::vector<bool> uniform(ir.instrs.size(), false);
   for (size_t i = 0; i < ir.instrs.size(); ++i) {
     const Instr& in = ir.instrs[i];
     if (in.kind == InstrKind::load) {
       const size_t k = static_cast<size_t>(in.args[0]);
       refs[i] = operand_at(d, ir, k, in.dtype, ir.inputs[k].layout);
+      uniform[i] = ir.inputs[k].layout == ir::Layout::scalar;
       continue;
     }
+    uniform[i] = true;
+    for (int a = 0; a < in.nargs(); ++a) uniform[i] = uniform[i] && uniform[static_cast<size_t>(in.args[a])];
     std::string expr;
     if (in.kind == InstrKind::cast) {
       expr = std::string("accel::scalar::convert<") + type_name(in.dtype) + ">(" +
@@ -121,6 +127,11 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
     }
     const std::string v = "v" + std::to_string(i);
     const std::string type = type_name(in.dtype);
+    if (uniform[i]) {
+      uniforms += fill(d.define_uniform, {{"type", type}, {"v", v}, {"expr", expr}});
+      refs[i] = fill(d.value_uniform, {{"v", v}});
+      continue;
+    }
     decls += fill(d.declare, {{"type", type}, {"v", v}});
     body += fill(d.define, {{"type", type}, {"v", v}, {"expr", expr}});
     refs[i] = fill(d.value, {{"v", v}});
@@ -130,7 +141,7 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
     body += fill(d.store, {{"dst", dst}, {"expr", refs[static_cast<size_t>(ir.results[k])]}});
   }
   const std::string nops = std::to_string(nin + ir.outputs.size());
-  return fill(d.kernel_begin, {{"name", name}, {"nops", nops}}) +
+  return fill(d.kernel_begin, {{"name", name}, {"nops", nops}}) + uniforms +
          fill(d.loop_begin, {{"name", name}}) + decls + body + d.loop_end + d.kernel_end;
 }
 
