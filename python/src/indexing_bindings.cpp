@@ -20,7 +20,7 @@ const char* kValidIndices =
 
 // A Python integer as an index; beyond int64 it is out of bounds for any axis anyway.
 int64_t python_int(PyObject* p) {
-  nb::object i = nb::steal(PyNumber_Index(p));
+  nb::object i = PyLong_CheckExact(p) ? nb::borrow(p) : nb::steal(PyNumber_Index(p));
   if (!i.is_valid()) throw nb::python_error();
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
@@ -30,6 +30,7 @@ int64_t python_int(PyObject* p) {
 
 std::optional<int64_t> slice_part(PyObject* p) {
   if (p == Py_None) return std::nullopt;
+  if (PyLong_CheckExact(p)) return python_int(p);
   if (!PyIndex_Check(p))
     throw nb::type_error("slice indices must be integers or None or have an __index__ method");
   return python_int(p);
@@ -62,6 +63,7 @@ std::optional<Array> int_list(PyObject* p, Device device) {
 
 Index to_index(nb::handle h, Device device) {
   PyObject* p = h.ptr();
+  if (PyLong_CheckExact(p)) return python_int(p);  // the common case first
   if (p == Py_None) return NewAxis{};
   if (p == Py_Ellipsis) return Ellipsis{};
   if (PySlice_Check(p)) {
