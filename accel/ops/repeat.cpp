@@ -11,9 +11,6 @@
 namespace accel {
 namespace {
 
-// The strided loops index up to this many axes (backend/cpu/strided_loop.cpp).
-constexpr int kMaxLoopAxes = 32;
-
 void check_count(int64_t count, const char* op, const char* what) {
   if (count < 0)
     throw ValueError(std::string("[") + op + "] " + what + " may not be negative; got " +
@@ -114,18 +111,25 @@ Array tile(const Array& x, const Axes& reps) {
   for (int d = 0; d < nd; ++d) shape[d] = padded[d] * full[d];
   Array out = Array::empty(shape, x.dtype(), x.device());
   if (out.size() == 0) return out;
-  // Each axis with reps r > 1 becomes (r, len): stride 0 over r on the input side.
-  Array dst = out;
-  int split = 0;
-  for (int d = nd - 1; d >= 0; --d) {
-    if (full[d] == 1) continue;
-    if (nd + ++split > kMaxLoopAxes)
-      throw ShapeError("[tile] tiling " + std::to_string(split) + " axes of a " +
-                       std::to_string(nd) + "-d array needs more than " +
-                       std::to_string(kMaxLoopAxes) + " loop axes");
-    dst = split_axis(dst, d, full[d], padded[d]);
-    src = insert_axis(src, d, full[d], 0);
+  // An axis with r > 1 repetitions of length len > 1 is seen as (r, len) in the output, with
+  // stride 0 over r on the input; an axis of length 1 is simply broadcast to r.
+  Shape loop_shape;
+  Strides dst_strides, src_strides;
+  const Strides& os = out.strides();
+  for (int d = 0; d < nd; ++d) {
+    const int64_t r = full[d], len = padded[d], xs = src.strides()[d];
+    if (r > 1 && len > 1) {
+      loop_shape.insert(loop_shape.end(), {r, len});
+      dst_strides.insert(dst_strides.end(), {len * os[d], os[d]});
+      src_strides.insert(src_strides.end(), {0, xs});
+    } else {
+      loop_shape.push_back(shape[d]);
+      dst_strides.push_back(os[d]);
+      src_strides.push_back(r > 1 ? 0 : xs);
+    }
   }
+  const Array dst = Array::view_of(out, loop_shape, dst_strides, 0);
+  src = Array::view_of(src, loop_shape, src_strides, src.offset());
   backend_for(x.device()).cast(src, dst);
   return out;
 }

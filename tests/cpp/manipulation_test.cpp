@@ -222,6 +222,17 @@ TEST(Tile, PadsRepsAndShape) {
   EXPECT_EQ(tile(x, {0, 3}).shape(), (Shape{0, 6}));
 }
 
+TEST(Tile, ManyAxesOfLengthOneAreBroadcastNotSplit) {
+  Shape shape(20, 1);
+  shape.back() = 2;
+  Array t = tile(reshape(arange_f64({2}), shape), Axes(20, 2));
+  Shape expected(20, 2);
+  expected.back() = 4;
+  EXPECT_EQ(t.shape(), expected);
+  std::vector<double> v = values(t);
+  for (size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], static_cast<double>(i % 2)) << i;
+}
+
 TEST(Flatten, AlwaysCopiesRavelOnlyWhenNeeded) {
   Array x = arange_f64({2, 3});
   EXPECT_FALSE(flatten(x).shares_memory_with(x));
