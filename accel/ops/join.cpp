@@ -26,23 +26,16 @@ void require_some(std::span<const Array> arrays, const char* op) {
     throw ValueError(std::string("[") + op + "] need at least one array to join");
 }
 
-// NumPy's default casting for concatenate(dtype=): within a kind or up to a higher one.
-void check_same_kind(Dtype from, Dtype to, const char* op) {
-  auto rank = [](Dtype d) { return is_bool(d) ? 0 : is_integer(d) ? 1 : is_floating(d) ? 2 : 3; };
-  if (rank(from) > rank(to))
-    throw DTypeError(std::string("[") + op + "] cannot cast " + dtype_name(from) + " to " +
-                     dtype_name(to) + " with casting rule 'same_kind'");
-}
-
 }  // namespace
 
-Array concat(std::span<const Array> arrays, std::optional<int64_t> axis, std::optional<Dtype> dtype) {
+Array concat(std::span<const Array> arrays, std::optional<int64_t> axis, std::optional<Dtype> dtype,
+             Casting casting) {
   require_some(arrays, "concat");
   Device device = common_device(arrays, "concat");
   if (!axis) {
     std::vector<Array> flat;
     for (const Array& a : arrays) flat.push_back(ravel(a));
-    return concat(flat, 0, dtype);
+    return concat(flat, 0, dtype, casting);
   }
   const Array& first = arrays[0];
   if (first.ndim() == 0)
@@ -63,9 +56,12 @@ Array concat(std::span<const Array> arrays, std::optional<int64_t> axis, std::op
                          " and array " + std::to_string(i) + " has shape " + shape_str(a.shape()));
     shape[ax] += a.shape()[ax];
   }
-  if (dtype)
-    for (const Array& a : arrays) check_same_kind(a.dtype(), *dtype, "concat");
-  Array out = Array::empty(shape, dtype.value_or(result_type(arrays)), device);
+  const Dtype out_dtype = dtype.value_or(result_type(arrays));
+  for (const Array& a : arrays)
+    if (!can_cast(a.dtype(), out_dtype, casting))
+      throw DTypeError(std::string("[concat] cannot cast ") + dtype_name(a.dtype()) + " to " +
+                       dtype_name(out_dtype) + " with casting='" + casting_name(casting) + "'");
+  Array out = Array::empty(shape, out_dtype, device);
   Backend& backend = backend_for(device);
   int64_t start = 0;
   for (const Array& a : arrays) {
@@ -76,7 +72,8 @@ Array concat(std::span<const Array> arrays, std::optional<int64_t> axis, std::op
   return out;
 }
 
-Array stack(std::span<const Array> arrays, int64_t axis, std::optional<Dtype> dtype) {
+Array stack(std::span<const Array> arrays, int64_t axis, std::optional<Dtype> dtype,
+            Casting casting) {
   require_some(arrays, "stack");
   common_device(arrays, "stack");
   for (size_t i = 1; i < arrays.size(); ++i)
@@ -88,7 +85,7 @@ Array stack(std::span<const Array> arrays, int64_t axis, std::optional<Dtype> dt
   std::vector<Array> expanded;
   expanded.reserve(arrays.size());
   for (const Array& a : arrays) expanded.push_back(expand_dims(a, {ax}));
-  return concat(expanded, ax, dtype);
+  return concat(expanded, ax, dtype, casting);
 }
 
 Array roll(const Array& x, const Axes& shifts, const std::optional<Axes>& axes) {

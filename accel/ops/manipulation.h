@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "accel/core/array.h"
+#include "accel/ops/promotion.h"
 
 namespace accel {
 
@@ -43,12 +44,13 @@ Array broadcast_to(const Array& x, const Shape& shape);
 std::vector<Array> broadcast_arrays(std::span<const Array> arrays);
 
 // Joins arrays along an existing axis (nullopt: the flattened arrays). Dtypes promote like
-// NumPy's concatenate; `dtype` forces the result's dtype instead (NumPy's dtype=).
+// NumPy's concatenate; `dtype` forces the result's dtype instead (NumPy's dtype=). Every input
+// must cast to the result's dtype under `casting` (DTypeError otherwise).
 Array concat(std::span<const Array> arrays, std::optional<int64_t> axis = 0,
-             std::optional<Dtype> dtype = std::nullopt);
+             std::optional<Dtype> dtype = std::nullopt, Casting casting = Casting::same_kind);
 // Joins arrays of one shape along a new axis.
 Array stack(std::span<const Array> arrays, int64_t axis = 0,
-            std::optional<Dtype> dtype = std::nullopt);
+            std::optional<Dtype> dtype = std::nullopt, Casting casting = Casting::same_kind);
 // The views x[..., i, ...] along `axis`, one per index.
 std::vector<Array> unstack(const Array& x, int64_t axis = 0);
 // Views of x cut along `axis` before each of `indices` (NumPy split with a list of indices).

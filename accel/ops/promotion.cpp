@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "accel/runtime/errors.h"
 
@@ -75,6 +76,39 @@ void check_weak_fits(const Array& w, Dtype target, const char* op) {
     throw OverflowError(std::string("[") + op + "] Python integer " + value +
                         " out of bounds for " + dtype_name(target));
   }
+}
+
+bool can_cast(Dtype from, Dtype to, Casting casting) {
+  switch (casting) {
+    case Casting::no:
+    case Casting::equiv: return from == to;
+    case Casting::safe: return can_cast_safely(from, to);
+    case Casting::same_kind: return can_cast_safely(from, to) || kind_rank(from) <= kind_rank(to);
+    case Casting::unsafe: return true;
+  }
+  return false;
+}
+
+namespace {
+constexpr std::pair<std::string_view, Casting> kCastingNames[] = {
+    {"no", Casting::no},
+    {"equiv", Casting::equiv},
+    {"safe", Casting::safe},
+    {"same_kind", Casting::same_kind},
+    {"unsafe", Casting::unsafe}};
+}  // namespace
+
+Casting casting_from_name(std::string_view name, const char* op) {
+  for (auto [n, c] : kCastingNames)
+    if (n == name) return c;
+  throw ValueError(std::string("[") + op + "] casting must be one of 'no', 'equiv', 'safe', "
+                   "'same_kind' or 'unsafe'; got '" + std::string(name) + "'");
+}
+
+const char* casting_name(Casting casting) {
+  for (auto [n, c] : kCastingNames)
+    if (c == casting) return n.data();
+  return "?";
 }
 
 }  // namespace accel

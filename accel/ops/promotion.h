@@ -1,6 +1,7 @@
 // Result dtypes of mixed operands: NumPy 2 / Array API promotion with NEP 50 weak scalars.
 #pragma once
 #include <span>
+#include <string_view>
 
 #include "accel/core/array.h"
 
@@ -10,5 +11,13 @@ namespace accel {
 Dtype result_type(std::span<const Array> arrays);
 // Throws OverflowError when a weak integer does not fit `target` (NumPy 2 behaviour).
 void check_weak_fits(const Array& weak_scalar, Dtype target, const char* op);
+
+// NumPy's casting= rules: no/equiv (the same dtype), safe (every value fits), same_kind (safe,
+// or within a kind or up to a higher one: float64 -> float32, int -> float), unsafe (anything).
+enum class Casting : unsigned char { no, equiv, safe, same_kind, unsafe };
+bool can_cast(Dtype from, Dtype to, Casting casting);
+// "same_kind" -> Casting::same_kind; throws ValueError naming `op` for other names.
+Casting casting_from_name(std::string_view name, const char* op);
+const char* casting_name(Casting casting);
 
 }  // namespace accel

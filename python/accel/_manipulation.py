@@ -53,16 +53,17 @@ def atleast_3d(*arys):
     return _one_or_tuple([_at_least_3d(a) for a in _arrays(arys)])
 
 
-def vstack(tup, *, dtype=None):
+def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stacks rows: 1-d inputs become rows, then they join along axis 0."""
-    return _core.concatenate([_at_least_2d(a) for a in _arrays(tup)], 0, dtype=dtype)
+    arrays = [_at_least_2d(a) for a in _arrays(tup)]
+    return _core.concatenate(arrays, 0, dtype=dtype, casting=casting)
 
 
-def hstack(tup, *, dtype=None):
+def hstack(tup, *, dtype=None, casting="same_kind"):
     """Joins 1-d inputs end to end, others along axis 1."""
     arrays = [_at_least_1d(a) for a in _arrays(tup)]
     axis = 0 if arrays and arrays[0].ndim == 1 else 1
-    return _core.concatenate(arrays, axis, dtype=dtype)
+    return _core.concatenate(arrays, axis, dtype=dtype, casting=casting)
 
 
 def dstack(tup):

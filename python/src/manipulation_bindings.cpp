@@ -199,15 +199,20 @@ void init_manipulation(nb::module_& m) {
   m.def("concat", [](nb::handle arrays, nb::handle axis) {
     return concat(arrays_arg(arrays, "concat"), axis_arg(axis));
   }, "arrays"_a, nb::kw_only(), "axis"_a.none() = 0);
-  m.def("concatenate", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype) {
+  m.def("concatenate", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype,
+                          const std::string& casting) {
     return finish_out(concat(arrays_arg(arrays, "concatenate"), axis_arg(axis),
-                             to_optional_dtype(dtype)),
+                             to_optional_dtype(dtype), casting_from_name(casting, "concatenate")),
                       out, "concatenate");
-  }, "arrays"_a, "axis"_a.none() = 0, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none());
-  m.def("stack", [](nb::handle arrays, int64_t axis, nb::handle out, nb::handle dtype) {
-    return finish_out(stack(arrays_arg(arrays, "stack"), axis, to_optional_dtype(dtype)), out,
-                      "stack");
-  }, "arrays"_a, "axis"_a = 0, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none());
+  }, "arrays"_a, "axis"_a.none() = 0, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),
+     "casting"_a = "same_kind");
+  m.def("stack", [](nb::handle arrays, int64_t axis, nb::handle out, nb::handle dtype,
+                    const std::string& casting) {
+    return finish_out(stack(arrays_arg(arrays, "stack"), axis, to_optional_dtype(dtype),
+                            casting_from_name(casting, "stack")),
+                      out, "stack");
+  }, "arrays"_a, "axis"_a = 0, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),
+     "casting"_a = "same_kind");
   m.def("unstack", [](nb::handle x, int64_t axis) { return to_tuple(unstack(array_arg(x), axis)); },
         "x"_a, nb::kw_only(), "axis"_a = 0, "Views of x along axis, as a tuple.");
   m.def("split", [](nb::handle x, nb::handle sections, int64_t axis) {

@@ -337,6 +337,17 @@ def test_concatenate_dtype_out_and_sequences():
     check(ac.concatenate(a), np.concatenate(np.asarray(a)))  # an array is a sequence of rows
     with pytest.raises(TypeError, match="same_kind"):
         ac.concatenate([ac.asarray([1.5])], dtype="int32")
+    f = ac.asarray(np.array([1.7, -2.2]))
+    check(ac.concatenate([f], dtype="int32", casting="unsafe"),
+          np.concatenate([np.asarray(f)], dtype="int32", casting="unsafe"))
+    with pytest.raises(TypeError, match="casting='safe'"):
+        ac.concatenate([a], dtype="float32", casting="safe")
+    with pytest.raises(TypeError, match="casting='no'"):
+        ac.stack([a, f[:2].reshape(1, 2).repeat(2, axis=0)], casting="no")
+    check(ac.vstack([a, a], dtype="float32", casting="same_kind"),
+          np.vstack([np.asarray(a)] * 2, dtype="float32", casting="same_kind"))
+    with pytest.raises(ValueError, match="casting must be one of"):
+        ac.concatenate([a], casting="sometimes")
 
 
 def test_join_errors():
