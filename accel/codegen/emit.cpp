@@ -14,7 +14,8 @@ using ir::Instr;
 using ir::InstrKind;
 
 // Fills {key} placeholders of a dialect template.
-std::string fill(const char* tmpl, std::initializer_list<std::pair<const char*, std::string>> vars) {
+std::string fill(const char* tmpl,
+                 std::initializer_list<std::pair<const char*, std::string>> vars) {
   std::string out;
   for (const char* p = tmpl; *p;) {
     if (*p == '{') {
@@ -37,19 +38,32 @@ std::string fill(const char* tmpl, std::initializer_list<std::pair<const char*, 
 
 const char* type_name(Dtype dt) {
   switch (dt) {
-    case Dtype::bool_: return "bool";
-    case Dtype::int8: return "int8_t";
-    case Dtype::int16: return "int16_t";
-    case Dtype::int32: return "int32_t";
-    case Dtype::int64: return "int64_t";
-    case Dtype::uint8: return "uint8_t";
-    case Dtype::uint16: return "uint16_t";
-    case Dtype::uint32: return "uint32_t";
-    case Dtype::uint64: return "uint64_t";
-    case Dtype::float32: return "float";
-    case Dtype::float64: return "double";
-    case Dtype::complex64: return "std::complex<float>";
-    case Dtype::complex128: return "std::complex<double>";
+    case Dtype::bool_:
+      return "bool";
+    case Dtype::int8:
+      return "int8_t";
+    case Dtype::int16:
+      return "int16_t";
+    case Dtype::int32:
+      return "int32_t";
+    case Dtype::int64:
+      return "int64_t";
+    case Dtype::uint8:
+      return "uint8_t";
+    case Dtype::uint16:
+      return "uint16_t";
+    case Dtype::uint32:
+      return "uint32_t";
+    case Dtype::uint64:
+      return "uint64_t";
+    case Dtype::float32:
+      return "float";
+    case Dtype::float64:
+      return "double";
+    case Dtype::complex64:
+      return "std::complex<float>";
+    case Dtype::complex128:
+      return "std::complex<double>";
   }
   return "?";
 }
@@ -57,7 +71,8 @@ const char* type_name(Dtype dt) {
 const char* functor_name(OpId op) {
   switch (op) {
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
-  case OpId::name: return #functor;
+  case OpId::name:                                            \
+    return #functor;
 #include "accel/ops/ops.def"
 #undef ACCEL_OP
   }
@@ -73,8 +88,9 @@ std::string operand_at(const Dialect& d, const ir::KernelIR& ir, size_t k, Dtype
   if (!tmpl)
     throw CompileError(std::string("[codegen] the ") + d.name + " dialect takes no " +
                        ir::layout_name(layout) + " operands (kernel " + ir.name() + ")");
-  return fill(tmpl, {{"type", type_name(dt)}, {"k", std::to_string(k)}, {"i", d.index},
-                     {"name", ir.name()}});
+  return fill(
+      tmpl,
+      {{"type", type_name(dt)}, {"k", std::to_string(k)}, {"i", d.index}, {"name", ir.name()}});
 }
 
 // The functors' text, with its standard #includes kept (host) or left to the prelude (CUDA).
@@ -114,7 +130,8 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
       continue;
     }
     uniform[i] = true;
-    for (int a = 0; a < in.nargs(); ++a) uniform[i] = uniform[i] && uniform[static_cast<size_t>(in.args[a])];
+    for (int a = 0; a < in.nargs(); ++a)
+      uniform[i] = uniform[i] && uniform[static_cast<size_t>(in.args[a])];
     std::string expr;
     if (in.kind == InstrKind::cast) {
       expr = std::string("accel::scalar::convert<") + type_name(in.dtype) + ">(" +

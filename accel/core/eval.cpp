@@ -47,7 +47,8 @@ void run_node(const Node& node, const Array& out) {
   Backend& be = backend_for(out.device());
   std::vector<Array> inputs;
   inputs.reserve(node.inputs.size());
-  for (const Array& in : node.inputs) inputs.push_back(prepare_input(in, node.compute, out.shape(), be));
+  for (const Array& in : node.inputs)
+    inputs.push_back(prepare_input(in, node.compute, out.shape(), be));
   if (node.op == OpId::cast)
     be.cast(inputs[0], out);
   else
@@ -106,7 +107,8 @@ void log_region(const ir::FusedRegion& r) {
 void run_region(ir::FusedRegion& r, std::vector<Array> outputs) {
   const size_t given = outputs.size();
   for (size_t k = 0; k < r.targets.size(); ++k) {
-    if (k >= outputs.size()) outputs.push_back(Array::empty(r.shape, r.ir.outputs[k].dtype, r.device));
+    if (k >= outputs.size())
+      outputs.push_back(Array::empty(r.shape, r.ir.outputs[k].dtype, r.device));
     r.ir.outputs[k].layout = ir::output_layout(outputs[k]);
   }
   log_region(r);
@@ -199,7 +201,8 @@ bool evaluate_into(const Array& pending, const Array& out) {
   if (pending.dtype() != out.dtype() || pending.shape() != out.shape()) return false;
   if (!fusion_enabled()) {
     out.buffer()->evaluate_pending_readers(pending.impl().get());
-    if (!pending.is_pending() || !node_computable_in_place(*pending.impl()->node, out)) return false;
+    if (!pending.is_pending() || !node_computable_in_place(*pending.impl()->node, out))
+      return false;
     run_node(*pending.impl()->node, out);
     read_from(pending, out);
     return true;

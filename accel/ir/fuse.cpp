@@ -58,8 +58,7 @@ class RegionBuilder {
   bool joins(const Array& a, int depth) const {
     if (!a.is_pending() || a.shape() != r_.shape || a.device() != r_.device) return false;
     if (r_.members.empty()) return true;  // the root always does
-    return depth < kMaxRegionDepth &&
-           static_cast<int>(r_.ir.instrs.size()) < kMaxRegionInstrs &&
+    return depth < kMaxRegionDepth && static_cast<int>(r_.ir.instrs.size()) < kMaxRegionInstrs &&
            static_cast<int>(r_.inputs.size()) + 3 <= kMaxRegionInputs &&
            temp_bytes_ < kMaxRegionTempBytes;
   }
@@ -80,19 +79,27 @@ class RegionBuilder {
   int32_t emit_load(const Array& a) {
     if (dry_run_ && a.is_pending()) {
       r_.deferred.push_back(a);
-      r_.ir.inputs.push_back({a.dtype(), a.shape() == r_.shape ? Layout::contiguous : Layout::strided});
-      Instr in{InstrKind::load, OpId::cast, a.dtype(), a.dtype(),
+      r_.ir.inputs.push_back(
+          {a.dtype(), a.shape() == r_.shape ? Layout::contiguous : Layout::strided});
+      Instr in{InstrKind::load,
+               OpId::cast,
+               a.dtype(),
+               a.dtype(),
                {static_cast<int32_t>(r_.ir.inputs.size() - 1), -1, -1}};
       return push(in);
     }
     a.eval();  // a pending array that did not join is computed on its own first
-    Array view = a.shape() == r_.shape
-                     ? a
-                     : Array::view_of(a, r_.shape, broadcast_strides(a.shape(), a.strides(), r_.shape),
-                                      a.offset());
+    Array view =
+        a.shape() == r_.shape
+            ? a
+            : Array::view_of(a, r_.shape, broadcast_strides(a.shape(), a.strides(), r_.shape),
+                             a.offset());
     r_.ir.inputs.push_back({a.dtype(), input_layout(view)});
     r_.inputs.push_back(std::move(view));
-    Instr in{InstrKind::load, OpId::cast, a.dtype(), a.dtype(),
+    Instr in{InstrKind::load,
+             OpId::cast,
+             a.dtype(),
+             a.dtype(),
              {static_cast<int32_t>(r_.inputs.size() - 1), -1, -1}};
     return push(in);
   }

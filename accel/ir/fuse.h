@@ -12,9 +12,9 @@ namespace accel::ir {
 // pending inputs are computed on their own first and read as inputs. The instruction, input
 // and byte caps are checked before each node joins, so a region may pass them by at most one
 // node's worth (three inputs, a few casts).
-inline constexpr int kMaxRegionInstrs = 96;   // SSA instructions (loads, casts, ops)
-inline constexpr int kMaxRegionInputs = 16;   // distinct input arrays
-inline constexpr int kMaxRegionDepth = 32;    // longest chain of fused nodes
+inline constexpr int kMaxRegionInstrs = 96;      // SSA instructions (loads, casts, ops)
+inline constexpr int kMaxRegionInputs = 16;      // distinct input arrays
+inline constexpr int kMaxRegionDepth = 32;       // longest chain of fused nodes
 inline constexpr int kMaxRegionTempBytes = 512;  // bytes of temporaries per element
 
 // A fused region ready to run: the IR, the arrays bound to its operands and the pending
@@ -26,7 +26,7 @@ struct FusedRegion {
   std::vector<Array> inputs;   // one per ir.inputs, viewed with `shape` (0 strides where broadcast)
   std::vector<Array> targets;  // one per ir.outputs: the pending arrays they materialize
   std::vector<const ArrayImpl*> members;  // every pending node fused, in evaluation order
-  std::vector<Array> deferred;  // dry run: pending inputs that would be computed first
+  std::vector<Array> deferred;            // dry run: pending inputs that would be computed first
   int num_nodes() const { return static_cast<int>(members.size()); }
 };
 

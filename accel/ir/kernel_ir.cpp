@@ -6,9 +6,12 @@ namespace accel::ir {
 
 const char* layout_name(Layout l) {
   switch (l) {
-    case Layout::contiguous: return "contiguous";
-    case Layout::scalar: return "scalar";
-    case Layout::strided: return "strided";
+    case Layout::contiguous:
+      return "contiguous";
+    case Layout::scalar:
+      return "scalar";
+    case Layout::strided:
+      return "strided";
   }
   return "?";
 }
@@ -76,7 +79,9 @@ std::string KernelIR::str() const {
     const Instr& in = instrs[i];
     s += "  v" + std::to_string(i) + ": " + dtype_name(in.dtype) + " = ";
     switch (in.kind) {
-      case InstrKind::load: s += "load in" + std::to_string(in.args[0]); break;
+      case InstrKind::load:
+        s += "load in" + std::to_string(in.args[0]);
+        break;
       case InstrKind::cast:
         s += "cast v" + std::to_string(in.args[0]) + " from " + dtype_name(in.compute);
         break;

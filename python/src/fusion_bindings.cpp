@@ -1,36 +1,45 @@
 // Fusion controls and diagnostics: accel.explain(y), accel.set_fusion(on), accel.fusion_enabled().
-#include "bindings.h"
-
 #include "accel/backend/cpu/host_jit.h"
+#include "bindings.h"
 
 namespace accel::py {
 
 void init_fusion(nb::module_& m) {
-  m.def("explain", [](const Array& a) { return explain(a); }, nb::arg("x"),
-        "What evaluating x would run, computing nothing: each fused group with its kernel IR\n"
-        "and generated source.");
-  m.def("set_fusion", [](bool on) { set_fusion_enabled(on); }, nb::arg("on"),
-        "Turns fusion of elementwise chains on or off (ACCEL_FUSION=0 starts it off).");
+  m.def(
+      "explain", [](const Array& a) { return explain(a); }, nb::arg("x"),
+      "What evaluating x would run, computing nothing: each fused group with its kernel IR\n"
+      "and generated source.");
+  m.def(
+      "set_fusion", [](bool on) { set_fusion_enabled(on); }, nb::arg("on"),
+      "Turns fusion of elementwise chains on or off (ACCEL_FUSION=0 starts it off).");
   m.def("fusion_enabled", [] { return fusion_enabled(); });
-  m.def("set_jit", [](bool on) { cpu::set_host_jit_enabled(on); }, nb::arg("on"),
-        "Turns the host JIT of fused kernels on or off (ACCEL_JIT=0 starts it off).");
-  m.def("jit_wait", [] {
-    nb::gil_scoped_release release;
-    cpu::host_jit_wait();
-  }, "Waits until the host JIT has no compile queued or running.");
-  m.def("jit_stats", [] {
-    cpu::HostJitStats s = cpu::host_jit_stats();
-    nb::dict d;
-    d["compiles"] = s.compiles;
-    d["disk_hits"] = s.disk_hits;
-    d["failures"] = s.failures;
-    d["jit_runs"] = s.jit_runs;
-    d["compile_seconds"] = s.compile_seconds;
-    d["compiler"] = s.compiler;
-    return d;
-  }, "Counters of the host JIT of fused kernels in this process.");
-  m.def("jit_forget", [] { cpu::host_jit_forget(); },
-        "Forgets this process's compiled kernels (the disk cache stays).");
+  m.def(
+      "set_jit", [](bool on) { cpu::set_host_jit_enabled(on); }, nb::arg("on"),
+      "Turns the host JIT of fused kernels on or off (ACCEL_JIT=0 starts it off).");
+  m.def(
+      "jit_wait",
+      [] {
+        nb::gil_scoped_release release;
+        cpu::host_jit_wait();
+      },
+      "Waits until the host JIT has no compile queued or running.");
+  m.def(
+      "jit_stats",
+      [] {
+        cpu::HostJitStats s = cpu::host_jit_stats();
+        nb::dict d;
+        d["compiles"] = s.compiles;
+        d["disk_hits"] = s.disk_hits;
+        d["failures"] = s.failures;
+        d["jit_runs"] = s.jit_runs;
+        d["compile_seconds"] = s.compile_seconds;
+        d["compiler"] = s.compiler;
+        return d;
+      },
+      "Counters of the host JIT of fused kernels in this process.");
+  m.def(
+      "jit_forget", [] { cpu::host_jit_forget(); },
+      "Forgets this process's compiled kernels (the disk cache stays).");
 }
 
 }  // namespace accel::py

@@ -20,7 +20,8 @@ ir::KernelIR ir_of(const Array& y) {
 }
 
 Array ones_of(const Shape& s, Dtype dt) {
-  return astype(Array::from_vector(std::vector<double>(static_cast<size_t>(shape_size(s)), 1.5), s), dt)
+  return astype(Array::from_vector(std::vector<double>(static_cast<size_t>(shape_size(s)), 1.5), s),
+                dt)
       .eval();
 }
 
@@ -35,12 +36,15 @@ std::vector<std::pair<std::string, ir::KernelIR>> representative_kernels() {
   k.emplace_back("axpb", ir_of(2 * f * g + f - 1));
   k.emplace_back("trig", ir_of(sin(f) * sin(f) + cos(f) * cos(f) - exp(-g) * f));
   k.emplace_back("strided_broadcast", ir_of(tanh(dt) * row + log1p(abs(dt))));
-  k.emplace_back("integers", ir_of(floor_divide(i, astype(u, int32)) + remainder(i, weak_scalar(7, i.device())) * (i << 2)));
-  k.emplace_back("where_bool", ir_of(where(logical_and(b, less(f, weak_scalar(3.0f, f.device()))), f, astype(i, float32))));
+  k.emplace_back("integers", ir_of(floor_divide(i, astype(u, int32)) +
+                                   remainder(i, weak_scalar(7, i.device())) * (i << 2)));
+  k.emplace_back("where_bool", ir_of(where(logical_and(b, less(f, weak_scalar(3.0f, f.device()))),
+                                           f, astype(i, float32))));
   k.emplace_back("complex64", ir_of(exp(c) * c + sqrt(c) / (c + 1)));
   k.emplace_back("complex128_trig", ir_of(abs(sin(z) + atanh(z) * conj(z))));
   k.emplace_back("float64_special", ir_of(logaddexp(d, d * 2) + hypot(d, atan2(d, d)) + cbrt(d)));
-  k.emplace_back("casts", ir_of(astype(astype(f, int16) + i, float64) * maximum(astype(g, float64), weak_scalar(0.5, g.device()))));
+  k.emplace_back("casts", ir_of(astype(astype(f, int16) + i, float64) *
+                                maximum(astype(g, float64), weak_scalar(0.5, g.device()))));
   return k;
 }
 
@@ -95,14 +99,16 @@ namespace {
 
 // Compiled host kernels give what the interpreter gives, for every family of dtypes.
 TEST(FusionCodegen, host_kernels_compiled_by_the_system_compiler_match_the_interpreter) {
-  const auto dir = std::filesystem::temp_directory_path() / ("accel-jit-test-" + std::to_string(getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("accel-jit-test-" + std::to_string(getpid()));
   setenv("ACCEL_CACHE_DIR", dir.c_str(), 1);
   Array f = ones_of({1000}, float32), i = astype(ones_of({1000}, float64) * 37, int32).eval();
   Array z = ones_of({1000}, complex128), g = sin(ones_of({1000}, float32) * 3).eval();
   std::vector<Array> cases = {
       2 * f * g + f - 1,
       sin(g) * sin(g) + cos(g) * cos(g) - exp(-f) * g,
-      floor_divide(i, weak_scalar(5, i.device())) + remainder(i, weak_scalar(3, i.device())) * (i << 2),
+      floor_divide(i, weak_scalar(5, i.device())) +
+          remainder(i, weak_scalar(3, i.device())) * (i << 2),
       where(less(g, f), astype(i, float32), g * 2),
       exp(z) * z + sqrt(z),
   };
@@ -123,10 +129,12 @@ TEST(FusionCodegen, host_kernels_compiled_by_the_system_compiler_match_the_inter
     fn(ptrs.data(), 0, r.shape[0]);
     if (is_complex(a[0].dtype())) {
       auto x = a[0].to_vector<std::complex<double>>(), w = b[0].to_vector<std::complex<double>>();
-      for (size_t k = 0; k < x.size(); ++k) EXPECT_NEAR(std::abs(x[k] - w[k]), 0, 1e-12 * std::abs(x[k]));
+      for (size_t k = 0; k < x.size(); ++k)
+        EXPECT_NEAR(std::abs(x[k] - w[k]), 0, 1e-12 * std::abs(x[k]));
     } else {
       auto x = a[0].to_vector<double>(), w = b[0].to_vector<double>();
-      for (size_t k = 0; k < x.size(); ++k) EXPECT_NEAR(x[k], w[k], 1e-6 * std::max(1.0, std::abs(x[k])));
+      for (size_t k = 0; k < x.size(); ++k)
+        EXPECT_NEAR(x[k], w[k], 1e-6 * std::max(1.0, std::abs(x[k])));
     }
   }
   EXPECT_GE(cpu::host_jit_stats().compiles, 1u);

@@ -16,7 +16,8 @@ namespace accel {
 namespace {
 
 // Runs fn with fusion on or off, restoring the previous setting.
-template <class F> auto with_fusion(bool on, F&& fn) {
+template <class F>
+auto with_fusion(bool on, F&& fn) {
   bool before = fusion_enabled();
   set_fusion_enabled(on);
   auto r = fn();
@@ -32,7 +33,8 @@ Array random_array(const Shape& shape, Dtype dt, uint32_t seed) {
   return astype(Array::from_vector(v, shape), dt).eval();
 }
 
-template <class T> void expect_ulps(const std::vector<T>& a, const std::vector<T>& b, int ulps) {
+template <class T>
+void expect_ulps(const std::vector<T>& a, const std::vector<T>& b, int ulps) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i) {
     if (std::isnan(a[i]) && std::isnan(b[i])) continue;
@@ -85,9 +87,9 @@ TEST(Fusion, casts_in_chain_match_unfused) {
 
 TEST(Fusion, strided_and_transposed_inputs) {
   Array base = random_array({40, 30}, float64, 12);
-  Array t = Array::view_of(base, {30, 40}, {1, 30}, 0);           // transposed
-  Array s = Array::view_of(base, {20, 15}, {60, 2}, 1);           // every other row/col
-  Array s2 = Array::view_of(base, {20, 15}, {-30, 2}, 39 * 30);   // reversed rows
+  Array t = Array::view_of(base, {30, 40}, {1, 30}, 0);          // transposed
+  Array s = Array::view_of(base, {20, 15}, {60, 2}, 1);          // every other row/col
+  Array s2 = Array::view_of(base, {20, 15}, {-30, 2}, 39 * 30);  // reversed rows
   auto expr = [&] {
     auto x = (t * 2 + exp(t)).to_vector<double>();
     auto y = (s * s2 - s).to_vector<double>();
@@ -173,7 +175,7 @@ TEST(Fusion, value_assigned_in_place_keeps_its_value) {
   Array x = random_array({64}, float64, 19);
   auto v = x.to_vector<double>();
   Array value = x * 3 + 1;
-  assign(x, value);                // computed straight into x
+  assign(x, value);                  // computed straight into x
   assign_inplace(x, x + 5, "iadd");  // x changes again; value must not
   auto r = value.to_vector<double>();
   for (size_t i = 0; i < v.size(); ++i) EXPECT_EQ(r[i], v[i] * 3 + 1);

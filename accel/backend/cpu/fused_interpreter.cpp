@@ -91,9 +91,9 @@ Plan make_plan(const ir::KernelIR& ir, int64_t block) {
 // The iteration space with size-1 dimensions dropped and dimensions that are contiguous with
 // each other in every operand merged (as run_strided does, for any number of operands).
 struct Binding {
-  std::vector<char*> base;            // operand element 0: inputs, then outputs
-  Shape shape;                        // coalesced, at least one dimension
-  std::vector<Strides> strides;       // bytes, per operand, coalesced
+  std::vector<char*> base;       // operand element 0: inputs, then outputs
+  Shape shape;                   // coalesced, at least one dimension
+  std::vector<Strides> strides;  // bytes, per operand, coalesced
 };
 
 Binding bind(const Shape& shape, std::span<const Array> inputs, std::span<const Array> outputs) {
@@ -109,12 +109,16 @@ Binding bind(const Shape& shape, std::span<const Array> inputs, std::span<const 
     for (size_t k = 0; merge && k < ops.size(); ++k)
       merge = b.strides[k].back() ==
               ops[k]->strides()[d] * static_cast<int64_t>(ops[k]->itemsize()) * shape[d];
-    if (merge) b.shape.back() *= shape[d];
-    else b.shape.push_back(shape[d]);
+    if (merge)
+      b.shape.back() *= shape[d];
+    else
+      b.shape.push_back(shape[d]);
     for (size_t k = 0; k < ops.size(); ++k) {
       const int64_t s = ops[k]->strides()[d] * static_cast<int64_t>(ops[k]->itemsize());
-      if (merge) b.strides[k].back() = s;
-      else b.strides[k].push_back(s);
+      if (merge)
+        b.strides[k].back() = s;
+      else
+        b.strides[k].push_back(s);
     }
   }
   if (b.shape.empty()) {
@@ -131,7 +135,8 @@ void run_range(const ir::KernelIR& ir, const Plan& plan, const Binding& b, int64
   const auto& shape = b.shape;
   const int nd = static_cast<int>(shape.size());
   std::unique_ptr<char[]> scratch_mem(new char[plan.scratch_bytes + 64]);
-  char* scratch = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(scratch_mem.get()) + 63) & ~uintptr_t(63));
+  char* scratch = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(scratch_mem.get()) + 63) &
+                                          ~uintptr_t(63));
   std::vector<int64_t> idx(static_cast<size_t>(nd));
   int64_t rem = begin;
   for (int d = nd - 1; d >= 0; --d) {
@@ -148,7 +153,8 @@ void run_range(const ir::KernelIR& ir, const Plan& plan, const Binding& b, int64
   while (pos < end) {
     for (size_t k = 0; k < nops; ++k) {
       char* p = b.base[k];
-      for (int d = 0; d < nd; ++d) p += idx[static_cast<size_t>(d)] * b.strides[k][static_cast<size_t>(d)];
+      for (int d = 0; d < nd; ++d)
+        p += idx[static_cast<size_t>(d)] * b.strides[k][static_cast<size_t>(d)];
       row[k] = p;
     }
     const int64_t row_n = std::min(inner - idx[static_cast<size_t>(nd - 1)], end - pos);
@@ -195,7 +201,8 @@ void run_range(const ir::KernelIR& ir, const Plan& plan, const Binding& b, int64
     }
     pos += row_n;
     idx[static_cast<size_t>(nd - 1)] += row_n;
-    for (int d = nd - 1; d > 0 && idx[static_cast<size_t>(d)] >= shape[static_cast<size_t>(d)]; --d) {
+    for (int d = nd - 1; d > 0 && idx[static_cast<size_t>(d)] >= shape[static_cast<size_t>(d)];
+         --d) {
       idx[static_cast<size_t>(d)] = 0;
       ++idx[static_cast<size_t>(d - 1)];
     }
@@ -214,7 +221,8 @@ void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
   const Plan plan = make_plan(ir, block);
   const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);
   if (total < 2 * grain || num_threads() == 1) return run_range(ir, plan, b, block, 0, total);
-  parallel_for(total, grain, [&](int64_t lo, int64_t hi) { run_range(ir, plan, b, block, lo, hi); });
+  parallel_for(total, grain,
+               [&](int64_t lo, int64_t hi) { run_range(ir, plan, b, block, lo, hi); });
 }
 
 }  // namespace accel::cpu

@@ -145,7 +145,8 @@ class Jit {
         fn = build(job.ir);
       } catch (const std::exception& e) {
         if (std::getenv("ACCEL_DEBUG"))
-          std::fprintf(stderr, "[accel jit] %s stays interpreted: %s\n", job.ir.name().c_str(), e.what());
+          std::fprintf(stderr, "[accel jit] %s stays interpreted: %s\n", job.ir.name().c_str(),
+                       e.what());
       }
       std::lock_guard<std::mutex> lock(mutex_);
       Entry& e = entries_[job.hash];
@@ -160,8 +161,10 @@ class Jit {
   const std::pair<std::string, std::string>& compiler() {
     static const std::pair<std::string, std::string> c = [] {
       std::vector<std::string> names;
-      if (const char* env = std::getenv("ACCEL_CXX"); env && *env) names.push_back(env);
-      else names = {"c++", "g++", "clang++"};
+      if (const char* env = std::getenv("ACCEL_CXX"); env && *env)
+        names.push_back(env);
+      else
+        names = {"c++", "g++", "clang++"};
       for (const std::string& name : names) {
         std::string cmd = "'" + name + "' --version 2>/dev/null";
         FILE* p = popen(cmd.c_str(), "r");
@@ -196,16 +199,24 @@ class Jit {
   HostKernel build(const ir::KernelIR& ir) {
     const auto& [cxx, id] = compiler();
     if (cxx.empty())
-      throw BackendUnavailable("[jit] no C++ compiler found: looked for " +
-                               std::string(std::getenv("ACCEL_CXX") ? "ACCEL_CXX" : "c++, g++, clang++") +
-                               " on PATH; fused kernels run in the interpreter");
-    const std::string source = std::string(kVectorMathDecls) +
-                               codegen::emit_kernel(ir, codegen::host_dialect());
+      throw BackendUnavailable(
+          "[jit] no C++ compiler found: looked for " +
+          std::string(std::getenv("ACCEL_CXX") ? "ACCEL_CXX" : "c++, g++, clang++") +
+          " on PATH; fused kernels run in the interpreter");
+    const std::string source =
+        std::string(kVectorMathDecls) + codegen::emit_kernel(ir, codegen::host_dialect());
     const std::string libs = "-lmvec -lm";
     static const std::string cpu = cpu_model();
-    const std::string key =
-        Sha256().update(source).update("\n").update(id).update("\n").update(kFlags)
-            .update(libs).update("\n").update(cpu).hex_digest();
+    const std::string key = Sha256()
+                                .update(source)
+                                .update("\n")
+                                .update(id)
+                                .update("\n")
+                                .update(kFlags)
+                                .update(libs)
+                                .update("\n")
+                                .update(cpu)
+                                .hex_digest();
     KernelCache& cache = KernelCache::instance();
     std::optional<fs::path> path = cache.load_path(key);
     if (path) {
@@ -215,7 +226,8 @@ class Jit {
       path = compile_to_cache(cxx, source, libs, key, ir.name());
     }
     void* handle = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) throw CompileError(std::string("[jit] cannot load ") + path->string() + ": " + dlerror());
+    if (!handle)
+      throw CompileError(std::string("[jit] cannot load ") + path->string() + ": " + dlerror());
     auto fn = reinterpret_cast<HostKernel>(dlsym(handle, ir.name().c_str()));
     if (!fn) throw CompileError("[jit] " + path->string() + " has no symbol " + ir.name());
     return fn;
@@ -227,15 +239,18 @@ class Jit {
                             const std::string& libs, const std::string& key,
                             const std::string& name) {
     std::string tmpl = (fs::temp_directory_path() / "accel-jit-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) throw CompileError("[jit] cannot create a temporary directory in " + fs::temp_directory_path().string());
+    if (!mkdtemp(tmpl.data()))
+      throw CompileError("[jit] cannot create a temporary directory in " +
+                         fs::temp_directory_path().string());
     const fs::path dir = tmpl;
     const fs::path src = dir / (name + ".cpp"), so = dir / (name + ".so"), log = dir / "log.txt";
     std::ofstream(src) << source;
-    const std::string cmd = "'" + cxx + "' " + kFlags + " -o '" + so.string() + "' '" + src.string() +
-                            "' " + libs + " > '" + log.string() + "' 2>&1";
+    const std::string cmd = "'" + cxx + "' " + kFlags + " -o '" + so.string() + "' '" +
+                            src.string() + "' " + libs + " > '" + log.string() + "' 2>&1";
     const auto t0 = std::chrono::steady_clock::now();
     const int rc = std::system(cmd.c_str());
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::string bytes;
     if (rc == 0) {
       std::ifstream in(so, std::ios::binary);
@@ -245,7 +260,8 @@ class Jit {
       std::ifstream in(log);
       std::string msg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
       fs::remove_all(dir);
-      throw CompileError("[jit] " + cxx + " failed on kernel " + name + " (exit " + std::to_string(rc) + "):\n" + msg.substr(0, 4000));
+      throw CompileError("[jit] " + cxx + " failed on kernel " + name + " (exit " +
+                         std::to_string(rc) + "):\n" + msg.substr(0, 4000));
     }
     fs::remove_all(dir);
     fs::path stored = KernelCache::instance().store(key, bytes);
@@ -271,7 +287,9 @@ Jit& jit() {
 
 }  // namespace
 
-HostKernel host_kernel_for(const ir::KernelIR& ir, int64_t elements) { return jit().lookup(ir, elements); }
+HostKernel host_kernel_for(const ir::KernelIR& ir, int64_t elements) {
+  return jit().lookup(ir, elements);
+}
 HostKernel compile_host_kernel(const ir::KernelIR& ir) { return jit().compile_now(ir); }
 void host_jit_wait() { jit().wait(); }
 void host_jit_forget() { jit().forget(); }

@@ -31,12 +31,12 @@ void host_jit_wait();
 void host_jit_forget();
 
 struct HostJitStats {
-  uint64_t compiles = 0;      // compiler runs that produced a kernel
-  uint64_t disk_hits = 0;     // kernels loaded from the kernel cache without compiling
-  uint64_t failures = 0;      // compiles or loads that failed (the interpreter kept the kernel)
-  uint64_t jit_runs = 0;      // fused runs done by compiled kernels
+  uint64_t compiles = 0;   // compiler runs that produced a kernel
+  uint64_t disk_hits = 0;  // kernels loaded from the kernel cache without compiling
+  uint64_t failures = 0;   // compiles or loads that failed (the interpreter kept the kernel)
+  uint64_t jit_runs = 0;   // fused runs done by compiled kernels
   double compile_seconds = 0;
-  std::string compiler;       // the compiler's --version line, or why there is none
+  std::string compiler;  // the compiler's --version line, or why there is none
 };
 HostJitStats host_jit_stats();
 bool host_jit_enabled();
