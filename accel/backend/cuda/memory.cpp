@@ -59,7 +59,7 @@ std::shared_ptr<void> allocate_pinned(size_t nbytes) {
   const DriverApi& api = driver();
   make_current(0);  // pinned memory needs a context; PORTABLE makes it valid in all of them
   void* p = nullptr;
-  CUresult r = api.cuMemHostAlloc(&p, std::max<size_t>(nbytes, 1), CU_MEMHOSTALLOC_PORTABLE);
+  CUresult r = api.cuMemHostAlloc(&p, std::max<size_t>(nbytes, 1), kMemHostAllocPortable);
   if (r == CUDA_ERROR_OUT_OF_MEMORY)
     throw OutOfMemoryError("allocate pinned host memory", nbytes, 0, 0, 0, 0);
   api.check(r, "cuMemHostAlloc", "pinned");

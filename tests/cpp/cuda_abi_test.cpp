@@ -1,0 +1,81 @@
+// accel declares the CUDA types, constants and symbol names it uses itself (cuda_types.h,
+// driver_api.def, nvrtc_api.def) so that it builds without CUDA. These tests hold them to the
+// toolkit: the constants against cuda.h / nvrtc.h, and every driver symbol against the
+// toolkit's stub libcuda.so, which exports the driver's whole API.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "accel/backend/cuda/cuda_types.h"
+
+#ifdef ACCEL_HAVE_CUDA_HEADERS
+#include <cuda.h>
+#include <nvrtc.h>
+#endif
+
+namespace cu = accel::cuda;
+
+// Compared as integers: the two sides are different enum types by design.
+#define ACCEL_SAME(ours, theirs) \
+  static_assert(static_cast<long long>(ours) == static_cast<long long>(theirs), #ours)
+
+TEST(CudaAbi, constants_match_the_toolkit_headers) {
+#ifdef ACCEL_HAVE_CUDA_HEADERS
+  ACCEL_SAME(cu::CUDA_SUCCESS, ::CUDA_SUCCESS);
+  ACCEL_SAME(cu::CUDA_ERROR_INVALID_VALUE, ::CUDA_ERROR_INVALID_VALUE);
+  ACCEL_SAME(cu::CUDA_ERROR_OUT_OF_MEMORY, ::CUDA_ERROR_OUT_OF_MEMORY);
+  ACCEL_SAME(cu::CUDA_ERROR_STUB_LIBRARY, ::CUDA_ERROR_STUB_LIBRARY);
+  ACCEL_SAME(cu::CUDA_ERROR_NO_DEVICE, ::CUDA_ERROR_NO_DEVICE);
+  ACCEL_SAME(cu::CUDA_ERROR_NOT_READY, ::CUDA_ERROR_NOT_READY);
+  ACCEL_SAME(cu::NVRTC_SUCCESS, ::NVRTC_SUCCESS);
+  ACCEL_SAME(cu::NVRTC_ERROR_COMPILATION, ::NVRTC_ERROR_COMPILATION);
+  ACCEL_SAME(cu::kMaxThreadsPerBlock, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  ACCEL_SAME(cu::kMaxBlockDimX, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+  ACCEL_SAME(cu::kMaxBlockDimZ, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+  ACCEL_SAME(cu::kMaxGridDimX, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+  ACCEL_SAME(cu::kMaxGridDimZ, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+  ACCEL_SAME(cu::kMaxSharedMemoryPerBlock, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  ACCEL_SAME(cu::kWarpSize, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  ACCEL_SAME(cu::kClockRate, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+  ACCEL_SAME(cu::kMultiprocessorCount, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  ACCEL_SAME(cu::kPciBusId, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID);
+  ACCEL_SAME(cu::kPciDeviceId, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID);
+  ACCEL_SAME(cu::kMemoryClockRate, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+  ACCEL_SAME(cu::kGlobalMemoryBusWidth, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
+  ACCEL_SAME(cu::kL2CacheSize, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
+  ACCEL_SAME(cu::kPciDomainId, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
+  ACCEL_SAME(cu::kComputeCapabilityMajor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  ACCEL_SAME(cu::kComputeCapabilityMinor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  ACCEL_SAME(cu::kMaxSharedMemoryPerBlockOptin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  ACCEL_SAME(cu::CU_STREAM_NON_BLOCKING, ::CU_STREAM_NON_BLOCKING);
+  ACCEL_SAME(cu::CU_EVENT_DEFAULT, ::CU_EVENT_DEFAULT);
+  ACCEL_SAME(cu::CU_EVENT_DISABLE_TIMING, ::CU_EVENT_DISABLE_TIMING);
+  ACCEL_SAME(cu::kMemHostAllocPortable, CU_MEMHOSTALLOC_PORTABLE);
+  ACCEL_SAME(cu::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, ::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+  ACCEL_SAME(sizeof(cu::CUdeviceptr), sizeof(::CUdeviceptr));
+  ACCEL_SAME(sizeof(cu::CUdevice), sizeof(::CUdevice));
+  SUCCEED();
+#else
+  GTEST_SKIP() << "the CUDA toolkit headers (cuda.h) were not found when this test was built";
+#endif
+}
+
+TEST(CudaAbi, every_driver_symbol_accel_loads_is_exported_by_the_driver_api) {
+  std::vector<std::string> candidates;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(var)) candidates.push_back(std::string(v) + "/lib64/stubs/libcuda.so");
+  candidates.push_back("/usr/local/cuda/lib64/stubs/libcuda.so");
+  void* stub = nullptr;
+  for (const auto& c : candidates)
+    if (std::filesystem::exists(c) && (stub = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+  if (!stub) GTEST_SKIP() << "no CUDA toolkit stub libcuda.so found to check symbol names against";
+#define ACCEL_CU_FN(member, symbol, required, params) \
+  EXPECT_NE(dlsym(stub, symbol), nullptr) << symbol << " is not a CUDA driver API symbol";
+#include "accel/backend/cuda/driver_api.def"
+#undef ACCEL_CU_FN
+  dlclose(stub);
+}
