@@ -190,11 +190,17 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     if ((dtype && *dtype != a.dtype()) || (device && *device != a.device()))
       throw ValueError("[asarray] copy=False but a copy is needed to change the dtype or device");
   }
+  // Host data is converted before it moves: the CPU has every cast, and fewer bytes may travel.
+  const bool cast_on_host = a.device().is_cpu();
+  if (cast_on_host && dtype && *dtype != a.dtype()) {
+    a = astype(a, *dtype);
+    fresh = true;
+  }
   if (device && *device != a.device()) {
     a = to_device(a, *device);
     fresh = true;
   }
-  if (dtype && *dtype != a.dtype()) {
+  if (!cast_on_host && dtype && *dtype != a.dtype()) {
     a = astype(a, *dtype);
     fresh = true;
   }

@@ -293,6 +293,12 @@ class TestOnGpu:
             np.testing.assert_array_equal(accel.asnumpy(g.T), x.T)
         np.testing.assert_array_equal(accel.asnumpy(_on_gpu(x.T)), x.T)  # strided host source
 
+    def test_asarray_with_dtype_converts_on_the_host_before_moving(self):
+        x = np.arange(10, dtype=np.int64)
+        g = accel.asarray(x, dtype="float32", device="cuda")
+        assert str(g.dtype) == "float32" and str(g.device) == "cuda:0"
+        np.testing.assert_array_equal(accel.asnumpy(g), x.astype(np.float32))
+
     def test_pinned_transfers(self):
         h = accel.cuda.pinned_empty((1 << 20,), np.float32)
         h[:] = np.arange(h.size, dtype=np.float32)
