@@ -16,4 +16,5 @@
 #include "accel/ops/operators.h"
 #include "accel/ops/promotion.h"
 #include "accel/backend/cuda/cuda.h"
+#include "accel/ops/reduction.h"
 #include "accel/runtime/errors.h"

@@ -34,6 +34,7 @@ struct IndexFault {
 };
 
 enum class ReduceOp : unsigned char { sum, prod, min, max, any, all, argmin, argmax };
+enum class ScanOp : unsigned char { sum, prod };
 
 class Backend {
  public:
@@ -61,10 +62,16 @@ class Backend {
   // IR one instruction at a time over whole-array temporaries with elementwise() and cast().
   virtual void run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
                           std::span<const Array> outputs);
-  // Reduce `in` over `axes` (sorted, unique) into `out` (in's shape without those axes,
-  // contiguous). sum/prod run in out's dtype; argmin/argmax write int64.
+  // Reduce `in` over `axes` (sorted, unique) into `out` (in's shape without those axes, any
+  // strides). sum/prod run in out's dtype (in is converted as it is read); min/max keep in's
+  // dtype; any/all write bool; argmin/argmax write int64 and take exactly one axis. An empty
+  // reduction writes the identity (sum 0, prod 1, any false, all true); min/max/argmin/argmax
+  // must not be asked to reduce nothing.
   virtual void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
                       const Array& out) = 0;
+  // Inclusive running sum / product of `in` along `axis` into `out` (in's shape, any strides,
+  // the dtype the scan runs in; in is converted as it is read).
+  virtual void scan(ScanOp op, const Array& in, int axis, const Array& out) = 0;
   // Batched matrix product: a (..., m, k) @ b (..., k, n) -> out (..., m, n), all the same
   // dtype and already broadcast over the batch dimensions (stride 0 allowed); out contiguous.
   // Integers wrap around like NumPy's; bool is OR of ANDs.

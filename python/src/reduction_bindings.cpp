@@ -1,8 +1,179 @@
-// Bindings for the reduction area.
+// Reductions and scans as module functions with NumPy's signatures (sum(a, axis, dtype, out,
+// keepdims), amax, cumsum, var(..., ddof=) ...) and the Array API's (correction=,
+// cumulative_sum(include_initial=)), and the same reductions as ndarray methods.
+#include <string>
+
 #include "bindings.h"
 
 namespace accel::py {
+namespace {
 
-void init_reduction(nb::module_& m) {}
+using namespace nb::literals;
+
+Array array_of(nb::handle a) {
+  if (nb::isinstance<Array>(a)) return nb::cast<Array>(a);
+  return asarray(a, std::nullopt, std::nullopt, std::nullopt);
+}
+
+bool is_single_index(nb::handle obj) {
+  return PyLong_Check(obj.ptr()) || (nb::hasattr(obj, "__index__") && !PySequence_Check(obj.ptr()));
+}
+
+Axes axes_of(nb::handle axis) {
+  if (!axis.is_none() && is_single_index(axis)) return Axes(nb::cast<int64_t>(axis.attr("__index__")()));
+  return Axes(to_axes(axis));
+}
+
+std::optional<int64_t> single_axis_of(nb::handle axis, const char* op) {
+  if (axis.is_none()) return std::nullopt;
+  if (!is_single_index(axis))
+    throw nb::type_error((std::string("[") + op + "] axis must be None or an integer, got " +
+                          nb::cast<std::string>(nb::repr(axis)))
+                             .c_str());
+  return nb::cast<int64_t>(axis.attr("__index__")());
+}
+
+// ddof (NumPy) and correction (Array API) name the same number.
+double correction_of(nb::handle ddof, nb::handle correction, const char* op) {
+  if (!ddof.is_none() && !correction.is_none())
+    throw ValueError(std::string("[") + op + "] ddof and correction can't be provided simultaneously");
+  if (!correction.is_none()) return nb::cast<double>(correction);
+  if (!ddof.is_none()) return nb::cast<double>(ddof);
+  return 0.0;
+}
+
+// A 1-d C-order view of x (NumPy's cumsum without an axis scans the flattened array).
+Array flattened(const Array& x) {
+  Array c = ascontiguousarray(x);
+  return Array::view_of(c, {c.size()}, {1}, c.offset());
+}
+
+// Registers f as accel.<name>(a, ...) and as ndarray.<name>(self, ...).
+template <class F, class... Extra>
+void def_function_and_method(nb::module_& m, nb::handle cls, const char* name, F f,
+                             const Extra&... extra) {
+  m.def(name, f, "a"_a, extra...);
+  nb::cpp_function_def<Array>(f, nb::scope(cls), nb::name(name), nb::is_method(), extra...);
+}
+
+template <Array (*Fn)(const Array&, const Axes&, bool, std::optional<Dtype>)>
+nb::object sum_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
+                    const char* name) {
+  return finish_out(Fn(array_of(a), axes_of(axis), keepdims, to_optional_dtype(dtype)), out, name);
+}
+
+template <Array (*Fn)(const Array&, const Axes&, bool)>
+nb::object max_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims, const char* name) {
+  return finish_out(Fn(array_of(a), axes_of(axis), keepdims), out, name);
+}
+
+template <Array (*Fn)(const Array&, const Axes&, double, bool, std::optional<Dtype>)>
+nb::object var_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out,
+                    nb::handle ddof, bool keepdims, nb::handle correction, const char* name) {
+  return finish_out(Fn(array_of(a), axes_of(axis), correction_of(ddof, correction, name), keepdims,
+                       to_optional_dtype(dtype)),
+                    out, name);
+}
+
+template <Array (*Fn)(const Array&, std::optional<int64_t>, bool)>
+nb::object arg_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims, const char* name) {
+  return finish_out(Fn(array_of(a), single_axis_of(axis, name), keepdims), out, name);
+}
+
+template <Array (*Fn)(const Array&, std::optional<int64_t>, std::optional<Dtype>, bool)>
+nb::object numpy_scan(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out,
+                      const char* name) {
+  Array x = array_of(a);
+  std::optional<int64_t> ax = single_axis_of(axis, name);
+  if (!ax) x = flattened(x);
+  return finish_out(Fn(x, ax, to_optional_dtype(dtype), false), out, name);
+}
+
+}  // namespace
+
+void init_reduction(nb::module_& m) {
+  nb::handle cls = m.attr("ndarray");
+
+#define ACCEL_PY_SUM_LIKE(py, fn)                                                          \
+  def_function_and_method(                                                                 \
+      m, cls, py,                                                                          \
+      [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) { \
+        return sum_like<&fn>(a, axis, dtype, out, keepdims, py);                           \
+      },                                                                                   \
+      "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false);
+  ACCEL_PY_SUM_LIKE("sum", accel::sum)
+  ACCEL_PY_SUM_LIKE("prod", accel::prod)
+  ACCEL_PY_SUM_LIKE("mean", accel::mean)
+#undef ACCEL_PY_SUM_LIKE
+
+#define ACCEL_PY_MAX_LIKE(py, fn)                                                         \
+  def_function_and_method(                                                                \
+      m, cls, py,                                                                         \
+      [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {                  \
+        return max_like<&fn>(a, axis, out, keepdims, py);                                 \
+      },                                                                                  \
+      "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false);
+  ACCEL_PY_MAX_LIKE("max", accel::max)
+  ACCEL_PY_MAX_LIKE("min", accel::min)
+  ACCEL_PY_MAX_LIKE("any", accel::any)
+  ACCEL_PY_MAX_LIKE("all", accel::all)
+#undef ACCEL_PY_MAX_LIKE
+  m.attr("amax") = m.attr("max");
+  m.attr("amin") = m.attr("min");
+
+#define ACCEL_PY_VAR_LIKE(py, fn)                                                             \
+  def_function_and_method(                                                                    \
+      m, cls, py,                                                                             \
+      [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,    \
+         bool keepdims, nb::handle correction) {                                              \
+        return var_like<&fn>(a, axis, dtype, out, ddof, keepdims, correction, py);            \
+      },                                                                                      \
+      "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),                    \
+      "ddof"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none());
+  ACCEL_PY_VAR_LIKE("var", accel::var)
+  ACCEL_PY_VAR_LIKE("std", accel::std)
+#undef ACCEL_PY_VAR_LIKE
+
+#define ACCEL_PY_ARG_LIKE(py, fn)                                                      \
+  def_function_and_method(                                                             \
+      m, cls, py,                                                                      \
+      [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {               \
+        return arg_like<&fn>(a, axis, out, keepdims, py);                              \
+      },                                                                               \
+      "axis"_a = nb::none(), "out"_a = nb::none(), nb::kw_only(), "keepdims"_a = false);
+  ACCEL_PY_ARG_LIKE("argmax", accel::argmax)
+  ACCEL_PY_ARG_LIKE("argmin", accel::argmin)
+#undef ACCEL_PY_ARG_LIKE
+
+#define ACCEL_PY_NUMPY_SCAN(py, fn)                                                  \
+  def_function_and_method(                                                           \
+      m, cls, py,                                                                    \
+      [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out) {          \
+        return numpy_scan<&fn>(a, axis, dtype, out, py);                             \
+      },                                                                             \
+      "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none());
+  ACCEL_PY_NUMPY_SCAN("cumsum", accel::cumulative_sum)
+  ACCEL_PY_NUMPY_SCAN("cumprod", accel::cumulative_prod)
+#undef ACCEL_PY_NUMPY_SCAN
+
+#define ACCEL_PY_ARRAY_API_SCAN(py, fn)                                                      \
+  m.def(                                                                                     \
+      py,                                                                                    \
+      [](nb::handle x, nb::handle axis, nb::handle dtype, bool include_initial,              \
+         nb::handle out) {                                                                   \
+        return finish_out(fn(array_of(x), single_axis_of(axis, py), to_optional_dtype(dtype), \
+                             include_initial),                                               \
+                          out, py);                                                          \
+      },                                                                                     \
+      "x"_a, nb::kw_only(), "axis"_a = nb::none(), "dtype"_a = nb::none(),                   \
+      "include_initial"_a = false, "out"_a = nb::none());
+  ACCEL_PY_ARRAY_API_SCAN("cumulative_sum", accel::cumulative_sum)
+  ACCEL_PY_ARRAY_API_SCAN("cumulative_prod", accel::cumulative_prod)
+#undef ACCEL_PY_ARRAY_API_SCAN
+
+  m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
+    return count_nonzero(array_of(a), axes_of(axis), keepdims);
+  }, "a"_a, "axis"_a = nb::none(), nb::kw_only(), "keepdims"_a = false);
+}
 
 }  // namespace accel::py

@@ -18,6 +18,7 @@ class CpuBackend final : public Backend {
                   std::span<const Array> outputs) override;  // fused_kernels.cpp
   void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
               const Array& out) override;  // reduce.cpp
+  void scan(ScanOp op, const Array& in, int axis, const Array& out) override;  // scan.cpp
   void matmul(const Array& a, const Array& b, const Array& out) override;  // matmul.cpp
   void fill(const Array& out, const void* value) override;                  // fill.cpp
   void arange(const Array& out, const void* first, const void* second) override;  // fill.cpp

@@ -1,0 +1,329 @@
+"""Reductions and scans against NumPy: values, dtypes, shapes, axes, views, special values, errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import accel as ac
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float32", "float64", "complex64", "complex128"]
+REAL = [d for d in DTYPES if not d.startswith("complex")]
+SETTINGS = settings(max_examples=50, deadline=None)
+
+
+def make(shape, dtype, rng):
+    if dtype == "bool":
+        return np.asarray(rng.random(shape) < 0.5)
+    if dtype.startswith(("int", "uint")):
+        info = np.iinfo(dtype)
+        return np.asarray(rng.integers(max(info.min, -50), min(info.max, 50), size=shape,
+                                       endpoint=True), dtype=dtype)
+    x = rng.standard_normal(shape)
+    if dtype.startswith("complex"):
+        x = x + 1j * rng.standard_normal(shape)
+    return np.asarray(x, dtype=dtype)
+
+
+def check(got, want, rtol=None):
+    got = ac.asnumpy(got)
+    want = np.asarray(want)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if rtol is None:
+        rtol = {np.float32: 2e-5, np.complex64: 2e-5}.get(want.dtype.type, 1e-12)
+    if want.dtype.kind in "fc":
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * 10, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(got, want)
+
+
+@st.composite
+def array_and_axes(draw, dtypes=DTYPES, min_side=0):
+    ndim = draw(st.integers(0, 4))
+    shape = tuple(draw(st.lists(st.integers(min_side, 5), min_size=ndim, max_size=ndim)))
+    dtype = draw(st.sampled_from(dtypes))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    x = make(shape, dtype, rng)
+    # A view of the array (imported without a copy): as it is, transposed, or reversed.
+    view = draw(st.sampled_from(["plain", "transpose", "reverse"]))
+    if view == "transpose":
+        x = x.T
+    elif view == "reverse" and ndim:
+        x = x[::-1]
+    a = ac.asarray(x)
+    kind = draw(st.sampled_from(["none", "int", "tuple"]))
+    if kind == "none" or ndim == 0:
+        axis = None
+    elif kind == "int":
+        axis = draw(st.integers(-ndim, ndim - 1))
+    else:
+        axis = tuple(draw(st.sets(st.integers(0, ndim - 1), max_size=ndim)))
+    keepdims = draw(st.booleans())
+    return x, a, axis, keepdims
+
+
+@SETTINGS
+@given(args=array_and_axes())
+def test_sum_prod_match_numpy(args):
+    x, a, axis, keepdims = args
+    check(ac.sum(a, axis=axis, keepdims=keepdims), np.sum(x, axis=axis, keepdims=keepdims))
+    check(a.prod(axis=axis, keepdims=keepdims), np.prod(x, axis=axis, keepdims=keepdims), rtol=1e-4)
+
+
+@SETTINGS
+@given(args=array_and_axes(min_side=1))
+def test_min_max_match_numpy(args):
+    x, a, axis, keepdims = args
+    check(ac.max(a, axis=axis, keepdims=keepdims), np.max(x, axis=axis, keepdims=keepdims))
+    check(a.min(axis=axis, keepdims=keepdims), np.min(x, axis=axis, keepdims=keepdims))
+
+
+@SETTINGS
+@given(args=array_and_axes())
+def test_any_all_count_nonzero_match_numpy(args):
+    x, a, axis, keepdims = args
+    check(ac.any(a, axis=axis, keepdims=keepdims), np.any(x, axis=axis, keepdims=keepdims))
+    check(a.all(axis=axis, keepdims=keepdims), np.all(x, axis=axis, keepdims=keepdims))
+    check(ac.count_nonzero(a, axis=axis, keepdims=keepdims),
+          np.count_nonzero(x, axis=axis, keepdims=keepdims))
+
+
+@SETTINGS
+@given(args=array_and_axes(min_side=1))
+def test_mean_var_std_match_numpy(args):
+    x, a, axis, keepdims = args
+    rtol = 1e-4 if x.dtype in (np.float32, np.complex64) else 1e-9
+    check(ac.mean(a, axis=axis, keepdims=keepdims), np.mean(x, axis=axis, keepdims=keepdims), rtol)
+    check(a.var(axis=axis, keepdims=keepdims), np.var(x, axis=axis, keepdims=keepdims), rtol)
+    check(ac.std(a, axis=axis, keepdims=keepdims, correction=0.5),
+          np.std(x, axis=axis, keepdims=keepdims, ddof=0.5), rtol)
+
+
+@SETTINGS
+@given(args=array_and_axes(dtypes=REAL, min_side=1))
+def test_argmin_argmax_match_numpy(args):
+    x, a, axis, keepdims = args
+    if isinstance(axis, tuple):
+        axis = axis[0] if axis else None
+    check(ac.argmax(a, axis=axis, keepdims=keepdims), np.argmax(x, axis=axis, keepdims=keepdims))
+    check(a.argmin(axis=axis, keepdims=keepdims), np.argmin(x, axis=axis, keepdims=keepdims))
+
+
+@SETTINGS
+@given(args=array_and_axes())
+def test_cumsum_cumprod_match_numpy(args):
+    x, a, axis, _ = args
+    if isinstance(axis, tuple):
+        axis = axis[0] if axis else None
+    check(ac.cumsum(a, axis=axis), np.cumsum(x, axis=axis))
+    check(a.cumprod(axis=axis), np.cumprod(x, axis=axis), rtol=1e-4)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_result_dtypes_follow_numpy(dtype):
+    x = make((3, 4), dtype, np.random.default_rng(0))
+    a = ac.asarray(x)
+    for name in ["sum", "prod", "mean", "max", "min", "any", "all", "cumsum", "cumprod"]:
+        assert getattr(a, name)().dtype == getattr(np, name)(x).dtype, name
+    if dtype != "bool":
+        assert a.var().dtype == np.var(x).dtype
+        assert a.std().dtype == np.std(x).dtype
+    assert a.argmax().dtype == np.int64
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "complex128"])
+def test_explicit_dtype_is_the_accumulator(dtype):
+    x = np.arange(1, 40, dtype=np.int16).reshape(3, 13)
+    a = ac.asarray(x)
+    check(ac.sum(a, axis=1, dtype=dtype), np.sum(x, axis=1, dtype=dtype))
+    check(ac.prod(a, axis=0, dtype=dtype), np.prod(x, axis=0, dtype=dtype))
+    check(ac.mean(a, dtype=dtype), np.mean(x, dtype=dtype))
+    check(ac.cumulative_sum(a, axis=1, dtype=dtype), np.cumsum(x, axis=1, dtype=dtype))
+
+
+def test_integer_sums_and_products_wrap_like_numpy():
+    x = np.array([2**62, 2**62, 2**62, 7], dtype=np.int64)
+    check(ac.sum(ac.asarray(x)), np.sum(x))
+    check(ac.prod(ac.asarray(x)), np.prod(x))
+    u = np.full(1000, 2**63 + 5, dtype=np.uint64)
+    check(ac.sum(ac.asarray(u)), np.sum(u))
+    s = np.full(300, 100, dtype=np.int8)
+    check(ac.sum(ac.asarray(s), dtype="int8"), np.sum(s, dtype=np.int8))
+
+
+def test_empty_reductions():
+    e = np.zeros((0, 3), dtype=np.float32)
+    a = ac.asarray(e)
+    check(ac.sum(a), np.sum(e))
+    check(ac.sum(a, axis=0), np.sum(e, axis=0))
+    check(ac.prod(a, axis=0), np.prod(e, axis=0))
+    check(ac.any(a, axis=0), np.any(e, axis=0))
+    check(ac.all(a, axis=0), np.all(e, axis=0))
+    check(ac.max(a, axis=1), np.max(e, axis=1))  # nothing reduced per output: no error
+    with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning):
+        want = np.mean(e, axis=0)
+    check(ac.mean(a, axis=0), want)
+    check(ac.cumsum(a, axis=0), np.cumsum(e, axis=0))
+
+
+@pytest.mark.parametrize("name", ["max", "min", "amax", "amin"])
+def test_min_max_of_nothing_raise_value_error_naming_the_op(name):
+    with pytest.raises(ValueError, match=name.lstrip("a")):
+        getattr(ac, name)(ac.asarray(np.zeros((3, 0))), axis=1)
+    with pytest.raises(ValueError, match="zero-size"):
+        getattr(ac, name)(ac.asarray(np.zeros((0,))))
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_argmin_argmax_of_nothing_raise_value_error(name):
+    with pytest.raises(ValueError, match=name):
+        getattr(ac, name)(ac.asarray(np.zeros((0, 2))))
+    with pytest.raises(ValueError, match=name):
+        getattr(ac, name)(ac.asarray(np.zeros((2, 0))), axis=1)
+
+
+def test_nan_propagates_and_argmax_picks_the_first_nan():
+    x = np.array([[1.0, np.nan, 3.0, np.nan], [np.inf, -np.inf, 2.0, 0.5]], dtype=np.float32)
+    a = ac.asarray(x)
+    for axis in [None, 0, 1]:
+        check(ac.max(a, axis=axis), np.max(x, axis=axis))
+        check(ac.min(a, axis=axis), np.min(x, axis=axis))
+        check(ac.argmax(a, axis=axis), np.argmax(x, axis=axis))
+        check(ac.argmin(a, axis=axis), np.argmin(x, axis=axis))
+        check(ac.sum(a, axis=axis), np.sum(x, axis=axis))
+        check(ac.any(a, axis=axis), np.any(x, axis=axis))
+
+
+def test_nan_in_a_long_run_found_in_every_position():
+    rng = np.random.default_rng(1)
+    base = rng.standard_normal(5000)
+    for pos in [0, 15, 16, 255, 256, 4097, 4999]:
+        x = base.copy()
+        x[pos] = np.nan
+        a = ac.asarray(x)
+        assert np.isnan(ac.asnumpy(ac.max(a)))
+        assert int(ac.argmax(a)) == pos and int(ac.argmin(a)) == pos
+
+
+def test_argmax_finds_the_first_of_equal_extremes():
+    x = np.zeros(10000, dtype=np.int32)
+    x[[700, 3000, 9000]] = 5
+    x[[10, 20]] = -3
+    a = ac.asarray(x)
+    assert int(ac.argmax(a)) == 700 and int(ac.argmin(a)) == 10
+    m = np.tile(x, (3, 1)).T.copy()  # reduce along a non-contiguous axis
+    check(ac.argmax(ac.asarray(m), axis=0), np.argmax(m, axis=0))
+
+
+def test_float32_sum_of_many_values_is_as_accurate_as_numpy():
+    rng = np.random.default_rng(2)
+    x = (rng.random(3_000_000) * 10).astype(np.float32)
+    exact = np.sum(x.astype(np.float64))
+    ours = float(ac.sum(ac.asarray(x)))
+    theirs = float(np.sum(x))
+    assert abs(ours - exact) <= max(abs(theirs - exact), 1e-7 * exact)
+    # Down columns (the non-contiguous reduction) and for a strided view too.
+    m = x.reshape(30_000, 100)
+    exact_cols = m.astype(np.float64).sum(axis=0)
+    err_ours = np.abs(ac.asnumpy(ac.sum(ac.asarray(m), axis=0)) - exact_cols).max()
+    err_numpy = np.abs(m.sum(axis=0) - exact_cols).max()
+    assert err_ours <= err_numpy
+    v = x[::3]
+    assert abs(float(ac.sum(ac.asarray(v))) - np.sum(v.astype(np.float64))) <= max(
+        abs(float(np.sum(v)) - np.sum(v.astype(np.float64))), 1e-7 * np.sum(v))
+
+
+def test_large_reductions_over_every_axis_use_the_threads_correctly():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((300, 257, 9))
+    a = ac.asarray(x)
+    for axis in [None, 0, 1, 2, (0, 2), (0, 1)]:
+        check(ac.sum(a, axis=axis), np.sum(x, axis=axis))
+        check(ac.max(a, axis=axis), np.max(x, axis=axis))
+    for axis in [None, 0, 1, 2]:
+        check(ac.argmax(a, axis=axis), np.argmax(x, axis=axis))
+        check(ac.cumsum(a, axis=axis), np.cumsum(x, axis=axis))
+    check(ac.sum(ac.asarray(x[:, ::2, :])), np.sum(x[:, ::2, :]))
+
+
+def test_complex_sum_and_lexicographic_max():
+    x = np.array([1 + 2j, 3 - 1j, 3 + 0j, -1 + 9j], dtype=np.complex64)
+    a = ac.asarray(x)
+    check(ac.sum(a), np.sum(x))
+    check(ac.max(a), np.max(x))
+    check(ac.min(a), np.min(x))
+    check(ac.var(a), np.var(x))
+
+
+def test_broadcast_input():
+    x = np.broadcast_to(np.arange(5.0), (1000, 5))
+    a = ac.asarray(x)
+    for axis in [None, 0, 1]:
+        check(ac.sum(a, axis=axis), np.sum(x, axis=axis))
+        check(ac.argmax(a, axis=axis), np.argmax(x, axis=axis))
+
+
+def test_zero_d_inputs():
+    x = np.array(3.5)
+    a = ac.asarray(x)
+    check(ac.sum(a), np.sum(x))
+    check(ac.max(a), np.max(x))
+    check(ac.argmax(a), np.argmax(x))
+    check(ac.sum(a, axis=()), np.sum(x, axis=()))
+    check(ac.cumsum(a), np.cumsum(x))
+
+
+def test_cumulative_sum_include_initial():
+    x = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
+    a = ac.asarray(x)
+    got = ac.asnumpy(ac.cumulative_sum(a, axis=1, include_initial=True))
+    want = np.concatenate([np.zeros((3, 1), np.int64), np.cumsum(x, axis=1)], axis=1)
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == np.int64
+    got = ac.asnumpy(ac.cumulative_prod(a, axis=0, include_initial=True))
+    want = np.concatenate([np.ones((1, 4), np.int64), np.cumprod(x, axis=0)], axis=0)
+    np.testing.assert_array_equal(got, want)
+    check(ac.cumulative_sum(ac.asarray(np.arange(4.0))), np.cumsum(np.arange(4.0)))
+    with pytest.raises(ValueError, match="axis"):
+        ac.cumulative_sum(a)
+
+
+def test_out_and_numpy_keywords():
+    x = np.arange(12.0).reshape(3, 4)
+    a = ac.asarray(x)
+    out = ac.asarray(np.zeros((4,)))
+    r = ac.sum(a, axis=0, out=out)
+    assert r is out
+    check(out, x.sum(axis=0))
+    check(ac.var(a, ddof=1), np.var(x, ddof=1))
+    check(a.std(axis=1, ddof=1), np.std(x, axis=1, ddof=1))
+    with pytest.raises(ValueError, match="ddof and correction"):
+        ac.var(a, ddof=1, correction=1)
+    check(ac.amax(a, 1), np.amax(x, 1))
+    check(ac.amin(a, axis=0, keepdims=True), np.amin(x, axis=0, keepdims=True))
+    check(a.sum(0, "float32"), x.sum(0, "float32"))
+    check(a.mean(axis=np.int64(1)), x.mean(axis=1))
+
+
+def test_bad_axes_raise_axis_error():
+    a = ac.asarray(np.zeros((2, 3)))
+    with pytest.raises(ac.AxisError, match="out of bounds"):
+        ac.sum(a, axis=2)
+    with pytest.raises(IndexError):
+        ac.max(a, axis=-3)
+    with pytest.raises(ValueError, match="repeated axis"):
+        ac.sum(a, axis=(0, -2))
+    with pytest.raises(ac.AxisError):
+        ac.argmax(a, axis=5)
+    with pytest.raises(ac.AxisError):
+        ac.cumsum(a, axis=2)
+    with pytest.raises(TypeError):
+        ac.argmax(a, axis=(0, 1))
+
+
+def test_pending_inputs_are_computed_first():
+    x = np.arange(10.0)
+    a = ac.asarray(x)
+    check(ac.sum(a * 2 + 1), np.sum(x * 2 + 1))
+    check(ac.max(-a), np.max(-x))
