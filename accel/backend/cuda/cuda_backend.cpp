@@ -53,6 +53,8 @@ void CudaBackend::reduce(ReduceOp, const Array&, const std::vector<int>&, const 
   no_kernel_yet("reduce");
 }
 
+void CudaBackend::scan(ScanOp, const Array&, int, const Array&) { no_kernel_yet("scan"); }
+
 void CudaBackend::matmul(const Array&, const Array&, const Array&) { no_kernel_yet("matmul"); }
 
 void CudaBackend::fill(const Array& out, const void* value) {

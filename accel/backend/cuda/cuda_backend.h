@@ -1,6 +1,7 @@
 // The CUDA backend of one device: device memory and copies through the caching allocator and
 // the current stream. The array ops (elementwise, cast between layouts or dtypes, reductions,
-// matmul, arange, strided fill) have no CUDA kernels yet and say so; user kernels (kernel.h) run on it fully.
+// scans, matmul, arange, strided fill) have no CUDA kernels yet and say so; user kernels
+// (kernel.h) run on it fully.
 #pragma once
 #include "accel/backend/backend.h"
 
@@ -21,6 +22,7 @@ class CudaBackend final : public Backend {
   void cast(const Array& in, const Array& out) override;
   void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
               const Array& out) override;
+  void scan(ScanOp op, const Array& in, int axis, const Array& out) override;
   void matmul(const Array& a, const Array& b, const Array& out) override;
   // Contiguous out: a memset or a copy of a pattern built on the host. Strided: no kernel yet.
   void fill(const Array& out, const void* value) override;

@@ -1,0 +1,50 @@
+"""Reductions and scans vs NumPy, same run: the sum of 10^7 float32 (whole array, and down the
+columns / along the rows of a 3162x3162 view), mean, max, argmax and cumsum, plus an integer
+sum (int32 -> int64 while reading) and a reduction over a transposed view."""
+
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _timing import median_time, print_table  # noqa: E402
+
+import accel as ac  # noqa: E402
+
+
+def main():
+    rng = np.random.default_rng(0)
+    x_np = rng.random(10**7, dtype=np.float32)
+    m_np = x_np[: 3162 * 3162].reshape(3162, 3162)
+    i_np = rng.integers(-1000, 1000, size=10**7, dtype=np.int32)
+    x, m, i = ac.asarray(x_np), ac.asarray(m_np), ac.asarray(i_np)
+    cases = [
+        ("sum float32 1e7", lambda: x.sum(), lambda: x_np.sum(), ">= 1.3x"),
+        ("sum float32 3162x3162 axis=0", lambda: m.sum(axis=0), lambda: m_np.sum(axis=0)),
+        ("sum float32 3162x3162 axis=1", lambda: m.sum(axis=1), lambda: m_np.sum(axis=1)),
+        ("sum float32 3162x3162 .T axis=0", lambda: m.T.sum(axis=0), lambda: m_np.T.sum(axis=0)),
+        ("mean float32 1e7", lambda: x.mean().eval(), lambda: x_np.mean()),
+        ("max float32 1e7", lambda: x.max(), lambda: x_np.max()),
+        ("argmax float32 1e7", lambda: x.argmax(), lambda: x_np.argmax()),
+        ("sum int32 1e7 (-> int64)", lambda: i.sum(), lambda: i_np.sum()),
+        ("any float32 1e7 (all zero but last)", None, None),
+        ("cumsum float32 1e7", lambda: x.cumsum(), lambda: x_np.cumsum()),
+        ("cumsum float32 3162x3162 axis=0", lambda: m.cumsum(axis=0), lambda: m_np.cumsum(axis=0)),
+    ]
+    z_np = np.zeros(10**7, dtype=np.float32)
+    z_np[-1] = 1
+    z = ac.asarray(z_np)
+    rows = []
+    for case in cases:
+        name, fa, fn = case[:3]
+        if fa is None:
+            fa, fn = (lambda: z.any()), (lambda: z_np.any())
+        target = case[3] if len(case) > 3 else ""
+        rows.append((name, median_time(fa, repeat=5), median_time(fn, repeat=5), target))
+    print_table(f"Reductions ({ac.__name__} vs NumPy {np.__version__}; speedup = NumPy time / accel time)",
+                rows)
+
+
+if __name__ == "__main__":
+    main()
