@@ -15,6 +15,6 @@
 #include "accel/ops/manipulation.h"
 #include "accel/ops/operators.h"
 #include "accel/ops/promotion.h"
-#include "accel/backend/cuda/cuda.h"
 #include "accel/ops/reduction.h"
+#include "accel/backend/cuda/cuda.h"
 #include "accel/runtime/errors.h"
