@@ -30,3 +30,4 @@ from ._manipulation import *  # noqa: E402,F401,F403
 
 __version__ = "0.1.0"
 from ._indexing import where  # noqa: E402,F401
+from ._nanreductions import *  # noqa: E402,F401,F403

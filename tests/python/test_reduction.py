@@ -327,3 +327,29 @@ def test_pending_inputs_are_computed_first():
     a = ac.asarray(x)
     check(ac.sum(a * 2 + 1), np.sum(x * 2 + 1))
     check(ac.max(-a), np.max(-x))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns on all-NaN slices
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32"])
+def test_nan_reductions_ignore_nan(dtype):
+    x = np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, np.nan], [4.0, 5.0, -1.0]])
+    if dtype == "int32":
+        x = np.array([[1, 2, 3], [4, 5, 6], [7, 8, -9]])
+    x = x.astype(dtype)
+    a = ac.asarray(x)
+    for axis in [None, 0, 1]:
+        check(ac.nansum(a, axis=axis), np.nansum(x, axis=axis))
+        check(ac.nanprod(a, axis=axis), np.nanprod(x, axis=axis))
+        check(ac.nanmean(a, axis=axis), np.nanmean(x, axis=axis))
+        check(ac.nanvar(a, axis=axis, ddof=1), np.nanvar(x, axis=axis, ddof=1))
+        check(ac.nanstd(a, axis=axis), np.nanstd(x, axis=axis))
+        if dtype != "complex128":
+            check(ac.nanmax(a, axis=axis), np.nanmax(x, axis=axis))
+            check(ac.nanmin(a, axis=axis), np.nanmin(x, axis=axis))
+    check(ac.nancumsum(a, axis=1), np.nancumsum(x, axis=1))
+    check(ac.nanargmax(a, axis=0), np.nanargmax(x, axis=0))
+    check(ac.nanargmin(a, axis=0), np.nanargmin(x, axis=0))
+    if dtype != "int32":
+        with pytest.raises(ValueError, match="All-NaN"):
+            ac.nanargmax(a, axis=1)
+

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -15,9 +16,6 @@ namespace accel::cpu {
 // Independent accumulators per run: enough to fill two AVX2 registers of floats, so the
 // compiler keeps them in vector registers and the adds do not wait on each other.
 inline constexpr int kLanes = 16;
-// Contiguous loops ask for memory this far ahead: the hardware prefetcher alone leaves these
-// loops at a third of NumPy's speed on the EPYC VMs we measured (NumPy prefetches too).
-inline constexpr int64_t kPrefetchBytes = 1024;
 // Runs longer than this are split in halves (NumPy's pairwise summation, with bigger blocks).
 inline constexpr int64_t kPairwiseBlock = 256;
 
@@ -51,20 +49,65 @@ inline A lane_reduce(const In* p, int64_t n, int64_t s, A init, Load load, Comb 
   A r[kLanes];
   for (int k = 0; k < kLanes; ++k) r[k] = init;
   int64_t i = 0;
-  if (s == 1) {
-    constexpr int64_t ahead = kPrefetchBytes / static_cast<int64_t>(sizeof(In));
-    for (; i + kLanes <= n; i += kLanes) {
-      __builtin_prefetch(p + i + ahead, 0, 3);
-      for (int k = 0; k < kLanes; ++k) r[k] = comb(r[k], load(p[i + k]));
-    }
-  } else {
-    for (; i + kLanes <= n; i += kLanes)
-      for (int k = 0; k < kLanes; ++k) r[k] = comb(r[k], load(p[(i + k) * s]));
-  }
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) r[k] = comb(r[k], load(p[(i + k) * s]));
   for (int w = kLanes / 2; w >= 1; w /= 2)
     for (int k = 0; k < w; ++k) r[k] = comb(r[k], r[k + w]);
   A out = r[0];
   for (; i < n; ++i) out = comb(out, load(p[i * s]));
+  return out;
+}
+
+// One 32-byte (AVX2) register of T, through the GCC/Clang vector extensions: the compiler does
+// not turn the scalar lanes above into vector code reliably (selects, wide unrolls).
+template <class T> struct Vec32 {
+  typedef T type __attribute__((vector_size(32)));
+};
+
+// Whether a contiguous run of In can be read straight into vectors of the accumulator A: the
+// same type, or integers of the same width (int64 summed as wrapping uint64).
+template <class A, class In>
+inline constexpr bool kVectorRun =
+    std::is_arithmetic_v<A> && !std::is_same_v<A, bool> && !std::is_same_v<In, bool> &&
+    sizeof(A) == sizeof(In) &&
+    (std::is_same_v<A, In> || (std::is_integral_v<A> && std::is_integral_v<In>));
+
+// A contiguous run folded into four vectors of accumulators (vcomb on whole vectors), then
+// their lanes folded as a tree with comb.
+template <class A, class In, class VComb, class Comb>
+inline A vector_reduce(const In* p, int64_t n, A init, VComb vcomb, Comb comb) {
+  using V = typename Vec32<A>::type;
+  constexpr int W = 32 / sizeof(A);
+  V r0, r1, r2, r3;
+  for (int k = 0; k < W; ++k) r0[k] = r1[k] = r2[k] = r3[k] = init;
+  int64_t i = 0;
+  for (; i + 4 * W <= n; i += 4 * W) {
+    V x0, x1, x2, x3;
+    std::memcpy(&x0, p + i, sizeof(V));
+    std::memcpy(&x1, p + i + W, sizeof(V));
+    std::memcpy(&x2, p + i + 2 * W, sizeof(V));
+    std::memcpy(&x3, p + i + 3 * W, sizeof(V));
+    r0 = vcomb(r0, x0);
+    r1 = vcomb(r1, x1);
+    r2 = vcomb(r2, x2);
+    r3 = vcomb(r3, x3);
+  }
+  r0 = vcomb(vcomb(r0, r1), vcomb(r2, r3));
+  for (; i + W <= n; i += W) {
+    V x;
+    std::memcpy(&x, p + i, sizeof(V));
+    r0 = vcomb(r0, x);
+  }
+  A lanes[W];
+  std::memcpy(lanes, &r0, sizeof(V));
+  for (int w = W / 2; w >= 1; w /= 2)
+    for (int k = 0; k < w; ++k) lanes[k] = comb(lanes[k], lanes[k + w]);
+  A out = lanes[0];
+  for (; i < n; ++i) {
+    A x;
+    std::memcpy(&x, p + i, sizeof(A));
+    out = comb(out, x);
+  }
   return out;
 }
 
@@ -98,6 +141,11 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
         return combine(reduce_run(p, half, s), reduce_run(p + half * s, n - half, s));
       }
     }
+    if constexpr (kVectorRun<State, In>) {
+      if (s == 1)
+        return vector_reduce(p, n, identity(), [](auto a, auto b) { return IsSum ? a + b : a * b; },
+                             combine);
+    }
     return lane_reduce(p, n, s, identity(), load, combine);
   }
   static State at(State s, int64_t) { return s; }
@@ -120,6 +168,15 @@ template <class T, bool IsMax> struct ExtremeOrder {
   // Lane combine: a NaN, once seen, stays (comparisons with it are false).
   // (`|`, not `||`: no branch, so the lanes vectorize into compare-and-blend.)
   static T pick(T a, T b) { return (beats(b, a) | is_nan(b)) ? b : a; }
+  // The same on whole vectors (b != b: NaN lanes).
+  template <class V> static V vpick(V a, V b) { return ((IsMax ? b > a : b < a) | (b != b)) ? b : a; }
+  // The extreme of a run.
+  static T reduce(const T* p, int64_t n, int64_t s) {
+    if constexpr (kVectorRun<T, T>) {
+      if (s == 1) return vector_reduce(p, n, identity(), [](auto a, auto b) { return vpick(a, b); }, pick);
+    }
+    return lane_reduce(p, n, s, identity(), [](T x) { return x; }, pick);
+  }
   static T identity() {
     if constexpr (is_complex_v<T>) {
       using R = typename T::value_type;
@@ -142,9 +199,7 @@ template <class T, bool IsMax> struct ExtremeOp {
 
   static State identity() { return Order::identity(); }
   static State combine(State a, State b) { return Order::pick(a, b); }
-  static State reduce_run(const T* p, int64_t n, int64_t s) {
-    return lane_reduce(p, n, s, identity(), [](T x) { return x; }, Order::pick);
-  }
+  static State reduce_run(const T* p, int64_t n, int64_t s) { return Order::reduce(p, n, s); }
   static State at(State s, int64_t) { return s; }
   static void accumulate(State* acc, const T* row, int64_t n, int64_t s, int64_t) {
     fold_row(acc, row, n, s, Order::pick);
@@ -182,8 +237,7 @@ template <class T, bool IsMax> struct ArgExtremeOp {
     State best = identity();
     for (int64_t b = 0; b < n; b += kBlock) {
       const int64_t e = std::min(n, b + kBlock);
-      const T m = lane_reduce(p + b * s, e - b, s, Order::identity(), [](T x) { return x; },
-                              Order::pick);
+      const T m = Order::reduce(p + b * s, e - b, s);
       if (best.i >= 0 && !better(m, best.v)) continue;
       const bool nan = is_nan(m);
       for (int64_t j = b; j < e; ++j) {
@@ -218,7 +272,36 @@ template <class T, bool IsAny> struct LogicalOp {
   static bool decides(const T& x) { return IsAny ? x != T(0) : x == T(0); }
   static State identity() { return !IsAny; }
   static State combine(State a, State b) { return IsAny ? (a || b) : (a && b); }
+  // Whether any element of a contiguous run decides, a block of vectors at a time.
+  template <class U> static bool vector_hit(const U* p, int64_t n) {
+    using V = typename Vec32<U>::type;
+    constexpr int W = 32 / sizeof(U);
+    const V zero = {};
+    int64_t i = 0;
+    for (; i + 4 * W <= n; i += 4 * W) {
+      V x0, x1, x2, x3;
+      std::memcpy(&x0, p + i, sizeof(V));
+      std::memcpy(&x1, p + i + W, sizeof(V));
+      std::memcpy(&x2, p + i + 2 * W, sizeof(V));
+      std::memcpy(&x3, p + i + 3 * W, sizeof(V));
+      const auto m = IsAny ? ((x0 != zero) | (x1 != zero) | (x2 != zero) | (x3 != zero))
+                           : ((x0 == zero) | (x1 == zero) | (x2 == zero) | (x3 == zero));
+      decltype(m) none = {};
+      if (std::memcmp(&m, &none, sizeof(m)) != 0) return true;
+    }
+    for (; i < n; ++i)
+      if (IsAny ? p[i] != U(0) : p[i] == U(0)) return true;
+    return false;
+  }
   static State reduce_run(const T* p, int64_t n, int64_t s) {
+    if constexpr (std::is_arithmetic_v<T>) {
+      if (s == 1) {
+        if constexpr (std::is_same_v<T, bool>)  // bools are bytes holding 0 or 1
+          return vector_hit(reinterpret_cast<const uint8_t*>(p), n) ? IsAny : !IsAny;
+        else
+          return vector_hit(p, n) ? IsAny : !IsAny;
+      }
+    }
     for (int64_t b = 0; b < n; b += kBlock) {
       const int64_t e = std::min(n, b + kBlock);
       const unsigned char hit = lane_reduce(

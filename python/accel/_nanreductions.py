@@ -1,0 +1,123 @@
+"""NumPy's NaN-ignoring reductions (nansum, nanmean, nanmax, nanargmax, nanvar, ...), built from
+the reductions and elementwise ops: NaNs are replaced by the op's identity (or masked out of the
+count) before reducing. Integer and bool inputs have no NaN and reduce as they are."""
+
+import math
+
+from . import _core
+
+__all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "nanmean",
+           "nanvar", "nanstd", "nancumsum", "nancumprod"]
+
+
+def _inexact(a):
+    return a.dtype in (_core.float32, _core.float64, _core.complex64, _core.complex128)
+
+
+def _filled(a, value):
+    """a with NaNs replaced by value (a itself when it cannot hold NaN)."""
+    a = _core.asarray(a)
+    if not _inexact(a):
+        return a
+    return _core.where(_core.isnan(a), _core.asarray(value, dtype=a.dtype), a)
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _core.sum(_filled(a, 0), axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
+    return _core.prod(_filled(a, 1), axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    return _core.cumsum(_filled(a, 0), axis=axis, dtype=dtype, out=out)
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    return _core.cumprod(_filled(a, 1), axis=axis, dtype=dtype, out=out)
+
+
+def _nan_extreme(fn, fill, a, axis, out, keepdims):
+    a = _core.asarray(a)
+    if not _inexact(a):
+        return fn(a, axis=axis, out=out, keepdims=keepdims)
+    # An all-NaN slice gives NaN (NumPy also warns).
+    result = fn(_filled(a, fill), axis=axis, keepdims=keepdims)
+    all_nan = _core.all(_core.isnan(a), axis=axis, keepdims=keepdims)
+    result = _core.where(all_nan, _core.asarray(math.nan, dtype=a.dtype), result)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def nanmax(a, axis=None, out=None, keepdims=False):
+    return _nan_extreme(_core.max, -math.inf, a, axis, out, keepdims)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False):
+    return _nan_extreme(_core.min, math.inf, a, axis, out, keepdims)
+
+
+def _nan_arg(fn, fill, a, axis, out, keepdims, name):
+    a = _core.asarray(a)
+    if not _inexact(a):
+        return fn(a, axis=axis, out=out, keepdims=keepdims)
+    if bool(_core.any(_core.all(_core.isnan(a), axis=axis))):
+        raise ValueError(f"[{name}] All-NaN slice encountered")
+    return fn(_filled(a, fill), axis=axis, out=out, keepdims=keepdims)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=False):
+    return _nan_arg(_core.argmax, -math.inf, a, axis, out, keepdims, "nanargmax")
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=False):
+    return _nan_arg(_core.argmin, math.inf, a, axis, out, keepdims, "nanargmin")
+
+
+def _count(a, axis, keepdims):
+    return _core.count_nonzero(_core.logical_not(_core.isnan(a)), axis=axis, keepdims=keepdims)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+    a = _core.asarray(a)
+    if not _inexact(a):
+        return _core.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+    total = _core.sum(_filled(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
+    result = total / _count(a, axis, keepdims)  # 0 / 0: NaN for an all-NaN slice
+    result = result.astype(total.dtype, copy=False)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    a = _core.asarray(a)
+    if correction is not None:
+        if ddof != 0:
+            raise ValueError("[nanvar] ddof and correction can't be provided simultaneously")
+        ddof = correction
+    if not _inexact(a):
+        return _core.var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+    mean = nanmean(a, axis=axis, dtype=dtype, keepdims=True)
+    dev = _filled(a - mean, 0)
+    sq = _core.real(dev * _core.conj(dev)) if dev.dtype in (_core.complex64, _core.complex128) else dev * dev
+    total = _core.sum(sq, axis=axis, keepdims=keepdims)
+    dof = _core.maximum(_count(a, axis, keepdims) - ddof, 0)
+    result = (total / dof).astype(total.dtype, copy=False)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+    result = _core.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
+                               correction=correction))
+    if out is None:
+        return result
+    out[...] = result
+    return out
