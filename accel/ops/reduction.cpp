@@ -12,7 +12,7 @@
 namespace accel {
 namespace {
 
-std::vector<int> resolve_axes(const Array& x, const Axes& axis, const char* op) {
+std::vector<int> resolve_axes(const Array& x, const ReduceAxes& axis, const char* op) {
   if (!axis.all()) return normalize_axes(axis.list(), x.ndim(), op);
   std::vector<int> all(static_cast<size_t>(x.ndim()));
   std::iota(all.begin(), all.end(), 0);
@@ -113,29 +113,29 @@ Dtype sum_dtype(Dtype x) {
   return x;
 }
 
-Array sum(const Array& x, const Axes& axis, bool keepdims, std::optional<Dtype> dtype) {
+Array sum(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype) {
   return reduce_to(ReduceOp::sum, x, resolve_axes(x, axis, "sum"), keepdims,
                    dtype.value_or(sum_dtype(x.dtype())));
 }
 
-Array prod(const Array& x, const Axes& axis, bool keepdims, std::optional<Dtype> dtype) {
+Array prod(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype) {
   return reduce_to(ReduceOp::prod, x, resolve_axes(x, axis, "prod"), keepdims,
                    dtype.value_or(sum_dtype(x.dtype())));
 }
 
-Array min(const Array& x, const Axes& axis, bool keepdims) {
+Array min(const Array& x, const ReduceAxes& axis, bool keepdims) {
   auto axes = resolve_axes(x, axis, "min");
   check_not_empty(x, axes, "min");
   return reduce_to(ReduceOp::min, x, axes, keepdims, x.dtype());
 }
 
-Array max(const Array& x, const Axes& axis, bool keepdims) {
+Array max(const Array& x, const ReduceAxes& axis, bool keepdims) {
   auto axes = resolve_axes(x, axis, "max");
   check_not_empty(x, axes, "max");
   return reduce_to(ReduceOp::max, x, axes, keepdims, x.dtype());
 }
 
-Array mean(const Array& x, const Axes& axis, bool keepdims, std::optional<Dtype> dtype) {
+Array mean(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype) {
   const Dtype acc = dtype.value_or(is_inexact(x.dtype()) ? x.dtype() : Dtype::float64);
   auto axes = resolve_axes(x, axis, "mean");
   Array s = reduce_to(ReduceOp::sum, x, axes, keepdims, acc);
@@ -143,12 +143,12 @@ Array mean(const Array& x, const Axes& axis, bool keepdims, std::optional<Dtype>
   return astype(divide(s, weak_scalar(static_cast<double>(reduced_count(x, axes)))), acc, false);
 }
 
-Array var(const Array& x, const Axes& axis, double correction, bool keepdims,
+Array var(const Array& x, const ReduceAxes& axis, double correction, bool keepdims,
           std::optional<Dtype> dtype) {
   const Dtype acc = dtype.value_or(is_inexact(x.dtype()) ? x.dtype() : Dtype::float64);
   auto axes = resolve_axes(x, axis, "var");
   Array xa = astype(x, acc, false);
-  Array m = mean(xa, Axes(std::vector<int64_t>(axes.begin(), axes.end())), true);
+  Array m = mean(xa, ReduceAxes(std::vector<int64_t>(axes.begin(), axes.end())), true);
   Array d = subtract(xa, m);
   Array sq = is_complex(acc) ? real(multiply(d, conj(d))) : multiply(d, d);
   Array s = reduce_to(ReduceOp::sum, sq, axes, keepdims, real_dtype(acc));
@@ -157,20 +157,20 @@ Array var(const Array& x, const Axes& axis, double correction, bool keepdims,
   return divide(s, weak_scalar(dof));
 }
 
-Array std(const Array& x, const Axes& axis, double correction, bool keepdims,
+Array std(const Array& x, const ReduceAxes& axis, double correction, bool keepdims,
           std::optional<Dtype> dtype) {
   return sqrt(var(x, axis, correction, keepdims, dtype));
 }
 
-Array any(const Array& x, const Axes& axis, bool keepdims) {
+Array any(const Array& x, const ReduceAxes& axis, bool keepdims) {
   return reduce_to(ReduceOp::any, x, resolve_axes(x, axis, "any"), keepdims, Dtype::bool_);
 }
 
-Array all(const Array& x, const Axes& axis, bool keepdims) {
+Array all(const Array& x, const ReduceAxes& axis, bool keepdims) {
   return reduce_to(ReduceOp::all, x, resolve_axes(x, axis, "all"), keepdims, Dtype::bool_);
 }
 
-Array count_nonzero(const Array& x, const Axes& axis, bool keepdims) {
+Array count_nonzero(const Array& x, const ReduceAxes& axis, bool keepdims) {
   auto axes = resolve_axes(x, axis, "count_nonzero");
   Array nonzero = is_bool(x.dtype()) ? x : not_equal(x, Array::scalar(int64_t{0}, true));
   return reduce_to(ReduceOp::sum, nonzero, axes, keepdims, Dtype::int64);

@@ -13,15 +13,15 @@
 namespace accel {
 
 // Which axes a reduction runs over: all of them (the default, or std::nullopt), one, or several.
-class Axes {
+class ReduceAxes {
  public:
-  Axes() = default;
-  Axes(std::nullopt_t) {}
-  Axes(int axis) : axes_(std::vector<int64_t>{axis}) {}
-  Axes(int64_t axis) : axes_(std::vector<int64_t>{axis}) {}
-  Axes(std::initializer_list<int64_t> axes) : axes_(std::vector<int64_t>(axes)) {}
-  Axes(std::vector<int64_t> axes) : axes_(std::move(axes)) {}
-  Axes(std::optional<std::vector<int64_t>> axes) : axes_(std::move(axes)) {}
+  ReduceAxes() = default;
+  ReduceAxes(std::nullopt_t) {}
+  ReduceAxes(int axis) : axes_(std::vector<int64_t>{axis}) {}
+  ReduceAxes(int64_t axis) : axes_(std::vector<int64_t>{axis}) {}
+  ReduceAxes(std::initializer_list<int64_t> axes) : axes_(std::vector<int64_t>(axes)) {}
+  ReduceAxes(std::vector<int64_t> axes) : axes_(std::move(axes)) {}
+  ReduceAxes(std::optional<std::vector<int64_t>> axes) : axes_(std::move(axes)) {}
 
   bool all() const { return !axes_.has_value(); }
   const std::vector<int64_t>& list() const { return *axes_; }
@@ -33,24 +33,24 @@ class Axes {
 // The dtype sum/prod/cumulative_sum accumulate in when no dtype is given.
 Dtype sum_dtype(Dtype x);
 
-Array sum(const Array& x, const Axes& axis = {}, bool keepdims = false,
+Array sum(const Array& x, const ReduceAxes& axis = {}, bool keepdims = false,
           std::optional<Dtype> dtype = std::nullopt);
-Array prod(const Array& x, const Axes& axis = {}, bool keepdims = false,
+Array prod(const Array& x, const ReduceAxes& axis = {}, bool keepdims = false,
            std::optional<Dtype> dtype = std::nullopt);
 // NaN propagates; an empty reduction raises ValueError (there is no identity).
-Array min(const Array& x, const Axes& axis = {}, bool keepdims = false);
-Array max(const Array& x, const Axes& axis = {}, bool keepdims = false);
+Array min(const Array& x, const ReduceAxes& axis = {}, bool keepdims = false);
+Array max(const Array& x, const ReduceAxes& axis = {}, bool keepdims = false);
 // The mean of an empty reduction is NaN (NumPy warns; accel stays silent).
-Array mean(const Array& x, const Axes& axis = {}, bool keepdims = false,
+Array mean(const Array& x, const ReduceAxes& axis = {}, bool keepdims = false,
            std::optional<Dtype> dtype = std::nullopt);
 // Divides the squared deviations by max(N - correction, 0) (NumPy's ddof).
-Array var(const Array& x, const Axes& axis = {}, double correction = 0.0, bool keepdims = false,
+Array var(const Array& x, const ReduceAxes& axis = {}, double correction = 0.0, bool keepdims = false,
           std::optional<Dtype> dtype = std::nullopt);
-Array std(const Array& x, const Axes& axis = {}, double correction = 0.0, bool keepdims = false,
+Array std(const Array& x, const ReduceAxes& axis = {}, double correction = 0.0, bool keepdims = false,
           std::optional<Dtype> dtype = std::nullopt);
-Array any(const Array& x, const Axes& axis = {}, bool keepdims = false);
-Array all(const Array& x, const Axes& axis = {}, bool keepdims = false);
-Array count_nonzero(const Array& x, const Axes& axis = {}, bool keepdims = false);
+Array any(const Array& x, const ReduceAxes& axis = {}, bool keepdims = false);
+Array all(const Array& x, const ReduceAxes& axis = {}, bool keepdims = false);
+Array count_nonzero(const Array& x, const ReduceAxes& axis = {}, bool keepdims = false);
 // Index of the first extreme value (the first NaN if there is one); without an axis, the index
 // into the flattened (C order) array. int64.
 Array argmin(const Array& x, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);

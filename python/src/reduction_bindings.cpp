@@ -19,9 +19,9 @@ bool is_single_index(nb::handle obj) {
   return PyLong_Check(obj.ptr()) || (nb::hasattr(obj, "__index__") && !PySequence_Check(obj.ptr()));
 }
 
-Axes axes_of(nb::handle axis) {
-  if (!axis.is_none() && is_single_index(axis)) return Axes(nb::cast<int64_t>(axis.attr("__index__")()));
-  return Axes(to_axes(axis));
+ReduceAxes axes_of(nb::handle axis) {
+  if (!axis.is_none() && is_single_index(axis)) return ReduceAxes(nb::cast<int64_t>(axis.attr("__index__")()));
+  return ReduceAxes(to_axes(axis));
 }
 
 std::optional<int64_t> single_axis_of(nb::handle axis, const char* op) {
@@ -56,18 +56,18 @@ void def_function_and_method(nb::module_& m, nb::handle cls, const char* name, F
   nb::cpp_function_def<Array>(f, nb::scope(cls), nb::name(name), nb::is_method(), extra...);
 }
 
-template <Array (*Fn)(const Array&, const Axes&, bool, std::optional<Dtype>)>
+template <Array (*Fn)(const Array&, const ReduceAxes&, bool, std::optional<Dtype>)>
 nb::object sum_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
                     const char* name) {
   return finish_out(Fn(array_of(a), axes_of(axis), keepdims, to_optional_dtype(dtype)), out, name);
 }
 
-template <Array (*Fn)(const Array&, const Axes&, bool)>
+template <Array (*Fn)(const Array&, const ReduceAxes&, bool)>
 nb::object max_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims, const char* name) {
   return finish_out(Fn(array_of(a), axes_of(axis), keepdims), out, name);
 }
 
-template <Array (*Fn)(const Array&, const Axes&, double, bool, std::optional<Dtype>)>
+template <Array (*Fn)(const Array&, const ReduceAxes&, double, bool, std::optional<Dtype>)>
 nb::object var_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out,
                     nb::handle ddof, bool keepdims, nb::handle correction, const char* name) {
   return finish_out(Fn(array_of(a), axes_of(axis), correction_of(ddof, correction, name), keepdims,
