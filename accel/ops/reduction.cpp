@@ -150,7 +150,7 @@ Array var(const Array& x, const ReduceAxes& axis, double correction, bool keepdi
   Array xa = astype(x, acc, false);
   Array m = mean(xa, ReduceAxes(std::vector<int64_t>(axes.begin(), axes.end())), true);
   Array d = subtract(xa, m);
-  Array sq = is_complex(acc) ? real(multiply(d, conj(d))) : multiply(d, d);
+  Array sq = is_complex(acc) ? real(multiply(d, conj(d))) : square(d);
   Array s = reduce_to(ReduceOp::sum, sq, axes, keepdims, real_dtype(acc));
   // NumPy divides by max(N - ddof, 0): infinity or NaN when no degrees of freedom are left.
   const double dof = std::max(static_cast<double>(reduced_count(x, axes)) - correction, 0.0);

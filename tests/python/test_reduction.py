@@ -353,3 +353,19 @@ def test_nan_reductions_ignore_nan(dtype):
         with pytest.raises(ValueError, match="All-NaN"):
             ac.nanargmax(a, axis=1)
 
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32", "int64", "bool"])
+def test_runs_of_every_length_through_the_vector_paths(dtype):
+    rng = np.random.default_rng(4)
+    for n in [1, 7, 31, 32, 33, 64, 127, 255, 256, 257, 1000, 5000]:
+        x = make((n,), dtype, rng)
+        a = ac.asarray(x)
+        check(ac.sum(a), np.sum(x), rtol=1e-5)
+        check(ac.any(a), np.any(x))
+        check(ac.all(a), np.all(x))
+        if dtype != "bool":
+            check(ac.max(a), np.max(x))
+        m = make((n, 3), dtype, rng)
+        check(ac.any(ac.asarray(m), axis=0), np.any(m, axis=0))
+        check(ac.all(ac.asarray(m), axis=0), np.all(m, axis=0))

@@ -146,7 +146,40 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
         return vector_reduce(p, n, identity(), [](auto a, auto b) { return IsSum ? a + b : a * b; },
                              combine);
     }
+    if constexpr (IsSum && is_complex_v<In> && std::is_same_v<In, Acc>) {
+      if (s == 1) return complex_sum(p, n);
+    }
     return lane_reduce(p, n, s, identity(), load, combine);
+  }
+  // A contiguous complex run summed as interleaved (re, im) reals in vector lanes: even lanes
+  // collect real parts, odd lanes imaginary parts.
+  static State complex_sum(const In* p, int64_t n) {
+    using R = typename In::value_type;
+    using V = typename Vec32<R>::type;
+    constexpr int W = 32 / sizeof(R);
+    const R* q = reinterpret_cast<const R*>(p);
+    const int64_t m = 2 * n;
+    V r0 = {}, r1 = {}, r2 = {}, r3 = {};
+    int64_t i = 0;
+    for (; i + 4 * W <= m; i += 4 * W) {
+      V x0, x1, x2, x3;
+      std::memcpy(&x0, q + i, sizeof(V));
+      std::memcpy(&x1, q + i + W, sizeof(V));
+      std::memcpy(&x2, q + i + 2 * W, sizeof(V));
+      std::memcpy(&x3, q + i + 3 * W, sizeof(V));
+      r0 += x0;
+      r1 += x1;
+      r2 += x2;
+      r3 += x3;
+    }
+    r0 = (r0 + r1) + (r2 + r3);
+    R lanes[W];
+    std::memcpy(lanes, &r0, sizeof(V));
+    for (int w = W / 2; w >= 2; w /= 2)
+      for (int k = 0; k < w; ++k) lanes[k] += lanes[k + w];
+    State out(lanes[0], lanes[1]);
+    for (int64_t j = i / 2; j < n; ++j) out += p[j];
+    return out;
   }
   static State at(State s, int64_t) { return s; }
   static void accumulate(State* acc, const In* row, int64_t n, int64_t s, int64_t) {
@@ -314,7 +347,8 @@ template <class T, bool IsAny> struct LogicalOp {
   }
   static State at(State s, int64_t) { return s; }
   static void accumulate(State* acc, const T* row, int64_t n, int64_t s, int64_t) {
-    fold_row(acc, row, n, s, [](bool a, T x) { return IsAny ? (a || decides(x)) : (a && !decides(x)); });
+    // `|` / `&`, not `||` / `&&`: no branch per element, so the row loop vectorizes.
+    fold_row(acc, row, n, s, [](bool a, T x) { return IsAny ? (a | decides(x)) : (a & !decides(x)); });
   }
   static Out finish(State s) { return s; }
 };
