@@ -127,4 +127,9 @@ Dtype promote_types(Dtype a, Dtype b) {
 
 bool can_cast_safely(Dtype from, Dtype to) { return promote_types(from, to) == to; }
 
+bool can_cast_same_kind(Dtype from, Dtype to) {
+  auto rank = [](Dtype d) { return is_bool(d) ? 0 : is_integer(d) ? 1 : is_floating(d) ? 2 : 3; };
+  return rank(from) <= rank(to);
+}
+
 }  // namespace accel

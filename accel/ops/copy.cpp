@@ -84,8 +84,7 @@ void assign(const Array& dst, const Array& src, const char* op) {
 void assign_inplace(const Array& dst, const Array& result, const char* op) {
   Dtype from = result.dtype(), to = dst.dtype();
   // NumPy's same_kind rule: float into int, or complex into float, is refused.
-  auto rank = [](Dtype d) { return is_bool(d) ? 0 : is_integer(d) ? 1 : is_floating(d) ? 2 : 3; };
-  if (rank(from) > rank(to))
+  if (!can_cast_same_kind(from, to))
     throw DTypeError(std::string("[") + op + "] cannot cast the result from " + dtype_name(from) +
                      " to " + dtype_name(to) + " with casting rule 'same_kind'");
   if (result.shape() != dst.shape())

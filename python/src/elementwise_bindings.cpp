@@ -1,15 +1,56 @@
 // Every op of ops.def as a Python function (accel.add, accel.sin, ...), with NumPy's out=.
+#include <string>
+
 #include "bindings.h"
 
 namespace accel::py {
 namespace {
 
-nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle out) {
+// NumPy's ufunc dtype=: the op runs in (and returns) `dt`. Inputs are cast to dt under the
+// same_kind rule; a Python integer that does not fit dt raises OverflowError, as NumPy.
+Array elementwise_in(OpId op, std::vector<Array>& inputs, Dtype dt) {
+  const char* name = op_name(op);
+  for (size_t i = op == OpId::where ? 1 : 0; i < inputs.size(); ++i) {
+    Array& a = inputs[i];
+    if (a.dtype() == dt && !a.weak()) continue;
+    if (a.weak()) check_weak_fits(a, dt, name);
+    if (!can_cast_same_kind(a.dtype(), dt))
+      throw DTypeError(std::string("[") + name + "] cannot cast input " + std::to_string(i) +
+                       " from " + dtype_name(a.dtype()) + " to " + dtype_name(dt) +
+                       " with casting rule 'same_kind'");
+    a = astype(a, dt, false);
+  }
+  Array r = elementwise(op, inputs);
+  if (r.dtype() != dt)
+    throw DTypeError(std::string("[") + name + "] has no loop that returns dtype=" +
+                     dtype_name(dt) + " for these inputs (the result would be " +
+                     dtype_name(r.dtype()) + ")");
+  return r;
+}
+
+nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle out,
+                   nb::handle dtype) {
   Device device = device_of(args);
   std::vector<Array> inputs;
   inputs.reserve(args.size());
   for (nb::handle h : args) inputs.push_back(to_operand(h, device));
+  if (!dtype.is_none()) return finish_out(elementwise_in(op, inputs, to_dtype(dtype)), out, op_name(op));
   return finish_out(elementwise(op, inputs), out, op_name(op));
+}
+
+// The registry as data, for tests and introspection: (name, arity, bool inputs, domain, output).
+nb::list op_registry() {
+  static const char* bools[] = {"Keep", "Int8", "Reject", "Logical"};
+  static const char* domains[] = {"Any", "Real", "Inexact", "RealInexact", "Integer"};
+  static const char* outputs[] = {"Same", "Bool", "Real"};
+  nb::list ops;
+  for (int i = 0; i < kNumOps; ++i) {
+    const OpInfo& info = op_info(static_cast<OpId>(i));
+    ops.append(nb::make_tuple(info.name, info.arity, bools[static_cast<int>(info.bools)],
+                              domains[static_cast<int>(info.domain)],
+                              outputs[static_cast<int>(info.output)]));
+  }
+  return ops;
 }
 
 }  // namespace
@@ -17,16 +58,18 @@ nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle o
 void init_elementwise(nb::module_& m) {
   using namespace nb::literals;
 #define ACCEL_PY_OP_1(name)                                                                    \
-  m.def(#name, [](nb::handle x, nb::handle out) { return call_op(OpId::name, {x}, out); },      \
-        "x"_a, nb::kw_only(), "out"_a = nb::none());
+  m.def(#name, [](nb::handle x, nb::handle out, nb::handle dtype) {                           \
+    return call_op(OpId::name, {x}, out, dtype);                                               \
+  }, "x"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none());
 #define ACCEL_PY_OP_2(name)                                                             \
-  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle out) {                       \
-    return call_op(OpId::name, {x1, x2}, out);                                          \
-  }, "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none());
+  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype) {    \
+    return call_op(OpId::name, {x1, x2}, out, dtype);                                   \
+  }, "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none());
 #define ACCEL_PY_OP_3(name)                                                             \
-  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out) {        \
-    return call_op(OpId::name, {x1, x2, x3}, out);                                      \
-  }, "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none());
+  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out,         \
+                  nb::handle dtype) {                                                   \
+    return call_op(OpId::name, {x1, x2, x3}, out, dtype);                               \
+  }, "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none());
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
   if (OpId::name != OpId::cast) { ACCEL_PY_OP_##arity(name) }
 #include "accel/ops/ops.def"
@@ -40,6 +83,7 @@ void init_elementwise(nb::module_& m) {
     if (!max.is_none()) hi = to_operand(max, device);
     return finish_out(clip(a, lo ? &*lo : nullptr, hi ? &*hi : nullptr), out, "clip");
   }, "x"_a, "min"_a = nb::none(), "max"_a = nb::none(), nb::kw_only(), "out"_a = nb::none());
+  m.def("_op_registry", &op_registry, "The elementwise op registry (accel/ops/ops.def) as tuples.");
   m.def("result_type", [](nb::args args) {
     std::vector<Array> arrays;
     for (nb::handle h : args) {

@@ -7,6 +7,7 @@ NB_MODULE(_core, m) {
   init_errors(m);
   init_dtype(m);
   init_array(m);
+  init_array_protocols(m);
   init_elementwise(m);
   init_creation(m);
   init_reduction(m);

@@ -1,0 +1,94 @@
+"""NumPy's names for accel's elementwise functions, so `import accel as np` runs everyday NumPy
+code. Most are the same function under NumPy's older name; the few with a NumPy-only twist
+(fabs, float_power, divmod, heaviside, round with decimals) are composed from accel ops here."""
+
+from . import _core
+
+__all__ = [
+    "arccos", "arcsin", "arctan", "arctan2", "arccosh", "arcsinh", "arctanh", "power",
+    "absolute", "invert", "bitwise_not", "left_shift", "right_shift", "conjugate", "true_divide",
+    "mod", "degrees", "radians", "rint", "fabs", "float_power", "divmod", "heaviside", "round",
+    "around",
+]
+
+arccos = _core.acos
+arcsin = _core.asin
+arctan = _core.atan
+arctan2 = _core.atan2
+arccosh = _core.acosh
+arcsinh = _core.asinh
+arctanh = _core.atanh
+power = _core.pow
+absolute = _core.abs
+invert = _core.bitwise_invert
+bitwise_not = _core.bitwise_invert
+left_shift = _core.bitwise_left_shift
+right_shift = _core.bitwise_right_shift
+conjugate = _core.conj
+true_divide = _core.divide
+mod = _core.remainder
+degrees = _core.rad2deg
+radians = _core.deg2rad
+rint = _core.round
+
+
+def _operand_dtype(x):
+    return x.dtype if isinstance(x, _core.ndarray) else _core.asarray(x).dtype
+
+
+def fabs(x, /, *, out=None):
+    """Absolute value computed in floating point (ints become floats, complex is refused)."""
+    dt = _operand_dtype(x)
+    if dt.kind == "c":
+        raise _core.DTypeError(f"[fabs] not supported for dtype {dt.name}; use abs")
+    # promote_types(int, float32) is the float dtype NumPy's float math gives that int (with
+    # float32 where NumPy would use float16, which accel does not have).
+    return _core.abs(x, out=out, dtype=_core.promote_types(dt, _core.float32))
+
+
+def float_power(x1, x2, /, *, out=None):
+    """x1 ** x2 computed in at least float64 (complex128 for complex inputs)."""
+    dt = _core.promote_types(_core.result_type(x1, x2), _core.float64)
+    return _core.pow(x1, x2, out=out, dtype=dt)
+
+
+def divmod(x1, x2, /):  # noqa: A001 - NumPy's name
+    """(floor_divide(x1, x2), remainder(x1, x2)), as Python's divmod."""
+    return _core.floor_divide(x1, x2), _core.remainder(x1, x2)
+
+
+def heaviside(x1, x2, /):
+    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0; NaN where x1 is NaN."""
+    dt = _core.result_type(x1, x2)
+    if dt.kind not in "f":
+        raise _core.DTypeError(f"[heaviside] not supported for dtype {dt.name}")
+    step = _core.where(_core.less(x1, 0), 0.0, _core.where(_core.greater(x1, 0), 1.0, x2))
+    return _core.astype(_core.where(_core.isnan(x1), x1, step), dt, copy=False)
+
+
+def round(x, /, decimals=0, *, out=None):  # noqa: A001 - NumPy's and the Array API's name
+    """Rounds half to even, to `decimals` decimal places (negative: to tens, hundreds...)."""
+    if decimals == 0:
+        return _core.round(x, out=out)
+    x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
+    dt = x.dtype
+    if dt.kind in "iu":
+        if decimals > 0:
+            return _core.astype(x, dt) if out is None else _core.positive(x, out=out)
+        # Integer rounding to a power of ten, half to even, in integer arithmetic.
+        f = 10 ** -decimals
+        q = _core.floor_divide(x, f)
+        twice_r = (x - q * f) * 2
+        up = (twice_r > f) | ((twice_r == f) & ((q & 1) == 1))
+        return _core.multiply(_core.where(up, q + 1, q), f, out=out)
+    if dt.kind == "b":
+        raise _core.DTypeError("[round] decimals is not supported for bool arrays")
+    # NumPy's method: scale, round half to even, scale back.
+    if decimals > 0:
+        scale = 10.0 ** decimals
+        return _core.divide(_core.round(x * scale), scale, out=out)
+    scale = 10.0 ** -decimals
+    return _core.multiply(_core.round(x / scale), scale, out=out)
+
+
+around = round

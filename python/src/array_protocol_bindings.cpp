@@ -1,0 +1,63 @@
+// The Python protocols of accel.ndarray that are not arithmetic: repr/str/format, pickling,
+// copy/deepcopy, iteration and __array_namespace__. Formatting and pickling are written in
+// Python (python/accel/_array_api.py, reusing NumPy's printer); the methods here forward to it.
+// They are C++ functions on the type rather than Python functions set from Python, so the type
+// holds no reference to a module's globals and nanobind's exit-time leak check stays quiet.
+#include <string>
+
+#include "bindings.h"
+
+namespace accel::py {
+namespace {
+
+nb::object array_api(const char* name) {
+  return nb::module_::import_("accel._array_api").attr(name);
+}
+
+// Iterating an array yields views of its sub-arrays along the first axis, as NumPy.
+struct RowIterator {
+  Array base;
+  int64_t next = 0;
+};
+
+Array row_view(const Array& a, int64_t i) {
+  Shape shape(a.shape().begin() + 1, a.shape().end());
+  Strides strides(a.strides().begin() + 1, a.strides().end());
+  return Array::view_of(a, shape, strides, a.offset() + i * a.strides()[0]);
+}
+
+}  // namespace
+
+void init_array_protocols(nb::module_& m) {
+  using namespace nb::literals;
+  nb::class_<RowIterator>(m, "_RowIterator")
+      .def("__iter__", [](nb::handle self) { return nb::borrow(self); })
+      .def("__next__", [](RowIterator& it) {
+        if (it.next >= it.base.shape()[0]) throw nb::stop_iteration();
+        return row_view(it.base, it.next++);
+      });
+
+  auto cls = nb::borrow<nb::type_object>(m.attr("ndarray"));
+  auto def = [&](const char* name, auto&& fn, auto... extra) {
+    cls.attr(name) = nb::cpp_function(std::forward<decltype(fn)>(fn), nb::name(name),
+                                      nb::is_method(), nb::scope(cls), extra...);
+  };
+  def("__repr__", [](nb::handle self) { return array_api("array_repr")(self); });
+  def("__str__", [](nb::handle self) { return array_api("array_str")(self); });
+  def("__format__", [](nb::handle self, nb::handle spec) {
+    return array_api("array_format")(self, spec);
+  });
+  def("__reduce__", [](nb::handle self) { return array_api("array_reduce")(self); });
+  def("__array_namespace__", [](nb::handle self, nb::handle api_version) {
+    return array_api("array_namespace")(self, api_version);
+  }, "api_version"_a = nb::none());
+  def("__copy__", [](const Array& a) { return accel::copy(a); });
+  def("__deepcopy__", [](const Array& a, nb::handle) { return accel::copy(a); }, "memo"_a);
+  def("__iter__", [](const Array& a) {
+    if (a.ndim() == 0) throw nb::type_error("iteration over a 0-d array");
+    a.eval();
+    return RowIterator{a, 0};
+  });
+}
+
+}  // namespace accel::py
