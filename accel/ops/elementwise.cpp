@@ -1,6 +1,7 @@
 #include "accel/ops/elementwise.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "accel/core/eval.h"
@@ -27,6 +28,35 @@ Device common_device(OpId op, std::span<const Array> inputs) {
   return first ? first->device() : inputs[0].device();
 }
 
+bool is_comparison(OpId op) {
+  return op == OpId::equal || op == OpId::not_equal || op == OpId::less || op == OpId::less_equal ||
+         op == OpId::greater || op == OpId::greater_equal;
+}
+
+// x <op> v (or v <op> x) for a Python int v outside every value of x's integer dtype has the
+// same answer for all elements (NumPy 2 answers it rather than raising): all-true is
+// equal(x, x), all-false not_equal(x, x), both lazy and of x's shape.
+std::optional<Array> compare_out_of_range(OpId op, std::span<const Array> inputs, Dtype compute) {
+  if (!is_comparison(op) || !is_integer(compute)) return std::nullopt;
+  for (size_t i = 0; i < 2; ++i) {
+    int side = weak_int_side(inputs[i], compute);
+    if (side == 0) continue;
+    const Array& x = inputs[1 - i];
+    const bool left_is_less = (i == 1) == (side > 0);
+    bool all_true = false;
+    switch (op) {
+      case OpId::not_equal: all_true = true; break;
+      case OpId::less:
+      case OpId::less_equal: all_true = left_is_less; break;
+      case OpId::greater:
+      case OpId::greater_equal: all_true = !left_is_less; break;
+      default: break;
+    }
+    return all_true ? equal(x, x) : not_equal(x, x);
+  }
+  return std::nullopt;
+}
+
 int pending_depth(const Array& a) { return a.is_pending() ? a.impl()->node->depth : 0; }
 
 }  // namespace
@@ -40,7 +70,11 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   // where's condition is not promoted with the values; it is only tested for non-zero.
   std::span<const Array> typed = op == OpId::where ? inputs.subspan(1) : inputs;
   Dtype promoted = result_type(typed);
+  const bool float_math = info.domain == OpDomain::Inexact || info.domain == OpDomain::RealInexact;
+  // divide is the exception: NumPy divides every integer pair in float64.
+  if (float_math && op != OpId::divide && !is_inexact(promoted)) promoted = float_math_type(typed);
   OpTypes types = resolve_op_types(op, promoted);
+  if (auto constant = compare_out_of_range(op, inputs, types.compute)) return *constant;
   Shape shape = inputs[0].shape();
   for (size_t i = 1; i < inputs.size(); ++i)
     if (inputs[i].shape() != shape) shape = broadcast_shapes(shape, inputs[i].shape(), info.name);

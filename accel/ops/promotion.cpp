@@ -51,31 +51,55 @@ Dtype result_type(std::span<const Array> arrays) {
   return dt;
 }
 
-void check_weak_fits(const Array& w, Dtype target, const char* op) {
-  if (!w.weak() || !is_integer(w.dtype()) || !is_integer(target)) return;
-  bool fits = true;
+Dtype float_math_type(std::span<const Array> arrays) {
+  bool have_strong = false;
+  Dtype strong = Dtype::bool_, dt = Dtype::bool_;
+  for (const Array& a : arrays) {
+    if (a.weak()) continue;
+    strong = have_strong ? promote_types(strong, a.dtype()) : a.dtype();
+    dt = have_strong ? promote_types(dt, inexact_dtype(a.dtype())) : inexact_dtype(a.dtype());
+    have_strong = true;
+  }
+  // A Python int beside only bools is an int64 (nothing smaller adapts to it): float64.
+  if (have_strong) {
+    for (const Array& a : arrays)
+      if (a.weak()) dt = promote_types(dt, inexact_dtype(promote_weak(strong, a.dtype())));
+    return dt;
+  }
+  dt = inexact_dtype(arrays[0].dtype());
+  for (const Array& a : arrays) dt = promote_types(dt, inexact_dtype(a.dtype()));
+  return dt;
+}
+
+int weak_int_side(const Array& w, Dtype target) {
+  if (!w.weak() || !is_integer(w.dtype()) || !is_integer(target)) return 0;
+  int side = 0;
   auto check = [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       if (w.dtype() == Dtype::uint64) {
-        uint64_t v = w.item<uint64_t>();
-        fits = v <= static_cast<uint64_t>(std::numeric_limits<T>::max());
+        side = w.item<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<T>::max()) ? 1 : 0;
       } else {
         int64_t v = w.item<int64_t>();
-        if constexpr (std::is_signed_v<T>)
-          fits = v >= std::numeric_limits<T>::min() && v <= std::numeric_limits<T>::max();
-        else
-          fits = v >= 0 && static_cast<uint64_t>(v) <= std::numeric_limits<T>::max();
+        if (v < 0) {
+          if constexpr (std::is_signed_v<T>) side = v < std::numeric_limits<T>::min() ? -1 : 0;
+          else side = -1;
+        } else {
+          side = static_cast<uint64_t>(v) > static_cast<uint64_t>(std::numeric_limits<T>::max()) ? 1 : 0;
+        }
       }
     }
   };
   dispatch_dtype(target, check);
-  if (!fits) {
-    std::string value = w.dtype() == Dtype::uint64 ? std::to_string(w.item<uint64_t>())
-                                                   : std::to_string(w.item<int64_t>());
-    throw OverflowError(std::string("[") + op + "] Python integer " + value +
-                        " out of bounds for " + dtype_name(target));
-  }
+  return side;
+}
+
+void check_weak_fits(const Array& w, Dtype target, const char* op) {
+  if (weak_int_side(w, target) == 0) return;
+  std::string value = w.dtype() == Dtype::uint64 ? std::to_string(w.item<uint64_t>())
+                                                 : std::to_string(w.item<int64_t>());
+  throw OverflowError(std::string("[") + op + "] Python integer " + value +
+                      " out of bounds for " + dtype_name(target));
 }
 
 bool can_cast(Dtype from, Dtype to, Casting casting) {

@@ -9,6 +9,13 @@ namespace accel {
 
 // The dtype of an op on `arrays`; weak (Python scalar) operands adapt to the others.
 Dtype result_type(std::span<const Array> arrays);
+// The float dtype float math (sin, atan2, hypot, ...) runs in when every input is bool or an
+// integer: like NumPy, the smallest float each strong input casts to safely, promoted
+// (int8 with uint16 -> float32, where the float of their promoted int32 would be float64).
+Dtype float_math_type(std::span<const Array> arrays);
+// Where a weak integer lies against the range of integer dtype `target`: -1 below, +1 above,
+// 0 inside (also for non-integers). Comparisons use it: NumPy 2 answers int8_array < 300.
+int weak_int_side(const Array& weak_scalar, Dtype target);
 // Throws OverflowError when a weak integer does not fit `target` (NumPy 2 behaviour).
 void check_weak_fits(const Array& weak_scalar, Dtype target, const char* op);
 
