@@ -164,16 +164,19 @@ void* Array::data() const {
 
 bool Array::shares_memory_with(const Array& other) const {
   if (is_pending() || other.is_pending()) return false;
-  if (impl_->buffer != other.impl()->buffer) return false;
+  if (device() != other.device()) return false;
   if (size() == 0 || other.size() == 0) return false;
-  // Byte ranges [lo, hi] touched by each view; overlapping ranges may share elements.
+  // Address ranges [lo, hi] touched by each view; overlapping ranges may share elements. By
+  // address rather than by Buffer: two imports of the same NumPy memory are two Buffers.
   auto range = [](const Array& a) {
+    const auto base = reinterpret_cast<intptr_t>(a.impl()->buffer->data());
     int64_t lo = a.offset(), hi = a.offset();
     for (int d = 0; d < a.ndim(); ++d) {
       int64_t ext = (a.shape()[d] - 1) * a.strides()[d];
       (ext < 0 ? lo : hi) += ext;
     }
-    return std::pair<int64_t, int64_t>(lo * a.itemsize(), (hi + 1) * a.itemsize() - 1);
+    const auto isz = static_cast<int64_t>(a.itemsize());
+    return std::pair<intptr_t, intptr_t>(base + lo * isz, base + (hi + 1) * isz - 1);
   };
   auto [a0, a1] = range(*this);
   auto [b0, b1] = range(other);

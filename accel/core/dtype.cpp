@@ -128,8 +128,8 @@ Dtype promote_types(Dtype a, Dtype b) {
 bool can_cast_safely(Dtype from, Dtype to) { return promote_types(from, to) == to; }
 
 bool can_cast_same_kind(Dtype from, Dtype to) {
-  auto rank = [](Dtype d) { return is_bool(d) ? 0 : is_integer(d) ? 1 : is_floating(d) ? 2 : 3; };
-  return rank(from) <= rank(to);
+  static constexpr int kRank[] = {0, 2, 1, 3, 4};  // by DtypeKind: Bool, SignedInt, UnsignedInt, ...
+  return kRank[static_cast<int>(dtype_kind(from))] <= kRank[static_cast<int>(dtype_kind(to))];
 }
 
 }  // namespace accel

@@ -55,8 +55,8 @@ inline constexpr Dtype default_float = Dtype::float64;
 inline constexpr Dtype default_complex = Dtype::complex128;
 // Can every value of `from` be represented in `to` (NumPy's can_cast "safe").
 bool can_cast_safely(Dtype from, Dtype to);
-// NumPy's "same_kind" casting: safe casts, and casts within a kind (ints of either sign count
-// as one kind); float -> int or complex -> float are refused.
+// NumPy's "same_kind" casting: casts that keep or raise the kind in the order bool < unsigned
+// < signed < float < complex (uint16 -> int8 is allowed, int8 -> uint16 and float -> int not).
 bool can_cast_same_kind(Dtype from, Dtype to);
 
 // C++ type <-> Dtype.

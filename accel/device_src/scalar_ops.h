@@ -54,6 +54,33 @@ template <class T> inline bool isnan_(T a) {
   else return false;
 }
 
+// Complex arithmetic as NumPy does it, not as C's Annex G does (std::complex's operators call
+// __mulsc3/__divsc3, which recover infinities from NaNs and are slow): the textbook product,
+// Smith's quotient and NumPy's reciprocal. So (nan+inf j) * 2 is nan+nan j, as in NumPy.
+template <class T> inline T cmul(T a, T b) {
+  return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+}
+template <class T> inline T cdiv(T a, T b) {
+  using R = real_of_t<T>;
+  const R br = std::fabs(b.real()), bi = std::fabs(b.imag());
+  if (br >= bi) {
+    if (br == 0 && bi == 0) return T(a.real() / br, a.imag() / br);  // inf or nan, as NumPy
+    const R rat = b.imag() / b.real(), scl = R(1) / (b.real() + b.imag() * rat);
+    return T((a.real() + a.imag() * rat) * scl, (a.imag() - a.real() * rat) * scl);
+  }
+  const R rat = b.real() / b.imag(), scl = R(1) / (b.imag() + b.real() * rat);
+  return T((a.real() * rat + a.imag()) * scl, (a.imag() * rat - a.real()) * scl);
+}
+template <class T> inline T crecip(T a) {
+  using R = real_of_t<T>;
+  if (std::fabs(a.imag()) <= std::fabs(a.real())) {
+    const R r = a.imag() / a.real(), d = a.real() + a.imag() * r;
+    return T(R(1) / d, -r / d);
+  }
+  const R r = a.real() / a.imag(), d = a.real() * r + a.imag();
+  return T(r / d, R(-1) / d);
+}
+
 struct CastOp { template <class T> static T apply(T a) { return a; } };
 
 struct AddOp {
@@ -66,10 +93,16 @@ struct SubtractOp { template <class T> static T apply(T a, T b) { return static_
 struct MultiplyOp {
   template <class T> static T apply(T a, T b) {
     if constexpr (is_bool<T>) return a && b;
+    else if constexpr (is_cplx<T>) return cmul(a, b);
     else return static_cast<T>(a * b);
   }
 };
-struct DivideOp { template <class T> static T apply(T a, T b) { return a / b; } };
+struct DivideOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_cplx<T>) return cdiv(a, b);
+    else return a / b;
+  }
+};
 
 // NumPy's npy_divmod for floats: quotient floored, remainder with the divisor's sign.
 template <class T> inline T float_floor_div(T a, T b) {
@@ -129,6 +162,30 @@ struct FmodOp {
     else return b == 0 ? T(0) : static_cast<T>(a % b);
   }
 };
+// NumPy's complex power: exact answers for zero exponents and bases, repeated (textbook)
+// multiplication for small integer exponents, the C library's cpow otherwise.
+template <class T> inline T complex_pow(T a, T b) {
+  using R = real_of_t<T>;
+  const R nan = std::numeric_limits<R>::quiet_NaN();
+  if (b.real() == 0 && b.imag() == 0) return T(1);
+  if (a.real() == 0 && a.imag() == 0) return b.real() > 0 ? T(0) : T(nan, nan);
+  if (b.imag() == 0 && std::fabs(b.real()) < 100 && b.real() == std::trunc(b.real())) {
+    const int64_t n = static_cast<int64_t>(b.real());
+    if (n == 1) return a;
+    if (n == 2) return cmul(a, a);
+    if (n == 3) return cmul(cmul(a, a), a);
+    uint64_t e = static_cast<uint64_t>(n < 0 ? -n : n);
+    T acc(1), p = a;
+    for (uint64_t mask = 1;; mask <<= 1) {
+      if (e & mask) acc = cmul(acc, p);
+      if (e < (mask << 1)) break;
+      p = cmul(p, p);
+    }
+    return n < 0 ? cdiv(T(1), acc) : acc;
+  }
+  return std::pow(a, b);
+}
+
 struct PowOp {
   template <class T> static T apply(T a, T b) {
     if constexpr (is_int<T>) {
@@ -146,6 +203,8 @@ struct PowOp {
         e >>= 1;
       }
       return static_cast<T>(result);
+    } else if constexpr (is_cplx<T>) {
+      return complex_pow(a, b);
     } else {
       return std::pow(a, b);
     }
@@ -156,7 +215,7 @@ struct MaximumOp {
   template <class T> static T apply(T a, T b) {
     if constexpr (is_bool<T>) return a || b;
     else if constexpr (is_int<T>) return a < b ? b : a;
-    else return (isnan_(a) || !lt(a, b)) ? a : b;  // NaN propagates
+    else return (isnan_(a) || (!isnan_(b) && !lt(a, b))) ? a : b;  // NaN propagates
   }
 };
 struct MinimumOp {
@@ -254,9 +313,15 @@ struct SignOp {
   template <class T> static T apply(T a) {
     if constexpr (is_cplx<T>) {
       using R = real_of_t<T>;
-      R m = std::abs(a);
-      if (std::isnan(m)) return T(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
-      return m == 0 ? T(0) : a / m;
+      const R nan = std::numeric_limits<R>::quiet_NaN();
+      const R m = std::abs(a);  // inf when either part is, even beside a NaN
+      if (std::isnan(m)) return T(nan, nan);
+      if (std::isinf(m)) {
+        // NumPy: the direction of the infinite part; both infinite has none.
+        if (std::isinf(a.real())) return std::isinf(a.imag()) ? T(nan, nan) : T(a.real() > 0 ? 1 : -1, 0);
+        return T(0, a.imag() > 0 ? 1 : -1);
+      }
+      return m == 0 ? T(0) : T(a.real() / m, a.imag() / m);
     } else if constexpr (is_flt<T>) {
       return a > 0 ? T(1) : (a < 0 ? T(-1) : (a == 0 ? T(0) : a));
     } else {
@@ -264,10 +329,16 @@ struct SignOp {
     }
   }
 };
-struct SquareOp { template <class T> static T apply(T a) { return static_cast<T>(a * a); } };
+struct SquareOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_cplx<T>) return cmul(a, a);
+    else return static_cast<T>(a * a);
+  }
+};
 struct ReciprocalOp {
   template <class T> static T apply(T a) {
     if constexpr (is_int<T>) return a == 0 ? T(0) : static_cast<T>(T(1) / a);
+    else if constexpr (is_cplx<T>) return crecip(a);
     else return T(1) / a;
   }
 };
@@ -370,13 +441,20 @@ struct Exp2Op {
 };
 struct Expm1Op {
   template <class T> static T apply(T a) {
-    if constexpr (is_cplx<T>) return std::exp(a) - T(1);
-    else return std::expm1(a);
+    // NumPy's complex form keeps precision near 0: expm1(x)cos(y) - 2 sin^2(y/2), e^x sin(y).
+    if constexpr (is_cplx<T>) {
+      const auto h = std::sin(a.imag() / 2);
+      return T(std::expm1(a.real()) * std::cos(a.imag()) - 2 * h * h,
+               std::exp(a.real()) * std::sin(a.imag()));
+    } else {
+      return std::expm1(a);
+    }
   }
 };
 struct Log1pOp {
   template <class T> static T apply(T a) {
-    if constexpr (is_cplx<T>) return std::log(a + T(1));
+    // NumPy's complex form: log|1 + a| + i arg(1 + a).
+    if constexpr (is_cplx<T>) return T(std::log(std::hypot(a.real() + 1, a.imag())), std::atan2(a.imag(), a.real() + 1));
     else return std::log1p(a);
   }
 };

@@ -67,6 +67,12 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
     throw ValueError(std::string("[") + info.name + "] takes " + std::to_string(info.arity) +
                      " arguments, got " + std::to_string(inputs.size()));
   Device device = common_device(op, inputs);
+  // where's condition is tested for non-zero in its own dtype: the loop casts every input to
+  // the compute dtype, which would turn a 0.5 condition into int 0.
+  if (op == OpId::where && inputs[0].dtype() != Dtype::bool_) {
+    const Array in[] = {astype(inputs[0], Dtype::bool_), inputs[1], inputs[2]};
+    return elementwise(op, in);
+  }
   // where's condition is not promoted with the values; it is only tested for non-zero.
   std::span<const Array> typed = op == OpId::where ? inputs.subspan(1) : inputs;
   Dtype promoted = result_type(typed);

@@ -1,4 +1,4 @@
-"""python -m accel <command>: info [--json], cache stats|clear [--json]."""
+"""python -m accel <command>: info [--json], cache stats|clear [--json], demo."""
 
 import argparse
 import json
@@ -30,6 +30,11 @@ def _cmd_cache(args):
     return 0
 
 
+def _cmd_demo(args):
+    from . import _demo
+    return _demo.main(args.demo_args)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m accel")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -40,6 +45,10 @@ def main(argv=None):
     p.add_argument("action", choices=["stats", "clear"])
     p.add_argument("--json", action="store_true", help="machine-readable output (stats)")
     p.set_defaults(run=_cmd_cache)
+    p = sub.add_parser("demo", help="a statistics pipeline on every device, checked and timed "
+                                    "beside NumPy", add_help=False)
+    p.add_argument("demo_args", nargs=argparse.REMAINDER, help="see python -m accel demo --help")
+    p.set_defaults(run=_cmd_demo)
     args = parser.parse_args(argv)
     return args.run(args)
 

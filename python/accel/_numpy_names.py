@@ -29,11 +29,16 @@ true_divide = _core.divide
 mod = _core.remainder
 degrees = _core.rad2deg
 radians = _core.deg2rad
-rint = _core.round
 
 
 def _operand_dtype(x):
     return x.dtype if isinstance(x, _core.ndarray) else _core.asarray(x).dtype
+
+
+def _float_of(dt):
+    # promote_types(int, float32) is the float dtype NumPy's float math gives that int (with
+    # float32 where NumPy would use float16, which accel does not have).
+    return _core.promote_types(dt, _core.float32)
 
 
 def fabs(x, /, *, out=None):
@@ -41,9 +46,13 @@ def fabs(x, /, *, out=None):
     dt = _operand_dtype(x)
     if dt.kind == "c":
         raise _core.DTypeError(f"[fabs] not supported for dtype {dt.name}; use abs")
-    # promote_types(int, float32) is the float dtype NumPy's float math gives that int (with
-    # float32 where NumPy would use float16, which accel does not have).
-    return _core.abs(x, out=out, dtype=_core.promote_types(dt, _core.float32))
+    return _core.abs(x, out=out, dtype=_float_of(dt))
+
+
+def rint(x, /, *, out=None):
+    """Round half to even in floating point: unlike round, integers come back as floats."""
+    dt = _operand_dtype(x)
+    return _core.round(x, out=out, dtype=dt if dt.kind in "fc" else _float_of(dt))
 
 
 def float_power(x1, x2, /, *, out=None):
@@ -60,8 +69,9 @@ def divmod(x1, x2, /):  # noqa: A001 - NumPy's name
 def heaviside(x1, x2, /):
     """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0; NaN where x1 is NaN."""
     dt = _core.result_type(x1, x2)
-    if dt.kind not in "f":
+    if dt.kind == "c":
         raise _core.DTypeError(f"[heaviside] not supported for dtype {dt.name}")
+    dt = _float_of(dt)
     step = _core.where(_core.less(x1, 0), 0.0, _core.where(_core.greater(x1, 0), 1.0, x2))
     return _core.astype(_core.where(_core.isnan(x1), x1, step), dt, copy=False)
 

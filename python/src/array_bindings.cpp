@@ -45,7 +45,7 @@ template <BinaryFn F> nb::object reflected(const Array& self, nb::handle other) 
 template <BinaryFn F> nb::object inplace(nb::handle self_h, nb::handle other) {
   const Array& self = nb::cast<const Array&>(self_h);
   Array o = to_operand(other, self.device());
-  assign_inplace(self, F(self, o), "inplace");
+  write_into(self_h, F(self, o), true, "inplace");
   return nb::borrow(self_h);
 }
 

@@ -51,5 +51,8 @@ std::optional<std::vector<int64_t>> to_axes(nb::handle obj);
 nb::object to_numpy_view(const Array& a);
 // Writes `result` into `out` (NumPy's out=) and returns out, or returns result.
 nb::object finish_out(const Array& result, nb::handle out, const char* op);
+// Writes `value` into the accel array held by the Python object `target` (out=, augmented
+// assignment), with NumPy's same_kind rule when `same_kind`; works for pending targets too.
+void write_into(nb::handle target, const Array& value, bool same_kind, const char* op);
 
 }  // namespace accel::py

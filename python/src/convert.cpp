@@ -240,6 +240,10 @@ nb::object to_numpy_view(const Array& a) {
   nb::ndarray<nb::numpy> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(),
                            to_dlpack_dtype(a.dtype()), nb::device::cpu::value);
   nb::object out = nd.cast();
+  // 64-bit ints arrive as C long long ('q'); NumPy's own int64 is C long ('l') on Linux. Same
+  // bits, but repr, pickles and dtype.char would differ, so view them as NumPy's own type.
+  if (a.dtype() == Dtype::int64 || a.dtype() == Dtype::uint64)
+    out = out.attr("view")(dtype_name(a.dtype()));
   if (a.buffer()->read_only()) out.attr("flags").attr("writeable") = false;
   return out;
 }
@@ -257,8 +261,19 @@ nb::object finish_out(const Array& result, nb::handle out, const char* op) {
   if (dst.shape() != result.shape())
     throw ShapeError(std::string("[") + op + "] out= has shape " + shape_str(dst.shape()) +
                      " but the result has shape " + shape_str(result.shape()));
-  assign(dst, result, op);
+  write_into(target, result, false, op);
   return nb::borrow(target);
+}
+
+void write_into(nb::handle target, const Array& value, bool same_kind, const char* op) {
+  Array& dst = nb::cast<Array&>(target);
+  // A pending target (an op's result not computed yet) has no memory to write into and no
+  // views (making one computes it); arrays computed from it must keep its old value. So the
+  // Python object is rebound to a fresh array with the new values: NumPy's semantics.
+  Array into = dst.is_pending() ? Array::empty(dst.shape(), dst.dtype(), dst.device()) : dst;
+  if (same_kind) assign_inplace(into, value, op);
+  else assign(into, value, op);
+  if (!into.is(dst)) dst = into;
 }
 
 }  // namespace accel::py
