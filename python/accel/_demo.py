@@ -112,12 +112,12 @@ def _check(results, ref, rtol):
 
 def main(argv=()):
     parser = argparse.ArgumentParser(prog="python -m accel demo", description=__doc__.splitlines()[0])
-    parser.add_argument("--points", type=int, default=4000)
-    parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--points", type=int, default=2000)
+    parser.add_argument("--queries", type=int, default=500)
     parser.add_argument("--features", type=int, default=8)
     parser.add_argument("--dtype", choices=("float32", "float64"), default="float32")
     parser.add_argument("--bandwidth", type=float, default=1.0)
-    parser.add_argument("--repeat", type=int, default=5, help="timed runs per library and device")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per library and device")
     args = parser.parse_args(argv)
     ok = run(args.points, args.queries, args.features, args.dtype, args.bandwidth, args.repeat)
     return 0 if ok else 1

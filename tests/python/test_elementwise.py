@@ -534,12 +534,13 @@ def test_random_shapes_broadcasting_and_layouts(pair, name, d1, d2, swap, seed):
         assert_matches(getattr(ac, name)(*args), want, name, f" {la}/{lb} {s1} {s2}")
 
 
-@pytest.mark.parametrize("name", UNARY + BINARY)
+@pytest.mark.parametrize("name", UNARY + BINARY + ["where"])
 def test_zero_d_and_empty_arrays(name):
     arity = REGISTRY[name][0]
     dtype = "float64" if not accel_rejects(name, ["float64"] * arity) else "int32"
     rng = np.random.default_rng(5)
-    for shapes_ in ([()] * arity, [(0,)] * arity, [(0, 3), (1, 3)][:arity], [(2, 0), ()][:arity]):
+    for shapes_ in ([()] * arity, [(0,)] * arity, [(0, 3), (1, 3), (3,)][:arity],
+                    [(2, 0), (), (1, 1)][:arity]):
         np_args = [values(dtype, max(1, int(np.prod(s))), rng, small=True)[: int(np.prod(s))]
                    .reshape(s) for s in shapes_]
         want = numpy_reference(name, np_args)
