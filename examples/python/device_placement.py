@@ -9,7 +9,7 @@ import numpy as np
 
 import accel as ac
 
-device = "cuda" if ac.is_available("cuda") else "cpu"
+device = "cuda" if ac.cuda.is_available() else "cpu"
 print(f"computing on {device} (devices here: {ac.__array_namespace_info__().devices()})")
 
 # 1. Copy in: NumPy data goes to the device only when asked (asarray(..., device=)).

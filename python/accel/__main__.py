@@ -45,11 +45,14 @@ def main(argv=None):
     p.add_argument("action", choices=["stats", "clear"])
     p.add_argument("--json", action="store_true", help="machine-readable output (stats)")
     p.set_defaults(run=_cmd_cache)
+    # The demo parses its own options (python -m accel demo --help).
     p = sub.add_parser("demo", help="a statistics pipeline on every device, checked and timed "
                                     "beside NumPy", add_help=False)
-    p.add_argument("demo_args", nargs=argparse.REMAINDER, help="see python -m accel demo --help")
     p.set_defaults(run=_cmd_demo)
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if args.command != "demo" and rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    args.demo_args = rest
     return args.run(args)
 
 

@@ -9,6 +9,7 @@ import sys
 import numpy as _np
 
 from . import _core
+from . import cuda as _cuda
 
 __all__ = [
     "__array_api_version__", "__array_namespace_info__", "e", "pi", "inf", "nan", "newaxis",
@@ -70,7 +71,7 @@ def array_format(x, spec):
 def _rebuild(values, device):
     """Unpickles an array: `values` is a NumPy array, `device` where the array lived."""
     device = _core.Device(device)
-    if not _core.is_available(device):
+    if device not in _devices():
         raise _core.DeviceError(
             f"[unpickle] the array was saved from {device}, which is not available here; "
             f"load it where {device} is usable, or unpickle the NumPy values with "
@@ -125,17 +126,8 @@ def isdtype(dtype, kind):
 
 
 def _devices():
-    found = [_core.Device("cpu")]
-    index = 0
-    while True:
-        try:
-            usable = _core.is_available(f"cuda:{index}")
-        except (_core.AccelError, ValueError):
-            usable = False
-        if not usable:
-            return found
-        found.append(_core.Device(f"cuda:{index}"))
-        index += 1
+    # device_count() is 0 where CUDA is unavailable (accel.cuda.unavailable_reason() says why).
+    return [_core.Device("cpu")] + [_core.Device(f"cuda:{i}") for i in range(_cuda.device_count())]
 
 
 def _check_device(device, where):

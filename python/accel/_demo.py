@@ -61,7 +61,7 @@ def _fmt(seconds):
 
 def _devices():
     found = ["cpu"]
-    if accel.is_available("cuda"):
+    if accel.cuda.is_available():
         found.append("cuda")
     return found
 
@@ -89,14 +89,20 @@ def run(n, m, d, dtype, bandwidth, repeat):
         def pipeline():
             return [accel.asnumpy(r) for r in kernel_regression(accel, Xd, Qd, yd, bandwidth)]
 
-        t = _median_seconds(pipeline, repeat)
+        try:
+            t = _median_seconds(pipeline, repeat)
+        except accel.AccelError as e:  # e.g. an op this device has no kernel for yet
+            rows.append(("accel", device, None, None, (False, f"{type(e).__name__}: {e}")))
+            continue
         rows.append(("accel", device, t, t_numpy / t, _check(pipeline(), ref, rtol)))
 
     print(f"{'library':8s} {'device':8s} {'time':>12s} {'vs NumPy':>9s}  check against NumPy float64")
     ok = True
     for library, device, t, speedup, (passed, detail) in rows:
         ratio = f"{speedup:8.2f}x" if speedup is not None else f"{'':9s}"
-        print(f"{library:8s} {device:8s} {_fmt(t):>12s} {ratio}  {'ok' if passed else 'FAILED'}: {detail}")
+        time_text = _fmt(t) if t is not None else "-"
+        print(f"{library:8s} {device:8s} {time_text:>12s} {ratio}  "
+              f"{'ok' if passed else 'FAILED'}: {detail}")
         ok &= passed
     return ok
 

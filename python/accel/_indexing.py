@@ -1,5 +1,6 @@
-"""Python-level pieces of indexing: where() with one or three arguments, iteration over the
-first axis, and the NumPy-style methods that forward to the module functions."""
+"""Python-level pieces of indexing: where() with one or three arguments, and the NumPy-style
+methods that forward to the module functions. (Iteration over the first axis is a C++ method:
+python/src/array_protocol_bindings.cpp.)"""
 
 from . import _core
 
@@ -14,12 +15,6 @@ def where(condition, x=None, y=None, /, *, out=None):
     if x is None or y is None:
         raise ValueError("[where] either both or neither of x and y should be given")
     return _core.where(condition, x, y, out=out)
-
-
-def _iter(self):
-    if self.ndim == 0:
-        raise TypeError("iteration over a 0-d array")
-    return (self[i] for i in range(self.shape[0]))
 
 
 def _nonzero(self):
@@ -38,7 +33,6 @@ def _compress(self, condition, axis=None, out=None):
     return _core.compress(condition, self, axis=axis, out=out)
 
 
-_core.ndarray.__iter__ = _iter
 _core.ndarray.nonzero = _nonzero
 _core.ndarray.take = _take
 _core.ndarray.put = _put

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <string>
 
-#include "accel/backend/backend.h"
 #include "bindings.h"
 
 namespace accel::py {
@@ -305,8 +304,6 @@ void init_array(nb::module_& m) {
     return r;
   }, nb::arg("x"), nb::arg("dtype"), nb::kw_only(), nb::arg("copy") = true, nb::arg("device") = nb::none());
   m.def("default_device", [] { return default_device(); });
-  m.def("is_available", [](nb::handle device) { return backend_available(*to_optional_device(device)); },
-        nb::arg("device"), "Whether arrays can be placed on `device` ('cpu', 'cuda', 'cuda:1').");
   m.def("eval", [](nb::args arrays) {
     std::vector<Array> list;
     for (nb::handle h : arrays) list.push_back(nb::cast<const Array&>(h));

@@ -123,7 +123,7 @@ def test_namespace_info_follows_the_inspection_api():
                                                                     "complex128"]
     assert ac.Device("cpu") in info.devices()
     assert info.devices()[0] == "cpu"
-    assert len(info.devices()) == 1 + sum(ac.is_available(f"cuda:{i}") for i in range(8))
+    assert len(info.devices()) == 1 + ac.cuda.device_count()
     with pytest.raises(ValueError, match="not available"):
         info.dtypes(device="cuda:63")
 
