@@ -107,7 +107,7 @@ bool can_cast(Dtype from, Dtype to, Casting casting) {
     case Casting::no:
     case Casting::equiv: return from == to;
     case Casting::safe: return can_cast_safely(from, to);
-    case Casting::same_kind: return can_cast_safely(from, to) || kind_rank(from) <= kind_rank(to);
+    case Casting::same_kind: return can_cast_same_kind(from, to);
     case Casting::unsafe: return true;
   }
   return false;

@@ -19,8 +19,9 @@ int weak_int_side(const Array& weak_scalar, Dtype target);
 // Throws OverflowError when a weak integer does not fit `target` (NumPy 2 behaviour).
 void check_weak_fits(const Array& weak_scalar, Dtype target, const char* op);
 
-// NumPy's casting= rules: no/equiv (the same dtype), safe (every value fits), same_kind (safe,
-// or within a kind or up to a higher one: float64 -> float32, int -> float), unsafe (anything).
+// NumPy's casting= rules: no/equiv (the same dtype), safe (every value fits), same_kind (the
+// kind stays or rises: float64 -> float32, int -> float, uint -> int, not int -> uint; see
+// can_cast_same_kind in core/dtype.h), unsafe (anything).
 enum class Casting : unsigned char { no, equiv, safe, same_kind, unsafe };
 bool can_cast(Dtype from, Dtype to, Casting casting);
 // "same_kind" -> Casting::same_kind; throws ValueError naming `op` for other names.
