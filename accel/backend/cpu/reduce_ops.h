@@ -17,7 +17,7 @@ namespace accel::cpu {
 // compiler keeps them in vector registers and the adds do not wait on each other.
 inline constexpr int kLanes = 16;
 // Runs longer than this are split in halves (NumPy's pairwise summation, with bigger blocks).
-inline constexpr int64_t kPairwiseBlock = 256;
+inline constexpr int64_t kPairwiseBlock = 1024;
 
 // Integer sums and products wrap around like NumPy's: they run in an unsigned type at least as
 // wide as int (no signed overflow, no promotion to int) and are narrowed at the end.
