@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "accel/backend/cuda/cuda_types.h"
@@ -59,6 +61,82 @@ TEST(CudaAbi, constants_match_the_toolkit_headers) {
   ACCEL_SAME(sizeof(cu::CUdeviceptr), sizeof(::CUdeviceptr));
   ACCEL_SAME(sizeof(cu::CUdevice), sizeof(::CUdevice));
   SUCCEED();
+#else
+  GTEST_SKIP() << "the CUDA toolkit headers (cuda.h) were not found when this test was built";
+#endif
+}
+
+#ifdef ACCEL_HAVE_CUDA_HEADERS
+// Every function accel loads is declared twice: by accel (driver_api.def, nvrtc_api.def, with
+// accel's own types) and by the toolkit. A wrong parameter there (an int where the driver takes
+// a size_t, a missing argument) compiles and then corrupts the call at run time on a GPU, so the
+// two declarations are compared here at compile time: the same number of parameters, each of
+// the same kind (pointer, integer or enum, floating point) and size, pointees of arithmetic type
+// the same size. And the symbol accel looks up must be the one cuda.h maps the plain name to
+// (cuMemAlloc -> cuMemAlloc_v2): the member name, macro-expanded by cuda.h, is that symbol.
+namespace accel::cuda::abi_check {
+
+template <class T> constexpr int kind() {
+  if constexpr (std::is_pointer_v<T>) return 1;
+  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return 2;
+  else if constexpr (std::is_floating_point_v<T>) return 3;
+  else if constexpr (std::is_void_v<T>) return 4;
+  else return 5;
+}
+template <class T> constexpr size_t size_of() {
+  if constexpr (std::is_void_v<T>) return 0;
+  else return sizeof(T);
+}
+template <class A, class B> constexpr bool same_pointee() {
+  using PA = std::remove_cv_t<std::remove_pointer_t<A>>;
+  using PB = std::remove_cv_t<std::remove_pointer_t<B>>;
+  constexpr bool a_sized = std::is_arithmetic_v<PA> || std::is_enum_v<PA> || std::is_pointer_v<PA>;
+  constexpr bool b_sized = std::is_arithmetic_v<PB> || std::is_enum_v<PB> || std::is_pointer_v<PB>;
+  if constexpr (a_sized && b_sized) return sizeof(PA) == sizeof(PB) && kind<PA>() == kind<PB>();
+  else return a_sized == b_sized;  // both opaque (handles, void, char buffers of structs)
+}
+template <class A, class B> constexpr bool same_slot() {
+  if constexpr (kind<A>() != kind<B>() || size_of<A>() != size_of<B>()) return false;
+  else if constexpr (std::is_pointer_v<A>) return same_pointee<A, B>();
+  else return true;
+}
+template <class R1, class... A1, class R2, class... A2>
+constexpr bool call_compatible(R1 (*)(A1...), R2 (*)(A2...)) {
+  if constexpr (sizeof...(A1) != sizeof...(A2)) return false;
+  else return same_slot<R1, R2>() && (same_slot<A1, A2>() && ...);
+}
+
+// Deliberate exceptions: CUDA 12.8 added cuEventElapsedTime_v2 (same parameters) and CUDA 13's
+// cuda.h maps the plain name to it, but drivers older than 12.8 lack it; the original symbol is
+// exported by every driver accel accepts (12.0 on).
+constexpr bool plain_symbol_on_purpose(std::string_view symbol) {
+  return symbol == "cuEventElapsedTime";
+}
+
+#define ACCEL_XSTR2(x) #x
+#define ACCEL_XSTR(x) ACCEL_XSTR2(x)
+#define ACCEL_CU_FN(member, symbol, required, params)                                  \
+  static_assert(call_compatible(static_cast<CUresult(*) params>(nullptr), &::member),  \
+                symbol ": accel's parameter list differs from cuda.h's");              \
+  static_assert(std::string_view(ACCEL_XSTR(member)) == symbol ||                      \
+                    plain_symbol_on_purpose(symbol),                                    \
+                symbol ": cuda.h maps this function to another symbol");
+#include "accel/backend/cuda/driver_api.def"
+#undef ACCEL_CU_FN
+#define ACCEL_NVRTC_FN(member, symbol, ret, params)                                   \
+  static_assert(call_compatible(static_cast<ret(*) params>(nullptr), &::member),      \
+                symbol ": accel's parameter list differs from nvrtc.h's");            \
+  static_assert(std::string_view(ACCEL_XSTR(member)) == symbol,                        \
+                symbol ": nvrtc.h maps this function to another symbol");
+#include "accel/backend/cuda/nvrtc_api.def"
+#undef ACCEL_NVRTC_FN
+
+}  // namespace accel::cuda::abi_check
+#endif
+
+TEST(CudaAbi, every_function_accel_loads_has_the_toolkits_parameter_list) {
+#ifdef ACCEL_HAVE_CUDA_HEADERS
+  SUCCEED() << "checked at compile time (static_asserts above)";
 #else
   GTEST_SKIP() << "the CUDA toolkit headers (cuda.h) were not found when this test was built";
 #endif
