@@ -1,27 +1,8 @@
 """accel: NumPy-compatible arrays and your own kernels on NVIDIA GPUs and the CPU."""
 
-import os as _os
-
-
-def _prefer_fast_blas_kernels():
-    # Debian's OpenBLAS does not recognise some current CPUs and falls back to its slowest
-    # kernels; name the core type when the CPU has AVX2 (must happen before the library loads).
-    if "OPENBLAS_CORETYPE" in _os.environ:
-        return
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = next((line for line in f if line.startswith("flags")), "")
-    except OSError:
-        return
-    if " avx512f" in flags and " avx512vl" in flags:
-        _os.environ["OPENBLAS_CORETYPE"] = "SkylakeX"
-    elif " avx2" in flags:
-        _os.environ["OPENBLAS_CORETYPE"] = "Haswell"
-
-
-_prefer_fast_blas_kernels()
-
-from . import _core  # noqa: E402
+from . import _core
+from . import _blas
+_blas.register_numpy_blas(_core)
 from ._core import *  # noqa: E402,F401,F403
 from ._core import ndarray, Device  # noqa: E402,F401
 from . import cuda  # noqa: E402,F401

@@ -17,13 +17,33 @@ def accel_section():
 
 
 def cpu_section():
-    # The BLAS core type matters: a misdetected CPU falls back to kernels several times slower.
+    # Which BLAS, from where, and its core type matter: without one (or with a misdetected CPU)
+    # matmul runs several times slower.
     from . import _core
-    blas = _core._blas_info()
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return {"cores": os.cpu_count(), "cores_usable": usable, "threads": _core.num_threads(),
-            "blas": blas["config"], "blas_core": blas["core"],
-            "blas_threads": blas["threads"], "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE")}
+            "blas": _core._blas_info()}
+
+
+def format_blas(b):
+    """One line saying which BLAS was loaded from where, or that there is none and why; then
+    the candidates tried and not used, one per line."""
+    if b["loaded"]:
+        what = b["config"] or "a BLAS without OpenBLAS's introspection"
+        details = [b["flavour"] + (" 64-bit integers" if b["flavour"] == "ILP64" else " 32-bit integers")]
+        if b["core"]:
+            details.append(f"core {b['core']}")
+        if b["threads"]:
+            details.append(f"{b['threads']} threads")
+        if b["coretype"]:
+            details.append(f"OPENBLAS_CORETYPE={b['coretype']}"
+                           + (" set by accel" if b["coretype_set_by_accel"] else ""))
+        lines = [f"  BLAS:    {what} ({', '.join(details)})",
+                 f"           from {b['path']} ({b['source']}; symbols like {b['symbol']})"]
+    else:
+        lines = [f"  BLAS:    none: {b['problem']}; matmul uses accel's own loops (slower)"]
+    lines += [f"           not used: {a}" for a in b["attempts"]]
+    return lines
 
 
 def info():
@@ -36,8 +56,6 @@ def format_info(d):
              f"  devices: {', '.join(a['devices'])} (default {a['default_device']})"]
     c = d["cpu"]
     lines += ["CPU", f"  cores:   {c['cores']} ({c['cores_usable']} usable here), "
-              f"accel threads: {c['threads']}",
-              f"  BLAS:    {c['blas']} (core {c['blas_core']}, {c['blas_threads']} threads"
-              + (f"; OPENBLAS_CORETYPE={c['openblas_coretype']})" if c["openblas_coretype"] else ")")]
+              f"accel threads: {c['threads']}"] + format_blas(c["blas"])
     lines += _cuda_info.format_cuda_section(d["cuda"])
     return "\n".join(lines)

@@ -91,11 +91,23 @@ void init_linalg(nb::module_& m) {
   m.def("_blas_info", [] {
     cpu::BlasInfo info = cpu::blas_info();
     nb::dict d;
+    d["loaded"] = info.loaded;
+    d["path"] = info.path;
+    d["source"] = info.source;
+    d["flavour"] = info.flavour;
+    d["symbol"] = info.symbol;
     d["config"] = info.config;
     d["core"] = info.core;
     d["threads"] = info.threads;
+    d["coretype"] = info.coretype;
+    d["coretype_set_by_accel"] = info.coretype_set_by_accel;
+    d["problem"] = info.problem;
+    d["attempts"] = info.attempts;
     return d;
-  }, "The CPU BLAS: OpenBLAS build configuration, the core type it selected, its threads.");
+  }, "The CPU BLAS (loading it if needed): which library from where, its integer flavour, "
+     "OpenBLAS's build, core type and threads; or why there is none and what was tried.");
+  m.def("_add_blas_candidate", [](const std::string& path) { cpu::add_blas_candidate(path); },
+        nb::arg("path"), "Try this BLAS library before the system ones (before first use).");
 }
 
 }  // namespace accel::py

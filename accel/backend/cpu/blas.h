@@ -1,17 +1,37 @@
-// What the CPU backend's BLAS is: OpenBLAS's build configuration, the kernel family (core) it
-// chose for this CPU, and its thread count. For `accel info` and benchmarks: a misdetected
-// core silently costs several times in matmul speed.
+// Which CPU BLAS accel uses, and where it looks for one. The library is loaded with dlopen on
+// first use (blas_library.h), searching in this order:
+//   1. ACCEL_BLAS_PATH: a file (or soname) to use and nothing else; "none" disables BLAS;
+//   2. candidates the embedding registered with add_blas_candidate (accel's Python package
+//      registers the OpenBLAS bundled with NumPy: it is already loaded in the process, so accel
+//      and NumPy share one thread pool instead of two pools competing for the cores);
+//   3. system libraries (OpenBLAS, its 64-bit-integer build, MKL, BLIS, any CBLAS).
+// Without a BLAS, matmul runs accel's own loops: correct, several times slower.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace accel::cpu {
 
+// Adds a library to try (in registration order) before the system names. Has no effect once
+// the BLAS is loaded (the first float matmul or blas_info()).
+void add_blas_candidate(const std::string& path);
+
 struct BlasInfo {
-  std::string config;  // e.g. "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64"
-  std::string core;    // e.g. "Haswell"
-  int threads = 1;
+  bool loaded = false;
+  std::string path;     // the file loaded
+  std::string source;   // "ACCEL_BLAS_PATH", "registered candidate", "system search"
+  std::string flavour;  // "LP64" (32-bit integers) or "ILP64" (64-bit: any size goes to BLAS)
+  std::string symbol;   // how its gemm is spelled, e.g. "scipy_cblas_sgemm64_"
+  std::string config;   // OpenBLAS's build line; "" for a BLAS that cannot say
+  std::string core;     // the kernel family OpenBLAS picked for this CPU, e.g. "Haswell"
+  int threads = 0;      // BLAS threads; 0 when the library cannot say
+  std::string coretype;             // OPENBLAS_CORETYPE at load time, "" if unset
+  bool coretype_set_by_accel = false;
+  std::string problem;  // when !loaded: why ("disabled by ACCEL_BLAS_PATH=none", ...)
+  std::vector<std::string> attempts;  // each candidate tried and not used, with the reason
 };
 
+// Loads the BLAS if needed; never throws (a failure is described in `problem`).
 BlasInfo blas_info();
 
 }  // namespace accel::cpu

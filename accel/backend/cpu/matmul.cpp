@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "accel/backend/cpu/blas_library.h"
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cpu/matmul_kernels.h"
 #include "accel/backend/cpu/thread_pool.h"
@@ -69,10 +70,12 @@ void CpuBackend::matmul(const Array& a_in, const Array& b_in, const Array& out) 
 
   auto la = blas_operand(m, k, a.strides()[batch_nd], a.strides()[batch_nd + 1]);
   auto lb = blas_operand(k, n, b.strides()[batch_nd], b.strides()[batch_nd + 1]);
-  // BLAS for float and complex, with 32-bit sizes (after packing, ld is the row length), except
-  // for tiny products where a BLAS call costs more than the arithmetic.
-  const bool use_blas = is_inexact(dt) && m * n * k > kLoopMaxProduct &&
-                        blas_supports(dt, m, n, k, la.value_or(BlasOperand{false, k}),
+  // BLAS for float and complex, when one is loaded and takes these sizes (after packing, ld is
+  // the row length), except for tiny products where a BLAS call costs more than the arithmetic.
+  // Asked for every float product, so a broken ACCEL_BLAS_PATH raises whatever the size.
+  const BlasLibrary* blas = is_inexact(dt) ? blas_library() : nullptr;
+  const bool use_blas = blas && m * n * k > kLoopMaxProduct &&
+                        blas_supports(*blas, dt, m, n, k, la.value_or(BlasOperand{false, k}),
                                       lb.value_or(BlasOperand{false, n}));
   if (use_blas) {
     if (!la) {
@@ -100,7 +103,7 @@ void CpuBackend::matmul(const Array& a_in, const Array& b_in, const Array& out) 
 
   if (use_blas) {
     auto run = [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) blas_matmul(dt, m, n, k, a_of(i), *la, b_of(i), *lb, c_of(i));
+      for (int64_t i = begin; i < end; ++i) blas_matmul(*blas, dt, m, n, k, a_of(i), *la, b_of(i), *lb, c_of(i));
     };
     const int64_t threaded = (m == 1 || n == 1) ? kBlasThreadedGemv : kBlasThreadedGemm;
     if (per_matrix >= threaded || batch == 1)

@@ -1,6 +1,6 @@
-// The per-matrix kernels behind CpuBackend::matmul: OpenBLAS for float and complex matrices
-// whose layout BLAS accepts, and a plain blocked loop for everything else (integers, bool,
-// matrices too large for BLAS's 32-bit sizes).
+// The per-matrix kernels behind CpuBackend::matmul: the loaded BLAS (blas_library.h) for float
+// and complex matrices whose layout BLAS accepts, and a plain blocked loop for everything else
+// (integers, bool, sizes beyond an LP64 BLAS's 32-bit integers, and all dtypes without a BLAS).
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -8,6 +8,8 @@
 #include "accel/core/dtype.h"
 
 namespace accel::cpu {
+
+struct BlasLibrary;
 
 // How BLAS sees one strided matrix: row-major as stored (trans = false, rows ld apart) or the
 // row-major transpose of what is stored (trans = true, columns ld apart).
@@ -20,13 +22,14 @@ struct BlasOperand {
 // with steps in both axes, broadcast, or with negative strides.
 std::optional<BlasOperand> blas_operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1);
 
-// Can BLAS take this product (dtype and 32-bit sizes)?
-bool blas_supports(Dtype dt, int64_t m, int64_t n, int64_t k, BlasOperand a, BlasOperand b);
+// Can this BLAS take this product (dtype, and sizes within its integer width)?
+bool blas_supports(const BlasLibrary& blas, Dtype dt, int64_t m, int64_t n, int64_t k,
+                   BlasOperand a, BlasOperand b);
 
 // C (m x n, row-major, contiguous) = A (m x k) @ B (k x n) through BLAS; picks gemv when one
 // side is a vector. A and B as described by blas_operand.
-void blas_matmul(Dtype dt, int64_t m, int64_t n, int64_t k, const void* a, BlasOperand la,
-                 const void* b, BlasOperand lb, void* c);
+void blas_matmul(const BlasLibrary& blas, Dtype dt, int64_t m, int64_t n, int64_t k,
+                 const void* a, BlasOperand la, const void* b, BlasOperand lb, void* c);
 
 // Rows [row_begin, row_end) of C = A @ B for any dtype and any strides of A; B must have unit
 // column stride (rows ldb apart). Integers wrap around like NumPy; bool is OR of ANDs.

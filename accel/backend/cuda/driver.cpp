@@ -4,7 +4,7 @@
 #include <mutex>
 #include <optional>
 
-#include "accel/backend/cuda/library_loader.h"
+#include "accel/runtime/library_loader.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {

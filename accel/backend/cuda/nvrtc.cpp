@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "accel/backend/cuda/library_loader.h"
+#include "accel/runtime/library_loader.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {
