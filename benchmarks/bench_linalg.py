@@ -1,7 +1,8 @@
 """Matrix products vs NumPy, same run: large square matmul (BLAS gemm) in float32 and float64,
 a transposed operand (no copy: BLAS reads it transposed), a batch of small matrices (BLAS per
 matrix, spread over the pool), matrix-vector (gemv), and an integer matmul (not BLAS). Each row
-also shows accel's GFLOP/s and NumPy's."""
+also shows accel's GFLOP/s and NumPy's, and the header which BLAS each side uses (accel's is
+chosen at run time: ACCEL_BLAS_PATH=none or a library path changes it)."""
 
 import os
 import sys
@@ -12,10 +13,16 @@ sys.path.insert(0, os.path.dirname(__file__))
 from _timing import median_time, print_table  # noqa: E402
 
 import accel as ac  # noqa: E402
+from accel import _info  # noqa: E402
 
 
 def gflops(flops, seconds):
     return flops / seconds / 1e9
+
+
+def numpy_blas():
+    blas = np.show_config(mode="dicts")["Build Dependencies"]["blas"]
+    return blas.get("openblas configuration") or f"{blas.get('name')} {blas.get('version', '')}"
 
 
 def main():
@@ -49,9 +56,10 @@ def main():
     case("a @ b, int32, 256x256 (no BLAS)", x, x, 2 * 256**3)
 
     threads = os.environ.get("ACCEL_NUM_THREADS", str(os.cpu_count()))
-    blas = ac._core._blas_info()
-    print_table(f"accel vs NumPy {np.__version__}: matmul (accel threads: {threads}; "
-                f"BLAS: {blas['config']}, core {blas['core']}, {blas['threads']} threads)",
+    print(f"accel's BLAS (accel threads: {threads}):")
+    print("\n".join(_info.format_blas(ac._core._blas_info())))
+    print(f"NumPy's BLAS:\n  BLAS:    {numpy_blas()}")
+    print_table(f"accel vs NumPy {np.__version__}: matmul",
                 [(name, ta, tn, target) for name, ta, tn, _, target in cases])
     print(f"\n{'case':44s} {'accel GFLOP/s':>14s} {'numpy GFLOP/s':>14s}")
     for name, ta, tn, flops, _ in cases:

@@ -19,7 +19,7 @@ void open_library(const std::string& candidate, LoadedLibrary& lib) {
   if (!h) {
     const char* e = dlerror();
     std::string err = e ? e : "";
-    lib.attempts.push_back(err.empty() ? candidate + ": not loadable"
+    lib.attempts.push_back(err.empty()                    ? candidate + ": not loadable"
                            : err.rfind(candidate, 0) == 0 ? err  // dlerror often names it first
                                                           : candidate + ": " + err);
     return;

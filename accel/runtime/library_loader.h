@@ -7,8 +7,8 @@
 namespace accel {
 
 struct LoadedLibrary {
-  void* handle = nullptr;  // null when nothing could be loaded
-  std::string path;        // the file the dynamic loader actually opened
+  void* handle = nullptr;             // null when nothing could be loaded
+  std::string path;                   // the file the dynamic loader actually opened
   std::vector<std::string> attempts;  // "<candidate>: <dlerror>" for each failure, in order
 
   // Every attempt on its own line, indented, for error messages.

@@ -18,16 +18,16 @@ void add_blas_candidate(const std::string& path);
 
 struct BlasInfo {
   bool loaded = false;
-  std::string path;     // the file loaded
-  std::string source;   // "ACCEL_BLAS_PATH", "registered candidate", "system search"
-  std::string flavour;  // "LP64" (32-bit integers) or "ILP64" (64-bit: any size goes to BLAS)
-  std::string symbol;   // how its gemm is spelled, e.g. "scipy_cblas_sgemm64_"
-  std::string config;   // OpenBLAS's build line; "" for a BLAS that cannot say
-  std::string core;     // the kernel family OpenBLAS picked for this CPU, e.g. "Haswell"
-  int threads = 0;      // BLAS threads; 0 when the library cannot say
-  std::string coretype;             // OPENBLAS_CORETYPE at load time, "" if unset
+  std::string path;      // the file loaded
+  std::string source;    // "ACCEL_BLAS_PATH", "registered candidate", "system search"
+  std::string flavour;   // "LP64" (32-bit integers) or "ILP64" (64-bit: any size goes to BLAS)
+  std::string symbol;    // how its gemm is spelled, e.g. "scipy_cblas_sgemm64_"
+  std::string config;    // OpenBLAS's build line; "" for a BLAS that cannot say
+  std::string core;      // the kernel family OpenBLAS picked for this CPU, e.g. "Haswell"
+  int threads = 0;       // BLAS threads; 0 when the library cannot say
+  std::string coretype;  // OPENBLAS_CORETYPE at load time, "" if unset
   bool coretype_set_by_accel = false;
-  std::string problem;  // when !loaded: why ("disabled by ACCEL_BLAS_PATH=none", ...)
+  std::string problem;                // when !loaded: why ("disabled by ACCEL_BLAS_PATH=none", ...)
   std::vector<std::string> attempts;  // each candidate tried and not used, with the reason
 };
 

@@ -28,8 +28,8 @@ constexpr BlasFlavour kFlavours[] = {
 // OpenBLAS first (fast, and what Debian/Ubuntu/conda install), then other optimised BLASes,
 // then whatever provides libblas.so.3 (on Debian an alternative: OpenBLAS, BLIS or reference).
 const char* const kSystemNames[] = {
-    "libopenblas.so.0", "libopenblas.so",   "libopenblas64_.so.0", "libopenblas64_.so",
-    "libmkl_rt.so.2",   "libmkl_rt.so",     "libblis.so.4",        "libblis.so",
+    "libopenblas.so.0", "libopenblas.so", "libopenblas64_.so.0", "libopenblas64_.so",
+    "libmkl_rt.so.2",   "libmkl_rt.so",   "libblis.so.4",        "libblis.so",
     "libcblas.so.3",    "libblas.so.3",
 };
 
@@ -56,20 +56,22 @@ State& state() {
 void prefer_fast_kernels(State& s, const std::string& candidate) {
   if (std::getenv("OPENBLAS_CORETYPE") || already_loaded(candidate)) return;
 #if defined(__x86_64__) || defined(__i386__)
-  const char* core = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? "SkylakeX"
-                     : __builtin_cpu_supports("avx2")                                          ? "Haswell"
-                                                                                               : nullptr;
+  const char* core = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
+                         ? "SkylakeX"
+                     : __builtin_cpu_supports("avx2") ? "Haswell"
+                                                      : nullptr;
   if (core && setenv("OPENBLAS_CORETYPE", core, 0) == 0) s.coretype_set_by_accel = true;
 #endif
 }
 
-template <class Int> std::string bind(void* handle, const BlasFlavour& f, CblasApi<Int>& api) {
+template <class Int>
+std::string bind(void* handle, const BlasFlavour& f, CblasApi<Int>& api) {
   std::string missing;
-#define ACCEL_CBLAS_FN(member, symbol, required, ret, params)                                   \
-  {                                                                                             \
-    const std::string name = f.prefix + std::string(symbol) + f.suffix;                        \
-    api.member = reinterpret_cast<decltype(api.member)>(find_symbol(handle, name.c_str()));    \
-    if (!api.member && (required)) missing += (missing.empty() ? "" : ", ") + name;            \
+#define ACCEL_CBLAS_FN(member, symbol, required, ret, params)                               \
+  {                                                                                         \
+    const std::string name = f.prefix + std::string(symbol) + f.suffix;                     \
+    api.member = reinterpret_cast<decltype(api.member)>(find_symbol(handle, name.c_str())); \
+    if (!api.member && (required)) missing += (missing.empty() ? "" : ", ") + name;         \
   }
 #include "accel/backend/cpu/cblas_api.def"
 #undef ACCEL_CBLAS_FN
@@ -92,7 +94,8 @@ std::optional<BlasLibrary> try_candidate(State& s, const std::string& candidate,
     // The resolved file (not a symlink or a path with ".."), so reports say which build it is.
     char resolved[PATH_MAX];
     BlasLibrary blas{realpath(lib.path.c_str(), resolved) ? resolved : lib.path, f, {}, {}, source};
-    const std::string missing = f.ilp64 ? bind(lib.handle, f, blas.ilp64) : bind(lib.handle, f, blas.lp64);
+    const std::string missing =
+        f.ilp64 ? bind(lib.handle, f, blas.ilp64) : bind(lib.handle, f, blas.lp64);
     if (missing.empty()) return blas;
     s.attempts.push_back(lib.path + ": has " + sgemm + " but lacks " + missing);
     return std::nullopt;
@@ -125,8 +128,9 @@ void search(State& s) {
       s.library = try_candidate(s, name, "system search");
     }
     if (!s.library)
-      s.problem = "no CBLAS library found (install OpenBLAS, e.g. apt-get install "
-                  "libopenblas0-pthread, or set ACCEL_BLAS_PATH)";
+      s.problem =
+          "no CBLAS library found (install OpenBLAS, e.g. apt-get install "
+          "libopenblas0-pthread, or set ACCEL_BLAS_PATH)";
   }
   if (const char* ct = std::getenv("OPENBLAS_CORETYPE")) s.coretype = ct;
 }

@@ -12,7 +12,8 @@ enum CblasOrder : int { kCblasRowMajor = 101, kCblasColMajor = 102 };
 enum CblasTranspose : int { kCblasNoTrans = 111, kCblasTrans = 112, kCblasConjTrans = 113 };
 
 // The functions accel calls, with the library's integer: int (LP64) or int64_t (ILP64).
-template <class Int> struct CblasApi {
+template <class Int>
+struct CblasApi {
 #define ACCEL_CBLAS_FN(member, symbol, required, ret, params) ret(*member) params = nullptr;
 #include "accel/backend/cpu/cblas_api.def"
 #undef ACCEL_CBLAS_FN

@@ -13,8 +13,10 @@ namespace {
 CblasTranspose op(bool trans) { return trans ? kCblasTrans : kCblasNoTrans; }
 
 // One typed entry point per precision, so typed_matmul is written once for every flavour.
-template <class T, class Int> struct Blas;
-template <class Int> struct Blas<float, Int> {
+template <class T, class Int>
+struct Blas;
+template <class Int>
+struct Blas<float, Int> {
   static void gemm(const CblasApi<Int>& api, CblasTranspose ta, CblasTranspose tb, Int m, Int n,
                    Int k, const float* a, Int lda, const float* b, Int ldb, float* c, Int ldc) {
     api.sgemm(kCblasRowMajor, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
@@ -24,7 +26,8 @@ template <class Int> struct Blas<float, Int> {
     api.sgemv(kCblasRowMajor, t, m, n, 1.0f, a, lda, x, incx, 0.0f, y, 1);
   }
 };
-template <class Int> struct Blas<double, Int> {
+template <class Int>
+struct Blas<double, Int> {
   static void gemm(const CblasApi<Int>& api, CblasTranspose ta, CblasTranspose tb, Int m, Int n,
                    Int k, const double* a, Int lda, const double* b, Int ldb, double* c, Int ldc) {
     api.dgemm(kCblasRowMajor, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
@@ -34,14 +37,15 @@ template <class Int> struct Blas<double, Int> {
     api.dgemv(kCblasRowMajor, t, m, n, 1.0, a, lda, x, incx, 0.0, y, 1);
   }
 };
-template <class R, class Int> struct Blas<std::complex<R>, Int> {
+template <class R, class Int>
+struct Blas<std::complex<R>, Int> {
   using T = std::complex<R>;
   static constexpr bool single = std::is_same_v<R, float>;
   static void gemm(const CblasApi<Int>& api, CblasTranspose ta, CblasTranspose tb, Int m, Int n,
                    Int k, const T* a, Int lda, const T* b, Int ldb, T* c, Int ldc) {
     const T one(1), zero(0);
-    (single ? api.cgemm : api.zgemm)(kCblasRowMajor, ta, tb, m, n, k, &one, a, lda, b, ldb,
-                                     &zero, c, ldc);
+    (single ? api.cgemm : api.zgemm)(kCblasRowMajor, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero,
+                                     c, ldc);
   }
   static void gemv(const CblasApi<Int>& api, CblasTranspose t, Int m, Int n, const T* a, Int lda,
                    const T* x, Int incx, T* y) {
@@ -100,14 +104,14 @@ std::optional<BlasOperand> blas_operand(int64_t rows, int64_t cols, int64_t s0, 
 bool blas_supports(const BlasLibrary& blas, Dtype dt, int64_t m, int64_t n, int64_t k,
                    BlasOperand a, BlasOperand b) {
   // An LP64 library takes 32-bit sizes only; ILP64 takes every size an array can have.
-  const int64_t max = blas.flavour.ilp64 ? std::numeric_limits<int64_t>::max()
-                                         : std::numeric_limits<int>::max();
+  const int64_t max =
+      blas.flavour.ilp64 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int>::max();
   auto fits = [&](int64_t v) { return v >= 0 && v <= max; };
   return is_inexact(dt) && fits(m) && fits(n) && fits(k) && fits(a.ld) && fits(b.ld);
 }
 
-void blas_matmul(const BlasLibrary& blas, Dtype dt, int64_t m, int64_t n, int64_t k,
-                 const void* a, BlasOperand la, const void* b, BlasOperand lb, void* c) {
+void blas_matmul(const BlasLibrary& blas, Dtype dt, int64_t m, int64_t n, int64_t k, const void* a,
+                 BlasOperand la, const void* b, BlasOperand lb, void* c) {
   if (blas.flavour.ilp64)
     flavoured_matmul(blas.ilp64, dt, m, n, k, a, la, b, lb, c);
   else

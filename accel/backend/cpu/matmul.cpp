@@ -103,7 +103,8 @@ void CpuBackend::matmul(const Array& a_in, const Array& b_in, const Array& out) 
 
   if (use_blas) {
     auto run = [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) blas_matmul(*blas, dt, m, n, k, a_of(i), *la, b_of(i), *lb, c_of(i));
+      for (int64_t i = begin; i < end; ++i)
+        blas_matmul(*blas, dt, m, n, k, a_of(i), *la, b_of(i), *lb, c_of(i));
     };
     const int64_t threaded = (m == 1 || n == 1) ? kBlasThreadedGemv : kBlasThreadedGemm;
     if (per_matrix >= threaded || batch == 1)
