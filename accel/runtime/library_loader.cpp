@@ -47,6 +47,10 @@ bool already_loaded(const std::string& candidate) {
   return true;
 }
 
+void close_library(void* handle) {
+  if (handle) dlclose(handle);
+}
+
 void* find_symbol(void* handle, const char* name) { return handle ? dlsym(handle, name) : nullptr; }
 
 }  // namespace accel

@@ -22,6 +22,8 @@ void open_library(const std::string& candidate, LoadedLibrary& lib);
 LoadedLibrary open_first(const std::vector<std::string>& candidates);
 // Whether the process has already loaded this candidate (dlopen would not run its initialisers).
 bool already_loaded(const std::string& candidate);
+// Releases a library opened here that turned out not to be the one wanted.
+void close_library(void* handle);
 // The symbol, or null.
 void* find_symbol(void* handle, const char* name);
 
