@@ -8,6 +8,8 @@
 
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/driver.h"
+#include "accel/backend/cuda/gather_scatter.h"
+#include "accel/backend/cuda/matmul.h"
 #include "accel/backend/cuda/memory.h"
 #include "accel/runtime/errors.h"
 
@@ -55,7 +57,9 @@ void CudaBackend::reduce(ReduceOp, const Array&, const std::vector<int>&, const 
 
 void CudaBackend::scan(ScanOp, const Array&, int, const Array&) { no_kernel_yet("scan"); }
 
-void CudaBackend::matmul(const Array&, const Array&, const Array&) { no_kernel_yet("matmul"); }
+void CudaBackend::matmul(const Array& a, const Array& b, const Array& out) {
+  cuda::matmul(index_, a, b, out);
+}
 
 void CudaBackend::fill(const Array& out, const void* value) {
   if (!out.is_contiguous()) no_kernel_yet("strided fill");
@@ -74,14 +78,15 @@ void CudaBackend::fill(const Array& out, const void* value) {
 
 void CudaBackend::arange(const Array&, const void*, const void*) { no_kernel_yet("arange"); }
 
-std::optional<IndexFault> CudaBackend::gather(const Array&, std::span<const int>,
-                                              std::span<const Array>, const Array&) {
-  no_kernel_yet("gather");
+std::optional<IndexFault> CudaBackend::gather(const Array& src, std::span<const int> axes,
+                                              std::span<const Array> indices, const Array& out) {
+  return cuda::gather(index_, src, axes, indices, out);
 }
 
-std::optional<IndexFault> CudaBackend::scatter(const Array&, std::span<const int>,
-                                               std::span<const Array>, const Array&) {
-  no_kernel_yet("scatter");
+std::optional<IndexFault> CudaBackend::scatter(const Array& dst, std::span<const int> axes,
+                                               std::span<const Array> indices,
+                                               const Array& values) {
+  return cuda::scatter(index_, dst, axes, indices, values);
 }
 
 Array CudaBackend::nonzero(const Array&) { no_kernel_yet("nonzero"); }

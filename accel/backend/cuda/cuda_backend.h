@@ -1,6 +1,7 @@
 // The CUDA backend of one device: device memory and copies through the caching allocator and
 // the current stream. The array ops (elementwise, cast between layouts or dtypes, reductions,
-// scans, matmul, arange, strided fill) have no CUDA kernels yet and say so; user kernels
+// scans, arange, strided fill) have no CUDA kernels yet and say so; matmul, gather and scatter
+// run on cuBLAS and accel's own kernels (matmul.h, gather_scatter.h); user kernels
 // (kernel.h) run on it fully.
 #pragma once
 #include "accel/backend/backend.h"

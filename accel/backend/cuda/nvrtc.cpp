@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iterator>
 #include <mutex>
 
+#include "accel/backend/cuda/toolkit_paths.h"
 #include "accel/runtime/library_loader.h"
 #include "accel/runtime/errors.h"
 
@@ -24,19 +26,8 @@ std::vector<std::string>& extra_dirs() {
   return dirs;
 }
 
-std::vector<std::string> toolkit_roots() {
-  std::vector<std::string> roots;
-  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* v = std::getenv(var); v && *v) roots.push_back(v);
-  roots.push_back("/usr/local/cuda");
-  return roots;
-}
-
 std::vector<std::string> library_dirs() {
-  std::vector<std::string> dirs;
-  for (const auto& root : toolkit_roots())
-    for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"})
-      dirs.push_back(root + "/" + sub);
+  std::vector<std::string> dirs = toolkit_library_dirs();
   std::lock_guard<std::mutex> lock(search_mutex());
   for (const auto& d : extra_dirs()) dirs.push_back(d);
   return dirs;
@@ -51,12 +42,8 @@ std::vector<std::string> candidates() {
     else
       c.push_back(p);
   }
-  for (const auto& dir : library_dirs()) {
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) continue;
-    for (const char* so : kSonames)
-      if (fs::exists(dir + "/" + so, ec)) c.push_back(dir + "/" + so);
-  }
+  for (const auto& path : existing_libraries(library_dirs(), {std::begin(kSonames), std::end(kSonames)}))
+    c.push_back(path);
   for (const char* so : kSonames) c.push_back(so);  // LD_LIBRARY_PATH, ldconfig
   return c;
 }

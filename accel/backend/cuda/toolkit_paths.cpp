@@ -1,0 +1,36 @@
+#include "accel/backend/cuda/toolkit_paths.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace accel::cuda {
+
+std::vector<std::string> toolkit_roots() {
+  std::vector<std::string> roots;
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(var); v && *v) roots.push_back(v);
+  roots.push_back("/usr/local/cuda");
+  return roots;
+}
+
+std::vector<std::string> toolkit_library_dirs() {
+  std::vector<std::string> dirs;
+  for (const auto& root : toolkit_roots())
+    for (const char* sub : {"lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib"})
+      dirs.push_back(root + "/" + sub);
+  return dirs;
+}
+
+std::vector<std::string> existing_libraries(const std::vector<std::string>& dirs,
+                                            const std::vector<std::string>& sonames) {
+  std::vector<std::string> found;
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    for (const auto& so : sonames)
+      if (std::filesystem::exists(dir + "/" + so, ec)) found.push_back(dir + "/" + so);
+  }
+  return found;
+}
+
+}  // namespace accel::cuda
