@@ -1,6 +1,9 @@
 """The CUDA layer against CuPy, same run, same GPU: transfer bandwidth host->device and
 device->host (pinned and pageable host memory), device-to-device copy bandwidth, kernel launch
-overhead, and cold / warm kernel compile time. Run by scripts/gpu-check.
+overhead, cold / warm kernel compile time, and array ops: matmul 4096^2 float32 / float64 (both
+on cuBLAS) and a gather of 1e7 float32 elements (x[idx], random int64 indices; accel checks the
+bounds and waits for the result to say whether one was bad, CuPy does neither). Run by
+scripts/gpu-check.
 
 Bandwidths count bytes moved one way (a device-to-device copy counts them read plus written, as
 nvbandwidth does). Device-side work is timed with CUDA events; host-side calls with
@@ -27,6 +30,8 @@ TRANSFER = 256 * MiB
 D2D = 1024 * MiB
 LAUNCHES = 20000
 ROUNDS = 7
+MATMUL_N = 4096
+GATHER_N = 10_000_000
 
 NOOP = 'extern "C" __global__ void noop(float* p, int n) { if (n < 0) p[0] = 0; }\n'
 COMPILE_SRC = r"""
@@ -105,6 +110,26 @@ def accel_cases():
     def warm():  # a new kernel object for the same source: served by the caches
         accel.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel()
     out["compile warm"] = median_seconds(warm)
+    out.update(accel_array_ops())
+    return out
+
+
+def array_op_inputs():
+    rng = np.random.default_rng(0)
+    mats = {dt: (rng.random((MATMUL_N, MATMUL_N)).astype(dt), rng.random((MATMUL_N, MATMUL_N)).astype(dt))
+            for dt in ("float32", "float64")}
+    return mats, rng.random(GATHER_N, dtype=np.float32), rng.integers(0, GATHER_N, GATHER_N)
+
+
+def accel_array_ops():
+    out = {}
+    mats, x, idx = array_op_inputs()
+    for dt, (a, b) in mats.items():
+        da, db = accel.asarray(a, device="cuda"), accel.asarray(b, device="cuda")
+        out["matmul " + dt] = median_event_ms(lambda: da @ db, accel.cuda.Event) / 1e3
+    dx, didx = accel.asarray(x, device="cuda"), accel.asarray(idx, device="cuda")
+    assert np.array_equal(accel.asnumpy(dx[didx]), x[idx])
+    out["gather"] = median_event_ms(lambda: dx[didx], accel.cuda.Event) / 1e3
     return out
 
 
@@ -151,6 +176,18 @@ def cupy_cases():
     def warm():
         cp.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel  # noqa: B018
     out["compile warm"] = median_seconds(warm)
+    out.update(cupy_array_ops())
+    return out
+
+
+def cupy_array_ops():
+    out = {}
+    mats, x, idx = array_op_inputs()
+    for dt, (a, b) in mats.items():
+        da, db = cp.asarray(a), cp.asarray(b)
+        out["matmul " + dt] = median_event_ms(lambda: da @ db, cp.cuda.Event) / 1e3
+    dx, didx = cp.asarray(x), cp.asarray(idx)
+    out["gather"] = median_event_ms(lambda: dx[didx], cp.cuda.Event) / 1e3
     return out
 
 
@@ -165,6 +202,9 @@ ROWS = [  # (key, label, kind): kind "bw" is bytes/s (higher is better), "s" is 
     ("launch", "kernel launch overhead (empty kernel)", "s"),
     ("compile cold", "compile + load, cold (new source)", "s"),
     ("compile warm", "compile + load, warm (cached source)", "s"),
+    ("matmul float32", f"matmul {MATMUL_N}x{MATMUL_N} float32", "s"),
+    ("matmul float64", f"matmul {MATMUL_N}x{MATMUL_N} float64", "s"),
+    ("gather", f"gather x[idx], {GATHER_N:.0e} float32", "s"),
 ]
 
 

@@ -26,6 +26,15 @@ def nvrtc_section():
             "include_dir": n["include_dir"] or None}
 
 
+def cublas_section():
+    # Optional: without cuBLAS, float matmul runs on accel's own (slower) kernel.
+    why = _cuda.cublas_unavailable_reason()
+    if why:
+        return {"found": False, "error": why}
+    c = _cuda.cublas_info()
+    return {"found": True, "path": c["path"], "version": c["version"]}
+
+
 def devices_section(nvrtc_found):
     out = []
     for i in range(_cuda.device_count()):
@@ -65,7 +74,7 @@ def cuda_section():
     driver = driver_section()
     nvrtc = nvrtc_section()
     devices = devices_section(nvrtc["found"]) if driver["found"] else []
-    return {"driver": driver, "nvrtc": nvrtc, "devices": devices,
+    return {"driver": driver, "nvrtc": nvrtc, "cublas": cublas_section(), "devices": devices,
             "verdict": verdict(driver, nvrtc, devices), "kernel_cache": kernel_cache_section()}
 
 
@@ -84,6 +93,10 @@ def format_cuda_section(s):
         lines.append(f"  headers: {n['include_dir'] or 'not found (kernels including <cuda_fp16.h> will not compile)'}")
     else:
         lines.append("  NVRTC:   not found")
+    b = s["cublas"]
+    lines.append(f"  cuBLAS:  {b['path']} (cuBLAS {b['version']})" if b["found"]
+                 else "  cuBLAS:  not found (matmul runs on accel's own kernel): "
+                 + _first_line(b["error"]))
     for g in s["devices"]:
         lines.append(f"  cuda:{g['index']}:  {g['name']}, compute capability {g['compute_capability']}, "
                      f"{g['multiprocessor_count']} SMs, {_gib(g['total_memory'])} ({_gib(g['free_memory'])} free)")

@@ -20,33 +20,38 @@ from ._core import _cuda
 
 __all__ = [
     "is_available", "unavailable_reason", "nvrtc_unavailable_reason", "driver_info",
-    "nvrtc_info", "device_count", "get_device_properties", "synchronize", "memory_info",
-    "memory_stats", "free_cached", "set_memory_limit", "memory_limit", "pinned_empty",
+    "nvrtc_info", "cublas_unavailable_reason", "cublas_info", "device_count",
+    "get_device_properties", "synchronize", "memory_info", "memory_stats", "free_cached",
+    "set_memory_limit", "memory_limit", "pinned_empty",
     "copy_to_host", "copy_from_host", "Stream",
     "Event", "current_stream", "default_stream", "compile", "compile_stats", "RawKernel",
     "RawModule",
 ]
 
 
-def _nvrtc_wheel_dirs():
-    # pip's nvidia-cuda-nvrtc wheels put libnvrtc under site-packages/nvidia/...; NVRTC is
-    # looked for there after the toolkit (see accel/backend/cuda/nvrtc.h).
+def _wheel_dirs(package):
+    # pip's nvidia-* wheels put their libraries under site-packages/nvidia/: all CUDA 13 ones in
+    # nvidia/cu13/lib, CUDA 12 ones in nvidia/<package>/lib. They are looked for there after the
+    # toolkit (see accel/backend/cuda/nvrtc.h and cublas.h).
     found = []
     for base in _sys.path:
-        for sub in (("nvidia", "cu13", "lib"), ("nvidia", "cuda_nvrtc", "lib")):
+        for sub in (("nvidia", "cu13", "lib"), ("nvidia", package, "lib")):
             d = _os.path.join(base or ".", *sub)
             if _os.path.isdir(d):
                 found.append(_os.path.abspath(d))
     return found
 
 
-_cuda.add_nvrtc_search_dirs(_nvrtc_wheel_dirs())
+_cuda.add_nvrtc_search_dirs(_wheel_dirs("cuda_nvrtc"))
+_cuda.add_cublas_search_dirs(_wheel_dirs("cublas"))
 
 is_available = _cuda.is_available
 unavailable_reason = _cuda.unavailable_reason
 nvrtc_unavailable_reason = _cuda.nvrtc_unavailable_reason
 driver_info = _cuda.driver_info
 nvrtc_info = _cuda.nvrtc_info
+cublas_unavailable_reason = _cuda.cublas_unavailable_reason
+cublas_info = _cuda.cublas_info
 device_count = _cuda.device_count
 get_device_properties = _cuda.get_device_properties
 synchronize = _cuda.synchronize

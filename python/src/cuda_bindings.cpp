@@ -7,6 +7,7 @@
 
 #include <complex>
 
+#include "accel/backend/cuda/cublas.h"
 #include "accel/backend/cuda/cuda.h"
 #include "bindings.h"
 
@@ -141,6 +142,15 @@ void init_cuda(nb::module_& parent) {
   m.def("unavailable_reason", &cu::driver_unavailable_reason);
   m.def("nvrtc_unavailable_reason", &cu::nvrtc_unavailable_reason);
   m.def("add_nvrtc_search_dirs", &cu::add_nvrtc_search_dirs);
+  m.def("cublas_unavailable_reason", &cu::cublas_unavailable_reason);
+  m.def("add_cublas_search_dirs", &cu::add_cublas_search_dirs);
+  m.def("cublas_info", [] {
+    const cu::CublasApi& api = cu::cublas();
+    nb::dict d;
+    d["path"] = api.path;
+    d["version"] = api.version_string();
+    return d;
+  });
   m.def("driver_info", [] {
     const cu::DriverApi& api = cu::driver();
     nb::dict d;

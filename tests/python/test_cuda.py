@@ -170,6 +170,19 @@ def test_info_json_reports_driver_nvrtc_verdict_and_cache():
     assert d["kernel_cache"]["dir"] == os.environ["ACCEL_CACHE_DIR"]
 
 
+def test_info_reports_cublas_or_why_not():
+    d = json.loads(_accel_cli("info", "--json"))["cuda"]["cublas"]
+    why = accel.cuda.cublas_unavailable_reason()
+    assert d["found"] == (why == "")
+    if d["found"]:
+        info = accel.cuda.cublas_info()
+        assert d["path"] == info["path"] and "libcublas.so" in d["path"]
+        assert d["version"] == info["version"] and int(d["version"].split(".")[0]) >= 12
+        assert f"cuBLAS:  {info['path']} (cuBLAS {info['version']})" in _accel_cli("info")
+    else:
+        assert why.startswith("[cublas]") and "ACCEL_CUBLAS_PATH" in why
+
+
 @pytest.mark.skipif(HAVE_GPU, reason="this machine has a usable CUDA driver and GPU")
 def test_info_explains_why_cuda_is_not_usable():
     text = _accel_cli("info")
