@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <functional>
 #include <random>
+#include <string_view>
+#include <type_traits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -267,6 +269,55 @@ TEST(CudaLinalgAbi, cublas_constants_match_cublas_api_h) {
 #endif
 }
 
+#ifdef ACCEL_HAVE_CUBLAS_HEADERS
+// A parameter list that differs from cuBLAS's (an int where it takes a long long, a missing
+// argument) compiles and then corrupts the call on a GPU, so accel's declarations are compared
+// with cublas_api.h's at compile time: the same number of parameters, each of the same kind
+// (pointer, integer or enum, floating point) and size. Pointees are not compared: accel passes
+// matrices and scalars as void*.
+namespace accel::cuda::cublas_abi_check {
+
+template <class T> constexpr int kind() {
+  if constexpr (std::is_pointer_v<T>) return 1;
+  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return 2;
+  else if constexpr (std::is_floating_point_v<T>) return 3;
+  else if constexpr (std::is_void_v<T>) return 4;
+  else return 5;
+}
+template <class T> constexpr size_t size_of() {
+  if constexpr (std::is_void_v<T>) return 0;
+  else return sizeof(T);
+}
+template <class A, class B> constexpr bool same_slot() {
+  return kind<A>() == kind<B>() && size_of<A>() == size_of<B>();
+}
+template <class R1, class... A1, class R2, class... A2>
+constexpr bool call_compatible(R1 (*)(A1...), R2 (*)(A2...)) {
+  if constexpr (sizeof...(A1) != sizeof...(A2)) return false;
+  else return same_slot<R1, R2>() && (same_slot<A1, A2>() && ...);
+}
+// cublasGetVersion(int*) is declared by the legacy cublas.h, which cannot be included with
+// cublas_v2.h (there the name means cublasGetVersion_v2(handle, int*)).
+constexpr bool legacy_header_only(std::string_view symbol) { return symbol == "cublasGetVersion"; }
+
+#define ACCEL_CUBLAS_FN(member, symbol, ret, params)                                  \
+  static_assert(legacy_header_only(#symbol) ||                                        \
+                    call_compatible(static_cast<ret(*) params>(nullptr), &::symbol),  \
+                #symbol ": accel's parameter list differs from cublas_api.h's");
+#include "accel/backend/cuda/cublas_api.def"
+#undef ACCEL_CUBLAS_FN
+
+}  // namespace accel::cuda::cublas_abi_check
+#endif
+
+TEST(CudaLinalgAbi, every_cublas_function_has_the_toolkits_parameter_list) {
+#ifdef ACCEL_HAVE_CUBLAS_HEADERS
+  SUCCEED() << "checked at compile time (static_asserts above)";
+#else
+  GTEST_SKIP() << "the CUDA toolkit headers (cublas_v2.h) were not found when this test was built";
+#endif
+}
+
 TEST(CudaLinalgAbi, every_cublas_symbol_accel_loads_is_exported_by_libcublas) {
   std::vector<std::string> candidates;
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
@@ -277,7 +328,7 @@ TEST(CudaLinalgAbi, every_cublas_symbol_accel_loads_is_exported_by_libcublas) {
     if (std::filesystem::exists(c) && (lib = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
   if (!lib) GTEST_SKIP() << "no CUDA toolkit libcublas.so found to check symbol names against";
 #define ACCEL_CUBLAS_FN(member, symbol, ret, params) \
-  EXPECT_NE(dlsym(lib, symbol), nullptr) << symbol << " is not exported by libcublas";
+  EXPECT_NE(dlsym(lib, #symbol), nullptr) << #symbol << " is not exported by libcublas";
 #include "accel/backend/cuda/cublas_api.def"
 #undef ACCEL_CUBLAS_FN
   dlclose(lib);

@@ -71,8 +71,8 @@ LoadResult load() {
   api.path = lib.path;
   std::string missing;
 #define ACCEL_CUBLAS_FN(member, symbol, ret, params)                                     \
-  api.member = reinterpret_cast<decltype(api.member)>(find_symbol(lib.handle, symbol));  \
-  if (!api.member) missing += std::string(missing.empty() ? "" : ", ") + symbol;
+  api.member = reinterpret_cast<decltype(api.member)>(find_symbol(lib.handle, #symbol)); \
+  if (!api.member) missing += std::string(missing.empty() ? "" : ", ") + #symbol;
 #include "accel/backend/cuda/cublas_api.def"
 #undef ACCEL_CUBLAS_FN
   if (api.get_version) api.get_version(&api.version);

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "accel/backend/cuda/builtin_kernels.h"
 #include "accel/backend/cuda/memory.h"
@@ -28,9 +31,19 @@ std::string instance(const char* kernel, size_t itemsize) {
   return std::string(kernel) + "<" + word_type(itemsize) + ">";
 }
 
-BuiltinKernels& kernels() {
-  static auto* k = new BuiltinKernels(gather_scatter_kernel_source(), gather_scatter_kernel_names(),
-                                      "accel_gather_scatter.cu");
+// One module per item size (each also holds the size-free extern "C" kernels): the first
+// gather of a dtype compiles only what it uses.
+BuiltinKernels& kernels(size_t itemsize) {
+  static std::mutex mutex;
+  static auto* modules = new std::map<size_t, std::unique_ptr<BuiltinKernels>>();  // never freed
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& k = (*modules)[itemsize];
+  if (!k) {
+    std::vector<std::string> names;
+    for (const char* kernel : kTemplates) names.push_back(instance(kernel, itemsize));
+    k = std::make_unique<BuiltinKernels>(gather_scatter_kernel_source(), names,
+                                         "accel_gather_scatter.cu");
+  }
   return *k;
 }
 
@@ -42,8 +55,9 @@ std::shared_ptr<Buffer> words(int device, int64_t n) {
 }
 
 // One launch of a grid-stride kernel over `work` items, on the current stream.
-void launch(const std::string& name, int device, int64_t work, const KernelArgs& args) {
-  kernels().get(name, device)(Dim3{grid_for(work, device), 1, 1}, Dim3{kBlockThreads, 1, 1}, args,
+void launch(const std::string& name, size_t itemsize, int device, int64_t work,
+            const KernelArgs& args) {
+  kernels(itemsize).get(name, device)(Dim3{grid_for(work, device), 1, 1}, Dim3{kBlockThreads, 1, 1}, args,
                               0, current_stream(device));
 }
 
@@ -162,7 +176,7 @@ std::optional<IndexFault> gather(int device, const Array& src, std::span<const i
     KernelArgs args;
     args.add(address(src.data())).add(address(out.data())).add(address(table->data()))
         .add(w.positions).add(address(fault.buffer->data()));
-    launch(instance("accel_gather_elements", isz), device, w.positions, args);
+    launch(instance("accel_gather_elements", isz), isz, device, w.positions, args);
     return fault.read(device, indices);
   }
   // Resolve each position once, then move its block (nothing to move for an empty block, but
@@ -176,12 +190,12 @@ std::optional<IndexFault> gather(int device, const Array& src, std::span<const i
   resolve.add(address(table->data())).add(w.positions)
       .add(address(src_off ? src_off->data() : nullptr))
       .add(address(out_off ? out_off->data() : nullptr)).add(address(fault.buffer->data()));
-  launch("accel_index_resolve", device, w.positions, resolve);
+  launch("accel_index_resolve", isz, device, w.positions, resolve);
   if (w.block > 0) {
     KernelArgs move;
     move.add(address(src.data())).add(address(out.data())).add(address(table->data()))
         .add(address(src_off->data())).add(address(out_off->data())).add(w.positions).add(w.block);
-    launch(instance("accel_gather_blocks", isz), device, w.positions * w.block, move);
+    launch(instance("accel_gather_blocks", isz), isz, device, w.positions * w.block, move);
   }
   return fault.read(device, indices);
 }
@@ -190,13 +204,14 @@ std::optional<IndexFault> scatter(int device, const Array& dst, std::span<const 
                                   std::span<const Array> indices, const Array& values) {
   const IndexWalk w = index_walk(dst, axes, indices, values);
   if (w.positions == 0) return std::nullopt;
+  const size_t isz = dst.itemsize();
   const auto table = upload(device, w.table);
   const FaultWord fault(device);
   auto dst_off = words(device, w.positions), val_off = words(device, w.positions);
   KernelArgs resolve;
   resolve.add(address(table->data())).add(w.positions).add(address(dst_off->data()))
       .add(address(val_off->data())).add(address(fault.buffer->data()));
-  launch("accel_index_resolve", device, w.positions, resolve);
+  launch("accel_index_resolve", isz, device, w.positions, resolve);
   // Every index is checked before anything is written.
   if (auto bad = fault.read(device, indices)) return bad;
   if (w.block == 0) return std::nullopt;
@@ -212,13 +227,13 @@ std::optional<IndexFault> scatter(int device, const Array& dst, std::span<const 
     KernelArgs pass;
     pass.add(address(dst_off->data())).add(w.positions).add(address(keys->data()))
         .add(address(winners->data())).add(slots - 1);
-    launch("accel_repeat_claim", device, w.positions, pass);
-    launch("accel_repeat_drop", device, w.positions, pass);
+    launch("accel_repeat_claim", isz, device, w.positions, pass);
+    launch("accel_repeat_drop", isz, device, w.positions, pass);
   }
   KernelArgs move;
   move.add(address(dst.data())).add(address(values.data())).add(address(table->data()))
       .add(address(dst_off->data())).add(address(val_off->data())).add(w.positions).add(w.block);
-  launch(instance("accel_scatter_blocks", dst.itemsize()), device, w.positions * w.block, move);
+  launch(instance("accel_scatter_blocks", isz), isz, device, w.positions * w.block, move);
   return std::nullopt;
 }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <complex>
+#include <map>
+#include <memory>
+#include <mutex>
 
 #include "accel/backend/cuda/builtin_kernels.h"
 #include "accel/backend/cuda/cublas.h"
@@ -31,8 +34,16 @@ constexpr int64_t kTile = 64;  // matmul.cuh's kTile
 constexpr unsigned kMatmulThreads = 256;
 constexpr int64_t kMaxGridYZ = 65535;
 
-BuiltinKernels& matmul_kernels() {
-  static auto* k = new BuiltinKernels(matmul_kernel_source(), matmul_kernel_names(), "accel_matmul.cu");
+// One module per dtype: the first product of a dtype compiles only its own instantiation.
+BuiltinKernels& matmul_kernels(Dtype dt) {
+  static std::mutex mutex;
+  static auto* modules = new std::map<Dtype, std::unique_ptr<BuiltinKernels>>();  // never freed
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& k = (*modules)[dt];
+  if (!k)
+    k = std::make_unique<BuiltinKernels>(matmul_kernel_source(),
+                                         std::vector<std::string>{matmul_kernel_name(dt)},
+                                         "accel_matmul.cu");
   return *k;
 }
 
@@ -126,8 +137,8 @@ void run_kernel(int device, const Array& a, const Array& b, const Array& out) {
       .add(reinterpret_cast<uint64_t>(out.data()))
       .add_bytes(&s, sizeof s)
       .add(table_ptr);
-  matmul_kernels().get(matmul_kernel_name(out.dtype()), device)(grid, Dim3{kMatmulThreads, 1, 1},
-                                                                args, 0, stream);
+  matmul_kernels(out.dtype())
+      .get(matmul_kernel_name(out.dtype()), device)(grid, Dim3{kMatmulThreads, 1, 1}, args, 0, stream);
 }
 
 }  // namespace
