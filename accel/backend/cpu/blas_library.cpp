@@ -18,11 +18,11 @@ namespace {
 // spellings first, because MKL exports both and its plain names can be switched to 64-bit
 // integers by MKL_INTERFACE_LAYER, while its _64 names are always 64-bit.
 constexpr BlasFlavour kFlavours[] = {
-    {"scipy_", "64_", true, "NumPy/SciPy wheels' OpenBLAS (scipy-openblas64)"},
-    {"", "64_", true, "OpenBLAS built with 64-bit integers (libopenblas64_)"},
-    {"", "_64", true, "MKL 2023+ 64-bit integer interface"},
-    {"scipy_", "", false, "SciPy wheels' 32-bit OpenBLAS (scipy-openblas32)"},
-    {"", "", false, "CBLAS with 32-bit integers"},
+    {"scipy_", "64_", true},  // NumPy/SciPy wheels' OpenBLAS (scipy-openblas64)
+    {"", "64_", true},        // OpenBLAS built with 64-bit integers (libopenblas64_)
+    {"", "_64", true},        // MKL 2023+'s 64-bit integer interface
+    {"scipy_", "", false},    // SciPy wheels' 32-bit OpenBLAS (scipy-openblas32)
+    {"", "", false},          // any CBLAS with 32-bit integers
 };
 
 // OpenBLAS first (fast, and what Debian/Ubuntu/conda install), then other optimised BLASes,

@@ -24,7 +24,6 @@ struct BlasFlavour {
   const char* prefix;
   const char* suffix;
   bool ilp64;
-  const char* builds;  // which builds use it, for messages
 };
 
 struct BlasLibrary {
