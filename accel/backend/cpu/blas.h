@@ -3,8 +3,13 @@
 //   1. ACCEL_BLAS_PATH: a file (or soname) to use and nothing else; "none" disables BLAS;
 //   2. candidates the embedding registered with add_blas_candidate (accel's Python package
 //      registers the OpenBLAS bundled with NumPy: it is already loaded in the process, so accel
-//      and NumPy share one thread pool instead of two pools competing for the cores);
-//   3. system libraries (OpenBLAS, its 64-bit-integer build, MKL, BLIS, any CBLAS).
+//      and NumPy share one thread pool instead of two competing for the cores). Measured on a
+//      2-core EPYC, interleaved in one process at 2048x2048, NumPy 2.4's OpenBLAS 0.3.31 and
+//      Debian's 0.3.21 tie on gemm (sgemm 39-54, dgemm 20-27 GFLOP/s for both over six runs,
+//      with or without OPENBLAS_CORETYPE); Debian's threaded sgemv at 4096x4096 was 3-4x
+//      faster (12 vs 3 GFLOP/s; both 11 single-threaded): ACCEL_BLAS_PATH picks it there;
+//   3. system libraries (OpenBLAS, its 64-bit-integer build, MKL, BLIS, then a generic CBLAS
+//      unless it is the reference BLAS, which is slower than accel's own loop).
 // Without a BLAS, matmul runs accel's own loops: correct, several times slower.
 #pragma once
 #include <string>
