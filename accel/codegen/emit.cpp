@@ -36,7 +36,9 @@ std::string fill(const char* tmpl,
   return out;
 }
 
-const char* type_name(Dtype dt) {
+}  // namespace
+
+const char* c_type(Dtype dt) {
   switch (dt) {
     case Dtype::bool_:
       return "bool";
@@ -68,6 +70,8 @@ const char* type_name(Dtype dt) {
   return "?";
 }
 
+namespace {
+
 const char* functor_name(OpId op) {
   switch (op) {
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
@@ -90,7 +94,7 @@ std::string operand_at(const Dialect& d, const ir::KernelIR& ir, size_t k, Dtype
                        ir::layout_name(layout) + " operands (kernel " + ir.name() + ")");
   return fill(
       tmpl,
-      {{"type", type_name(dt)}, {"k", std::to_string(k)}, {"i", d.index}, {"name", ir.name()}});
+      {{"type", c_type(dt)}, {"k", std::to_string(k)}, {"i", d.index}, {"name", ir.name()}});
 }
 
 // The functors' text, with its standard #includes kept (host) or left to the prelude (CUDA).
@@ -134,7 +138,7 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
       uniform[i] = uniform[i] && uniform[static_cast<size_t>(in.args[a])];
     std::string expr;
     if (in.kind == InstrKind::cast) {
-      expr = std::string("accel::scalar::convert<") + type_name(in.dtype) + ">(" +
+      expr = std::string("accel::scalar::convert<") + c_type(in.dtype) + ">(" +
              refs[static_cast<size_t>(in.args[0])] + ")";
     } else {
       expr = std::string("accel::scalar::") + functor_name(in.op) + "::apply(";
@@ -143,7 +147,7 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
       expr += ")";
     }
     const std::string v = "v" + std::to_string(i);
-    const std::string type = type_name(in.dtype);
+    const std::string type = c_type(in.dtype);
     if (uniform[i]) {
       uniforms += fill(d.define_uniform, {{"type", type}, {"v", v}, {"expr", expr}});
       refs[i] = fill(d.value_uniform, {{"v", v}});
@@ -162,8 +166,10 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
          fill(d.loop_begin, {{"name", name}}) + decls + body + d.loop_end + d.kernel_end;
 }
 
+std::string emit_prelude(const Dialect& d) { return std::string(d.prelude) + functor_source(d) + "\n"; }
+
 std::string emit_kernel(const ir::KernelIR& ir, const Dialect& d) {
-  return std::string(d.prelude) + functor_source(d) + "\n" + emit_kernel_body(ir, d);
+  return emit_prelude(d) + emit_kernel_body(ir, d);
 }
 
 }  // namespace accel::codegen

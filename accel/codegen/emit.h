@@ -14,5 +14,11 @@ namespace accel::codegen {
 std::string emit_kernel(const ir::KernelIR& ir, const Dialect& dialect);
 // Only the kernel itself, without prelude and functors: what ACCEL_DEBUG and explain() print.
 std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& dialect);
+// What emit_kernel() puts before the kernel: the dialect's prelude and the functors. Sources of
+// several kernels (a test compiling many at once, a hand-written kernel beside the functors)
+// start with this once.
+std::string emit_prelude(const Dialect& dialect);
+// The C++ type of a dtype in generated source ("float", "std::complex<double>", ...).
+const char* c_type(Dtype dtype);
 
 }  // namespace accel::codegen

@@ -8,6 +8,7 @@
 
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/driver.h"
+#include "accel/backend/cuda/elementwise_kernels.h"
 #include "accel/backend/cuda/gather_scatter.h"
 #include "accel/backend/cuda/matmul.h"
 #include "accel/backend/cuda/memory.h"
@@ -38,17 +39,27 @@ void CudaBackend::copy_to_host(void* dst, const void* src, size_t nbytes) {
   copy(dst, src, nbytes, CopyKind::device_to_host, current_stream(index_));
 }
 
-void CudaBackend::elementwise(OpId op, std::span<const Array>, const Array&) {
-  no_kernel_yet(op_name(op));
+void CudaBackend::elementwise(OpId op, std::span<const Array> inputs, const Array& out) {
+  const Dtype compute = inputs.empty() ? out.dtype() : inputs[0].dtype();
+  run_generated_kernel(index_, op_kernel_ir(op, compute, out.dtype()), inputs,
+                       std::span<const Array>(&out, 1));
 }
 
 void CudaBackend::cast(const Array& in, const Array& out) {
+  if (out.size() == 0) return;
   if (in.dtype() == out.dtype() && in.is_contiguous() && out.is_contiguous()) {
     // Queued only: later work on the stream sees it, and host reads synchronise anyway.
     copy_async(out.data(), in.data(), out.nbytes(), CopyKind::device_to_device, current_stream(index_));
     return;
   }
-  no_kernel_yet(in.dtype() == out.dtype() ? "strided copy" : "cast");
+  run_generated_kernel(index_, cast_kernel_ir(in.dtype(), out.dtype()), std::span<const Array>(&in, 1),
+                       std::span<const Array>(&out, 1));
+}
+
+void CudaBackend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
+                             std::span<const Array> outputs) {
+  // A region with more operands than one launch can pass runs an instruction at a time.
+  if (!run_generated_kernel(index_, ir, inputs, outputs)) Backend::run_kernel(ir, inputs, outputs);
 }
 
 void CudaBackend::reduce(ReduceOp, const Array&, const std::vector<int>&, const Array&) {
@@ -62,21 +73,25 @@ void CudaBackend::matmul(const Array& a, const Array& b, const Array& out) {
 }
 
 void CudaBackend::fill(const Array& out, const void* value) {
-  if (!out.is_contiguous()) no_kernel_yet("strided fill");
+  if (out.size() == 0) return;
   const size_t item = out.itemsize();
   auto bytes = static_cast<const unsigned char*>(value);
   Stream stream = current_stream(index_);
-  if (std::all_of(bytes, bytes + item, [&](unsigned char b) { return b == bytes[0]; })) {
+  if (out.is_contiguous() &&
+      std::all_of(bytes, bytes + item, [&](unsigned char b) { return b == bytes[0]; })) {
     memset_async(out.data(), bytes[0], out.nbytes(), stream);  // zeros, and the like
     return;
   }
-  // Other patterns are built on the host and copied over (no kernel needed).
-  std::string host(out.nbytes(), '\0');
-  for (size_t off = 0; off < host.size(); off += item) std::memcpy(host.data() + off, value, item);
-  copy(out.data(), host.data(), host.size(), CopyKind::host_to_device, stream);
+  // Any other value or layout: the value goes to the device once and is cast (copied) into out
+  // as a stride-0 input. Its block returns to the pool only for later work on this stream.
+  Array one = Array::from_buffer(allocate(item), {}, {}, 0, out.dtype());
+  copy_async(one.data(), value, item, CopyKind::host_to_device, stream);
+  cast(Array::view_of(one, out.shape(), Strides(static_cast<size_t>(out.ndim()), 0), 0), out);
 }
 
-void CudaBackend::arange(const Array&, const void*, const void*) { no_kernel_yet("arange"); }
+void CudaBackend::arange(const Array& out, const void* first, const void* second) {
+  run_arange(index_, out, first, second);
+}
 
 std::optional<IndexFault> CudaBackend::gather(const Array& src, std::span<const int> axes,
                                               std::span<const Array> indices, const Array& out) {

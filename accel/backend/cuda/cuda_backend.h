@@ -1,8 +1,8 @@
 // The CUDA backend of one device: device memory and copies through the caching allocator and
-// the current stream. The array ops (elementwise, cast between layouts or dtypes, reductions,
-// scans, arange, strided fill) have no CUDA kernels yet and say so; matmul, gather and scatter
-// run on cuBLAS and accel's own kernels (matmul.h, gather_scatter.h); user kernels
-// (kernel.h) run on it fully.
+// the current stream; the elementwise family (ops, casts, fused regions, fills, arange) as
+// generated kernels (elementwise_kernels.h); matmul, gather and scatter on cuBLAS and accel's
+// own kernels (matmul.h, gather_scatter.h). Ops without a CUDA kernel yet (reductions, scans,
+// nonzero) say so; user kernels (kernel.h) run on it fully.
 #pragma once
 #include "accel/backend/backend.h"
 
@@ -18,14 +18,17 @@ class CudaBackend final : public Backend {
   void free_cached() override;
   void copy_from_host(void* dst, const void* src, size_t nbytes) override;
   void copy_to_host(void* dst, const void* src, size_t nbytes) override;
+  // elementwise, cast, run_kernel, fill and arange: generated kernels (elementwise_kernels.h).
   void elementwise(OpId op, std::span<const Array> inputs, const Array& out) override;
-  // Same dtype and both contiguous: a device-to-device copy. Anything else has no kernel yet.
+  // Same dtype and both contiguous: a device-to-device copy; anything else a generated kernel.
   void cast(const Array& in, const Array& out) override;
+  void run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
+                  std::span<const Array> outputs) override;
   void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
               const Array& out) override;
   void scan(ScanOp op, const Array& in, int axis, const Array& out) override;
   void matmul(const Array& a, const Array& b, const Array& out) override;
-  // Contiguous out: a memset or a copy of a pattern built on the host. Strided: no kernel yet.
+  // Contiguous out and a value of equal bytes: a memset; else a generated kernel.
   void fill(const Array& out, const void* value) override;
   void arange(const Array& out, const void* first, const void* second) override;
   std::optional<IndexFault> gather(const Array& src, std::span<const int> axes,

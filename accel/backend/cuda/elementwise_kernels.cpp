@@ -1,0 +1,241 @@
+#include "accel/backend/cuda/elementwise_kernels.h"
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include "accel/backend/cuda/devices.h"
+#include "accel/backend/cuda/elementwise_layout.h"
+#include "accel/backend/cuda/kernel.h"
+#include "accel/backend/cuda/memory.h"
+#include "accel/codegen/emit.h"
+#include "accel/runtime/errors.h"
+
+namespace accel::cuda {
+namespace {
+
+// Kernel parameters are limited to 4 KiB before CUDA 12.1 and Volta: 55 operands.
+constexpr size_t kMaxArgsBytes = 4096;
+
+bool same_operands(const std::vector<ir::Operand>& a, const std::vector<ir::Operand>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t k = 0; k < a.size(); ++k)
+    if (a[k].dtype != b[k].dtype || a[k].layout != b[k].layout) return false;
+  return true;
+}
+
+// The IRs one hash stands for must be equal before a kernel is reused: a 64-bit collision
+// would otherwise run the wrong code silently.
+bool same_ir(const ir::KernelIR& a, const ir::KernelIR& b) {
+  if (!same_operands(a.inputs, b.inputs) || !same_operands(a.outputs, b.outputs) ||
+      a.results != b.results || a.instrs.size() != b.instrs.size())
+    return false;
+  for (size_t i = 0; i < a.instrs.size(); ++i) {
+    const ir::Instr &x = a.instrs[i], &y = b.instrs[i];
+    if (x.kind != y.kind || x.op != y.op || x.dtype != y.dtype || x.compute != y.compute ||
+        x.args[0] != y.args[0] || x.args[1] != y.args[1] || x.args[2] != y.args[2])
+      return false;
+  }
+  return true;
+}
+
+struct LoadedKernel {
+  ir::KernelIR ir;
+  Kernel kernel;
+};
+
+struct KernelTable {
+  std::mutex mutex;
+  std::map<std::pair<int, uint64_t>, std::vector<std::shared_ptr<const LoadedKernel>>> kernels;
+  std::atomic<uint64_t> count{0}, launches{0};
+};
+KernelTable& table() {
+  static auto* t = new KernelTable();  // never destroyed: modules outlive static teardown
+  return *t;
+}
+
+const Kernel& kernel_for(int device, const ir::KernelIR& ir) {
+  KernelTable& t = table();
+  const std::pair<int, uint64_t> key{device, ir.hash()};
+  {
+    std::lock_guard<std::mutex> lock(t.mutex);
+    if (auto it = t.kernels.find(key); it != t.kernels.end())
+      for (const auto& k : it->second)
+        if (same_ir(k->ir, ir)) return k->kernel;
+  }
+  // Compiled outside the lock: NVRTC takes a while, and other kernels may be wanted meanwhile.
+  Module module(codegen::emit_kernel(ir, codegen::cuda_dialect()), generated_kernel_options(), {},
+                ir.name() + ".cu");
+  auto loaded = std::make_shared<const LoadedKernel>(LoadedKernel{ir, module.function(ir.name(), device)});
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto& bucket = t.kernels[key];
+  for (const auto& k : bucket)
+    if (same_ir(k->ir, ir)) return k->kernel;  // another thread got there first
+  bucket.push_back(loaded);
+  ++t.count;
+  return loaded->kernel;
+}
+
+void check_operand(const Array& a, const Shape& shape, Dtype dtype, int device, const char* role,
+                   size_t k, const ir::KernelIR& ir) {
+  if (a.device() != Device::cuda(device))
+    throw DeviceError("[" + ir.name() + "] " + role + " " + std::to_string(k) + " is a " +
+                      a.describe() + "; the kernel runs on cuda:" + std::to_string(device));
+  if (a.dtype() != dtype || a.shape() != shape)
+    throw ValueError("[" + ir.name() + "] " + role + " " + std::to_string(k) + " is a " +
+                     a.describe() + "; the kernel takes " + dtype_name(dtype) + " of shape " +
+                     shape_str(shape));
+}
+
+}  // namespace
+
+const std::vector<std::string>& generated_kernel_options() {
+  static const std::vector<std::string> options = {"-default-device", "--fmad=false"};
+  return options;
+}
+
+ir::KernelIR op_kernel_ir(OpId op, Dtype compute, Dtype out) {
+  ir::KernelIR k;
+  const int arity = op_info(op).arity;
+  for (int a = 0; a < arity; ++a) {
+    k.inputs.push_back({compute, ir::Layout::contiguous});
+    k.instrs.push_back({ir::InstrKind::load, OpId::cast, compute, compute, {a, -1, -1}});
+  }
+  const Dtype result = op_output_dtype(op, compute);
+  k.instrs.push_back({ir::InstrKind::op, op, result, compute, {0, arity > 1 ? 1 : -1, arity > 2 ? 2 : -1}});
+  if (result != out)
+    k.instrs.push_back({ir::InstrKind::cast, OpId::cast, out, result, {arity, -1, -1}});
+  k.outputs.push_back({out, ir::Layout::contiguous});
+  k.results.push_back(static_cast<int32_t>(k.instrs.size() - 1));
+  return k;
+}
+
+ir::KernelIR cast_kernel_ir(Dtype from, Dtype to) {
+  ir::KernelIR k;
+  k.inputs.push_back({from, ir::Layout::contiguous});
+  k.instrs.push_back({ir::InstrKind::load, OpId::cast, from, from, {0, -1, -1}});
+  // Kept as an instruction even for one dtype: outputs are stored from computed values.
+  k.instrs.push_back({ir::InstrKind::cast, OpId::cast, to, from, {0, -1, -1}});
+  k.outputs.push_back({to, ir::Layout::contiguous});
+  k.results.push_back(1);
+  return k;
+}
+
+bool run_generated_kernel(int device, ir::KernelIR ir, std::span<const Array> inputs,
+                          std::span<const Array> outputs) {
+  const size_t nin = inputs.size(), nops = nin + outputs.size();
+  if (nin != ir.inputs.size() || outputs.size() != ir.outputs.size() || outputs.empty())
+    throw ValueError("[" + ir.name() + "] takes " + std::to_string(ir.inputs.size()) + " inputs and " +
+                     std::to_string(ir.outputs.size()) + " outputs; got " + std::to_string(nin) +
+                     " and " + std::to_string(outputs.size()));
+  if (args_size(nops) > kMaxArgsBytes) return false;
+  const Shape& shape = outputs[0].shape();
+  if (shape_size(shape) == 0) return true;
+  std::vector<char*> ptrs;
+  std::vector<Strides> strides;
+  ptrs.reserve(nops);
+  strides.reserve(nops);
+  auto add = [&](const Array& a) {
+    ptrs.push_back(static_cast<char*>(a.data()));
+    Strides s = a.strides();
+    for (int64_t& x : s) x *= static_cast<int64_t>(a.itemsize());
+    strides.push_back(std::move(s));
+  };
+  for (size_t k = 0; k < nin; ++k) {
+    check_operand(inputs[k], shape, ir.inputs[k].dtype, device, "input", k, ir);
+    add(inputs[k]);
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    check_operand(outputs[k], shape, ir.outputs[k].dtype, device, "output", k, ir);
+    add(outputs[k]);
+  }
+  const LoopLayout layout = simplify_layout(shape, std::move(strides));
+  for (size_t k = 0; k < nin; ++k)
+    ir.inputs[k].layout = input_layout_of(layout, k, static_cast<int64_t>(inputs[k].itemsize()));
+  for (size_t k = 0; k < outputs.size(); ++k)
+    ir.outputs[k].layout =
+        output_layout_of(layout, nin + k, static_cast<int64_t>(outputs[k].itemsize()));
+  const Kernel& kernel = kernel_for(device, ir);
+  const int sms = device_properties(device).multiprocessor_count;
+  for_each_launch(layout, [&](const std::vector<int64_t>& offsets, const LoopLayout& part) {
+    std::vector<char*> at = ptrs;
+    for (size_t k = 0; k < nops; ++k) at[k] += offsets[k];
+    const std::string bytes = pack_args(at, part);
+    KernelArgs args;
+    args.add_bytes(bytes.data(), bytes.size());
+    kernel(Dim3{grid_blocks(part.size(), sms)}, Dim3{kElementwiseBlock}, args);
+    ++table().launches;
+  });
+  return true;
+}
+
+std::string arange_source() {
+  // NumPy's arange fill loop (as the CPU backend's fill_sequence): element i is
+  // first + i * (second - first) in the dtype, a multiply then an add (compiled without FMA
+  // contraction), integers wrapping around through uint64, complex parts separately.
+  return codegen::emit_prelude(codegen::cuda_dialect()) + R"(
+template <class T>
+__global__ void accel_arange(T* out, T first, T second, int64_t n) {
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)blockDim.x * gridDim.x) {
+    T v;
+    if (i < 2) {
+      v = i == 0 ? first : second;
+    } else if constexpr (accel::scalar::is_int<T>) {
+      const uint64_t d = (uint64_t)(T)(second - first);
+      v = (T)((uint64_t)first + (uint64_t)i * d);
+    } else if constexpr (accel::scalar::is_cplx<T>) {
+      using R = accel::scalar::real_of_t<T>;
+      const R r = (R)i;
+      v = T(first.real() + r * (second.real() - first.real()),
+            first.imag() + r * (second.imag() - first.imag()));
+    } else {
+      v = first + (T)i * (second - first);
+    }
+    out[i] = v;
+  }
+}
+)";
+}
+
+std::string arange_name(Dtype dtype) {
+  return std::string("accel_arange<") + codegen::c_type(dtype) + ">";
+}
+
+std::vector<std::string> arange_names() {
+  std::vector<std::string> names;
+  for (int i = 0; i < kNumDtypes; ++i)
+    if (static_cast<Dtype>(i) != Dtype::bool_) names.push_back(arange_name(static_cast<Dtype>(i)));
+  return names;
+}
+
+void run_arange(int device, const Array& out, const void* first, const void* second) {
+  const int64_t n = out.size();
+  if (n == 0) return;
+  const size_t item = out.itemsize();
+  if (n <= 2) {  // includes bool, which NumPy allows only this far
+    Stream stream = current_stream(device);
+    auto* dst = static_cast<char*>(out.data());
+    copy_async(dst, first, item, CopyKind::host_to_device, stream);
+    if (n == 2) copy_async(dst + item, second, item, CopyKind::host_to_device, stream);
+    return;
+  }
+  // Never destroyed: unloading modules during static teardown would race the driver's own.
+  static const Module* module =
+      new Module(arange_source(), generated_kernel_options(), arange_names(), "accel_arange.cu");
+  const Kernel kernel = module->function(arange_name(out.dtype()), device);
+  KernelArgs args;
+  args.add(out);
+  args.add_scalar(out.dtype(), first);
+  args.add_scalar(out.dtype(), second);
+  args.add(n);
+  kernel(Dim3{grid_blocks(n, device_properties(device).multiprocessor_count)},
+         Dim3{kElementwiseBlock}, args);
+}
+
+GeneratedKernelStats generated_kernel_stats() {
+  return {table().count.load(), table().launches.load()};
+}
+
+}  // namespace accel::cuda
