@@ -1,9 +1,10 @@
 """The CUDA layer against CuPy, same run, same GPU: transfer bandwidth host->device and
 device->host (pinned and pageable host memory), device-to-device copy bandwidth, kernel launch
 overhead, cold / warm kernel compile time, and array ops: matmul 4096^2 float32 / float64 (both
-on cuBLAS) and a gather of 1e7 float32 elements (x[idx], random int64 indices; accel checks the
-bounds and waits for the result to say whether one was bad, CuPy does neither). Run by
-scripts/gpu-check.
+on cuBLAS), a gather of 1e7 float32 elements (x[idx], random int64 indices; accel checks the
+bounds and waits for the result to say whether one was bad, CuPy does neither), and elementwise
+work on float32 arrays of 1e7 and 1e8 elements (a + b, a * 2, a fused expression, astype) with
+the effective bandwidth of each. Run by scripts/gpu-check.
 
 Bandwidths count bytes moved one way (a device-to-device copy counts them read plus written, as
 nvbandwidth does). Device-side work is timed with CUDA events; host-side calls with
@@ -191,6 +192,85 @@ def cupy_array_ops():
     return out
 
 
+# ---------------------------------------------------------------- elementwise
+
+EW_SIZES = (10**7, 10**8)
+EW_REPEATS = 10
+
+
+def fused_expression(xp, a, b, c):
+    return xp.sin(a) ** 2 + xp.cos(a) ** 2 - xp.exp(-b) * c
+
+
+# (key, label, bytes moved per element read + written, function of (xp, a, b, c))
+EW_CASES = [
+    ("a+b", "a + b", 12, lambda xp, a, b, c: a + b),
+    ("a*2", "a * 2", 8, lambda xp, a, b, c: a * 2),
+    ("fused", "sin(a)**2 + cos(a)**2 - exp(-b)*c", 16, fused_expression),
+    ("astype", "a.astype(float64)", 12, lambda xp, a, b, c: a.astype("float64")),
+    ("astype16", "a.astype(int16)", 6, lambda xp, a, b, c: a.astype("int16")),
+]
+
+
+def elementwise_times(xp, to_device, compute, new_event):
+    """{(key, n): seconds per call} for one library: each case once to compile and warm up,
+    then EW_REPEATS calls between two events on the current stream."""
+    out = {}
+    rng = np.random.default_rng(0)
+    for n in EW_SIZES:
+        a, b, c = (to_device(rng.standard_normal(n, dtype=np.float32)) for _ in range(3))
+        for key, _label, _bytes, fn in EW_CASES:
+            compute(fn(xp, a, b, c))
+
+            def run():
+                for _ in range(EW_REPEATS):
+                    compute(fn(xp, a, b, c))
+            out[(key, n)] = median_event_ms(run, new_event, rounds=3) / 1e3 / EW_REPEATS
+        del a, b, c
+    return out
+
+
+def accel_elementwise():
+    def compute(y):
+        y.eval()  # queues the kernel; the end event waits for it
+    return elementwise_times(accel, lambda h: accel.asarray(h, device="cuda"), compute,
+                             accel.cuda.Event)
+
+
+def cupy_elementwise():
+    fused = cp.fuse()(lambda a, b, c: fused_expression(cp, a, b, c))
+    out = elementwise_times(cp, cp.asarray, lambda y: None, cp.cuda.Event)
+    rng = np.random.default_rng(0)
+    for n in EW_SIZES:  # CuPy's own fusion of the same expression, for reference
+        a, b, c = (cp.asarray(rng.standard_normal(n, dtype=np.float32)) for _ in range(3))
+        fused(a, b, c)
+
+        def run():
+            for _ in range(EW_REPEATS):
+                fused(a, b, c)
+        out[("cupy.fuse", n)] = median_event_ms(run, cp.cuda.Event, rounds=3) / 1e3 / EW_REPEATS
+        del a, b, c
+    return out
+
+
+def print_elementwise(a, c):
+    print(f"\n{'elementwise, float32':44s} {'n':>5s} {'accel':>10s} {'GB/s':>7s} {'CuPy':>10s} "
+          f"{'GB/s':>7s} {'accel/CuPy':>11s}")
+    for key, label, nbytes, _fn in EW_CASES:
+        for n in EW_SIZES:
+            av, cv = a.get((key, n)), c.get((key, n))
+            ratio = "" if cv is None else f"{cv / av:10.2f}x"
+            cbw = "" if cv is None else f"{nbytes * n / cv / 1e9:7.0f}"
+            print(f"{label:44s} {n:5.0e} {fmt(av, 's'):>10s} {nbytes * n / av / 1e9:7.0f} "
+                  f"{fmt(cv, 's'):>10s} {cbw:>7s} {ratio:>11s}")
+    for n in EW_SIZES:
+        if ("cupy.fuse", n) in c:
+            print(f"{'  (CuPy with cupy.fuse on the fused expression)':44s} {n:5.0e} {'':>10s} "
+                  f"{'':>7s} {fmt(c[('cupy.fuse', n)], 's'):>10s} "
+                  f"{16 * n / c[('cupy.fuse', n)] / 1e9:7.0f} "
+                  f"{c[('cupy.fuse', n)] / a[('fused', n)]:10.2f}x")
+
+
 # ---------------------------------------------------------------- table
 
 ROWS = [  # (key, label, kind): kind "bw" is bytes/s (higher is better), "s" is seconds
@@ -231,7 +311,9 @@ def main():
         av, cv = a.get(key), c.get(key)
         ratio = "" if cv is None else f"{(av / cv if kind == 'bw' else cv / av):10.2f}x"
         print(f"{label:44s} {fmt(av, kind):>12s} {fmt(cv, kind):>12s} {ratio:>11s}")
-    print("\naccel/CuPy > 1 means accel is faster (higher bandwidth or less time).")
+    print_elementwise(accel_elementwise(), cupy_elementwise() if cp else {})
+    print("\naccel/CuPy > 1 means accel is faster (higher bandwidth or less time). Elementwise "
+          "GB/s count each element read and written once (the fused expression: a, b, c, out).")
     return 0
 
 

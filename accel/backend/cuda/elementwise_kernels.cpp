@@ -1,6 +1,5 @@
 #include "accel/backend/cuda/elementwise_kernels.h"
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -48,7 +47,6 @@ struct LoadedKernel {
 struct KernelTable {
   std::mutex mutex;
   std::map<std::pair<int, uint64_t>, std::vector<std::shared_ptr<const LoadedKernel>>> kernels;
-  std::atomic<uint64_t> count{0}, launches{0};
 };
 KernelTable& table() {
   static auto* t = new KernelTable();  // never destroyed: modules outlive static teardown
@@ -73,7 +71,6 @@ const Kernel& kernel_for(int device, const ir::KernelIR& ir) {
   for (const auto& k : bucket)
     if (same_ir(k->ir, ir)) return k->kernel;  // another thread got there first
   bucket.push_back(loaded);
-  ++t.count;
   return loaded->kernel;
 }
 
@@ -165,7 +162,6 @@ bool run_generated_kernel(int device, ir::KernelIR ir, std::span<const Array> in
     KernelArgs args;
     args.add_bytes(bytes.data(), bytes.size());
     kernel(Dim3{grid_blocks(part.size(), sms)}, Dim3{kElementwiseBlock}, args);
-    ++table().launches;
   });
   return true;
 }
@@ -232,10 +228,6 @@ void run_arange(int device, const Array& out, const void* first, const void* sec
   args.add(n);
   kernel(Dim3{grid_blocks(n, device_properties(device).multiprocessor_count)},
          Dim3{kElementwiseBlock}, args);
-}
-
-GeneratedKernelStats generated_kernel_stats() {
-  return {table().count.load(), table().launches.load()};
 }
 
 }  // namespace accel::cuda

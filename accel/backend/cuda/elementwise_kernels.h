@@ -41,10 +41,4 @@ std::string arange_source();
 std::vector<std::string> arange_names();
 std::string arange_name(Dtype dtype);
 
-struct GeneratedKernelStats {
-  uint64_t kernels = 0;  // distinct generated kernels loaded in this process
-  uint64_t launches = 0;
-};
-GeneratedKernelStats generated_kernel_stats();
-
 }  // namespace accel::cuda
