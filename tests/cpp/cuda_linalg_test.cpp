@@ -3,22 +3,23 @@
 // for sm_90, the host-side plans (cuBLAS operand transposition, batch strides, the index walk),
 // and the kernels themselves run on the host by a small SIMT emulator (threads of a block as
 // host threads meeting at a barrier) against the CPU backend.
+#include <accel/accel.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
-
-#include <accel/accel.h>
 
 #include <barrier>
 #include <climits>
 #include <complex>
+#include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <random>
-#include <string_view>
-#include <type_traits>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "accel/backend/backend.h"
@@ -138,13 +139,19 @@ std::optional<IndexFault> fault_of(unsigned long long key, std::span<const Array
   return IndexFault{which, flat[static_cast<size_t>(pos)]};
 }
 
-template <class F> void with_word(size_t itemsize, F&& f) {
+template <class F>
+void with_word(size_t itemsize, F&& f) {
   switch (itemsize) {
-    case 1: return f(uint8_t{});
-    case 2: return f(uint16_t{});
-    case 4: return f(uint32_t{});
-    case 8: return f(uint64_t{});
-    default: return f(accel_ix::Bytes16{});
+    case 1:
+      return f(uint8_t{});
+    case 2:
+      return f(uint16_t{});
+    case 4:
+      return f(uint32_t{});
+    case 8:
+      return f(uint64_t{});
+    default:
+      return f(accel_ix::Bytes16{});
   }
 }
 
@@ -159,7 +166,8 @@ std::optional<IndexFault> emulated_gather(const Array& src, std::span<const int>
     auto* s = static_cast<const E*>(src.data());
     auto* o = static_cast<E*>(out.data());
     if (w.block == 1) {
-      run_sequential(kGrid, kBlock, [&] { accel_gather_elements<E>(s, o, table_of(w), w.positions, &fault); });
+      run_sequential(kGrid, kBlock,
+                     [&] { accel_gather_elements<E>(s, o, table_of(w), w.positions, &fault); });
       return;
     }
     std::vector<long long> src_off(w.positions), out_off(w.positions);
@@ -170,7 +178,8 @@ std::optional<IndexFault> emulated_gather(const Array& src, std::span<const int>
     });
     if (move)
       run_sequential(kGrid, kBlock, [&] {
-        accel_gather_blocks<E>(s, o, table_of(w), src_off.data(), out_off.data(), w.positions, w.block);
+        accel_gather_blocks<E>(s, o, table_of(w), src_off.data(), out_off.data(), w.positions,
+                               w.block);
       });
   });
   return fault_of(fault, indices);
@@ -277,32 +286,44 @@ TEST(CudaLinalgAbi, cublas_constants_match_cublas_api_h) {
 // matrices and scalars as void*.
 namespace accel::cuda::cublas_abi_check {
 
-template <class T> constexpr int kind() {
-  if constexpr (std::is_pointer_v<T>) return 1;
-  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>) return 2;
-  else if constexpr (std::is_floating_point_v<T>) return 3;
-  else if constexpr (std::is_void_v<T>) return 4;
-  else return 5;
+template <class T>
+constexpr int kind() {
+  if constexpr (std::is_pointer_v<T>)
+    return 1;
+  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
+    return 2;
+  else if constexpr (std::is_floating_point_v<T>)
+    return 3;
+  else if constexpr (std::is_void_v<T>)
+    return 4;
+  else
+    return 5;
 }
-template <class T> constexpr size_t size_of() {
-  if constexpr (std::is_void_v<T>) return 0;
-  else return sizeof(T);
+template <class T>
+constexpr size_t size_of() {
+  if constexpr (std::is_void_v<T>)
+    return 0;
+  else
+    return sizeof(T);
 }
-template <class A, class B> constexpr bool same_slot() {
+template <class A, class B>
+constexpr bool same_slot() {
   return kind<A>() == kind<B>() && size_of<A>() == size_of<B>();
 }
 template <class R1, class... A1, class R2, class... A2>
 constexpr bool call_compatible(R1 (*)(A1...), R2 (*)(A2...)) {
-  if constexpr (sizeof...(A1) != sizeof...(A2)) return false;
-  else return same_slot<R1, R2>() && (same_slot<A1, A2>() && ...);
+  if constexpr (sizeof...(A1) != sizeof...(A2))
+    return false;
+  else
+    return same_slot<R1, R2>() && (same_slot<A1, A2>() && ...);
 }
 // cublasGetVersion(int*) is declared by the legacy cublas.h, which cannot be included with
 // cublas_v2.h (there the name means cublasGetVersion_v2(handle, int*)).
 constexpr bool legacy_header_only(std::string_view symbol) { return symbol == "cublasGetVersion"; }
 
-#define ACCEL_CUBLAS_FN(member, symbol, ret, params)                                  \
-  static_assert(legacy_header_only(#symbol) ||                                        \
-                    call_compatible(static_cast<ret(*) params>(nullptr), &::symbol),  \
+#define ACCEL_CUBLAS_FN(member, symbol, ret, params)                                 \
+  static_assert(legacy_header_only(#symbol) ||                                       \
+                    call_compatible(static_cast<ret(*) params>(nullptr), &::symbol), \
                 #symbol ": accel's parameter list differs from cublas_api.h's");
 #include "accel/backend/cuda/cublas_api.def"
 #undef ACCEL_CUBLAS_FN
@@ -321,7 +342,8 @@ TEST(CudaLinalgAbi, every_cublas_function_has_the_toolkits_parameter_list) {
 TEST(CudaLinalgAbi, every_cublas_symbol_accel_loads_is_exported_by_libcublas) {
   std::vector<std::string> candidates;
   for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* v = std::getenv(var)) candidates.push_back(std::string(v) + "/lib64/libcublas.so");
+    if (const char* v = std::getenv(var))
+      candidates.push_back(std::string(v) + "/lib64/libcublas.so");
   candidates.push_back("/usr/local/cuda/lib64/libcublas.so");
   void* lib = nullptr;
   for (const auto& c : candidates)
@@ -354,8 +376,8 @@ class CudaLinalgCompile : public ::testing::Test {
     const std::string why = cu::nvrtc_unavailable_reason();
     ASSERT_TRUE(why.empty()) << why;  // NVRTC is a build requirement of CI
   }
-  static std::shared_ptr<const cu::CompiledModule> compile_all(const std::string& source,
-                                                               const std::vector<std::string>& names) {
+  static std::shared_ptr<const cu::CompiledModule> compile_all(
+      const std::string& source, const std::vector<std::string>& names) {
     cu::CompileOptions o;
     o.arch = "sm_90";
     o.use_cache = false;
@@ -428,9 +450,9 @@ TEST(CudaMatmulPlan, vectors_take_any_stride_on_their_length_one_axis) {
 }
 
 TEST(CudaMatmulPlan, layouts_cublas_cannot_take_go_to_the_kernel) {
-  EXPECT_FALSE(cu::plan_gemm({}, 3, 4, 5, {10, 2}, {4, 1}));   // steps in both axes
-  EXPECT_FALSE(cu::plan_gemm({}, 3, 4, 5, {-5, 1}, {4, 1}));   // reversed rows
-  EXPECT_FALSE(cu::plan_gemm({}, 3, 4, 5, {0, 1}, {4, 1}));    // broadcast rows
+  EXPECT_FALSE(cu::plan_gemm({}, 3, 4, 5, {10, 2}, {4, 1}));  // steps in both axes
+  EXPECT_FALSE(cu::plan_gemm({}, 3, 4, 5, {-5, 1}, {4, 1}));  // reversed rows
+  EXPECT_FALSE(cu::plan_gemm({}, 3, 4, 5, {0, 1}, {4, 1}));   // broadcast rows
   const int64_t big = int64_t(INT_MAX) + 1;
   EXPECT_FALSE(cu::plan_gemm({}, big, 1, 1, {1, 1}, {1, 1}));  // past int32
 }
@@ -475,38 +497,34 @@ TEST(CudaMatmulPlan, non_uniform_batches_loop_or_go_to_the_kernel_when_many) {
 
 namespace {
 
-// accel_matmul<T> over a (batch..., m, k) and b (batch..., k, n) views of CPU arrays, as
-// matmul.cpp launches it, on a deliberately small grid (the loops take several turns).
-template <class T> Array emulated_matmul(const Array& a, const Array& b, const Shape& out_shape) {
+// The host's copy of the kernel's parameter struct must match matmul.cuh's field for field.
+static_assert(sizeof(cu::MatmulKernelShape) == sizeof(accel_mm::Shape));
+static_assert(offsetof(cu::MatmulKernelShape, sb1) == offsetof(accel_mm::Shape, sb1));
+static_assert(offsetof(cu::MatmulKernelShape, batch) == offsetof(accel_mm::Shape, batch));
+static_assert(offsetof(cu::MatmulKernelShape, batch_nd) == offsetof(accel_mm::Shape, batch_nd));
+
+// accel_matmul<T> over a (batch..., m, k) and b (batch..., k, n) views of CPU arrays with the
+// plan matmul.cpp launches it with, on a deliberately small grid (its loops take several turns).
+template <class T>
+Array emulated_matmul(const Array& a, const Array& b, const Shape& out_shape) {
   Array out = Array::empty(out_shape, a.dtype(), Device::cpu());
-  const int bn = out.ndim() - 2;
-  accel_mm::Shape s{};
-  s.m = out.shape(-2);
-  s.n = out.shape(-1);
-  s.k = a.shape(-1);
-  s.sa0 = a.strides()[bn];
-  s.sa1 = a.strides()[bn + 1];
-  s.sb0 = b.strides()[bn];
-  s.sb1 = b.strides()[bn + 1];
-  s.batch = 1;
-  std::vector<long long> table;
-  for (int d = 0; d < bn; ++d) {
-    s.batch *= out.shape()[d];
-    table.push_back(out.shape()[d]);
-  }
-  for (const Array* x : {&a, &b})
-    for (int d = 0; d < bn; ++d) table.push_back(x->strides()[d]);
-  s.batch_nd = bn;
+  const cu::MatmulKernelPlan plan =
+      cu::plan_matmul_kernel(out_shape, a.shape(-1), a.strides(), b.strides());
+  accel_mm::Shape s;
+  std::memcpy(&s, &plan.shape, sizeof s);
+  const auto* table = reinterpret_cast<const long long*>(plan.table.data());
   run_blocks({2, 1, 1}, accel_mm::kThreads, [&] {
     accel_matmul<T>(static_cast<const T*>(a.data()), static_cast<const T*>(b.data()),
-                    static_cast<T*>(out.data()), s, table.empty() ? nullptr : table.data());
+                    static_cast<T*>(out.data()), s, plan.table.empty() ? nullptr : table);
   });
   return out;
 }
 
-template <class T> void expect_matmul_matches_cpu(Dtype dt, bool transposed_a, bool stepped_b) {
+template <class T>
+void expect_matmul_matches_cpu(Dtype dt, bool transposed_a, bool stepped_b) {
   const int64_t m = 70, n = 130, k = 37;  // tiles of 64 with ragged edges, k not a multiple of 16
-  Array a = transposed_a ? permuted(random_array({2, k, m}, dt), {0, 2, 1}) : random_array({2, m, k}, dt);
+  Array a =
+      transposed_a ? permuted(random_array({2, k, m}, dt), {0, 2, 1}) : random_array({2, m, k}, dt);
   Array b = random_array({k, stepped_b ? 2 * n : n}, dt);
   if (stepped_b) b = Array::view_of(b, {k, n}, {2 * n, 2}, 0);
   // b broadcast over the batch of 2 (stride 0), as matmul_impl passes it.
@@ -524,6 +542,37 @@ TEST(CudaMatmulKernel, integers_wrap_and_bool_is_or_of_ands_like_the_cpu) {
   expect_matmul_matches_cpu<unsigned short>(Dtype::uint16, true, true);
   expect_matmul_matches_cpu<long long>(Dtype::int64, true, false);
   expect_matmul_matches_cpu<bool>(Dtype::bool_, false, true);
+}
+
+TEST(CudaMatmulKernel, vectors_and_broadcast_batches_match_the_cpu) {
+  // (3, 1, m, k) @ (1, 4, k, n) as matmul_impl broadcasts it, with m = 1 (a vector) and a
+  // batch of 12 on a grid of one z-block; then (k,) @ (k, 1)-like column products.
+  for (int64_t m : {1, 5})
+    for (int64_t n : {1, 66}) {
+      const int64_t k = 9;
+      Array a = random_array({3, 1, m, k}, Dtype::int32),
+            b = random_array({1, 4, k, n}, Dtype::int32);
+      Array av = Array::view_of(a, {3, 4, m, k},
+                                accel::broadcast_strides(a.shape(), a.strides(), {3, 4, m, k}), 0);
+      Array bv = Array::view_of(b, {3, 4, k, n},
+                                accel::broadcast_strides(b.shape(), b.strides(), {3, 4, k, n}), 0);
+      Array expected = Array::empty({3, 4, m, n}, Dtype::int32, Device::cpu());
+      cpu().matmul(av, bv, expected);
+      EXPECT_TRUE(same_bytes(emulated_matmul<int>(av, bv, {3, 4, m, n}), expected))
+          << m << "x" << n;
+    }
+}
+
+TEST(CudaMatmulPlan, the_kernel_plan_drops_length_one_batch_axes) {
+  auto p = cu::plan_matmul_kernel({3, 1, 4, 5, 6}, 7, {0, 0, 35, 7, 1}, {42, 42, 0, 6, 1});
+  EXPECT_EQ(p.shape.m, 5);
+  EXPECT_EQ(p.shape.n, 6);
+  EXPECT_EQ(p.shape.k, 7);
+  EXPECT_EQ(p.shape.sa0, 7);
+  EXPECT_EQ(p.shape.sb0, 6);
+  EXPECT_EQ(p.shape.batch, 12);
+  EXPECT_EQ(p.shape.batch_nd, 2);
+  EXPECT_EQ(p.table, (std::vector<int64_t>{3, 4, 0, 35, 42, 0}));
 }
 
 TEST(CudaMatmulKernel, floats_and_complex_agree_with_the_cpu_on_integer_valued_data) {
@@ -579,7 +628,8 @@ struct GatherCase {
 };
 
 // Index arrays for `c`, broadcast to B (stride-0 views), some reversed or stepped.
-std::vector<Array> make_indices(const GatherCase& c, const Array& src, Shape* b_out, int64_t bad = 0) {
+std::vector<Array> make_indices(const GatherCase& c, const Array& src, Shape* b_out,
+                                int64_t bad = 0) {
   std::vector<Array> idx;
   Shape b;
   for (const Shape& s : c.index_shapes) b = accel::broadcast_shapes(b, s, "test");
@@ -616,18 +666,20 @@ void expect_gather_matches_cpu(const GatherCase& c, Dtype dt, bool transpose_src
   Shape b;
   std::vector<Array> idx = make_indices(c, src, &b);
   const Shape shape = gathered(src, c.axes, b);
-  Array expected = Array::empty(shape, dt, Device::cpu()), got = Array::empty(shape, dt, Device::cpu());
+  Array expected = Array::empty(shape, dt, Device::cpu()),
+        got = Array::empty(shape, dt, Device::cpu());
   EXPECT_FALSE(cpu().gather(src, c.axes, idx, expected));
   EXPECT_FALSE(emulated_gather(src, c.axes, idx, got));
-  EXPECT_TRUE(same_bytes(got, expected)) << accel::dtype_name(dt) << " src " << accel::shape_str(c.src_shape);
+  EXPECT_TRUE(same_bytes(got, expected))
+      << accel::dtype_name(dt) << " src " << accel::shape_str(c.src_shape);
 }
 
 const GatherCase kCases[] = {
-    {{50}, {0}, {{7, 9}}},                      // take: one element per position
-    {{5, 6, 7}, {1}, {{3, 4}}},                 // x[:, idx]: blocks of 5 x 7
-    {{5, 6, 7}, {0, 2}, {{3, 1}, {1, 4}}},      // two indices broadcast together
-    {{4, 3, 2, 5}, {1, 2}, {{6}, {6}}},         // paired indices, blocks of 4 x 5
-    {{8, 9}, {0, 1}, {{}, {}}},                 // 0-d indices: one position
+    {{50}, {0}, {{7, 9}}},                  // take: one element per position
+    {{5, 6, 7}, {1}, {{3, 4}}},             // x[:, idx]: blocks of 5 x 7
+    {{5, 6, 7}, {0, 2}, {{3, 1}, {1, 4}}},  // two indices broadcast together
+    {{4, 3, 2, 5}, {1, 2}, {{6}, {6}}},     // paired indices, blocks of 4 x 5
+    {{8, 9}, {0, 1}, {{}, {}}},             // 0-d indices: one position
 };
 
 }  // namespace
@@ -678,7 +730,8 @@ TEST(CudaScatterKernel, repeated_indices_keep_the_last_value_like_the_cpu) {
     EXPECT_TRUE(same_bytes(dst1, dst2)) << accel::dtype_name(dt);
     // Rows of a transposed 2-d array, values broadcast along the block.
     Array base = random_array({7, 5}, dt);
-    Array d1 = permuted(accel::copy(base).eval(), {1, 0}), d2 = permuted(accel::copy(base).eval(), {1, 0});
+    Array d1 = permuted(accel::copy(base).eval(), {1, 0}),
+          d2 = permuted(accel::copy(base).eval(), {1, 0});
     Array rows = index_array({3, 4}, -5, 5);
     Array row_values = random_array({3, 4, 1}, dt);
     Array spread = Array::view_of(row_values, {3, 4, 7}, {4, 1, 0}, 0);
@@ -698,4 +751,94 @@ TEST(CudaScatterKernel, a_bad_index_writes_nothing_and_names_the_first) {
   EXPECT_EQ(fault->which, 0);
   EXPECT_EQ(fault->value, -5);
   EXPECT_TRUE(same_bytes(dst, before));
+}
+
+namespace {
+
+// A random permutation of 0..n-1.
+std::vector<int> shuffled(int n) {
+  std::vector<int> p(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) p[static_cast<size_t>(i)] = i;
+  std::shuffle(p.begin(), p.end(), rng);
+  return p;
+}
+
+// x's values in an array of the same shape whose memory order is permuted.
+Array scrambled(const Array& x) {
+  const std::vector<int> perm = shuffled(x.ndim());
+  Shape s;
+  for (int p : perm) s.push_back(x.shape()[p]);
+  Array base = Array::empty(s, x.dtype(), Device::cpu());
+  std::vector<int> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    inverse[static_cast<size_t>(perm[i])] = static_cast<int>(i);
+  Array view = permuted(base, inverse);
+  accel::assign(view, x);
+  return view;
+}
+
+struct RandomCase {
+  Array indexed;
+  std::vector<int> axes;
+  std::vector<Array> indices;  // broadcast to B
+  Shape gathered_shape;
+};
+
+RandomCase random_case(Dtype dt) {
+  std::uniform_int_distribution<int> len(1, 4), nd_dist(1, 4), coin(0, 1);
+  RandomCase c;
+  Shape shape;
+  const int nd = nd_dist(rng);
+  for (int d = 0; d < nd; ++d) shape.push_back(len(rng));
+  c.indexed = scrambled(random_array(shape, dt));
+  for (int d : shuffled(nd))
+    if (c.axes.empty() || coin(rng)) c.axes.push_back(d);
+  std::sort(c.axes.begin(), c.axes.end());
+  Shape b;
+  const int nb = std::uniform_int_distribution<int>(0, 3)(rng);
+  for (int d = 0; d < nb; ++d) b.push_back(len(rng));
+  for (int axis : c.axes) {
+    Shape s = b;
+    for (auto& x : s)
+      if (coin(rng)) x = 1;  // broadcast along this axis of B
+    const int64_t n = shape[axis];
+    Array ix = scrambled(index_array(s, -n, n));
+    c.indices.push_back(
+        Array::view_of(ix, b, accel::broadcast_strides(s, ix.strides(), b), ix.offset()));
+  }
+  c.gathered_shape = gathered(c.indexed, c.axes, b);
+  return c;
+}
+
+constexpr Dtype kWordDtypes[] = {Dtype::uint8, Dtype::int16, Dtype::float32, Dtype::complex64,
+                                 Dtype::complex128};
+
+}  // namespace
+
+TEST(CudaGatherKernel, random_shapes_axes_and_layouts_match_the_cpu) {
+  for (int trial = 0; trial < 200; ++trial) {
+    const Dtype dt = kWordDtypes[trial % 5];
+    RandomCase c = random_case(dt);
+    Array expected = Array::empty(c.gathered_shape, dt, Device::cpu());
+    Array got = scrambled(Array::empty(c.gathered_shape, dt, Device::cpu()));
+    auto want_fault = cpu().gather(c.indexed, c.axes, c.indices, expected);
+    auto got_fault = emulated_gather(c.indexed, c.axes, c.indices, got);
+    ASSERT_FALSE(want_fault);
+    ASSERT_FALSE(got_fault);
+    ASSERT_TRUE(same_bytes(got, expected))
+        << "trial " << trial << " " << accel::shape_str(c.indexed.shape());
+  }
+}
+
+TEST(CudaScatterKernel, random_shapes_axes_and_layouts_match_the_cpu) {
+  for (int trial = 0; trial < 200; ++trial) {
+    const Dtype dt = kWordDtypes[trial % 5];
+    RandomCase c = random_case(dt);
+    Array dst1 = scrambled(c.indexed), dst2 = scrambled(c.indexed);
+    Array values = scrambled(random_array(c.gathered_shape, dt));
+    ASSERT_FALSE(cpu().scatter(dst1, c.axes, c.indices, values));
+    ASSERT_FALSE(emulated_scatter(dst2, c.axes, c.indices, values));
+    ASSERT_TRUE(same_bytes(dst1, dst2))
+        << "trial " << trial << " " << accel::shape_str(c.indexed.shape());
+  }
 }

@@ -24,12 +24,14 @@ std::string builtin_source(const char* body) {
 
 BuiltinKernels::BuiltinKernels(std::string source, std::vector<std::string> names,
                                std::string program_name)
-    : module_(std::move(source), builtin_compile_options(), std::move(names), std::move(program_name)) {}
+    : module_(std::move(source), builtin_compile_options(), std::move(names),
+              std::move(program_name)) {}
 
 Kernel BuiltinKernels::get(const std::string& name, int device) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = kernels_.find({name, device});
-  if (it == kernels_.end()) it = kernels_.emplace(std::make_pair(name, device), module_.function(name, device)).first;
+  if (it == kernels_.end())
+    it = kernels_.emplace(std::make_pair(name, device), module_.function(name, device)).first;
   return it->second;
 }
 

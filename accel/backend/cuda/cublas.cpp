@@ -9,8 +9,8 @@
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/driver.h"
 #include "accel/backend/cuda/toolkit_paths.h"
-#include "accel/runtime/library_loader.h"
 #include "accel/runtime/errors.h"
+#include "accel/runtime/library_loader.h"
 
 namespace accel::cuda {
 namespace {
@@ -28,8 +28,22 @@ std::vector<std::string>& extra_dirs() {
   return dirs;
 }
 
+// The sonames worth trying: a cuBLAS for a newer CUDA major than the driver's cannot create a
+// handle (its runtime needs that driver), so with a driver present those are left out.
+std::vector<std::string> usable_sonames() {
+  std::vector<std::string> sonames;
+  const int driver_major = driver_unavailable_reason().empty() ? driver().version / 1000 : 0;
+  for (const char* so : kSonames) {
+    const std::string name = so;
+    const size_t dot = name.rfind(".so.");
+    const int major = dot == std::string::npos ? 0 : std::atoi(name.c_str() + dot + 4);
+    if (driver_major == 0 || major <= driver_major) sonames.push_back(name);
+  }
+  return sonames;
+}
+
 std::vector<std::string> candidates() {
-  const std::vector<std::string> sonames(std::begin(kSonames), std::end(kSonames));
+  const std::vector<std::string> sonames = usable_sonames();
   std::vector<std::string> c;
   if (const char* p = std::getenv("ACCEL_CUBLAS_PATH"); p && *p) {
     std::error_code ec;
@@ -64,8 +78,8 @@ LoadResult load() {
   CublasApi& api = r.api;
   LoadedLibrary lib = open_first(candidates());
   if (!lib.handle) {
-    r.error = "[cublas] libcublas was not found. Tried:" + lib.attempts_text() + "\n  Fix: " +
-              kInstallHint;
+    r.error = "[cublas] libcublas was not found. Tried:" + lib.attempts_text() +
+              "\n  Fix: " + kInstallHint;
     return r;
   }
   api.path = lib.path;
@@ -78,7 +92,8 @@ LoadResult load() {
   if (api.get_version) api.get_version(&api.version);
   if (!missing.empty()) {
     r.error = "[cublas] found " + api.path + " (cuBLAS " + api.version_string() +
-              "), which lacks " + missing + ": accel needs cuBLAS 12 or newer. Fix: " + kInstallHint;
+              "), which lacks " + missing +
+              ": accel needs cuBLAS 12 or newer. Fix: " + kInstallHint;
     return r;
   }
   return r;
@@ -103,11 +118,13 @@ void CublasApi::check(cublasStatus_t status, const char* call, const std::string
                     (text ? std::string(text) : "cuBLAS status " + std::to_string(status));
   // A kernel that faulted earlier leaves the context unusable; the driver names the fault.
   if (status == 13)  // CUBLAS_STATUS_EXECUTION_FAILED
-    throw LaunchError(msg + "; a kernel on this device may have faulted (the CUDA context is then "
-                            "unusable: restart the process)");
+    throw LaunchError(msg +
+                      "; a kernel on this device may have faulted (the CUDA context is then "
+                      "unusable: restart the process)");
   if (status == kCublasAllocFailed)
-    throw Error(msg + "; cuBLAS could not allocate its workspace: free device memory "
-                      "(accel.cuda.free_cached()) and retry");
+    throw Error(msg +
+                "; cuBLAS could not allocate its workspace: free device memory "
+                "(accel.cuda.free_cached()) and retry");
   throw Error(msg);
 }
 
@@ -138,13 +155,18 @@ CublasHandle& cublas_handle(int device) {
   if (!h) {
     const std::string where = "cublas cuda:" + std::to_string(device);
     make_current(device);  // cuBLAS works in the context current at creation: the primary one
-    auto created = std::make_unique<CublasHandle>();
-    api.check(api.create(&created->handle), "cublasCreate", where);
-    // Stated, not left to the default: float32 products stay float32 (no TF32 tensor-core
-    // rounding of the inputs, which CUBLAS_TF32_TENSOR_OP_MATH would allow), so float32 matmul
-    // agrees with NumPy to float32 rounding.
-    api.check(api.set_math_mode(created->handle, kCublasDefaultMath), "cublasSetMathMode", where);
-    h = std::move(created);
+    h = std::make_unique<CublasHandle>();
+    try {
+      api.check(api.create(&h->handle), "cublasCreate", where);
+      // Stated, not left to the default: float32 products stay float32 (no TF32 tensor-core
+      // rounding of the inputs, which CUBLAS_TF32_TENSOR_OP_MATH would allow), so float32
+      // matmul agrees with NumPy to float32 rounding.
+      api.check(api.set_math_mode(h->handle, kCublasDefaultMath), "cublasSetMathMode", where);
+    } catch (const Error& e) {
+      h->handle = nullptr;
+      h->error = std::string(e.what()) + " (cuBLAS " + api.version_string() + " at " + api.path +
+                 ", driver CUDA " + cuda_version_string(driver().version) + ")";
+    }
   }
   return *h;
 }

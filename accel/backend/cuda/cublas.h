@@ -16,11 +16,11 @@ using cublasStatus_t = int;
 using cublasHandle_t = struct cublasContext*;
 
 // cublas_api.h's values (tests/cpp/cuda_linalg_test.cpp checks them against the header).
-inline constexpr cublasStatus_t kCublasSuccess = 0;       // CUBLAS_STATUS_SUCCESS
-inline constexpr cublasStatus_t kCublasAllocFailed = 3;   // CUBLAS_STATUS_ALLOC_FAILED
-inline constexpr int kCublasOpN = 0;                      // CUBLAS_OP_N
-inline constexpr int kCublasOpT = 1;                      // CUBLAS_OP_T
-inline constexpr int kCublasDefaultMath = 0;              // CUBLAS_DEFAULT_MATH
+inline constexpr cublasStatus_t kCublasSuccess = 0;      // CUBLAS_STATUS_SUCCESS
+inline constexpr cublasStatus_t kCublasAllocFailed = 3;  // CUBLAS_STATUS_ALLOC_FAILED
+inline constexpr int kCublasOpN = 0;                     // CUBLAS_OP_N
+inline constexpr int kCublasOpT = 1;                     // CUBLAS_OP_T
+inline constexpr int kCublasDefaultMath = 0;             // CUBLAS_DEFAULT_MATH
 
 struct CublasApi {
 #define ACCEL_CUBLAS_FN(member, symbol, ret, params) ret(*member) params = nullptr;
@@ -45,10 +45,14 @@ void add_cublas_search_dirs(const std::vector<std::string>& dirs);
 
 // The handle of a device, created on first use in its primary context with the default math
 // mode, and the lock that keeps its stream from changing between cublasSetStream and the call.
+// When cuBLAS cannot work on the device (cublasCreate fails, e.g. a cuBLAS made for a newer
+// CUDA than the driver), handle stays null and `error` says why: matmul then uses its kernel.
 struct CublasHandle {
   cublasHandle_t handle = nullptr;
+  std::string error;
   std::mutex mutex;
 };
+// Throws BackendUnavailable when cuBLAS was not found (cublas_unavailable_reason()).
 CublasHandle& cublas_handle(int device);
 
 }  // namespace accel::cuda

@@ -16,11 +16,16 @@ namespace {
 // The word type that moves one element, by item size (gather_scatter.cuh's E).
 const char* word_type(size_t itemsize) {
   switch (itemsize) {
-    case 1: return "uint8_t";
-    case 2: return "uint16_t";
-    case 4: return "uint32_t";
-    case 8: return "uint64_t";
-    default: return "accel_ix::Bytes16";
+    case 1:
+      return "uint8_t";
+    case 2:
+      return "uint16_t";
+    case 4:
+      return "uint32_t";
+    case 8:
+      return "uint64_t";
+    default:
+      return "accel_ix::Bytes16";
   }
 }
 constexpr size_t kItemSizes[] = {1, 2, 4, 8, 16};
@@ -57,8 +62,8 @@ std::shared_ptr<Buffer> words(int device, int64_t n) {
 // One launch of a grid-stride kernel over `work` items, on the current stream.
 void launch(const std::string& name, size_t itemsize, int device, int64_t work,
             const KernelArgs& args) {
-  kernels(itemsize).get(name, device)(Dim3{grid_for(work, device), 1, 1}, Dim3{kBlockThreads, 1, 1}, args,
-                              0, current_stream(device));
+  kernels(itemsize).get(name, device)(Dim3{grid_for(work, device), 1, 1}, Dim3{kBlockThreads, 1, 1},
+                                      args, 0, current_stream(device));
 }
 
 // The device's record of the first bad index: position * k + which, all ones when none.
@@ -116,11 +121,15 @@ IndexWalk index_walk(const Array& indexed, std::span<const int> axes,
     if (n == 1) continue;
     bool merge = !shape.empty();
     for (size_t j = 0; merge && j <= k; ++j) merge = strides[j].back() == stride_of(j, d) * n;
-    if (merge) shape.back() *= n;
-    else shape.push_back(n);
+    if (merge)
+      shape.back() *= n;
+    else
+      shape.push_back(n);
     for (size_t j = 0; j <= k; ++j) {
-      if (merge) strides[j].back() = stride_of(j, d);
-      else strides[j].push_back(stride_of(j, d));
+      if (merge)
+        strides[j].back() = stride_of(j, d);
+      else
+        strides[j].push_back(stride_of(j, d));
     }
   }
   // The block: the indexed array's other axes, which follow B in the other operand.
@@ -143,7 +152,8 @@ IndexWalk index_walk(const Array& indexed, std::span<const int> axes,
     }
   }
   std::vector<int64_t>& t = w.table;
-  t = {static_cast<int64_t>(shape.size()), static_cast<int64_t>(k), static_cast<int64_t>(bshape.size())};
+  t = {static_cast<int64_t>(shape.size()), static_cast<int64_t>(k),
+       static_cast<int64_t>(bshape.size())};
   t.insert(t.end(), shape.begin(), shape.end());
   for (size_t j = 0; j < k; ++j) {
     t.push_back(static_cast<int64_t>(address(indices[j].data())));
@@ -174,8 +184,11 @@ std::optional<IndexFault> gather(int device, const Array& src, std::span<const i
   const size_t isz = src.itemsize();
   if (w.block == 1) {  // one element per position: check and move in one kernel
     KernelArgs args;
-    args.add(address(src.data())).add(address(out.data())).add(address(table->data()))
-        .add(w.positions).add(address(fault.buffer->data()));
+    args.add(address(src.data()))
+        .add(address(out.data()))
+        .add(address(table->data()))
+        .add(w.positions)
+        .add(address(fault.buffer->data()));
     launch(instance("accel_gather_elements", isz), isz, device, w.positions, args);
     return fault.read(device, indices);
   }
@@ -187,14 +200,21 @@ std::optional<IndexFault> gather(int device, const Array& src, std::span<const i
     out_off = words(device, w.positions);
   }
   KernelArgs resolve;
-  resolve.add(address(table->data())).add(w.positions)
+  resolve.add(address(table->data()))
+      .add(w.positions)
       .add(address(src_off ? src_off->data() : nullptr))
-      .add(address(out_off ? out_off->data() : nullptr)).add(address(fault.buffer->data()));
+      .add(address(out_off ? out_off->data() : nullptr))
+      .add(address(fault.buffer->data()));
   launch("accel_index_resolve", isz, device, w.positions, resolve);
   if (w.block > 0) {
     KernelArgs move;
-    move.add(address(src.data())).add(address(out.data())).add(address(table->data()))
-        .add(address(src_off->data())).add(address(out_off->data())).add(w.positions).add(w.block);
+    move.add(address(src.data()))
+        .add(address(out.data()))
+        .add(address(table->data()))
+        .add(address(src_off->data()))
+        .add(address(out_off->data()))
+        .add(w.positions)
+        .add(w.block);
     launch(instance("accel_gather_blocks", isz), isz, device, w.positions * w.block, move);
   }
   return fault.read(device, indices);
@@ -209,8 +229,11 @@ std::optional<IndexFault> scatter(int device, const Array& dst, std::span<const 
   const FaultWord fault(device);
   auto dst_off = words(device, w.positions), val_off = words(device, w.positions);
   KernelArgs resolve;
-  resolve.add(address(table->data())).add(w.positions).add(address(dst_off->data()))
-      .add(address(val_off->data())).add(address(fault.buffer->data()));
+  resolve.add(address(table->data()))
+      .add(w.positions)
+      .add(address(dst_off->data()))
+      .add(address(val_off->data()))
+      .add(address(fault.buffer->data()));
   launch("accel_index_resolve", isz, device, w.positions, resolve);
   // Every index is checked before anything is written.
   if (auto bad = fault.read(device, indices)) return bad;
@@ -222,17 +245,25 @@ std::optional<IndexFault> scatter(int device, const Array& dst, std::span<const 
     const uint64_t slots = std::bit_ceil(static_cast<uint64_t>(w.positions) * 2);
     auto keys = words(device, static_cast<int64_t>(slots));
     auto winners = words(device, static_cast<int64_t>(slots));
-    memset_async(keys->data(), 0xff, slots * sizeof(uint64_t), stream);     // kEmpty
+    memset_async(keys->data(), 0xff, slots * sizeof(uint64_t), stream);    // kEmpty
     memset_async(winners->data(), 0xff, slots * sizeof(int64_t), stream);  // -1
     KernelArgs pass;
-    pass.add(address(dst_off->data())).add(w.positions).add(address(keys->data()))
-        .add(address(winners->data())).add(slots - 1);
+    pass.add(address(dst_off->data()))
+        .add(w.positions)
+        .add(address(keys->data()))
+        .add(address(winners->data()))
+        .add(slots - 1);
     launch("accel_repeat_claim", isz, device, w.positions, pass);
     launch("accel_repeat_drop", isz, device, w.positions, pass);
   }
   KernelArgs move;
-  move.add(address(dst.data())).add(address(values.data())).add(address(table->data()))
-      .add(address(dst_off->data())).add(address(val_off->data())).add(w.positions).add(w.block);
+  move.add(address(dst.data()))
+      .add(address(values.data()))
+      .add(address(table->data()))
+      .add(address(dst_off->data()))
+      .add(address(val_off->data()))
+      .add(w.positions)
+      .add(w.block);
   launch(instance("accel_scatter_blocks", isz), isz, device, w.positions * w.block, move);
   return std::nullopt;
 }

@@ -22,14 +22,6 @@ constexpr Dtype kAllDtypes[] = {
 #undef ACCEL_DTYPE
 };
 
-// The layout of accel_mm::Shape in matmul.cuh, passed by value.
-struct KernelShape {
-  long long m, n, k;
-  long long sa0, sa1, sb0, sb1;
-  long long batch;
-  int batch_nd;
-};
-
 constexpr int64_t kTile = 64;  // matmul.cuh's kTile
 constexpr unsigned kMatmulThreads = 256;
 constexpr int64_t kMaxGridYZ = 65535;
@@ -51,30 +43,36 @@ void* at(const Array& x, int64_t elements) {
   return static_cast<char*>(x.data()) + elements * static_cast<int64_t>(x.itemsize());
 }
 
+// The cuBLAS routines of a dtype, and alpha = 1, beta = 0 in it.
+struct GemmRoutines {
+  decltype(CublasApi::sgemm) gemm;
+  decltype(CublasApi::sgemm_strided_batched) batched;
+  const void* one;
+  const void* zero;
+};
+
+GemmRoutines routines(const CublasApi& api, Dtype dt) {
+  static const float s[2] = {1, 0};
+  static const double d[2] = {1, 0};
+  static const std::complex<float> c[2] = {1, 0};
+  static const std::complex<double> z[2] = {1, 0};
+  switch (dt) {
+    case Dtype::float32:
+      return {api.sgemm, api.sgemm_strided_batched, &s[0], &s[1]};
+    case Dtype::float64:
+      return {api.dgemm, api.dgemm_strided_batched, &d[0], &d[1]};
+    case Dtype::complex64:
+      return {api.cgemm, api.cgemm_strided_batched, &c[0], &c[1]};
+    default:
+      return {api.zgemm, api.zgemm_strided_batched, &z[0], &z[1]};
+  }
+}
+
 // a, b and out as cuBLAS sees them (matmul_plan.h), one call or one per batch element.
-void run_cublas(int device, const GemmPlan& p, const Array& a, const Array& b, const Array& out) {
+void run_cublas(int device, CublasHandle& h, const GemmPlan& p, const Array& a, const Array& b,
+                const Array& out) {
   const CublasApi& api = cublas();
-  CublasHandle& h = cublas_handle(device);
-  const Dtype dt = out.dtype();
-  // alpha = 1, beta = 0 in the dtype (complex: real part 1, imaginary 0).
-  const std::complex<double> one_z(1, 0), zero_z(0, 0);
-  const std::complex<float> one_c(1, 0), zero_c(0, 0);
-  const double one_d = 1, zero_d = 0;
-  const float one_s = 1, zero_s = 0;
-  const void* one = dt == Dtype::float32 ? static_cast<const void*>(&one_s)
-                    : dt == Dtype::float64 ? static_cast<const void*>(&one_d)
-                    : dt == Dtype::complex64 ? static_cast<const void*>(&one_c)
-                                             : static_cast<const void*>(&one_z);
-  const void* zero = dt == Dtype::float32 ? static_cast<const void*>(&zero_s)
-                     : dt == Dtype::float64 ? static_cast<const void*>(&zero_d)
-                     : dt == Dtype::complex64 ? static_cast<const void*>(&zero_c)
-                                              : static_cast<const void*>(&zero_z);
-  auto gemm = dt == Dtype::float32 ? api.sgemm : dt == Dtype::float64 ? api.dgemm
-              : dt == Dtype::complex64 ? api.cgemm : api.zgemm;
-  auto batched = dt == Dtype::float32 ? api.sgemm_strided_batched
-                 : dt == Dtype::float64 ? api.dgemm_strided_batched
-                 : dt == Dtype::complex64 ? api.cgemm_strided_batched
-                                          : api.zgemm_strided_batched;
+  const auto [gemm, batched, one, zero] = routines(api, out.dtype());
   const std::string where = "matmul cuda:" + std::to_string(device);
   std::lock_guard<std::mutex> lock(h.mutex);
   make_current(device);
@@ -84,40 +82,23 @@ void run_cublas(int device, const GemmPlan& p, const Array& a, const Array& b, c
                    p.ldb, zero, out.data(), p.ldc),
               "cublasGemm", where);
   } else if (p.strided) {
-    api.check(batched(h.handle, p.transa, p.transb, p.m, p.n, p.k, one, b.data(), p.lda,
-                      p.stride_b, a.data(), p.ldb, p.stride_a, zero, out.data(), p.ldc,
-                      p.stride_c, static_cast<int>(p.batch)),
+    api.check(batched(h.handle, p.transa, p.transb, p.m, p.n, p.k, one, b.data(), p.lda, p.stride_b,
+                      a.data(), p.ldb, p.stride_a, zero, out.data(), p.ldc, p.stride_c,
+                      static_cast<int>(p.batch)),
               "cublasGemmStridedBatched", where);
   } else {
     for (int64_t i = 0; i < p.batch; ++i)
-      api.check(gemm(h.handle, p.transa, p.transb, p.m, p.n, p.k, one, at(b, p.offsets_b[i]),
-                     p.lda, at(a, p.offsets_a[i]), p.ldb, zero, at(out, i * p.stride_c), p.ldc),
+      api.check(gemm(h.handle, p.transa, p.transb, p.m, p.n, p.k, one, at(b, p.offsets_b[i]), p.lda,
+                     at(a, p.offsets_a[i]), p.ldb, zero, at(out, i * p.stride_c), p.ldc),
                 "cublasGemm", where);
   }
 }
 
 void run_kernel(int device, const Array& a, const Array& b, const Array& out) {
-  const int batch_nd = out.ndim() - 2;
-  KernelShape s{};
-  s.m = out.shape(-2);
-  s.n = out.shape(-1);
-  s.k = a.shape(-1);
-  s.sa0 = a.strides()[batch_nd];
-  s.sa1 = a.strides()[batch_nd + 1];
-  s.sb0 = b.strides()[batch_nd];
-  s.sb1 = b.strides()[batch_nd + 1];
-  s.batch = 1;
-  // The batch axes as a table in device memory: [shape, a strides, b strides].
-  std::vector<int64_t> table;
-  for (int d = 0; d < batch_nd; ++d) {
-    if (out.shape()[d] == 1) continue;  // length-1 axes move nothing
-    s.batch *= out.shape()[d];
-    table.push_back(out.shape()[d]);
-  }
-  s.batch_nd = static_cast<int>(table.size());
-  for (const Array* x : {&a, &b})
-    for (int d = 0; d < batch_nd; ++d)
-      if (out.shape()[d] != 1) table.push_back(x->strides()[d]);
+  const MatmulKernelPlan plan =
+      plan_matmul_kernel(out.shape(), a.shape(-1), a.strides(), b.strides());
+  const MatmulKernelShape& s = plan.shape;
+  const std::vector<int64_t>& table = plan.table;
   Stream stream = current_stream(device);
   std::shared_ptr<Buffer> table_buf;
   uint64_t table_ptr = 0;
@@ -138,7 +119,8 @@ void run_kernel(int device, const Array& a, const Array& b, const Array& out) {
       .add_bytes(&s, sizeof s)
       .add(table_ptr);
   matmul_kernels(out.dtype())
-      .get(matmul_kernel_name(out.dtype()), device)(grid, Dim3{kMatmulThreads, 1, 1}, args, 0, stream);
+      .get(matmul_kernel_name(out.dtype()), device)(grid, Dim3{kMatmulThreads, 1, 1}, args, 0,
+                                                    stream);
 }
 
 }  // namespace
@@ -148,7 +130,8 @@ std::string matmul_kernel_source() { return builtin_source(embedded::matmul_cuh)
 std::string matmul_kernel_name(Dtype dt) {
   switch (dt) {
 #define ACCEL_DTYPE(name, type, numpy, kind) \
-  case Dtype::name: return "accel_matmul<" #type ">";
+  case Dtype::name:                          \
+    return "accel_matmul<" #type ">";
 #include "accel/core/dtype.def"
 #undef ACCEL_DTYPE
   }
@@ -171,8 +154,10 @@ void matmul(int device, const Array& a, const Array& b, const Array& out) {
   }
   if (is_inexact(out.dtype()) && cublas_unavailable_reason().empty()) {
     const Shape batch(out.shape().begin(), out.shape().begin() + batch_nd);
-    if (auto plan = plan_gemm(batch, m, n, k, a.strides(), b.strides())) {
-      run_cublas(device, *plan, a, b, out);
+    CublasHandle& h = cublas_handle(device);
+    auto plan = h.handle ? plan_gemm(batch, m, n, k, a.strides(), b.strides()) : std::nullopt;
+    if (plan) {
+      run_cublas(device, h, *plan, a, b, out);
       return;
     }
   }

@@ -80,4 +80,28 @@ std::optional<GemmPlan> plan_gemm(const Shape& batch_shape, int64_t m, int64_t n
   return p;
 }
 
+MatmulKernelPlan plan_matmul_kernel(const Shape& out_shape, int64_t k, const Strides& sa,
+                                    const Strides& sb) {
+  const int bn = static_cast<int>(out_shape.size()) - 2;
+  MatmulKernelPlan p;
+  MatmulKernelShape& s = p.shape;
+  s.m = out_shape[bn];
+  s.n = out_shape[bn + 1];
+  s.k = k;
+  s.sa0 = sa[bn];
+  s.sa1 = sa[bn + 1];
+  s.sb0 = sb[bn];
+  s.sb1 = sb[bn + 1];
+  for (int d = 0; d < bn; ++d) {
+    if (out_shape[d] == 1) continue;  // length-1 axes move nothing
+    s.batch *= out_shape[d];
+    p.table.push_back(out_shape[d]);
+  }
+  s.batch_nd = static_cast<int>(p.table.size());
+  for (const Strides* x : {&sa, &sb})
+    for (int d = 0; d < bn; ++d)
+      if (out_shape[d] != 1) p.table.push_back((*x)[d]);
+  return p;
+}
+
 }  // namespace accel::cuda

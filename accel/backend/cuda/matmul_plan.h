@@ -27,7 +27,7 @@ struct GemmPlan {
   int64_t batch = 1;
   bool strided = true;
   int64_t stride_a = 0, stride_b = 0, stride_c = 0;  // ours: A's, B's, C's
-  std::vector<int64_t> offsets_a, offsets_b;          // filled when !strided
+  std::vector<int64_t> offsets_a, offsets_b;         // filled when !strided
 };
 
 // Element offset of each batch element's matrix, in C order over batch_shape.
@@ -41,5 +41,21 @@ std::optional<int64_t> uniform_step(const std::vector<int64_t>& offsets);
 // strides), sizes past int32, or too many non-uniform batch elements.
 std::optional<GemmPlan> plan_gemm(const Shape& batch_shape, int64_t m, int64_t n, int64_t k,
                                   const Strides& sa, const Strides& sb);
+
+// accel's kernel (device_src/matmul.cuh): its accel_mm::Shape, passed by value, and the batch
+// table it reads from device memory, [shape, a strides, b strides] over the batch axes of
+// length > 1 (C order; batch element z writes C at z * m * n).
+struct MatmulKernelShape {
+  long long m = 0, n = 0, k = 0;
+  long long sa0 = 0, sa1 = 0, sb0 = 0, sb1 = 0;  // elements
+  long long batch = 1;
+  int batch_nd = 0;
+};
+struct MatmulKernelPlan {
+  MatmulKernelShape shape;
+  std::vector<int64_t> table;
+};
+MatmulKernelPlan plan_matmul_kernel(const Shape& out_shape, int64_t k, const Strides& sa,
+                                    const Strides& sb);
 
 }  // namespace accel::cuda
