@@ -457,6 +457,15 @@ TEST(CudaMatmulPlan, layouts_cublas_cannot_take_go_to_the_kernel) {
   EXPECT_FALSE(cu::plan_gemm({}, big, 1, 1, {1, 1}, {1, 1}));  // past int32
 }
 
+TEST(CudaMatmulPlan, gemm_accepts_row_and_column_major_matrices_only) {
+  EXPECT_TRUE(cu::gemm_accepts(3, 5, 5, 1));
+  EXPECT_TRUE(cu::gemm_accepts(3, 5, 1, 3));
+  EXPECT_TRUE(cu::gemm_accepts(1, 5, 0, 1));   // a row: its row stride is free
+  EXPECT_FALSE(cu::gemm_accepts(3, 5, 10, 2));  // packed for cuBLAS when the product is large
+  EXPECT_FALSE(cu::gemm_accepts(3, 5, 5, -1));
+  EXPECT_FALSE(cu::gemm_accepts(3, 5, 0, 1));
+}
+
 TEST(CudaMatmulPlan, batch_offsets_walk_the_batch_in_c_order) {
   EXPECT_EQ(cu::batch_offsets({2, 3}, {10, 2}), (std::vector<int64_t>{0, 2, 4, 10, 12, 14}));
   EXPECT_EQ(cu::batch_offsets({}, {}), (std::vector<int64_t>{0}));

@@ -183,6 +183,23 @@ def test_info_reports_cublas_or_why_not():
         assert why.startswith("[cublas]") and "ACCEL_CUBLAS_PATH" in why
 
 
+def _cublas_reason(env):
+    code = "import accel; print(accel.cuda.cublas_unavailable_reason() or accel.cuda.cublas_info()['path'])"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          timeout=120, env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+                                                **env)).stdout.strip()
+
+
+@pytest.mark.skipif(accel.cuda.cublas_unavailable_reason() != "", reason="no cuBLAS here")
+def test_accel_cublas_path_picks_the_library_or_says_what_it_lacks():
+    lib_dir = os.path.dirname(accel.cuda.cublas_info()["path"])
+    assert _cublas_reason({"ACCEL_CUBLAS_PATH": lib_dir}).startswith(lib_dir + "/libcublas.so")
+    nvrtc = accel.cuda.nvrtc_info()["path"] if HAVE_NVRTC else None
+    if nvrtc:  # a library that is not cuBLAS: loaded, then refused, naming what it lacks
+        why = _cublas_reason({"ACCEL_CUBLAS_PATH": nvrtc})
+        assert why.startswith("[cublas] found " + nvrtc) and "lacks cublasGetVersion" in why
+
+
 @pytest.mark.skipif(HAVE_GPU, reason="this machine has a usable CUDA driver and GPU")
 def test_info_explains_why_cuda_is_not_usable():
     text = _accel_cli("info")

@@ -93,11 +93,13 @@ def test_matmul_of_transposed_sliced_and_reversed_views(dtype, la, lb):
 
 
 @pytest.mark.parametrize("dtype", FLOAT_DTYPES)
-def test_large_products_round_like_numpy(dtype):
+@pytest.mark.parametrize("la, lb", [("contiguous", "contiguous"), ("transposed", "transposed"),
+                                    ("sliced", "reversed"), ("reversed", "sliced")])
+def test_large_products_round_like_numpy(dtype, la, lb):
+    # Large enough that layouts cuBLAS cannot read (steps in both axes, reversed) are packed for it.
     rng = np.random.default_rng(2)
-    a, b = random_array(rng, (300, 500), dtype), random_array(rng, (500, 200), dtype)
-    check_close(on_gpu(a) @ on_gpu(b), a @ b, 500)
-    check_close(on_gpu(a, "transposed") @ on_gpu(b, "transposed"), a @ b, 500)
+    a, b = random_array(rng, (2, 300, 500), dtype), random_array(rng, (500, 200), dtype)
+    check_close(on_gpu(a, la) @ on_gpu(b, lb), a @ b, 500)
 
 
 def test_float32_matmul_does_not_round_inputs_to_tf32():

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "accel/backend/backend.h"
 #include "accel/backend/cuda/builtin_kernels.h"
 #include "accel/backend/cuda/cublas.h"
 #include "accel/backend/cuda/devices.h"
@@ -94,6 +95,28 @@ void run_cublas(int device, CublasHandle& h, const GemmPlan& p, const Array& a, 
   }
 }
 
+// x, or a copy whose matrices are C-contiguous (made by the backend's strided cast). Batch axes
+// with stride 0 keep it, so a matrix shared by the whole batch is copied once.
+Array packed(const Array& x) {
+  Shape compact = x.shape();
+  for (int d = 0; d + 2 < x.ndim(); ++d)
+    if (x.strides()[d] == 0) compact[d] = 1;
+  const Array src = Array::view_of(x, compact, x.strides(), x.offset());
+  const Array dst = Array::empty(compact, x.dtype(), x.device());
+  backend_for(x.device()).cast(src, dst);
+  return Array::view_of(dst, x.shape(), broadcast_strides(compact, dst.strides(), x.shape()), 0);
+}
+
+// a or b as cuBLAS can take it: itself, or packed when its layout is refused and the product is
+// large enough for cuBLAS to repay the copy.
+Array for_gemm(const Array& x, int64_t mnk) {
+  const int nd = x.ndim();
+  if (mnk < kPackForGemm ||
+      gemm_accepts(x.shape(-2), x.shape(-1), x.strides()[nd - 2], x.strides()[nd - 1]))
+    return x;
+  return packed(x);
+}
+
 void run_kernel(int device, const Array& a, const Array& b, const Array& out) {
   const MatmulKernelPlan plan =
       plan_matmul_kernel(out.shape(), a.shape(-1), a.strides(), b.strides());
@@ -155,10 +178,12 @@ void matmul(int device, const Array& a, const Array& b, const Array& out) {
   if (is_inexact(out.dtype()) && cublas_unavailable_reason().empty()) {
     const Shape batch(out.shape().begin(), out.shape().begin() + batch_nd);
     CublasHandle& h = cublas_handle(device);
-    auto plan = h.handle ? plan_gemm(batch, m, n, k, a.strides(), b.strides()) : std::nullopt;
-    if (plan) {
-      run_cublas(device, h, *plan, a, b, out);
-      return;
+    if (h.handle) {
+      const Array pa = for_gemm(a, m * n * k), pb = for_gemm(b, m * n * k);
+      if (auto plan = plan_gemm(batch, m, n, k, pa.strides(), pb.strides())) {
+        run_cublas(device, h, *plan, pa, pb, out);
+        return;
+      }
     }
   }
   run_kernel(device, a, b, out);

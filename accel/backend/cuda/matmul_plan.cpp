@@ -12,6 +12,10 @@ bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
 }  // namespace
 
+bool gemm_accepts(int64_t rows, int64_t cols, int64_t s0, int64_t s1) {
+  return cpu::blas_operand(rows, cols, s0, s1).has_value();
+}
+
 std::vector<int64_t> batch_offsets(const Shape& batch_shape, const Strides& batch_strides) {
   const int nd = static_cast<int>(batch_shape.size());
   std::vector<int64_t> offsets(static_cast<size_t>(shape_size(batch_shape)));

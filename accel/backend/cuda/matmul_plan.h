@@ -17,6 +17,10 @@ namespace accel::cuda {
 inline constexpr int64_t kMaxGemmCalls = 64;
 inline constexpr int64_t kLargeGemm = int64_t(1) << 21;  // multiply-adds per product
 
+// Products of at least this many multiply-adds whose operands cuBLAS cannot take as they are
+// (steps in both axes, reversed, broadcast inside the matrix) are worth packing for it.
+inline constexpr int64_t kPackForGemm = int64_t(1) << 18;
+
 struct GemmPlan {
   // cublas<t>gemm's arguments (its m, n, k are our n, m, k).
   int transa = 0, transb = 0;  // kCublasOpN / kCublasOpT
@@ -30,6 +34,9 @@ struct GemmPlan {
   std::vector<int64_t> offsets_a, offsets_b;         // filled when !strided
 };
 
+// Whether cuBLAS can read a rows x cols matrix with these strides as it is (row- or column-major
+// with a leading dimension; length-1 axes take any stride).
+bool gemm_accepts(int64_t rows, int64_t cols, int64_t s0, int64_t s1);
 // Element offset of each batch element's matrix, in C order over batch_shape.
 std::vector<int64_t> batch_offsets(const Shape& batch_shape, const Strides& batch_strides);
 // The step s when offsets[i] == i * s for every i and s >= 0 (cuBLAS's batch strides are
