@@ -86,16 +86,21 @@ accel_matmul(const T* a, const T* b, T* c, const accel_mm::Shape s, const long l
     for (long long ti = blockIdx.y; ti < row_tiles; ti += gridDim.y) {
       for (long long tj = blockIdx.x; tj < col_tiles; tj += gridDim.x) {
         const long long row0 = ti * kTile, col0 = tj * kTile;
-        Acc acc[kPer][kPer];
-        for (int i = 0; i < kPer; ++i)
+        Acc acc[kPer][kPer];  // registers: every loop over it is unrolled
+#pragma unroll
+        for (int i = 0; i < kPer; ++i) {
+#pragma unroll
           for (int j = 0; j < kPer; ++j) acc[i][j] = Acc(0);
+        }
         for (long long k0 = 0; k0 < s.k; k0 += kDepth) {
+#pragma unroll
           for (int l = 0; l < kTile * kDepth / kThreads; ++l) {
             const int e = threadIdx.x + l * kThreads;
             const int r = e / kDepth, kk = e % kDepth;
             const long long gr = row0 + r, gk = k0 + kk;
             as_[kk][r] = gr < s.m && gk < s.k ? a[oa + gr * s.sa0 + gk * s.sa1] : T(0);
           }
+#pragma unroll
           for (int l = 0; l < kTile * kDepth / kThreads; ++l) {
             const int e = threadIdx.x + l * kThreads;
             const int kk = e / kTile, col = e % kTile;
@@ -103,18 +108,26 @@ accel_matmul(const T* a, const T* b, T* c, const accel_mm::Shape s, const long l
             bs_[kk][col] = gk < s.k && gc < s.n ? b[ob + gk * s.sb0 + gc * s.sb1] : T(0);
           }
           __syncthreads();
+#pragma unroll
           for (int kk = 0; kk < kDepth; ++kk) {
             T av[kPer], bv[kPer];
+#pragma unroll
             for (int i = 0; i < kPer; ++i) av[i] = as_[kk][ty + 16 * i];
+#pragma unroll
             for (int j = 0; j < kPer; ++j) bv[j] = bs_[kk][tx + 16 * j];
-            for (int i = 0; i < kPer; ++i)
+#pragma unroll
+            for (int i = 0; i < kPer; ++i) {
+#pragma unroll
               for (int j = 0; j < kPer; ++j) acc[i][j] = Madd<T>::add(acc[i][j], av[i], bv[j]);
+            }
           }
           __syncthreads();
         }
+#pragma unroll
         for (int i = 0; i < kPer; ++i) {
           const long long r = row0 + ty + 16 * i;
           if (r >= s.m) continue;
+#pragma unroll
           for (int j = 0; j < kPer; ++j) {
             const long long col = col0 + tx + 16 * j;
             if (col < s.n) cz[r * s.n + col] = Madd<T>::result(acc[i][j]);

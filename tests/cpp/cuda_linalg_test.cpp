@@ -80,8 +80,11 @@ unsigned long long atomicCAS(unsigned long long* p, unsigned long long expected,
 #define __launch_bounds__(n)
 #define __shared__ static
 #define __syncthreads() sim::block_barrier->arrive_and_wait()
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunknown-pragmas"  // #pragma unroll is nvcc's
 #include "accel/device_src/gather_scatter.cuh"
 #include "accel/device_src/matmul.cuh"
+#pragma GCC diagnostic pop
 #undef __syncthreads
 #undef __shared__
 #undef __launch_bounds__
