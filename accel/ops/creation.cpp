@@ -235,7 +235,11 @@ Array arange(const Array& start, const Array& stop, const Array& step, std::opti
   } else {
     const double s = value_as<double>(start), e = value_as<double>(stop), d = value_as<double>(step);
     if (d == 0) throw ValueError("[arange] step must not be zero");
-    const double q = std::ceil((e - s) / d);
+    // NumPy: a span that is not zero but whose quotient underflows to zero holds one element
+    // when the quotient is +0.0 (the step goes the span's way), none when it is -0.0.
+    const double span = e - s, quotient = span / d;
+    const double q = quotient == 0 && span != 0 ? (std::signbit(quotient) ? 0.0 : 1.0)
+                                                : std::ceil(quotient);
     if (std::isnan(q))
       throw ValueError("[arange] cannot compute the length of arange(" + std::to_string(s) + ", " +
                        std::to_string(e) + ", " + std::to_string(d) + ")");

@@ -104,6 +104,12 @@ def test_arange_single_argument_large_and_float32_rounding():
     check_equal(ac.arange(0, 5, dtype="complex128"), np.arange(0, 5, dtype="complex128"))
 
 
+def test_arange_length_of_an_underflowing_span_counts_like_numpy():
+    for start, stop, step in [(0.0, -5e-324, -2.0), (0.0, 5e-324, -2.0), (1.0, 1.0 + 2.2e-16, 1e300),
+                              (0.0, 1e-320, 1e10)]:
+        check_equal(ac.arange(start, stop, step), np.arange(start, stop, step))
+
+
 def test_arange_errors():
     with pytest.raises(ValueError, match="step"):
         ac.arange(0, 10, 0)
