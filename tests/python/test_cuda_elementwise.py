@@ -3,7 +3,8 @@ of the registry in every dtype and dtype pair, the Python operators and Python s
 transposed / stepped / reversed / broadcast inputs, 0-d and empty arrays, NaN / inf / -0.0,
 casts between every dtype pair, fused expressions, fills, arange and in-place updates. Every test
 needs a GPU (marker `cuda`); NVRTC compilation of every kernel is checked without one by
-tests/cpp/cuda_elementwise_test.cpp.
+tests/cpp/cuda_elementwise_test.cpp. Each distinct kernel costs one NVRTC compile (tens of ms) on
+first use, so the tests reach every op and dtype but only some layout combinations of each.
 
 The NumPy oracle, the input values and the documented differences from NumPy are those of the
 CPU tests (test_elementwise.py). On top of them, the GPU differs from NumPy in ways the tests
@@ -261,7 +262,7 @@ def gpu_layouts(a):
     return out
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pair=ew.broadcast_pair(), name=st.sampled_from(ew.BINARY + ew.UNARY),
        d1=st.sampled_from(DTYPES), d2=st.sampled_from(DTYPES), swap=st.booleans(),
        seed=st.integers(0, 2**16))
@@ -283,10 +284,16 @@ def test_random_shapes_broadcasting_and_layouts(pair, name, d1, d2, swap, seed):
         assert_gpu_matches(got, want, name, f" {la}/{lb} {s1} {s2} ({d1}, {d2})")
 
 
-@pytest.mark.parametrize("name", ew.UNARY + ew.BINARY + ["where"])
+# Every op runs the same launch code; these cover each arity, result kind and dtype family.
+ZERO_D_OPS = ["sin", "abs", "negative", "isnan", "logical_not", "sqrt", "bitwise_invert", "add",
+              "divide", "less", "maximum", "pow", "floor_divide", "bitwise_and", "where"]
+
+
+@pytest.mark.parametrize("name", ZERO_D_OPS)
 def test_zero_d_and_empty_arrays(name):
     arity = ew.REGISTRY[name][0]
     dtype = "float64" if not ew.accel_rejects(name, ["float64"] * arity) else "int32"
+    dtype = "bool" if name == "logical_not" else dtype
     rng = np.random.default_rng(5)
     for shapes in ([()] * arity, [(0,)] * arity, [(0, 3), (1, 3), (3,)][:arity],
                    [(2, 0), (), (1, 1)][:arity], [(4, 1), (), (1, 5)][:arity]):
@@ -355,7 +362,8 @@ def castable_values(src, dst, n, rng):
 
 def test_astype_every_dtype_pair_and_layout():
     rng = np.random.default_rng(9)
-    for src, dst in itertools.product(DTYPES, DTYPES):
+    for i, j in itertools.product(range(len(DTYPES)), range(len(DTYPES))):
+        src, dst = DTYPES[i], DTYPES[j]
         a = castable_values(src, dst, 120, rng)
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # NumPy's ComplexWarning: the real part is kept
@@ -363,9 +371,12 @@ def test_astype_every_dtype_pair_and_layout():
         ctx = f" ({src} -> {dst})"
         x = gpu(a)
         got = ac.astype(x, dst)
-        np.testing.assert_array_equal(ac.asnumpy(got), want, err_msg="contiguous" + ctx)
         assert str(got.dtype) == dst
-        # Strided source (stepped, reversed) and a strided destination written by assignment.
+        np.testing.assert_array_equal(ac.asnumpy(got), want, err_msg="contiguous" + ctx)
+        if (i + j) % 3:
+            # Strided kernels address the same way for every pair (and each one compiles in
+            # CI): a third of the pairs keeps this test's compile time down on the GPU machine.
+            continue
         np.testing.assert_array_equal(ac.asnumpy(ac.astype(x[::3], dst)), want[::3],
                                       err_msg="stepped" + ctx)
         np.testing.assert_array_equal(ac.asnumpy(ac.astype(x[::-1], dst)), want[::-1],
