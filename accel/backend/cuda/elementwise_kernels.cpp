@@ -74,11 +74,11 @@ const Kernel& kernel_for(int device, const ir::KernelIR& ir) {
   return loaded->kernel;
 }
 
-void check_operand(const Array& a, const Shape& shape, Dtype dtype, int device, const char* role,
-                   size_t k, const ir::KernelIR& ir) {
-  if (a.device() != Device::cuda(device))
+void check_operand(const Array& a, const Shape& shape, Dtype dtype, Device device,
+                   const char* role, size_t k, const ir::KernelIR& ir) {
+  if (a.device() != device)
     throw DeviceError("[" + ir.name() + "] " + role + " " + std::to_string(k) + " is a " +
-                      a.describe() + "; the kernel runs on cuda:" + std::to_string(device));
+                      a.describe() + "; the kernel runs on " + device.str());
   if (a.dtype() != dtype || a.shape() != shape)
     throw ValueError("[" + ir.name() + "] " + role + " " + std::to_string(k) + " is a " +
                      a.describe() + "; the kernel takes " + dtype_name(dtype) + " of shape " +
@@ -119,16 +119,17 @@ ir::KernelIR cast_kernel_ir(Dtype from, Dtype to) {
   return k;
 }
 
-bool run_generated_kernel(int device, ir::KernelIR ir, std::span<const Array> inputs,
-                          std::span<const Array> outputs) {
+std::optional<GeneratedLaunch> plan_generated_kernel(ir::KernelIR ir, std::span<const Array> inputs,
+                                                     std::span<const Array> outputs) {
   const size_t nin = inputs.size(), nops = nin + outputs.size();
   if (nin != ir.inputs.size() || outputs.size() != ir.outputs.size() || outputs.empty())
     throw ValueError("[" + ir.name() + "] takes " + std::to_string(ir.inputs.size()) + " inputs and " +
                      std::to_string(ir.outputs.size()) + " outputs; got " + std::to_string(nin) +
                      " and " + std::to_string(outputs.size()));
-  if (args_size(nops) > kMaxArgsBytes) return false;
+  if (args_size(nops) > kMaxArgsBytes) return std::nullopt;
   const Shape& shape = outputs[0].shape();
-  if (shape_size(shape) == 0) return true;
+  const Device device = outputs[0].device();
+  GeneratedLaunch launch;
   std::vector<char*> ptrs;
   std::vector<Strides> strides;
   ptrs.reserve(nops);
@@ -139,30 +140,46 @@ bool run_generated_kernel(int device, ir::KernelIR ir, std::span<const Array> in
     for (int64_t& x : s) x *= static_cast<int64_t>(a.itemsize());
     strides.push_back(std::move(s));
   };
-  for (size_t k = 0; k < nin; ++k) {
-    check_operand(inputs[k], shape, ir.inputs[k].dtype, device, "input", k, ir);
-    add(inputs[k]);
-  }
-  for (size_t k = 0; k < outputs.size(); ++k) {
+  for (size_t k = 0; k < nin; ++k) check_operand(inputs[k], shape, ir.inputs[k].dtype, device, "input", k, ir);
+  for (size_t k = 0; k < outputs.size(); ++k)
     check_operand(outputs[k], shape, ir.outputs[k].dtype, device, "output", k, ir);
-    add(outputs[k]);
+  if (shape_size(shape) == 0) {
+    launch.ir = std::move(ir);
+    return launch;
   }
+  for (const Array& a : inputs) add(a);
+  for (const Array& a : outputs) add(a);
   const LoopLayout layout = simplify_layout(shape, std::move(strides));
   for (size_t k = 0; k < nin; ++k)
     ir.inputs[k].layout = input_layout_of(layout, k, static_cast<int64_t>(inputs[k].itemsize()));
   for (size_t k = 0; k < outputs.size(); ++k)
     ir.outputs[k].layout =
         output_layout_of(layout, nin + k, static_cast<int64_t>(outputs[k].itemsize()));
-  const Kernel& kernel = kernel_for(device, ir);
-  const int sms = device_properties(device).multiprocessor_count;
+  launch.ir = std::move(ir);
   for_each_launch(layout, [&](const std::vector<int64_t>& offsets, const LoopLayout& part) {
     std::vector<char*> at = ptrs;
     for (size_t k = 0; k < nops; ++k) at[k] += offsets[k];
-    const std::string bytes = pack_args(at, part);
-    KernelArgs args;
-    args.add_bytes(bytes.data(), bytes.size());
-    kernel(Dim3{grid_blocks(part.size(), sms)}, Dim3{kElementwiseBlock}, args);
+    launch.args.push_back(pack_args(at, part));
+    launch.sizes.push_back(part.size());
   });
+  return launch;
+}
+
+bool run_generated_kernel(int device, ir::KernelIR ir, std::span<const Array> inputs,
+                          std::span<const Array> outputs) {
+  if (!outputs.empty() && outputs[0].device() != Device::cuda(device))
+    throw DeviceError("[" + ir.name() + "] output 0 is a " + outputs[0].describe() +
+                      "; the kernel runs on cuda:" + std::to_string(device));
+  std::optional<GeneratedLaunch> launch = plan_generated_kernel(std::move(ir), inputs, outputs);
+  if (!launch) return false;
+  if (launch->args.empty()) return true;
+  const Kernel& kernel = kernel_for(device, launch->ir);
+  const int sms = device_properties(device).multiprocessor_count;
+  for (size_t part = 0; part < launch->args.size(); ++part) {
+    KernelArgs args;
+    args.add_bytes(launch->args[part].data(), launch->args[part].size());
+    kernel(Dim3{grid_blocks(launch->sizes[part], sms)}, Dim3{kElementwiseBlock}, args);
+  }
   return true;
 }
 

@@ -5,6 +5,7 @@
 // compiled once by NVRTC (the kernel cache keeps them on disk) and then found by their IR in
 // memory, so a warm launch costs a map lookup and cuLaunchKernel.
 #pragma once
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -24,6 +25,20 @@ const std::vector<std::string>& generated_kernel_options();
 ir::KernelIR op_kernel_ir(OpId op, Dtype compute, Dtype out);
 // out = convert<to>(in).
 ir::KernelIR cast_kernel_ir(Dtype from, Dtype to);
+
+// A launch of a generated kernel worked out on the host: the IR with the layouts its operands
+// allow, and per launch (one, or more past 8 unmergeable axes) the packed args struct and the
+// element count. Empty `args`: nothing to run (no elements).
+struct GeneratedLaunch {
+  ir::KernelIR ir;
+  std::vector<std::string> args;
+  std::vector<int64_t> sizes;
+};
+// The launch of `ir` over inputs and outputs of one shape on one device (see below), or nullopt
+// when the kernel would take more operands than one launch can pass. Throws DeviceError or
+// ValueError for operands of another device, dtype or shape.
+std::optional<GeneratedLaunch> plan_generated_kernel(ir::KernelIR ir, std::span<const Array> inputs,
+                                                     std::span<const Array> outputs);
 
 // Runs `ir` with inputs and outputs of one shape (inputs may be broadcast views with 0 strides)
 // on cuda:device, queued on the current stream. Operand layouts are taken from the arrays after

@@ -1,0 +1,386 @@
+// The CUDA backend's generated kernels run without a GPU: their exact source (the CUDA dialect,
+// nvrtc_std.cuh in place of the standard library, the args struct) is compiled as host C++ with
+// a few lines standing in for CUDA (one thread: blockDim = gridDim = 1, so the grid-stride loop
+// visits every element) and launched with the args the backend packs for real arrays. This
+// checks the addressing end to end (transposed, broadcast, strided outputs, more than 8 axes,
+// fused regions), and measures the textbook complex functions of nvrtc_std.cuh against the C
+// library's (the CPU backend's), within the tolerances the GPU tests allow.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "accel/accel.h"
+#include "accel/backend/cpu/cpu_backend.h"
+#include "accel/backend/cuda/elementwise_kernels.h"
+#include "accel/codegen/emit.h"
+#include "accel/ir/fuse.h"
+
+namespace accel {
+namespace {
+
+// Just enough of CUDA for generated source to compile as host C++ with no standard header.
+const char* kCudaOnHost = R"(
+#define __global__
+#define __device__
+struct accel_dim3 { unsigned x, y, z; };
+static const accel_dim3 threadIdx = {0, 0, 0}, blockIdx = {0, 0, 0}, blockDim = {1, 1, 1},
+                        gridDim = {1, 1, 1};
+#define ACCEL_MATH1(fn) extern "C" double fn(double); extern "C" float fn##f(float); \
+  inline float fn(float x) { return fn##f(x); }
+#define ACCEL_MATH2(fn) extern "C" double fn(double, double); extern "C" float fn##f(float, float); \
+  inline float fn(float x, float y) { return fn##f(x, y); }
+ACCEL_MATH1(acos) ACCEL_MATH1(acosh) ACCEL_MATH1(asin) ACCEL_MATH1(asinh) ACCEL_MATH1(atan)
+ACCEL_MATH1(atanh) ACCEL_MATH1(cbrt) ACCEL_MATH1(ceil) ACCEL_MATH1(cos) ACCEL_MATH1(cosh)
+ACCEL_MATH1(exp) ACCEL_MATH1(exp2) ACCEL_MATH1(expm1) ACCEL_MATH1(fabs) ACCEL_MATH1(floor)
+ACCEL_MATH1(log) ACCEL_MATH1(log10) ACCEL_MATH1(log1p) ACCEL_MATH1(log2) ACCEL_MATH1(nearbyint)
+ACCEL_MATH1(sin) ACCEL_MATH1(sinh) ACCEL_MATH1(sqrt) ACCEL_MATH1(tan) ACCEL_MATH1(tanh)
+ACCEL_MATH1(trunc) ACCEL_MATH2(atan2) ACCEL_MATH2(copysign) ACCEL_MATH2(fmod) ACCEL_MATH2(hypot)
+ACCEL_MATH2(nextafter) ACCEL_MATH2(pow)
+#define ACCEL_CLASSIFY(fn) inline bool fn(float x) { return __builtin_##fn(x); } \
+  inline bool fn(double x) { return __builtin_##fn(x); }
+ACCEL_CLASSIFY(isnan) ACCEL_CLASSIFY(isinf) ACCEL_CLASSIFY(isfinite) ACCEL_CLASSIFY(signbit)
+inline float __int_as_float(int i) { float f; __builtin_memcpy(&f, &i, 4); return f; }
+inline double __longlong_as_double(long long i) { double d; __builtin_memcpy(&d, &i, 8); return d; }
+)";
+
+using Entry = void (*)(const void*);
+
+// Compiles the kernels of `irs` (one translation unit, as NVRTC would see each) into a shared
+// object; entries[i] launches irs[i] with a packed args struct.
+class HostBuild {
+ public:
+  explicit HostBuild(const std::vector<ir::KernelIR>& irs) {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("accel-cuda-host-" + std::to_string(getpid()) + "-" + std::to_string(counter_++));
+    std::filesystem::create_directories(dir_);
+    std::string src = std::string(kCudaOnHost) + codegen::emit_prelude(codegen::cuda_dialect());
+    for (const ir::KernelIR& k : irs) {
+      const std::string name = k.name();
+      src += codegen::emit_kernel_body(k, codegen::cuda_dialect());
+      src += "extern \"C\" void run_" + name + "(const void* p) { " + name +
+             "(*static_cast<const " + name + "_args*>(p)); }\n";
+    }
+    std::ofstream(dir_ / "kernels.cpp") << src;
+    const char* env = std::getenv("ACCEL_CXX");
+    const std::string cxx = env && *env ? env : "c++";
+    const std::string cmd = cxx + " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -o " +
+                            (dir_ / "kernels.so").string() + " " + (dir_ / "kernels.cpp").string() +
+                            " 2> " + (dir_ / "log.txt").string();
+    if (std::system(cmd.c_str()) != 0) {
+      std::ifstream log(dir_ / "log.txt");
+      error_ = std::string(std::istreambuf_iterator<char>(log), {});
+      return;
+    }
+    handle_ = dlopen((dir_ / "kernels.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle_) {
+      error_ = dlerror();
+      return;
+    }
+    for (const ir::KernelIR& k : irs)
+      entries_.push_back(reinterpret_cast<Entry>(dlsym(handle_, ("run_" + k.name()).c_str())));
+  }
+  ~HostBuild() {
+    if (handle_) dlclose(handle_);
+    std::filesystem::remove_all(dir_);
+  }
+  const std::string& error() const { return error_; }
+  Entry entry(size_t i) const { return entries_.at(i); }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path dir_;
+  void* handle_ = nullptr;
+  std::string error_;
+  std::vector<Entry> entries_;
+};
+
+// What the backend does on the GPU, with the host build's entry instead of cuLaunchKernel:
+// returns the IR it would launch (layouts set) after running it.
+ir::KernelIR launch_on_host(const ir::KernelIR& ir, std::span<const Array> inputs,
+                            std::span<const Array> outputs) {
+  auto launch = cuda::plan_generated_kernel(ir, inputs, outputs);
+  EXPECT_TRUE(launch.has_value());
+  HostBuild build({launch->ir});
+  EXPECT_EQ(build.error(), "");
+  if (!build.error().empty()) return launch->ir;
+  for (const std::string& args : launch->args) build.entry(0)(args.data());
+  return launch->ir;
+}
+
+Array doubles(const Shape& shape, double scale, int seed) {
+  std::mt19937 rng(static_cast<unsigned>(seed));
+  std::normal_distribution<double> normal(0, scale);
+  std::vector<double> v(static_cast<size_t>(shape_size(shape)));
+  for (double& x : v) x = normal(rng);
+  return Array::from_vector(v, shape, Device::cpu());
+}
+
+void expect_same(const Array& got, const Array& want, double rtol, const std::string& label) {
+  auto g = astype(got, complex128).eval().to_vector<std::complex<double>>();
+  auto w = astype(want, complex128).eval().to_vector<std::complex<double>>();
+  ASSERT_EQ(g.size(), w.size()) << label;
+  for (size_t i = 0; i < g.size(); ++i)
+    ASSERT_LE(std::abs(g[i] - w[i]), rtol * std::abs(w[i])) << label << " at flat index " << i;
+}
+
+TEST(CudaKernelsOnHost, single_op_kernel_reads_transposed_and_broadcast_inputs_into_a_strided_view) {
+  Array a = doubles({6, 5}, 1, 1);
+  Array at = Array::view_of(a, {5, 6}, {1, 5}, 0);            // transposed
+  Array row = doubles({6}, 1, 2);
+  Array rows = Array::view_of(row, {5, 6}, {0, 1}, 0);        // broadcast down the rows
+  Array buffer = zeros({5, 12}, float64);
+  Array out = Array::view_of(buffer, {5, 6}, {12, 2}, 1);     // every other column, from 1
+  const Array in[] = {at, rows};
+  ir::KernelIR k = launch_on_host(cuda::op_kernel_ir(OpId::atan2, float64, float64), in, {&out, 1});
+  EXPECT_EQ(k.inputs[0].layout, ir::Layout::strided);
+  EXPECT_EQ(k.outputs[0].layout, ir::Layout::strided);
+  expect_same(out, atan2(at, rows), 0, "atan2");
+  // The columns in between stay untouched.
+  expect_same(Array::view_of(buffer, {5, 6}, {12, 2}, 0), zeros({5, 6}, float64), 0, "gaps");
+}
+
+TEST(CudaKernelsOnHost, casts_between_strided_views_and_from_a_scalar) {
+  std::vector<int16_t> v(40);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int16_t>(int(i) * 1000 - 20000);
+  Array a = Array::from_vector(v, {8, 5}, Device::cpu());
+  Array reversed = Array::view_of(a, {8, 5}, {-5, 1}, 35);
+  Array out = empty({5, 8}, complex64);
+  Array out_t = Array::view_of(out, {8, 5}, {1, 8}, 0);
+  launch_on_host(cuda::cast_kernel_ir(int16, complex64), {&reversed, 1}, {&out_t, 1});
+  expect_same(out_t, astype(reversed, complex64), 0, "int16 -> complex64");
+  // fill's path: one value broadcast into a strided destination.
+  Array one = Array::from_vector(std::vector<double>{-2.5}, {}, Device::cpu());
+  Array all = Array::view_of(one, {8, 5}, {0, 0}, 0);
+  Array dst = zeros({8, 10}, int8);
+  Array cols = Array::view_of(dst, {8, 5}, {10, 2}, 0);
+  ir::KernelIR k = launch_on_host(cuda::cast_kernel_ir(float64, int8), {&all, 1}, {&cols, 1});
+  EXPECT_EQ(k.inputs[0].layout, ir::Layout::scalar);
+  expect_same(cols, full({8, 5}, weak_scalar(-2, Device::cpu()), int8), 0, "fill");
+}
+
+TEST(CudaKernelsOnHost, more_than_eight_axes_split_into_launches_that_cover_everything) {
+  std::vector<int32_t> v(2048);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int32_t>(i);
+  Array a = Array::from_vector(v, Shape(11, 2), Device::cpu());
+  Strides s = a.strides();
+  Array p = Array::view_of(a, Shape(11, 2), {s[10], s[0], s[9], s[1], s[8], s[2], s[7], s[3], s[6],
+                                             s[4], s[5]}, 0);
+  Array seven = Array::from_vector(std::vector<int32_t>{7}, {}, Device::cpu());
+  const Array in[] = {p, Array::view_of(seven, Shape(11, 2), Strides(11, 0), 0)};
+  Array out = empty(Shape(11, 2), int32);
+  auto launch = cuda::plan_generated_kernel(cuda::op_kernel_ir(OpId::multiply, int32, int32), in,
+                                            {&out, 1});
+  ASSERT_TRUE(launch);
+  EXPECT_EQ(launch->args.size(), 4u);  // the last two axes merge: 10 left, 2 x 2 leading
+  launch_on_host(cuda::op_kernel_ir(OpId::multiply, int32, int32), in, {&out, 1});
+  expect_same(out, multiply(p, weak_scalar(7, Device::cpu())), 0, "11-d");
+}
+
+TEST(CudaKernelsOnHost, fused_region_with_two_outputs_matches_the_cpu_backend) {
+  Array a = doubles({40, 30}, 2, 3), b = doubles({30}, 1, 4), c = doubles({30, 40}, 1, 5);
+  Array at = Array::view_of(a, {30, 40}, {1, 30}, 0);
+  Array bb = Array::view_of(b, {30, 40}, {1, 0}, 0);
+  Array y = sin(at) * sin(at) + cos(at) * cos(at) - exp(negative(bb)) * c;
+  Array z = astype(y * 2 + c, float32);
+  Array roots[] = {y, z};
+  ir::FusedRegion r = ir::fuse_elementwise(roots);
+  std::vector<Array> outs;
+  for (const ir::Operand& o : r.ir.outputs) outs.push_back(empty(r.shape, o.dtype));
+  launch_on_host(r.ir, r.inputs, outs);
+  ASSERT_EQ(outs.size(), 2u);
+  eval({y, z});
+  expect_same(outs[0], y, 1e-15, "y");
+  expect_same(outs[1], z, 0, "z");
+}
+
+// Finite complex values, parts in [-3, 3], modulus at least 0.25 (as the GPU tests use).
+Array moderate_complex(Dtype dt, int n, int seed) {
+  std::mt19937 rng(static_cast<unsigned>(seed));
+  std::uniform_real_distribution<double> u(-3, 3);
+  std::vector<std::complex<double>> v;
+  while (static_cast<int>(v.size()) < n) {
+    std::complex<double> z(u(rng), u(rng));
+    if (std::abs(z) >= 0.25) v.push_back(z);
+  }
+  return astype(Array::from_vector(v, {n}, Device::cpu()), dt).eval();
+}
+
+TEST(CudaKernelsOnHost, textbook_complex_functions_are_within_the_gpu_tests_tolerances) {
+  // tests/python/test_cuda_elementwise.py: TEXTBOOK_COMPLEX and TEXTBOOK_TOL.
+  const OpId ops[] = {OpId::exp, OpId::exp2, OpId::log, OpId::log2, OpId::log10, OpId::sqrt,
+                      OpId::sin, OpId::cos, OpId::tan, OpId::sinh, OpId::cosh, OpId::tanh,
+                      OpId::asin, OpId::acos, OpId::atan, OpId::asinh, OpId::acosh, OpId::atanh,
+                      OpId::pow};
+  struct Tol { Dtype dt; double rtol, atol; };
+  const Tol tols[] = {{complex64, 3e-5, 3e-6}, {complex128, 1e-12, 1e-13}};
+  std::vector<ir::KernelIR> irs;
+  for (const Tol& t : tols)
+    for (OpId op : ops) irs.push_back(cuda::op_kernel_ir(op, t.dt, t.dt));
+  HostBuild build(irs);
+  ASSERT_EQ(build.error(), "");
+  size_t i = 0;
+  for (const Tol& t : tols) {
+    const Array x = moderate_complex(t.dt, 2000, 11), w = moderate_complex(t.dt, 2000, 12);
+    for (OpId op : ops) {
+      const bool binary = op_info(op).arity == 2;
+      std::vector<Array> in = {x};
+      if (binary) in.push_back(w);
+      Array out = empty({2000}, t.dt);
+      auto launch = cuda::plan_generated_kernel(irs[i], in, {&out, 1});
+      for (const std::string& args : launch->args) build.entry(i)(args.data());
+      ++i;
+      const Array want = elementwise(op, in).eval();
+      auto g = astype(out, complex128).eval().to_vector<std::complex<double>>();
+      auto e = astype(want, complex128).eval().to_vector<std::complex<double>>();
+      auto xs = astype(x, complex128).eval().to_vector<std::complex<double>>();
+      double worst = 0;
+      for (size_t j = 0; j < g.size(); ++j) {
+        const double err = std::abs(g[j] - e[j]), allowed = t.atol + t.rtol * std::abs(e[j]);
+        worst = std::max(worst, err / allowed);
+        EXPECT_LE(err, allowed) << op_name(op) << " " << dtype_name(t.dt) << " at " << xs[j]
+                                << ": textbook " << g[j] << ", C library " << e[j];
+        if (err > allowed) break;
+      }
+      std::printf("[ textbook ] %-6s %-10s worst error %.3f of the allowed\n", op_name(op),
+                  dtype_name(t.dt), worst);
+    }
+  }
+}
+
+// 64 values of `dt` for op inputs: edge values (0, extremes, NaN, inf, -0.0) and random ones;
+// for the textbook complex functions, moderate values only (module comment).
+Array op_inputs(Dtype dt, bool moderate, int seed) {
+  if (is_complex(dt) && moderate) return moderate_complex(dt, 64, seed);
+  std::mt19937_64 rng(static_cast<uint64_t>(seed));
+  std::vector<double> re(64), im(64);
+  const double specials[] = {0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 3.0, INFINITY, -INFINITY, NAN, 1e-30, 1e30};
+  std::normal_distribution<double> normal(0, 10);
+  for (size_t i = 0; i < 64; ++i) {
+    re[i] = i < 12 ? specials[i] : normal(rng);
+    im[i] = i < 12 ? specials[(i * 5) % 12] : normal(rng);
+  }
+  if (is_integer(dt) || is_bool(dt)) {
+    std::vector<uint64_t> bits(64);
+    for (uint64_t& b : bits) b = rng();
+    bits[0] = 0;
+    bits[1] = 1;
+    bits[2] = ~uint64_t{0};
+    bits[3] = uint64_t{1} << 63;
+    Array wide = Array::from_vector(bits, {64}, Device::cpu());
+    if (is_bool(dt)) return astype(bitwise_and(wide, weak_scalar(1, Device::cpu())), bool_).eval();
+    return astype(wide, dt).eval();  // wraps: every bit pattern of the narrower type appears
+  }
+  if (is_floating(dt)) return astype(Array::from_vector(re, {64}, Device::cpu()), dt).eval();
+  // Complex parts stay below 1e15: where a product of parts overflows, NumPy's and the CPU
+  // backend's answer (inf or NaN) depends on whether the compiler fused it into an FMA.
+  std::vector<std::complex<double>> z(64);
+  auto tame = [](double x) { return std::fabs(x) > 1e15 && std::isfinite(x) ? std::copysign(1e15, x) : x; };
+  for (size_t i = 0; i < 64; ++i) z[i] = {tame(re[i]), tame(im[i])};
+  return astype(Array::from_vector(z, {64}, Device::cpu()), dt).eval();
+}
+
+bool textbook(OpId op) {
+  switch (op) {
+    case OpId::exp: case OpId::exp2: case OpId::log: case OpId::log2: case OpId::log10:
+    case OpId::sqrt: case OpId::sin: case OpId::cos: case OpId::tan: case OpId::sinh:
+    case OpId::cosh: case OpId::tanh: case OpId::asin: case OpId::acos: case OpId::atan:
+    case OpId::asinh: case OpId::acosh: case OpId::atanh: case OpId::pow:
+      return true;
+    default:
+      return false;
+  }
+}
+
+TEST(CudaKernelsOnHost, every_op_and_dtype_agrees_with_the_cpu_backend) {
+  // The same functors on both sides: what differs is nvrtc_std.cuh (type traits, limits,
+  // complex math) in place of the standard library, which this checks for every op and dtype.
+  struct Case { OpId op; Dtype dt; };
+  std::vector<Case> cases;
+  std::vector<ir::KernelIR> irs;
+  for (int o = 0; o < kNumOps; ++o)
+    for (int d = 0; d < kNumDtypes; ++d) {
+      const auto op = static_cast<OpId>(o);
+      const auto dt = static_cast<Dtype>(d);
+      const OpInfo& info = op_info(op);
+      if (!op_accepts(info.bools, info.domain, dt)) continue;
+      cases.push_back({op, dt});
+      irs.push_back(cuda::op_kernel_ir(op, dt, op_output_dtype(op, dt)));
+    }
+  HostBuild build(irs);
+  ASSERT_EQ(build.error(), "");
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const auto [op, dt] = cases[i];
+    const bool moderate = is_complex(dt) && textbook(op);
+    std::vector<Array> in;
+    for (int a = 0; a < op_info(op).arity; ++a) in.push_back(op_inputs(dt, moderate, 100 + a));
+    if (op == OpId::where) in[0] = astype(astype(in[0], bool_), dt).eval();
+    Array out = empty({64}, op_output_dtype(op, dt));
+    auto launch = cuda::plan_generated_kernel(irs[i], in, {&out, 1});
+    for (const std::string& args : launch->args) build.entry(i)(args.data());
+    Array want = Array::empty({64}, out.dtype(), Device::cpu());
+    cpu::cpu_backend().elementwise(op, in, want);
+    const std::string label = std::string(op_name(op)) + " " + dtype_name(dt);
+    if (!is_inexact(out.dtype())) {
+      EXPECT_EQ(out.to_vector<int64_t>(), want.to_vector<int64_t>()) << label;
+      continue;
+    }
+    const bool single = out.dtype() == float32 || out.dtype() == complex64;
+    const double rtol = moderate ? (single ? 3e-5 : 1e-12) : (single ? 4e-6 : 1e-13);
+    const double atol = moderate ? (single ? 3e-6 : 1e-13) : 0;
+    auto g = astype(out, complex128).eval().to_vector<std::complex<double>>();
+    auto w = astype(want, complex128).eval().to_vector<std::complex<double>>();
+    for (size_t j = 0; j < g.size(); ++j) {
+      const auto same_special = [](double a, double b) {
+        return (std::isnan(a) && std::isnan(b)) || a == b;
+      };
+      if (same_special(g[j].real(), w[j].real()) && same_special(g[j].imag(), w[j].imag())) continue;
+      EXPECT_LE(std::abs(g[j] - w[j]), atol + rtol * std::abs(w[j]))
+          << label << " element " << j << ": kernel " << g[j] << ", CPU " << w[j];
+    }
+  }
+}
+
+TEST(CudaKernelsOnHost, every_cast_pair_agrees_with_the_cpu_backend) {
+  std::vector<ir::KernelIR> irs;
+  for (int a = 0; a < kNumDtypes; ++a)
+    for (int b = 0; b < kNumDtypes; ++b)
+      irs.push_back(cuda::cast_kernel_ir(static_cast<Dtype>(a), static_cast<Dtype>(b)));
+  HostBuild build(irs);
+  ASSERT_EQ(build.error(), "");
+  for (size_t i = 0; i < irs.size(); ++i) {
+    const Dtype from = irs[i].inputs[0].dtype, to = irs[i].outputs[0].dtype;
+    Array in = op_inputs(from, false, 7);
+    if (is_inexact(from) && (is_integer(to))) {
+      // Only values the integer type holds: anything else is undefined in C (and NumPy).
+      in = astype(astype(astype(in, int8), bool_), from).eval();  // 0 and 1, NaN -> 1
+    }
+    Array out = empty({64}, to);
+    auto launch = cuda::plan_generated_kernel(irs[i], {&in, 1}, {&out, 1});
+    for (const std::string& args : launch->args) build.entry(i)(args.data());
+    Array want = astype(in, to).eval();
+    const std::string label = std::string(dtype_name(from)) + " -> " + dtype_name(to);
+    if (!is_inexact(to)) {
+      EXPECT_EQ(out.to_vector<int64_t>(), want.to_vector<int64_t>()) << label;
+      continue;
+    }
+    auto g = astype(out, complex128).eval().to_vector<std::complex<double>>();
+    auto w = astype(want, complex128).eval().to_vector<std::complex<double>>();
+    for (size_t j = 0; j < g.size(); ++j) {
+      auto same_part = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+      const bool same = same_part(g[j].real(), w[j].real()) && same_part(g[j].imag(), w[j].imag());
+      EXPECT_TRUE(same) << label << " element " << j << ": kernel " << g[j] << ", CPU " << w[j];
+    }
+  }
+}
+
+}  // namespace
+}  // namespace accel
