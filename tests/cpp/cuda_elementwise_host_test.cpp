@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -380,6 +381,55 @@ TEST(CudaKernelsOnHost, every_cast_pair_agrees_with_the_cpu_backend) {
       EXPECT_TRUE(same) << label << " element " << j << ": kernel " << g[j] << ", CPU " << w[j];
     }
   }
+}
+
+TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
+  // The arange rule exists twice (cpu/fill.cpp's fill_sequence, the CUDA accel_arange): they
+  // must agree to the last bit, wrap-around and rounding included.
+  std::string src = std::string(kCudaOnHost) + cuda::arange_source();
+  std::vector<Dtype> dts;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const auto dt = static_cast<Dtype>(d);
+    if (dt == bool_) continue;
+    dts.push_back(dt);
+    const std::string t = codegen::c_type(dt);
+    src += "extern \"C\" void run_arange_" + std::to_string(d) +
+           "(void* out, const void* first, const void* second, long long n) { accel_arange<" + t +
+           ">(static_cast<" + t + "*>(out), *static_cast<const " + t + "*>(first), " +
+           "*static_cast<const " + t + "*>(second), n); }\n";
+  }
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("accel-cuda-arange-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "arange.cpp") << src;
+  const char* env = std::getenv("ACCEL_CXX");
+  const std::string cmd = std::string(env && *env ? env : "c++") +
+                          " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -o " +
+                          (dir / "arange.so").string() + " " + (dir / "arange.cpp").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  void* lib = dlopen((dir / "arange.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(lib, nullptr) << dlerror();
+  using Run = void (*)(void*, const void*, const void*, long long);
+  struct Range { double start, stop, step; };
+  const Range ranges[] = {{0.1, 3e5, 0.3}, {-1.5, 2.5, 0.25}, {5, -300, -3}, {0, 70000, 7},
+                          {1e6, 1e6 + 5000, 0.37}};
+  for (Dtype dt : dts) {
+    auto run = reinterpret_cast<Run>(
+        dlsym(lib, ("run_arange_" + std::to_string(static_cast<int>(dt))).c_str()));
+    ASSERT_NE(run, nullptr);
+    for (const Range& r : ranges) {
+      Array want = arange(r.start, r.stop, r.step, dt, Device::cpu());
+      if (want.size() < 3) continue;
+      Array firsts = Array::view_of(want, {2}, {1}, 0).eval();
+      Array got = empty(want.shape(), dt);
+      const auto* first = static_cast<const char*>(firsts.data());
+      run(got.data(), first, first + want.itemsize(), want.size());
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), want.nbytes()), 0)
+          << dtype_name(dt) << " arange(" << r.start << ", " << r.stop << ", " << r.step << ")";
+    }
+  }
+  dlclose(lib);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
