@@ -12,6 +12,7 @@
 #include "accel/backend/cuda/gather_scatter.h"
 #include "accel/backend/cuda/matmul.h"
 #include "accel/backend/cuda/memory.h"
+#include "accel/backend/cuda/reduce_kernels.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {
@@ -62,11 +63,14 @@ void CudaBackend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inpu
   if (!run_generated_kernel(index_, ir, inputs, outputs)) Backend::run_kernel(ir, inputs, outputs);
 }
 
-void CudaBackend::reduce(ReduceOp, const Array&, const std::vector<int>&, const Array&) {
-  no_kernel_yet("reduce");
+void CudaBackend::reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
+                         const Array& out) {
+  run_reduce(*cuda_runner(index_), op, in, axes, out);
 }
 
-void CudaBackend::scan(ScanOp, const Array&, int, const Array&) { no_kernel_yet("scan"); }
+void CudaBackend::scan(ScanOp op, const Array& in, int axis, const Array& out) {
+  run_scan(*cuda_runner(index_), op, in, axis, out);
+}
 
 void CudaBackend::matmul(const Array& a, const Array& b, const Array& out) {
   cuda::matmul(index_, a, b, out);
@@ -104,7 +108,7 @@ std::optional<IndexFault> CudaBackend::scatter(const Array& dst, std::span<const
   return cuda::scatter(index_, dst, axes, indices, values);
 }
 
-Array CudaBackend::nonzero(const Array&) { no_kernel_yet("nonzero"); }
+Array CudaBackend::nonzero(const Array& x) { return run_nonzero(*cuda_runner(index_), x); }
 
 void CudaBackend::synchronize() { synchronize_device(index_); }
 

@@ -1,0 +1,69 @@
+// The launch parameters of the CUDA reduction, scan and nonzero kernels (reduce.cuh, scan.cuh,
+// nonzero.cuh), passed by value as one struct. Compiled by the host compiler (the planner in
+// backend/cuda fills them) and embedded as text for NVRTC, so both sides share one layout; the
+// static_asserts pin it (x86-64 and NVPTX64 lay out pointers and int64 alike).
+#pragma once
+#ifndef __CUDACC_RTC__
+#include <cstdint>
+#endif
+
+namespace accel::kernels {
+
+// Dimensions per side after size-1 dimensions are dropped and contiguous ones merged; a view
+// needs more only with more than this many non-mergeable axes.
+inline constexpr int kMaxDims = 24;
+// Threads per block of every kernel here; the shared-memory trees assume this size.
+inline constexpr int kThreads = 256;
+// Scans work in tiles of kThreads x kScanItems elements.
+inline constexpr int kScanItems = 8;
+inline constexpr int kScanTile = kThreads * kScanItems;
+// The largest reduction state (argmin/argmax of complex128: 16 bytes + an int64 index).
+inline constexpr int kMaxStateBytes = 32;
+
+// out[kept] = reduce(in[kept, r] for r in [0, red_count)), or, with splits > 1, partial states
+// partial[k * splits + s] over the chunks [s * chunk, (s + 1) * chunk) (k: the output's index
+// in C order of the kept dims). Strides in elements; in/out point at element 0.
+struct ReduceParams {
+  const void* in;
+  void* out;
+  void* partial;
+  int64_t kept_count, red_count;
+  int64_t splits, chunk;
+  int32_t kept_ndim, red_ndim;
+  int32_t group;     // reduce_rows: threads per output (32, or the whole block)
+  int32_t in_dtype;  // the input's Dtype, read by ops that take any input dtype (AnyDtype)
+  int64_t kept_size[kMaxDims], kept_in[kMaxDims], kept_out[kMaxDims];
+  int64_t red_size[kMaxDims], red_in[kMaxDims];
+};
+static_assert(sizeof(ReduceParams) == 8 * 7 + 16 + 8 * 5 * kMaxDims, "ReduceParams layout");
+
+// Inclusive scans of `len` elements along one axis, for each of `rows` rows (the other dims).
+// A row is cut into `tiles` tiles of `chunk` elements; when there are several, `carries` holds
+// the inclusive running totals of each row's tiles (rows x tiles states).
+struct ScanParams {
+  const void* in;
+  void* out;
+  void* carries;
+  int64_t len, in_step, out_step;
+  int64_t rows, tiles, chunk;
+  int32_t ndim;
+  int32_t in_dtype;  // as ReduceParams::in_dtype
+  int64_t size[kMaxDims], in_stride[kMaxDims], out_stride[kMaxDims];
+};
+static_assert(sizeof(ScanParams) == 8 * 9 + 8 + 8 * 3 * kMaxDims, "ScanParams layout");
+
+// nonzero over `total` elements in C order: block b reads [b * chunk, (b + 1) * chunk), counts
+// into counts[b] (first pass), then writes coordinates from offsets[b] on (second pass) into
+// out, an (ndim, found) int64 array.
+struct NonzeroParams {
+  const void* in;
+  int64_t* out;
+  int64_t* counts;   // per block: nonzero counts (pass 1), then their exclusive prefix sums
+  int64_t total, chunk, found;
+  int32_t ndim;
+  int32_t pad_;
+  int64_t size[kMaxDims], stride[kMaxDims];
+};
+static_assert(sizeof(NonzeroParams) == 8 * 6 + 8 + 8 * 2 * kMaxDims, "NonzeroParams layout");
+
+}  // namespace accel::kernels
