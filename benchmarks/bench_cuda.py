@@ -4,7 +4,8 @@ overhead, cold / warm kernel compile time, and array ops: matmul 4096^2 float32 
 on cuBLAS), a gather of 1e7 float32 elements (x[idx], random int64 indices; accel checks the
 bounds and waits for the result to say whether one was bad, CuPy does neither), and elementwise
 work on float32 arrays of 1e7 and 1e8 elements (a + b, a * 2, a fused expression, astype) with
-the effective bandwidth of each. Run by scripts/gpu-check.
+the effective bandwidth of each; reductions (sum of 1e8 float32: all of it, and over each
+axis of a 10000 x 10000 view; cumsum of 1e8 float32). Run by scripts/gpu-check.
 
 Bandwidths count bytes moved one way (a device-to-device copy counts them read plus written, as
 nvbandwidth does). Device-side work is timed with CUDA events; host-side calls with
@@ -131,6 +132,27 @@ def accel_array_ops():
     dx, didx = accel.asarray(x, device="cuda"), accel.asarray(idx, device="cuda")
     assert np.array_equal(accel.asnumpy(dx[didx]), x[idx])
     out["gather"] = median_event_ms(lambda: dx[didx], accel.cuda.Event) / 1e3
+    return out
+
+
+# ---------------------------------------------------------------- reductions (both libraries)
+
+REDUCE_N = 100_000_000
+
+
+def reduction_cases(xp, to_device, new_event):
+    """Effective bandwidth (input bytes read per second) of sum and cumsum on 1e8 float32."""
+    out = {}
+    x = to_device(np.random.default_rng(0).random(REDUCE_N, dtype=np.float32))
+    m = x.reshape(10_000, 10_000)
+    cases = {
+        "sum all": lambda: xp.sum(x),
+        "sum axis 0": lambda: xp.sum(m, axis=0),
+        "sum axis 1": lambda: xp.sum(m, axis=1),
+        "cumsum": lambda: xp.cumsum(x),
+    }
+    for key, fn in cases.items():
+        out[key] = 4 * REDUCE_N / (median_event_ms(fn, new_event) / 1e3)
     return out
 
 
@@ -285,6 +307,10 @@ ROWS = [  # (key, label, kind): kind "bw" is bytes/s (higher is better), "s" is 
     ("matmul float32", f"matmul {MATMUL_N}x{MATMUL_N} float32", "s"),
     ("matmul float64", f"matmul {MATMUL_N}x{MATMUL_N} float64", "s"),
     ("gather", f"gather x[idx], {GATHER_N:.0e} float32", "s"),
+    ("sum all", "sum of 1e8 float32 (input bytes/s)", "bw"),
+    ("sum axis 0", "sum over axis 0 of 10000 x 10000 float32", "bw"),
+    ("sum axis 1", "sum over axis 1 of 10000 x 10000 float32", "bw"),
+    ("cumsum", "cumsum of 1e8 float32 (input bytes/s)", "bw"),
 ]
 
 
@@ -306,6 +332,9 @@ def main():
           + (f", CuPy {cp.__version__}" if cp else f", CuPy not available ({CUPY_WHY})"))
     a = accel_cases()
     c = cupy_cases() if cp else {}
+    a.update(reduction_cases(accel, lambda h: accel.asarray(h, device="cuda"), accel.cuda.Event))
+    if cp:
+        c.update(reduction_cases(cp, cp.asarray, cp.cuda.Event))
     print(f"\n{'case':44s} {'accel':>12s} {'CuPy':>12s} {'accel/CuPy':>11s}")
     for key, label, kind in ROWS:
         av, cv = a.get(key), c.get(key)

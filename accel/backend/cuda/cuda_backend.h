@@ -1,8 +1,8 @@
 // The CUDA backend of one device: device memory and copies through the caching allocator and
 // the current stream; the elementwise family (ops, casts, fused regions, fills, arange) as
 // generated kernels (elementwise_kernels.h); matmul, gather and scatter on cuBLAS and accel's
-// own kernels (matmul.h, gather_scatter.h). Ops without a CUDA kernel yet (reductions, scans,
-// nonzero) say so; user kernels (kernel.h) run on it fully.
+// own kernels (matmul.h, gather_scatter.h); reductions, scans and nonzero (reduce_kernels.h).
+// User kernels (kernel.h) run on it fully.
 #pragma once
 #include "accel/backend/backend.h"
 
