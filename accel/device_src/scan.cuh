@@ -1,7 +1,7 @@
 // CUDA inclusive scans (cumulative sum / product) with the ops of reduce.cuh, over a ScanParams
 // layout (reduce_params.h). Short rows, or an axis slower than the others: a thread per row
 // (scan_serial). Otherwise a block scans tiles of kScanTile elements: a row's tiles in turn
-// (scan_block_rows), or, for long rows, all at once (scan_tiles). Rows cut into tiles (long
+// (scan_block_rows), or, for long rows, in chunks all at once (scan_tiles). Rows cut into tiles (long
 // ones, or few rows of scan_serial) first reduce each tile to its total (reduce.cuh's kernels
 // with splits) and scan those totals; each tile then starts from the total before it.
 #pragma once
@@ -100,8 +100,9 @@ template <class Op> __global__ void __launch_bounds__(kThreads) scan_block_rows(
   }
 }
 
-// Every tile (p.chunk == kScanTile elements) of every row at once; tile t of a row starts after
-// carries[row * tiles + t - 1], the inclusive running total of the row's tiles before it.
+// Every chunk (p.chunk elements, whole tiles) of every row at once; chunk t of a row starts
+// after carries[row * tiles + t - 1], the inclusive running total of the row's chunks before it,
+// and scans its tiles in turn.
 template <class Op> __global__ void __launch_bounds__(kThreads) scan_tiles(const __grid_constant__ ScanParams p) {
   using State = typename Op::State;
   __shared__ ScanShared<Op> shared;
@@ -110,11 +111,13 @@ template <class Op> __global__ void __launch_bounds__(kThreads) scan_tiles(const
   for (int64_t row = blockIdx.y; row < p.rows; row += gridDim.y) {
     const Offsets o = row_offsets(p, row);
     for (int64_t t = blockIdx.x; t < p.tiles; t += gridDim.x) {
-      const int64_t start = t * kScanTile;
-      const int64_t n = p.len - start < kScanTile ? p.len - start : kScanTile;
-      const State carry = t > 0 ? carries[row * p.tiles + t - 1] : Op::identity();
-      scan_tile<Op>(p, o.in + start * p.in_step, out + o.out + start * p.out_step, n, carry,
-                    shared.tile.get(), shared.totals.get());
+      const int64_t end = (t + 1) * p.chunk < p.len ? (t + 1) * p.chunk : p.len;
+      State carry = t > 0 ? carries[row * p.tiles + t - 1] : Op::identity();
+      for (int64_t start = t * p.chunk; start < end; start += kScanTile) {
+        const int64_t n = end - start < kScanTile ? end - start : kScanTile;
+        carry = scan_tile<Op>(p, o.in + start * p.in_step, out + o.out + start * p.out_step, n,
+                              carry, shared.tile.get(), shared.totals.get());
+      }
     }
   }
 }

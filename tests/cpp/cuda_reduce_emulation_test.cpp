@@ -346,9 +346,10 @@ void check_scan(ScanOp op, const Array& x, int axis, Dtype out_dtype, double rto
 }  // namespace
 
 TEST(CudaScanEmulated, every_scan_kernel_matches_the_cpu_backend) {
-  // (20000,): tiles; (2000, 6) over 0: serial tiles with a reduce_columns total; (50, 300):
-  // a block per row; (100, 5): a thread per row.
-  for (const Shape& shape : {Shape{20000}, Shape{2000, 6}, Shape{50, 300}, Shape{100, 5}, Shape{2, 9000}}) {
+  // (20000,): chunks of one tile; (70000,): of two; (2000, 6) over 0: serial tiles with a
+  // reduce_columns total; (50, 300): a block per row; (100, 5): a thread per row.
+  for (const Shape& shape : {Shape{20000}, Shape{70000}, Shape{2000, 6}, Shape{50, 300}, Shape{100, 5},
+                             Shape{2, 9000}}) {
     Array f = random_array(shape, Dtype::float32, 15);
     Array i8 = random_array(shape, Dtype::int8, 16);
     Array c = random_array(shape, Dtype::complex128, 17);

@@ -315,21 +315,23 @@ TEST(CudaScanPlan, moderate_rows_along_the_fastest_axis_scan_a_block_each) {
   EXPECT_EQ(p.params.tiles, 1);
 }
 
-TEST(CudaScanPlan, one_long_row_scans_all_tiles_at_once) {
+TEST(CudaScanPlan, one_long_row_scans_chunks_of_tiles_at_once) {
+  // 2 * 132 * 2048 / 256 = 2112 chunks wanted: ceil(1e8 / 2112) = 47349 elements, rounded up to
+  // whole tiles (24 x 2048 = 49152); 2035 chunks.
   auto p = cu::plan_scan({100000000}, {1}, {1}, 0, kH200);
   EXPECT_EQ(p.kernel, cu::ScanKernel::tiles);
-  EXPECT_EQ(p.params.chunk, k::kScanTile);
-  EXPECT_EQ(p.params.tiles, (100000000 + k::kScanTile - 1) / k::kScanTile);  // 48829
-  EXPECT_EQ(p.grid.x, 48829u);
+  EXPECT_EQ(p.params.chunk, 24 * k::kScanTile);
+  EXPECT_EQ(p.params.tiles, 2035);
+  EXPECT_EQ(p.grid.x, 2035u);
   EXPECT_EQ(p.grid.y, 1u);
   EXPECT_EQ(p.total_kernel, cu::ReduceKernel::rows);
   EXPECT_EQ(p.total_params.group, k::kThreads);
-  EXPECT_EQ(p.total_params.splits, 48829);
-  EXPECT_EQ(p.total_params.chunk, k::kScanTile);
-  EXPECT_EQ(p.total_grid.y, 48829u);
+  EXPECT_EQ(p.total_params.splits, 2035);
+  EXPECT_EQ(p.total_params.chunk, 24 * k::kScanTile);
+  EXPECT_EQ(p.total_grid.y, 2035u);
   EXPECT_EQ(p.carry_kernel, cu::ScanKernel::block_rows);
-  EXPECT_EQ(p.carry_params.len, 48829);
-  EXPECT_EQ(p.carry_params.in_stride[0], 48829);
+  EXPECT_EQ(p.carry_params.len, 2035);
+  EXPECT_EQ(p.carry_params.in_stride[0], 2035);
 }
 
 TEST(CudaScanPlan, few_columns_along_a_slow_axis_cut_rows_into_serial_tiles) {

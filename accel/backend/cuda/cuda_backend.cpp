@@ -16,15 +16,6 @@
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {
-namespace {
-
-[[noreturn]] void no_kernel_yet(const std::string& op) {
-  throw BackendUnavailable("[" + op +
-                           "] has no CUDA implementation yet; move the arrays to the CPU with "
-                           "to_device('cpu'), or write the kernel with accel.RawKernel");
-}
-
-}  // namespace
 
 std::shared_ptr<Buffer> CudaBackend::allocate(size_t nbytes) { return cuda::allocate(index_, nbytes); }
 

@@ -224,9 +224,12 @@ ScanPlan plan_scan(const Shape& shape, const Strides& in_strides, const Strides&
     if (n_rows * kThreads >= threads_wanted || len <= kBlockRowsLen) {
       plan.kernel = ScanKernel::block_rows;
     } else {
+      // Chunks of whole tiles, about two blocks' worth per resident block of the device: a
+      // short carry scan, and every multiprocessor busy.
       plan.kernel = ScanKernel::tiles;
-      p.chunk = kScanTile;
-      p.tiles = ceil_div(len, kScanTile);
+      const int64_t per_row = ceil_div(2 * threads_wanted / kThreads, n_rows);
+      p.chunk = ceil_div(ceil_div(len, per_row), kScanTile) * kScanTile;
+      p.tiles = ceil_div(len, p.chunk);
       plan.total_kernel = ReduceKernel::rows;
       t.group = kThreads;
     }
