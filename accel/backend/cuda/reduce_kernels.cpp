@@ -1,12 +1,14 @@
 #include "accel/backend/cuda/reduce_kernels.h"
 
 #include <algorithm>
-#include <map>
-#include <mutex>
 #include <initializer_list>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <string_view>
 
+#include "accel/backend/cuda/builtin_kernels.h"
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/kernel.h"
 #include "accel/backend/cuda/memory.h"
@@ -18,7 +20,8 @@ namespace accel::cuda {
 namespace {
 
 // A device source as NVRTC takes it: no include guards, no standard headers (nvrtc_std.cuh,
-// placed first, stands in for them), and the dtype table pasted where it is included.
+// placed first by builtin_source, stands in for them), and the dtype table pasted where it is
+// included.
 std::string as_nvrtc_text(std::string_view text) {
   std::istringstream in{std::string(text)};
   std::string out, line;
@@ -89,26 +92,22 @@ std::string reduce_op(ReduceOp op, Dtype in, Dtype out) {
   return "";
 }
 
-// The compiled kernels of this process, by device and name expression; each kernel set is one
-// module, compiled on first use (the kernel cache keeps it across processes).
+// The compiled kernels of this process: one module per kernel set, compiled on first use (the
+// kernel cache keeps it across processes).
 Kernel kernel_for(int device, const std::vector<std::string>& module, const std::string& name) {
   struct Table {
     std::mutex mutex;
-    std::map<std::vector<std::string>, Module> modules;
-    std::map<std::pair<int, std::string>, Kernel> kernels;
+    std::map<std::vector<std::string>, std::unique_ptr<BuiltinKernels>> modules;
   };
   static auto* table = new Table();  // never destroyed: modules outlive static destruction
-  std::lock_guard<std::mutex> lock(table->mutex);
-  if (auto it = table->kernels.find({device, name}); it != table->kernels.end()) return it->second;
-  auto found = table->modules.find(module);
-  if (found == table->modules.end())
-    found = table->modules
-                .emplace(module, Module(reduction_source(), reduction_options(), module,
-                                        "accel_reduce.cu"))
-                .first;
-  Kernel k = found->second.function(name, device);
-  table->kernels.emplace(std::make_pair(device, name), k);
-  return k;
+  BuiltinKernels* kernels;
+  {
+    std::lock_guard<std::mutex> lock(table->mutex);
+    auto& slot = table->modules[module];
+    if (!slot) slot = std::make_unique<BuiltinKernels>(reduction_source(), module, "accel_reduce.cu");
+    kernels = slot.get();
+  }
+  return kernels->get(name, device);
 }
 
 class CudaRunner final : public KernelRunner {
@@ -155,15 +154,16 @@ void* scratch(KernelRunner& runner, Array& holder, size_t bytes) {
 }  // namespace
 
 const std::string& reduction_source() {
-  static const std::string source =
-      as_nvrtc_text(embedded::nvrtc_std_cuh) + as_nvrtc_text(embedded::scalar_ops_h) +
-      as_nvrtc_text(embedded::reduce_params_h) + as_nvrtc_text(embedded::reduce_cuh) +
-      as_nvrtc_text(embedded::scan_cuh) + as_nvrtc_text(embedded::nonzero_cuh);
+  static const std::string source = builtin_source(
+      (as_nvrtc_text(embedded::scalar_ops_h) + as_nvrtc_text(embedded::reduce_params_h) +
+       as_nvrtc_text(embedded::reduce_cuh) + as_nvrtc_text(embedded::scan_cuh) +
+       as_nvrtc_text(embedded::nonzero_cuh))
+          .c_str());
   return source;
 }
 
 const std::vector<std::string>& reduction_options() {
-  static const std::vector<std::string> options = {"-default-device"};
+  static const std::vector<std::string> options = builtin_compile_options();
   return options;
 }
 

@@ -12,8 +12,8 @@
 
 namespace accel::cuda {
 
-// The whole translation unit and its NVRTC options; instantiations are chosen by name
-// expressions.
+// The whole translation unit (builtin_source: nvrtc_std.cuh first) and its NVRTC options
+// (builtin_compile_options); instantiations are chosen by name expressions.
 const std::string& reduction_source();
 const std::vector<std::string>& reduction_options();
 
