@@ -46,10 +46,7 @@ template <class T> __global__ void __launch_bounds__(kThreads) nonzero_write(con
     if (hit) {
       const int64_t at = slot + ranks[t] - 1;
       int64_t rest = i;
-      for (int d = p.ndim - 1; d >= 0; --d) {
-        p.out[d * p.found + at] = rest % p.size[d];
-        rest /= p.size[d];
-      }
+      for (int d = p.ndim - 1; d >= 0; --d) p.out[d * p.found + at] = divmod(rest, p.size[d], rest);
     }
     slot += ranks[kThreads - 1];
     __syncthreads();  // ranks are rewritten for the next step

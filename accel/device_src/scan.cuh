@@ -12,8 +12,7 @@ namespace accel::kernels {
 __noinline__ Offsets row_offsets(const ScanParams& p, int64_t row) {
   Offsets o{0, 0};
   for (int d = p.ndim - 1; d >= 0; --d) {
-    const int64_t i = row % p.size[d];
-    row /= p.size[d];
+    const int64_t i = divmod(row, p.size[d], row);
     o.in += i * p.in_stride[d];
     o.out += i * p.out_stride[d];
   }

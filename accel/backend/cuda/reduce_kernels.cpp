@@ -92,19 +92,21 @@ std::string reduce_op(ReduceOp op, Dtype in, Dtype out) {
   return "";
 }
 
-// The compiled kernels of this process: one module per kernel set, compiled on first use (the
-// kernel cache keeps it across processes).
-Kernel kernel_for(int device, const std::vector<std::string>& module, const std::string& name) {
+// The compiled kernels of this process: a module per kernel, compiled when first launched (a
+// call uses one to three of an op's kernels; the kernel cache keeps them across processes).
+Kernel kernel_for(int device, const std::string& name) {
   struct Table {
     std::mutex mutex;
-    std::map<std::vector<std::string>, std::unique_ptr<BuiltinKernels>> modules;
+    std::map<std::string, std::unique_ptr<BuiltinKernels>> modules;
   };
   static auto* table = new Table();  // never destroyed: modules outlive static destruction
   BuiltinKernels* kernels;
   {
     std::lock_guard<std::mutex> lock(table->mutex);
-    auto& slot = table->modules[module];
-    if (!slot) slot = std::make_unique<BuiltinKernels>(reduction_source(), module, "accel_reduce.cu");
+    auto& slot = table->modules[name];
+    if (!slot)
+      slot = std::make_unique<BuiltinKernels>(reduction_source(), std::vector<std::string>{name},
+                                              "accel_reduce.cu");
     kernels = slot.get();
   }
   return kernels->get(name, device);
@@ -113,11 +115,10 @@ Kernel kernel_for(int device, const std::vector<std::string>& module, const std:
 class CudaRunner final : public KernelRunner {
  public:
   explicit CudaRunner(int device) : device_(device) {}
-  void launch(const std::string& name, const std::vector<std::string>& module, Grid grid,
-              const void* params, size_t bytes) override {
+  void launch(const std::string& name, Grid grid, const void* params, size_t bytes) override {
     KernelArgs args;
     args.add_bytes(params, bytes);
-    kernel_for(device_, module, name)(Dim3{grid.x, grid.y, 1},
+    kernel_for(device_, name)(Dim3{grid.x, grid.y, 1},
                                       Dim3{static_cast<unsigned>(kernels::kThreads), 1, 1}, args);
   }
   // Temporaries return to the stream-ordered cache when dropped: later work on this stream
@@ -141,9 +142,8 @@ class CudaRunner final : public KernelRunner {
 };
 
 template <class Params>
-void launch(KernelRunner& runner, const std::string& name, const std::vector<std::string>& module,
-            Grid grid, const Params& params) {
-  runner.launch(name, module, grid, &params, sizeof params);
+void launch(KernelRunner& runner, const std::string& name, Grid grid, const Params& params) {
+  runner.launch(name, grid, &params, sizeof params);
 }
 
 void* scratch(KernelRunner& runner, Array& holder, size_t bytes) {
@@ -223,7 +223,6 @@ void run_reduce(KernelRunner& runner, ReduceOp op, const Array& in, const std::v
   const ReduceDims dims = reduce_dims(in.shape(), in.strides(), axes, out.strides(), arg);
   if (dims.kept_count() == 0) return;
   ReducePlan plan = plan_reduce(dims, runner.threads_wanted());
-  const std::vector<std::string> module = {names.rows, names.columns, names.final_rows};
   out.buffer()->evaluate_pending_readers();
   plan.params.in = dims.reduced_count() == 0 ? nullptr : in.data();
   plan.params.in_dtype = static_cast<int32_t>(in.dtype());
@@ -235,18 +234,15 @@ void run_reduce(KernelRunner& runner, ReduceOp op, const Array& in, const std::v
     plan.final_params.in = states;
     plan.final_params.out = out.data();
   }
-  launch(runner, plan.kernel == ReduceKernel::rows ? names.rows : names.columns, module, plan.grid,
+  launch(runner, plan.kernel == ReduceKernel::rows ? names.rows : names.columns, plan.grid,
          plan.params);
-  if (plan.two_pass()) launch(runner, names.final_rows, module, plan.final_grid, plan.final_params);
+  if (plan.two_pass()) launch(runner, names.final_rows, plan.final_grid, plan.final_params);
 }
 
 void run_scan(KernelRunner& runner, ScanOp op, const Array& in, int axis, const Array& out) {
   ScanPlan plan = plan_scan(in.shape(), in.strides(), out.strides(), axis, runner.threads_wanted());
   if (plan.empty()) return;
   const ScanKernelNames n = scan_kernel_names(op, in.dtype(), out.dtype());
-  const std::vector<std::string> module = {n.serial,     n.block_rows,    n.tiles,
-                                           n.total_rows, n.total_columns, n.carry_serial,
-                                           n.carry_block_rows};
   out.buffer()->evaluate_pending_readers();
   plan.params.in = plan.total_params.in = in.data();
   plan.params.in_dtype = plan.total_params.in_dtype = static_cast<int32_t>(in.dtype());
@@ -256,15 +252,15 @@ void run_scan(KernelRunner& runner, ScanOp op, const Array& in, int axis, const 
     void* c = scratch(runner, carries, plan.carry_bytes());
     plan.total_params.partial = plan.carry_params.out = plan.params.carries = c;
     plan.carry_params.in = c;
-    launch(runner, plan.total_kernel == ReduceKernel::rows ? n.total_rows : n.total_columns, module,
+    launch(runner, plan.total_kernel == ReduceKernel::rows ? n.total_rows : n.total_columns,
            plan.total_grid, plan.total_params);
     launch(runner, plan.carry_kernel == ScanKernel::serial ? n.carry_serial : n.carry_block_rows,
-           module, plan.carry_grid, plan.carry_params);
+           plan.carry_grid, plan.carry_params);
   }
   const std::string& main = plan.kernel == ScanKernel::serial       ? n.serial
                             : plan.kernel == ScanKernel::block_rows ? n.block_rows
                                                                     : n.tiles;
-  launch(runner, main, module, plan.grid, plan.params);
+  launch(runner, main, plan.grid, plan.params);
 }
 
 Array run_nonzero(KernelRunner& runner, const Array& x) {
@@ -273,12 +269,11 @@ Array run_nonzero(KernelRunner& runner, const Array& x) {
   kernels::NonzeroParams& p = plan.params;
   if (p.total == 0) return runner.empty({nd, 0}, Dtype::int64);
   const NonzeroKernelNames n = nonzero_kernel_names(x.dtype());
-  const std::vector<std::string> module = {n.count, n.write};
   const int64_t blocks = plan.grid.x;
   Array counts = runner.empty({blocks}, Dtype::int64);
   p.in = x.data();
   p.counts = counts.data<int64_t>();
-  launch(runner, n.count, module, plan.grid, p);
+  launch(runner, n.count, plan.grid, p);
   // The output's size is the count: it comes back to the host (after the kernel).
   std::vector<int64_t> offsets(static_cast<size_t>(blocks));
   runner.to_host(offsets.data(), p.counts, offsets.size() * sizeof(int64_t));
@@ -293,7 +288,7 @@ Array run_nonzero(KernelRunner& runner, const Array& x) {
   runner.from_host(p.counts, offsets.data(), offsets.size() * sizeof(int64_t));
   p.out = out.data<int64_t>();
   p.found = found;
-  launch(runner, n.write, module, plan.grid, p);
+  launch(runner, n.write, plan.grid, p);
   return out;
 }
 

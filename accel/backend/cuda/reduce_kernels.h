@@ -44,10 +44,9 @@ NonzeroKernelNames nonzero_kernel_names(Dtype dtype);
 class KernelRunner {
  public:
   virtual ~KernelRunner() = default;
-  // Runs kernel `name`, one of `module`'s name expressions, over `grid` blocks of
+  // Runs kernel `name` (a name expression of reduction_source()) over `grid` blocks of
   // kernels::kThreads threads with one parameter struct.
-  virtual void launch(const std::string& name, const std::vector<std::string>& module, Grid grid,
-                      const void* params, size_t bytes) = 0;
+  virtual void launch(const std::string& name, Grid grid, const void* params, size_t bytes) = 0;
   // A new array in the kernels' memory (temporaries, nonzero's result).
   virtual Array empty(const Shape& shape, Dtype dtype) = 0;
   // Copies between the kernels' memory and the host, after the work queued before.
@@ -57,7 +56,8 @@ class KernelRunner {
   virtual int64_t threads_wanted() const = 0;
 };
 
-// cuda:device, launching on its current stream (kernels compiled on first use, kept per process).
+// cuda:device, launching on its current stream (each kernel compiled when first launched, kept
+// per process).
 std::unique_ptr<KernelRunner> cuda_runner(int device);
 
 // Backend::reduce / scan / nonzero (backend.h has the semantics) on `runner`.
