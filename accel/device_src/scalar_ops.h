@@ -39,13 +39,18 @@ template <class To, class From> inline To convert(From v) {
   }
 }
 
-// Lexicographic ordering of complex numbers, as NumPy sorts and compares them.
+// Lexicographic ordering of complex numbers, as NumPy compares them: by real part, then by
+// imaginary part; a NaN in either part of either number makes the comparison false.
 template <class T> inline bool lt(T a, T b) {
-  if constexpr (is_cplx<T>) return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+  if constexpr (is_cplx<T>)
+    return (a.real() < b.real() && a.imag() == a.imag() && b.imag() == b.imag()) ||
+           (a.real() == b.real() && a.imag() < b.imag());
   else return a < b;
 }
 template <class T> inline bool le(T a, T b) {
-  if constexpr (is_cplx<T>) return a.real() < b.real() || (a.real() == b.real() && a.imag() <= b.imag());
+  if constexpr (is_cplx<T>)
+    return (a.real() < b.real() && a.imag() == a.imag() && b.imag() == b.imag()) ||
+           (a.real() == b.real() && a.imag() <= b.imag());
   else return a <= b;
 }
 template <class T> inline bool isnan_(T a) {

@@ -187,9 +187,10 @@ def test_complex_arithmetic_with_nan_and_inf_parts_matches_numpy(dtype):
     z = np.empty(re.size, dtype)
     z.real, z.imag = re.ravel(), im.ravel()
     w = np.roll(z, 5)
-    for name in ("add", "subtract", "multiply", "divide", "equal", "not_equal", "isnan", "isinf",
-                 "isfinite", "abs", "conj", "real", "imag", "square", "negative", "sign",
-                 "reciprocal"):
+    for name in ("add", "subtract", "multiply", "divide", "equal", "not_equal", "less",
+                 "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax", "fmin",
+                 "isnan", "isinf", "isfinite", "abs", "conj", "real", "imag", "square",
+                 "negative", "sign", "reciprocal"):
         args = [z, w][: ew.REGISTRY[name][0]]
         run_gpu_case(name, args, f" nan/inf parts ({dtype})")
 

@@ -268,6 +268,20 @@ def test_float_division_and_modulo_signs_and_specials(dtype):
         np.testing.assert_array_equal(np.signbit(got), np.signbit(want), err_msg=name)
 
 
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_complex_order_with_nan_parts_matches_numpy(dtype):
+    # NumPy orders complex numbers by real, then imaginary part, and a NaN in any part makes
+    # the comparison false (so minimum/maximum return the operand with the NaN).
+    parts = [0.0, -1.5, 1.5, np.inf, -np.inf, np.nan]
+    re, im = (x.ravel() for x in np.meshgrid(parts, parts))
+    z = np.empty(re.size, dtype)
+    z.real, z.imag = re, im
+    a, b = (x.ravel() for x in np.meshgrid(z, z))
+    for name in ("less", "less_equal", "greater", "greater_equal", "maximum", "minimum", "fmax",
+                 "fmin"):
+        run_case(name, [a, b])
+
+
 def test_pow_negative_integer_exponent_truncates_instead_of_raising():
     base = ac.asarray(np.array([2, 1, -1, -1, 0, 5], np.int32))
     exp = ac.asarray(np.array([-1, -3, -3, -2, -1, 0], np.int32))
