@@ -40,9 +40,6 @@ class Backend {
  public:
   virtual ~Backend() = default;
   virtual Device device() const = 0;
-  // False for a backend that holds memory and runs user kernels but computes no array ops yet
-  // (CUDA, until its kernels land): default_device() then does not pick it.
-  virtual bool implements_ops() const { return true; }
 
   // Memory. Throws OutOfMemoryError (after freeing its cache and retrying).
   virtual std::shared_ptr<Buffer> allocate(size_t nbytes) = 0;

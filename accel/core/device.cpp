@@ -29,8 +29,7 @@ std::string Device::str() const {
 Device default_device() {
   static const Device dev = [] {
     if (const char* env = std::getenv("ACCEL_DEVICE"); env && *env) return Device::parse(env);
-    if (backend_available(Device::cuda(0)) && backend_for(Device::cuda(0)).implements_ops())
-      return Device::cuda(0);
+    if (backend_available(Device::cuda(0))) return Device::cuda(0);
     return Device::cpu();
   }();
   return dev;

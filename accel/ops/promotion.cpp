@@ -1,8 +1,11 @@
 #include "accel/ops/promotion.h"
 
+#include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "accel/runtime/errors.h"
 
@@ -30,16 +33,29 @@ Dtype promote_weak(Dtype strong, Dtype weak) {
   }
 }
 
+// The common dtype of the strong (non-weak) operands, as NumPy's result_type finds it for more
+// than two: pairwise promotion is not associative across kinds (int8 + uint16 is int32, and
+// int32 + float32 is float64, while float32 absorbs int8 and uint16 one at a time), so NumPy
+// meets the highest kind first. Folding after a stable sort by kind, highest first, gives
+// np.result_type for every sequence of three and four of accel's dtypes (checked exhaustively).
+std::optional<Dtype> promote_strong(std::span<const Array> arrays) {
+  std::vector<Dtype> strong;
+  for (const Array& a : arrays)
+    if (!a.weak()) strong.push_back(a.dtype());
+  if (strong.empty()) return std::nullopt;
+  std::stable_sort(strong.begin(), strong.end(),
+                   [](Dtype x, Dtype y) { return kind_rank(x) > kind_rank(y); });
+  Dtype dt = strong[0];
+  for (Dtype d : strong) dt = promote_types(dt, d);
+  return dt;
+}
+
 }  // namespace
 
 Dtype result_type(std::span<const Array> arrays) {
-  bool have_strong = false;
-  Dtype strong = Dtype::bool_;
-  for (const Array& a : arrays) {
-    if (a.weak()) continue;
-    strong = have_strong ? promote_types(strong, a.dtype()) : a.dtype();
-    have_strong = true;
-  }
+  const std::optional<Dtype> promoted = promote_strong(arrays);
+  const bool have_strong = promoted.has_value();
+  const Dtype strong = promoted.value_or(Dtype::bool_);
   if (!have_strong) {
     Dtype dt = arrays[0].dtype();
     for (const Array& a : arrays) dt = promote_types(dt, a.dtype());
@@ -53,10 +69,10 @@ Dtype result_type(std::span<const Array> arrays) {
 
 Dtype float_math_type(std::span<const Array> arrays) {
   bool have_strong = false;
-  Dtype strong = Dtype::bool_, dt = Dtype::bool_;
+  const Dtype strong = promote_strong(arrays).value_or(Dtype::bool_);
+  Dtype dt = Dtype::bool_;
   for (const Array& a : arrays) {
     if (a.weak()) continue;
-    strong = have_strong ? promote_types(strong, a.dtype()) : a.dtype();
     dt = have_strong ? promote_types(dt, inexact_dtype(a.dtype())) : inexact_dtype(a.dtype());
     have_strong = true;
   }

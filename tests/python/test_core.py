@@ -21,6 +21,18 @@ def test_promote_types_matches_numpy(a, b):
     assert ac.promote_types(a, b) == np.promote_types(a, b).name
 
 
+def test_result_type_of_several_dtypes_matches_numpy():
+    # NumPy's promotion of three or more dtypes is not a left fold of promote_types
+    # (int8, uint16, float32 -> float32, not float64): every triple, and concat of three.
+    for triple in itertools.product(DTYPES, repeat=3):
+        assert ac.result_type(*triple) == np.result_type(*triple).name, triple
+    for triple in [("int8", "uint16", "float32"), ("uint8", "int8", "float32"),
+                   ("int16", "uint32", "complex64"), ("bool", "uint64", "int8")]:
+        parts = [np.arange(2).astype(t) for t in triple]
+        got = ac.concat([ac.asarray(p) for p in parts])
+        assert got.dtype == np.concatenate(parts).dtype.name, triple
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("scalar", [True, 1, 1.5, 1j])
 def test_python_scalars_promote_weakly_like_numpy(dtype, scalar):

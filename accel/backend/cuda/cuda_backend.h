@@ -12,7 +12,6 @@ class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int index) : index_(index) {}
   Device device() const override { return Device::cuda(index_); }
-  bool implements_ops() const override { return false; }
   std::shared_ptr<Buffer> allocate(size_t nbytes) override;
   MemoryStats memory_stats() const override;
   void free_cached() override;
