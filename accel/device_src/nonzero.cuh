@@ -11,7 +11,8 @@ template <class T> inline bool nonzero_at(const NonzeroParams& p, int64_t i) {
       reinterpret_cast<const T*>(p.in)[offset_of(i, p.ndim, p.size, p.stride)]);
 }
 
-template <class T> __global__ void __launch_bounds__(kThreads) nonzero_count(const __grid_constant__ NonzeroParams p) {
+template <class T>
+__global__ void __launch_bounds__(kThreads) nonzero_count(const __grid_constant__ NonzeroParams p) {
   __shared__ int64_t counts[kThreads];
   const int t = static_cast<int>(threadIdx.x);
   const int64_t begin = blockIdx.x * p.chunk;
@@ -26,7 +27,8 @@ template <class T> __global__ void __launch_bounds__(kThreads) nonzero_count(con
   if (t == 0) p.counts[blockIdx.x] = counts[0];
 }
 
-template <class T> __global__ void __launch_bounds__(kThreads) nonzero_write(const __grid_constant__ NonzeroParams p) {
+template <class T>
+__global__ void __launch_bounds__(kThreads) nonzero_write(const __grid_constant__ NonzeroParams p) {
   __shared__ int64_t ranks[kThreads];
   const int t = static_cast<int>(threadIdx.x);
   const int64_t begin = blockIdx.x * p.chunk;

@@ -41,8 +41,12 @@ template <> struct Limits<double> {
   static double lowest() { return -highest(); }
 };
 template <class R> struct Limits<std::complex<R>> {
-  static std::complex<R> highest() { return std::complex<R>(Limits<R>::highest(), Limits<R>::highest()); }
-  static std::complex<R> lowest() { return std::complex<R>(Limits<R>::lowest(), Limits<R>::lowest()); }
+  static std::complex<R> highest() {
+    return std::complex<R>(Limits<R>::highest(), Limits<R>::highest());
+  }
+  static std::complex<R> lowest() {
+    return std::complex<R>(Limits<R>::lowest(), Limits<R>::lowest());
+  }
 };
 
 // The dtypes in Dtype's order (dtype.def), to read inputs whose dtype is known only at run time.
@@ -63,7 +67,9 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
   using State = typename WrapOf<Acc>::type;
   using Out = Acc;
   static State identity() { return State(IsSum ? 0 : 1); }
-  template <class T> static State load(T x, int64_t) { return static_cast<State>(scalar::convert<Acc>(x)); }
+  template <class T> static State load(T x, int64_t) {
+    return static_cast<State>(scalar::convert<Acc>(x));
+  }
   static State combine(State a, State b) {
     return IsSum ? scalar::AddOp::apply(a, b) : scalar::MultiplyOp::apply(a, b);
   }
@@ -162,7 +168,8 @@ inline int64_t divmod(int64_t a, int64_t b, int64_t& q) {
 
 // Element offset of position `index` in C order of dims (size, stride). Out of line: the
 // divisions are only for reductions over several unmerged axes, and one copy keeps compiles short.
-__noinline__ int64_t offset_nd(int64_t index, int ndim, const int64_t* size, const int64_t* stride) {
+__noinline__ int64_t offset_nd(int64_t index, int ndim, const int64_t* size,
+                               const int64_t* stride) {
   int64_t off = 0;
   for (int d = ndim - 1; d >= 0; --d) off += divmod(index, size[d], index) * stride[d];
   return off;

@@ -1,9 +1,10 @@
 // CUDA inclusive scans (cumulative sum / product) with the ops of reduce.cuh, over a ScanParams
 // layout (reduce_params.h). Short rows, or an axis slower than the others: a thread per row
 // (scan_serial). Otherwise a block scans tiles of kScanTile elements: a row's tiles in turn
-// (scan_block_rows), or, for long rows, in chunks all at once (scan_tiles). Rows cut into tiles (long
-// ones, or few rows of scan_serial) first reduce each tile to its total (reduce.cuh's kernels
-// with splits) and scan those totals; each tile then starts from the total before it.
+// (scan_block_rows), or, for long rows, in chunks all at once (scan_tiles). Rows cut into
+// chunks (long ones, or few rows of scan_serial) first reduce each chunk to its total
+// (reduce.cuh's kernels with splits) and scan those totals; each chunk then starts from the
+// total before it.
 #pragma once
 
 namespace accel::kernels {
@@ -21,7 +22,8 @@ __noinline__ Offsets row_offsets(const ScanParams& p, int64_t row) {
 
 // A thread per (row, tile), scanning the tile serially after the carry of the tiles before it
 // (neighbouring threads take neighbouring rows: coalesced when the axis is not the fastest).
-template <class Op> __global__ void __launch_bounds__(kThreads) scan_serial(const __grid_constant__ ScanParams p) {
+template <class Op>
+__global__ void __launch_bounds__(kThreads) scan_serial(const __grid_constant__ ScanParams p) {
   using State = typename Op::State;
   auto* out = reinterpret_cast<typename Op::Out*>(p.out);
   const auto* carries = reinterpret_cast<const State*>(p.carries);
@@ -53,7 +55,8 @@ typename Op::State scan_tile(const ScanParams& p, int64_t in_off, typename Op::O
   const int t = static_cast<int>(threadIdx.x);
   for (int j = 0; j < kScanItems; ++j) {
     const int idx = j * kThreads + t;
-    tile[idx] = idx < n ? read<Op>(p.in, in_off + idx * p.in_step, idx, p.in_dtype) : Op::identity();
+    tile[idx] =
+        idx < n ? read<Op>(p.in, in_off + idx * p.in_step, idx, p.in_dtype) : Op::identity();
   }
   __syncthreads();
   State* mine = tile + t * kScanItems;
@@ -85,7 +88,8 @@ template <class Op> struct ScanShared {
 };
 
 // A block per row, its tiles in order.
-template <class Op> __global__ void __launch_bounds__(kThreads) scan_block_rows(const __grid_constant__ ScanParams p) {
+template <class Op>
+__global__ void __launch_bounds__(kThreads) scan_block_rows(const __grid_constant__ ScanParams p) {
   __shared__ ScanShared<Op> shared;
   auto* out = reinterpret_cast<typename Op::Out*>(p.out);
   for (int64_t row = blockIdx.x; row < p.rows; row += gridDim.x) {
@@ -102,7 +106,8 @@ template <class Op> __global__ void __launch_bounds__(kThreads) scan_block_rows(
 // Every chunk (p.chunk elements, whole tiles) of every row at once; chunk t of a row starts
 // after carries[row * tiles + t - 1], the inclusive running total of the row's chunks before it,
 // and scans its tiles in turn.
-template <class Op> __global__ void __launch_bounds__(kThreads) scan_tiles(const __grid_constant__ ScanParams p) {
+template <class Op>
+__global__ void __launch_bounds__(kThreads) scan_tiles(const __grid_constant__ ScanParams p) {
   using State = typename Op::State;
   __shared__ ScanShared<Op> shared;
   auto* out = reinterpret_cast<typename Op::Out*>(p.out);

@@ -51,7 +51,9 @@ class EmulatedRunner final : public cu::KernelRunner {
   }
   Array empty(const Shape& shape, Dtype dtype) override { return Array::empty(shape, dtype, host); }
   void to_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
-  void from_host(void* dst, const void* src, size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void from_host(void* dst, const void* src, size_t bytes) override {
+    std::memcpy(dst, src, bytes);
+  }
   int64_t threads_wanted() const override { return threads_wanted_; }
 
   std::vector<std::string> launched;
@@ -61,7 +63,8 @@ class EmulatedRunner final : public cu::KernelRunner {
   std::map<std::string, Run> kernels_;
 };
 
-template <class P, class Kernel> EmulatedRunner::Run emulate(Kernel kernel) {
+template <class P, class Kernel>
+EmulatedRunner::Run emulate(Kernel kernel) {
   return [kernel](cu::Grid g, const void* params) {
     const P p = *static_cast<const P*>(params);
     simt::launch(g.x, g.y, kk::kThreads, [&] { kernel(p); });
@@ -72,7 +75,8 @@ template <class P, class Kernel> EmulatedRunner::Run emulate(Kernel kernel) {
 template <class Op, class Final>
 void add_reduce(EmulatedRunner& r, ReduceOp op, Dtype in, Dtype out) {
   const auto n = cu::reduce_kernel_names(op, in, out);
-  r.add(n.rows, emulate<kk::ReduceParams>([](const kk::ReduceParams& p) { kk::reduce_rows<Op>(p); }));
+  r.add(n.rows,
+        emulate<kk::ReduceParams>([](const kk::ReduceParams& p) { kk::reduce_rows<Op>(p); }));
   r.add(n.columns,
         emulate<kk::ReduceParams>([](const kk::ReduceParams& p) { kk::reduce_columns<Op>(p); }));
   r.add(n.final_rows, emulate<kk::ReduceParams>([](const kk::ReduceParams& p) {
@@ -80,7 +84,8 @@ void add_reduce(EmulatedRunner& r, ReduceOp op, Dtype in, Dtype out) {
         }));
 }
 
-template <class Op, class Carry> void add_scan(EmulatedRunner& r, ScanOp op, Dtype in, Dtype out) {
+template <class Op, class Carry>
+void add_scan(EmulatedRunner& r, ScanOp op, Dtype in, Dtype out) {
   using C = kk::StateOp<Carry, false>;
   const auto n = cu::scan_kernel_names(op, in, out);
   r.add(n.serial, emulate<kk::ScanParams>([](const kk::ScanParams& p) { kk::scan_serial<Op>(p); }));
@@ -91,15 +96,19 @@ template <class Op, class Carry> void add_scan(EmulatedRunner& r, ScanOp op, Dty
         emulate<kk::ReduceParams>([](const kk::ReduceParams& p) { kk::reduce_rows<Op>(p); }));
   r.add(n.total_columns,
         emulate<kk::ReduceParams>([](const kk::ReduceParams& p) { kk::reduce_columns<Op>(p); }));
-  r.add(n.carry_serial, emulate<kk::ScanParams>([](const kk::ScanParams& p) { kk::scan_serial<C>(p); }));
+  r.add(n.carry_serial,
+        emulate<kk::ScanParams>([](const kk::ScanParams& p) { kk::scan_serial<C>(p); }));
   r.add(n.carry_block_rows,
         emulate<kk::ScanParams>([](const kk::ScanParams& p) { kk::scan_block_rows<C>(p); }));
 }
 
-template <class T> void add_nonzero(EmulatedRunner& r, Dtype dt) {
+template <class T>
+void add_nonzero(EmulatedRunner& r, Dtype dt) {
   const auto n = cu::nonzero_kernel_names(dt);
-  r.add(n.count, emulate<kk::NonzeroParams>([](const kk::NonzeroParams& p) { kk::nonzero_count<T>(p); }));
-  r.add(n.write, emulate<kk::NonzeroParams>([](const kk::NonzeroParams& p) { kk::nonzero_write<T>(p); }));
+  r.add(n.count,
+        emulate<kk::NonzeroParams>([](const kk::NonzeroParams& p) { kk::nonzero_count<T>(p); }));
+  r.add(n.write,
+        emulate<kk::NonzeroParams>([](const kk::NonzeroParams& p) { kk::nonzero_write<T>(p); }));
 }
 
 // A few thousand resident threads: arrays of ~1e4 elements take the split and tiled paths.
@@ -124,16 +133,26 @@ EmulatedRunner& runner() {
         *e, ReduceOp::prod, Dtype::complex128, Dtype::complex128);
     add_reduce<kk::SumProdOp<int32_t, int64_t, false>, kk::SumProdOp<int64_t, int64_t, false>>(
         *e, ReduceOp::prod, Dtype::int32, Dtype::int64);
-    add_reduce<kk::ExtremeOp<float, false>, kk::ExtremeOp<float, false>>(*e, ReduceOp::min, Dtype::float32, Dtype::float32);
-    add_reduce<kk::ExtremeOp<float, true>, kk::ExtremeOp<float, true>>(*e, ReduceOp::max, Dtype::float32, Dtype::float32);
-    add_reduce<kk::ExtremeOp<int8_t, false>, kk::ExtremeOp<int8_t, false>>(*e, ReduceOp::min, Dtype::int8, Dtype::int8);
-    add_reduce<kk::ExtremeOp<c128, true>, kk::ExtremeOp<c128, true>>(*e, ReduceOp::max, Dtype::complex128, Dtype::complex128);
-    add_reduce<kk::ArgExtremeOp<float, false>, kk::ArgExtremeOp<float, false>>(*e, ReduceOp::argmin, Dtype::float32, Dtype::int64);
-    add_reduce<kk::ArgExtremeOp<float, true>, kk::ArgExtremeOp<float, true>>(*e, ReduceOp::argmax, Dtype::float32, Dtype::int64);
-    add_reduce<kk::ArgExtremeOp<c64, true>, kk::ArgExtremeOp<c64, true>>(*e, ReduceOp::argmax, Dtype::complex64, Dtype::int64);
-    add_reduce<kk::LogicalOp<float, true>, kk::LogicalOp<float, true>>(*e, ReduceOp::any, Dtype::float32, Dtype::bool_);
-    add_reduce<kk::LogicalOp<float, false>, kk::LogicalOp<float, false>>(*e, ReduceOp::all, Dtype::float32, Dtype::bool_);
-    add_reduce<kk::LogicalOp<bool, false>, kk::LogicalOp<bool, false>>(*e, ReduceOp::all, Dtype::bool_, Dtype::bool_);
+    add_reduce<kk::ExtremeOp<float, false>, kk::ExtremeOp<float, false>>(
+        *e, ReduceOp::min, Dtype::float32, Dtype::float32);
+    add_reduce<kk::ExtremeOp<float, true>, kk::ExtremeOp<float, true>>(
+        *e, ReduceOp::max, Dtype::float32, Dtype::float32);
+    add_reduce<kk::ExtremeOp<int8_t, false>, kk::ExtremeOp<int8_t, false>>(
+        *e, ReduceOp::min, Dtype::int8, Dtype::int8);
+    add_reduce<kk::ExtremeOp<c128, true>, kk::ExtremeOp<c128, true>>(
+        *e, ReduceOp::max, Dtype::complex128, Dtype::complex128);
+    add_reduce<kk::ArgExtremeOp<float, false>, kk::ArgExtremeOp<float, false>>(
+        *e, ReduceOp::argmin, Dtype::float32, Dtype::int64);
+    add_reduce<kk::ArgExtremeOp<float, true>, kk::ArgExtremeOp<float, true>>(
+        *e, ReduceOp::argmax, Dtype::float32, Dtype::int64);
+    add_reduce<kk::ArgExtremeOp<c64, true>, kk::ArgExtremeOp<c64, true>>(
+        *e, ReduceOp::argmax, Dtype::complex64, Dtype::int64);
+    add_reduce<kk::LogicalOp<float, true>, kk::LogicalOp<float, true>>(
+        *e, ReduceOp::any, Dtype::float32, Dtype::bool_);
+    add_reduce<kk::LogicalOp<float, false>, kk::LogicalOp<float, false>>(
+        *e, ReduceOp::all, Dtype::float32, Dtype::bool_);
+    add_reduce<kk::LogicalOp<bool, false>, kk::LogicalOp<bool, false>>(*e, ReduceOp::all,
+                                                                       Dtype::bool_, Dtype::bool_);
     add_scan<kk::SumProdOp<float, float, true>, kk::SumProdOp<float, float, true>>(
         *e, ScanOp::sum, Dtype::float32, Dtype::float32);
     add_scan<kk::SumProdOp<int8_t, int64_t, true>, kk::SumProdOp<int64_t, int64_t, true>>(
@@ -189,7 +208,8 @@ void expect_close(const Array& got, const Array& want, double rtol, const std::s
       if (std::isnan(b)) {
         EXPECT_TRUE(std::isnan(a)) << what << " at " << i;
       } else {
-        EXPECT_LE(std::abs(a - b), rtol * (1 + std::abs(b))) << what << " at " << i << ": " << a << " vs " << b;
+        EXPECT_LE(std::abs(a - b), rtol * (1 + std::abs(b)))
+            << what << " at " << i << ": " << a << " vs " << b;
       }
     }
   }
@@ -200,8 +220,10 @@ void check_reduce(ReduceOp op, const Array& x, const std::vector<int>& axes, Dty
                   double rtol, const std::string& what) {
   Shape shape;
   for (int d = 0, next = 0; d < x.ndim(); ++d) {
-    if (next < static_cast<int>(axes.size()) && axes[next] == d) ++next;
-    else shape.push_back(x.shape()[d]);
+    if (next < static_cast<int>(axes.size()) && axes[next] == d)
+      ++next;
+    else
+      shape.push_back(x.shape()[d]);
   }
   Array want = Array::empty(shape, out_dtype, host);
   backend_for(host).reduce(op, x, axes, want);
@@ -222,8 +244,8 @@ std::vector<std::vector<int>> axes_of(int ndim) {
   return all;
 }
 
-const std::vector<Shape> kShapes = {{20000}, {3, 7000}, {7000, 3}, {40, 500}, {500, 40},
-                                    {6, 5, 300}, {1, 1}, {3, 1, 4}};
+const std::vector<Shape> kShapes = {{20000},   {3, 7000},   {7000, 3}, {40, 500},
+                                    {500, 40}, {6, 5, 300}, {1, 1},    {3, 1, 4}};
 
 }  // namespace
 
@@ -232,8 +254,9 @@ TEST(CudaReduceEmulated, sums_of_every_axis_set_and_view_match_the_cpu_backend) 
     Array x = random_array(shape, Dtype::float32, 1);
     for (const Array& v : {x, strided_view(x)})
       for (const auto& axes : axes_of(v.ndim()))
-        check_reduce(ReduceOp::sum, v, axes, Dtype::float32, 1e-5,
-                     "sum " + shape_str(v.shape()) + " axes " + shape_str(Shape(axes.begin(), axes.end())));
+        check_reduce(
+            ReduceOp::sum, v, axes, Dtype::float32, 1e-5,
+            "sum " + shape_str(v.shape()) + " axes " + shape_str(Shape(axes.begin(), axes.end())));
   }
 }
 
@@ -250,11 +273,14 @@ TEST(CudaReduceEmulated, integer_sums_and_products_convert_as_read_and_wrap) {
     Array i8 = random_array(shape, Dtype::int8, 3);
     for (const auto& axes : axes_of(i8.ndim())) {
       check_reduce(ReduceOp::sum, i8, axes, Dtype::int64, 0, "sum int8 -> int64");
-      check_reduce(ReduceOp::sum, astype(i8, Dtype::bool_), axes, Dtype::int64, 0, "sum bool -> int64");
-      check_reduce(ReduceOp::prod, astype(i8, Dtype::int32), axes, Dtype::int64, 0, "prod int32 -> int64");
+      check_reduce(ReduceOp::sum, astype(i8, Dtype::bool_), axes, Dtype::int64, 0,
+                   "sum bool -> int64");
+      check_reduce(ReduceOp::prod, astype(i8, Dtype::int32), axes, Dtype::int64, 0,
+                   "prod int32 -> int64");
       // float64 read into int16 (a conversion read by AnyDtype); the sums wrap at 16 bits.
-      check_reduce(ReduceOp::sum, astype(multiply(i8, Array::scalar(int64_t{1000})), Dtype::float64),
-                   axes, Dtype::int16, 0, "sum float64 -> int16");
+      check_reduce(ReduceOp::sum,
+                   astype(multiply(i8, Array::scalar(int64_t{1000})), Dtype::float64), axes,
+                   Dtype::int16, 0, "sum float64 -> int16");
     }
   }
 }
@@ -262,9 +288,10 @@ TEST(CudaReduceEmulated, integer_sums_and_products_convert_as_read_and_wrap) {
 TEST(CudaReduceEmulated, complex_sums_and_products) {
   for (const Shape& shape : {Shape{9000}, Shape{300, 30}, Shape{30, 300}}) {
     Array c = random_array(shape, Dtype::complex64, 4);
-    Array near_one = astype(add(multiply(random_array(shape, Dtype::complex128, 5), Array::scalar(1e-3)),
-                                Array::scalar(1.0)),
-                            Dtype::complex128);
+    Array near_one =
+        astype(add(multiply(random_array(shape, Dtype::complex128, 5), Array::scalar(1e-3)),
+                   Array::scalar(1.0)),
+               Dtype::complex128);
     for (const auto& axes : axes_of(c.ndim())) {
       check_reduce(ReduceOp::sum, c, axes, Dtype::complex64, 1e-5, "sum complex64");
       check_reduce(ReduceOp::prod, near_one, axes, Dtype::complex128, 1e-9, "prod complex128");
@@ -293,7 +320,8 @@ TEST(CudaReduceEmulated, argmin_argmax_take_the_first_extreme_or_the_first_nan) 
     Array c = random_array(shape, Dtype::complex64, 11);
     for (int axis = 0; axis < few.ndim(); ++axis) {
       check_reduce(ReduceOp::argmin, few, {axis}, Dtype::int64, 0, "argmin ties");
-      check_reduce(ReduceOp::argmax, strided_view(few), {axis}, Dtype::int64, 0, "argmax ties, view");
+      check_reduce(ReduceOp::argmax, strided_view(few), {axis}, Dtype::int64, 0,
+                   "argmax ties, view");
       check_reduce(ReduceOp::argmax, nans, {axis}, Dtype::int64, 0, "argmax NaN");
       check_reduce(ReduceOp::argmin, nans, {axis}, Dtype::int64, 0, "argmin NaN");
       check_reduce(ReduceOp::argmax, c, {axis}, Dtype::int64, 0, "argmax complex64");
@@ -304,16 +332,20 @@ TEST(CudaReduceEmulated, argmin_argmax_take_the_first_extreme_or_the_first_nan) 
 TEST(CudaReduceEmulated, any_all_treat_nan_as_true_and_minus_zero_as_false) {
   for (const Shape& shape : kShapes) {
     Array f = random_array(shape, Dtype::float32, 12, true);
-    Array mostly_zero = astype(equal(random_array(shape, Dtype::int8, 13), Array::scalar(int64_t{4})), Dtype::float32);
+    Array mostly_zero = astype(
+        equal(random_array(shape, Dtype::int8, 13), Array::scalar(int64_t{4})), Dtype::float32);
     for (const auto& axes : axes_of(f.ndim())) {
       check_reduce(ReduceOp::any, mostly_zero, axes, Dtype::bool_, 0, "any");
       check_reduce(ReduceOp::all, f, axes, Dtype::bool_, 0, "all");
-      check_reduce(ReduceOp::all, not_equal(f, Array::scalar(int64_t{4})), axes, Dtype::bool_, 0, "all bool");
+      check_reduce(ReduceOp::all, not_equal(f, Array::scalar(int64_t{4})), axes, Dtype::bool_, 0,
+                   "all bool");
     }
   }
   Array specials = Array::from_vector(std::vector<float>{-0.0f, 0.0f, std::nanf("")}, {3}, host);
-  check_reduce(ReduceOp::any, Array::view_of(specials, {2}, {1}, 0), {0}, Dtype::bool_, 0, "any(-0, 0)");
-  check_reduce(ReduceOp::all, Array::view_of(specials, {1}, {1}, 2), {0}, Dtype::bool_, 0, "all(NaN)");
+  check_reduce(ReduceOp::any, Array::view_of(specials, {2}, {1}, 0), {0}, Dtype::bool_, 0,
+               "any(-0, 0)");
+  check_reduce(ReduceOp::all, Array::view_of(specials, {1}, {1}, 2), {0}, Dtype::bool_, 0,
+               "all(NaN)");
 }
 
 TEST(CudaReduceEmulated, empty_reductions_write_the_identity) {
@@ -332,7 +364,8 @@ TEST(CudaReduceEmulated, empty_reductions_write_the_identity) {
 
 namespace {
 
-void check_scan(ScanOp op, const Array& x, int axis, Dtype out_dtype, double rtol, const std::string& what) {
+void check_scan(ScanOp op, const Array& x, int axis, Dtype out_dtype, double rtol,
+                const std::string& what) {
   Array want = Array::empty(x.shape(), out_dtype, host);
   backend_for(host).scan(op, x, axis, want);
   Array got = Array::empty(x.shape(), out_dtype, host);
@@ -346,8 +379,8 @@ void check_scan(ScanOp op, const Array& x, int axis, Dtype out_dtype, double rto
 TEST(CudaScanEmulated, every_scan_kernel_matches_the_cpu_backend) {
   // (20000,): chunks of one tile; (70000,): of two; (2000, 6) over 0: serial tiles with a
   // reduce_columns total; (50, 300): a block per row; (100, 5): a thread per row.
-  for (const Shape& shape : {Shape{20000}, Shape{70000}, Shape{2000, 6}, Shape{50, 300}, Shape{100, 5},
-                             Shape{2, 9000}}) {
+  for (const Shape& shape : {Shape{20000}, Shape{70000}, Shape{2000, 6}, Shape{50, 300},
+                             Shape{100, 5}, Shape{2, 9000}}) {
     Array f = random_array(shape, Dtype::float32, 15);
     Array i8 = random_array(shape, Dtype::int8, 16);
     Array c = random_array(shape, Dtype::complex128, 17);
@@ -356,21 +389,25 @@ TEST(CudaScanEmulated, every_scan_kernel_matches_the_cpu_backend) {
       check_scan(ScanOp::sum, f, axis, Dtype::float32, 1e-5, "cumsum float32 " + where);
       check_scan(ScanOp::sum, strided_view(f), axis, Dtype::float32, 1e-5, "cumsum view " + where);
       check_scan(ScanOp::sum, i8, axis, Dtype::int64, 0, "cumsum int8 " + where);
-      check_scan(ScanOp::sum, astype(i8, Dtype::uint8), axis, Dtype::float32, 1e-5, "cumsum uint8 -> float32 " + where);
+      check_scan(ScanOp::sum, astype(i8, Dtype::uint8), axis, Dtype::float32, 1e-5,
+                 "cumsum uint8 -> float32 " + where);
       check_scan(ScanOp::sum, c, axis, Dtype::complex128, 1e-12, "cumsum complex128 " + where);
-      check_scan(ScanOp::prod, astype(i8, Dtype::int32), axis, Dtype::int64, 0, "cumprod int32 " + where);
+      check_scan(ScanOp::prod, astype(i8, Dtype::int32), axis, Dtype::int64, 0,
+                 "cumprod int32 " + where);
     }
   }
 }
 
 TEST(CudaScanEmulated, long_rows_and_slow_axes_take_the_three_phase_paths) {
-  check_scan(ScanOp::sum, random_array({20000}, Dtype::float32, 18), 0, Dtype::float32, 1e-5, "tiles");
+  check_scan(ScanOp::sum, random_array({20000}, Dtype::float32, 18), 0, Dtype::float32, 1e-5,
+             "tiles");
   const auto& launched = runner().launched;
   ASSERT_EQ(launched.size(), 3u);
   EXPECT_EQ(launched[0].rfind("accel::kernels::reduce_rows<", 0), 0u);
   EXPECT_EQ(launched[1].rfind("accel::kernels::scan_block_rows<accel::kernels::StateOp<", 0), 0u);
   EXPECT_EQ(launched[2].rfind("accel::kernels::scan_tiles<", 0), 0u);
-  check_scan(ScanOp::sum, random_array({2000, 6}, Dtype::float32, 18), 0, Dtype::float32, 1e-5, "serial tiles");
+  check_scan(ScanOp::sum, random_array({2000, 6}, Dtype::float32, 18), 0, Dtype::float32, 1e-5,
+             "serial tiles");
   ASSERT_EQ(launched.size(), 3u);
   EXPECT_EQ(launched[0].rfind("accel::kernels::reduce_columns<", 0), 0u);
   EXPECT_EQ(launched[2].rfind("accel::kernels::scan_serial<", 0), 0u);
@@ -391,7 +428,8 @@ void check_nonzero(const Array& x, const std::string& what) {
 }  // namespace
 
 TEST(CudaNonzeroEmulated, coordinates_in_c_order_for_views_nan_and_minus_zero) {
-  for (const Shape& shape : {Shape{20000}, Shape{20, 30, 7}, Shape{300, 40}, Shape{0, 4}, Shape{}}) {
+  for (const Shape& shape :
+       {Shape{20000}, Shape{20, 30, 7}, Shape{300, 40}, Shape{0, 4}, Shape{}}) {
     Array f = random_array(shape, Dtype::float32, 19, true);
     check_nonzero(f, "float32 " + shape_str(shape));
     if (f.ndim() > 0) check_nonzero(strided_view(f), "float32 view " + shape_str(shape));

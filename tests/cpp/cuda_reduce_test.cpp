@@ -35,8 +35,9 @@ std::vector<Dtype> all_dtypes() {
   return all;
 }
 
-constexpr ReduceOp kReduceOps[] = {ReduceOp::sum, ReduceOp::prod,   ReduceOp::min,    ReduceOp::max,
-                                   ReduceOp::any, ReduceOp::all, ReduceOp::argmin, ReduceOp::argmax};
+constexpr ReduceOp kReduceOps[] = {ReduceOp::sum,    ReduceOp::prod,  ReduceOp::min,
+                                   ReduceOp::max,    ReduceOp::any,   ReduceOp::all,
+                                   ReduceOp::argmin, ReduceOp::argmax};
 const char* kReduceNames[] = {"sum", "prod", "min", "max", "any", "all", "argmin", "argmax"};
 
 // One instantiation request: what it is (for messages) and its kernels.
@@ -105,8 +106,8 @@ TEST_F(CudaReduceCompile, every_reduce_instantiation_compiles_for_sm_90) {
     for (Dtype in : all_dtypes())
       for (Dtype out : cu::reduce_out_dtypes(op, in)) {
         auto n = cu::reduce_kernel_names(op, in, out);
-        requests.push_back({std::string(kReduceNames[i]) + " of " + accel::dtype_name(in) + " into " +
-                                accel::dtype_name(out),
+        requests.push_back({std::string(kReduceNames[i]) + " of " + accel::dtype_name(in) +
+                                " into " + accel::dtype_name(out),
                             {n.rows, n.columns, n.final_rows}});
       }
     compile_batch(requests, std::string("reduce_") + kReduceNames[i] + ".cu");
@@ -155,8 +156,9 @@ TEST_F(CudaReduceCompile, every_kernel_template_compiles_to_a_cubin_for_sm_90) {
   for (auto [op, in, out] : {std::tuple{ScanOp::sum, Dtype::complex128, Dtype::complex128},
                              std::tuple{ScanOp::prod, Dtype::int32, Dtype::int64}}) {
     auto n = cu::scan_kernel_names(op, in, out);
-    requests.push_back({n.serial, {n.serial, n.block_rows, n.tiles, n.total_rows, n.total_columns,
-                                   n.carry_serial, n.carry_block_rows}});
+    requests.push_back({n.serial,
+                        {n.serial, n.block_rows, n.tiles, n.total_rows, n.total_columns,
+                         n.carry_serial, n.carry_block_rows}});
   }
   auto nz = cu::nonzero_kernel_names(Dtype::complex128);
   requests.push_back({nz.count, {nz.count, nz.write}});
@@ -164,9 +166,12 @@ TEST_F(CudaReduceCompile, every_kernel_template_compiles_to_a_cubin_for_sm_90) {
 }
 
 TEST(CudaReduceNames, pairs_an_op_does_not_take_raise_dtype_error) {
-  EXPECT_THROW(cu::reduce_kernel_names(ReduceOp::min, Dtype::int8, Dtype::float32), accel::DTypeError);
-  EXPECT_THROW(cu::reduce_kernel_names(ReduceOp::argmax, Dtype::float32, Dtype::int32), accel::DTypeError);
-  EXPECT_THROW(cu::reduce_kernel_names(ReduceOp::any, Dtype::float32, Dtype::float32), accel::DTypeError);
+  EXPECT_THROW(cu::reduce_kernel_names(ReduceOp::min, Dtype::int8, Dtype::float32),
+               accel::DTypeError);
+  EXPECT_THROW(cu::reduce_kernel_names(ReduceOp::argmax, Dtype::float32, Dtype::int32),
+               accel::DTypeError);
+  EXPECT_THROW(cu::reduce_kernel_names(ReduceOp::any, Dtype::float32, Dtype::float32),
+               accel::DTypeError);
   EXPECT_NO_THROW(cu::reduce_kernel_names(ReduceOp::sum, Dtype::int8, Dtype::complex64));
 }
 
@@ -175,7 +180,8 @@ TEST(CudaReduceNames, second_passes_of_sum_share_one_kernel_per_accumulator) {
   auto b = cu::reduce_kernel_names(ReduceOp::sum, Dtype::int32, Dtype::int64);
   EXPECT_EQ(a.final_rows, b.final_rows);
   EXPECT_NE(a.rows, b.rows);
-  EXPECT_EQ(a.rows, "accel::kernels::reduce_rows<accel::kernels::SumProdOp<int8_t, int64_t, true> >");
+  EXPECT_EQ(a.rows,
+            "accel::kernels::reduce_rows<accel::kernels::SumProdOp<int8_t, int64_t, true> >");
 }
 
 // ---------------------------------------------------------------- planning
@@ -188,8 +194,10 @@ cu::ReduceDims dims_of(const accel::Shape& shape, const std::vector<int>& axes, 
   accel::Strides in = accel::contiguous_strides(shape);
   accel::Shape out_shape;
   for (int d = 0, next = 0; d < static_cast<int>(shape.size()); ++d) {
-    if (next < static_cast<int>(axes.size()) && axes[next] == d) ++next;
-    else out_shape.push_back(shape[d]);
+    if (next < static_cast<int>(axes.size()) && axes[next] == d)
+      ++next;
+    else
+      out_shape.push_back(shape[d]);
   }
   return cu::reduce_dims(shape, in, axes, accel::contiguous_strides(out_shape), arg);
 }
@@ -297,7 +305,8 @@ TEST(CudaReducePlan, too_many_unmergeable_dims_raise_value_error) {
   accel::Shape shape(30, 2);
   accel::Strides strides(30);
   for (int d = 0; d < 30; ++d) strides[d] = int64_t(1) << (2 * (30 - d));  // nothing merges
-  auto d = cu::reduce_dims(shape, strides, {29}, accel::contiguous_strides(accel::Shape(29, 2)), false);
+  auto d =
+      cu::reduce_dims(shape, strides, {29}, accel::contiguous_strides(accel::Shape(29, 2)), false);
   EXPECT_THROW(cu::plan_reduce(d, kH200), accel::ValueError);
 }
 

@@ -39,7 +39,8 @@ std::string as_nvrtc_text(std::string_view text) {
 std::string cxx(Dtype dt) {
   switch (dt) {
 #define ACCEL_DTYPE(name, ctype, str, kind) \
-  case Dtype::name: return #ctype;
+  case Dtype::name:                         \
+    return #ctype;
 #include "accel/core/dtype.def"
 #undef ACCEL_DTYPE
   }
@@ -47,7 +48,8 @@ std::string cxx(Dtype dt) {
 }
 
 const char* reduce_name(ReduceOp op) {
-  static constexpr const char* names[] = {"sum", "prod", "min", "max", "any", "all", "argmin", "argmax"};
+  static constexpr const char* names[] = {"sum", "prod", "min",    "max",
+                                          "any", "all",  "argmin", "argmax"};
   return names[static_cast<int>(op)];
 }
 
@@ -67,27 +69,39 @@ std::string kernel(std::string_view name, std::string_view op) {
 // mean). Any other pair reads through AnyDtype (a switch on the input dtype per element).
 bool typed_input(Dtype in, Dtype acc) {
   const DtypeKind k = dtype_kind(in);
-  const bool integer = k == DtypeKind::Bool || k == DtypeKind::SignedInt || k == DtypeKind::UnsignedInt;
-  return in == acc || (acc == Dtype::int64 && (k == DtypeKind::Bool || k == DtypeKind::SignedInt)) ||
-         (acc == Dtype::uint64 && k == DtypeKind::UnsignedInt) || (acc == Dtype::float64 && integer);
+  const bool integer =
+      k == DtypeKind::Bool || k == DtypeKind::SignedInt || k == DtypeKind::UnsignedInt;
+  return in == acc ||
+         (acc == Dtype::int64 && (k == DtypeKind::Bool || k == DtypeKind::SignedInt)) ||
+         (acc == Dtype::uint64 && k == DtypeKind::UnsignedInt) ||
+         (acc == Dtype::float64 && integer);
 }
 
 std::string sum_prod_op(bool is_sum, Dtype in, Dtype acc) {
-  return cat({"accel::kernels::SumProdOp<", typed_input(in, acc) ? cxx(in) : "accel::kernels::AnyDtype",
-              ", ", cxx(acc), is_sum ? ", true>" : ", false>"});
+  return cat({"accel::kernels::SumProdOp<",
+              typed_input(in, acc) ? cxx(in) : "accel::kernels::AnyDtype", ", ", cxx(acc),
+              is_sum ? ", true>" : ", false>"});
 }
 
 std::string reduce_op(ReduceOp op, Dtype in, Dtype out) {
   const std::string t = cxx(in);
   switch (op) {
-    case ReduceOp::sum: return sum_prod_op(true, in, out);
-    case ReduceOp::prod: return sum_prod_op(false, in, out);
-    case ReduceOp::min: return cat({"accel::kernels::ExtremeOp<", t, ", false>"});
-    case ReduceOp::max: return cat({"accel::kernels::ExtremeOp<", t, ", true>"});
-    case ReduceOp::any: return cat({"accel::kernels::LogicalOp<", t, ", true>"});
-    case ReduceOp::all: return cat({"accel::kernels::LogicalOp<", t, ", false>"});
-    case ReduceOp::argmin: return cat({"accel::kernels::ArgExtremeOp<", t, ", false>"});
-    case ReduceOp::argmax: return cat({"accel::kernels::ArgExtremeOp<", t, ", true>"});
+    case ReduceOp::sum:
+      return sum_prod_op(true, in, out);
+    case ReduceOp::prod:
+      return sum_prod_op(false, in, out);
+    case ReduceOp::min:
+      return cat({"accel::kernels::ExtremeOp<", t, ", false>"});
+    case ReduceOp::max:
+      return cat({"accel::kernels::ExtremeOp<", t, ", true>"});
+    case ReduceOp::any:
+      return cat({"accel::kernels::LogicalOp<", t, ", true>"});
+    case ReduceOp::all:
+      return cat({"accel::kernels::LogicalOp<", t, ", false>"});
+    case ReduceOp::argmin:
+      return cat({"accel::kernels::ArgExtremeOp<", t, ", false>"});
+    case ReduceOp::argmax:
+      return cat({"accel::kernels::ArgExtremeOp<", t, ", true>"});
   }
   return "";
 }
@@ -119,7 +133,7 @@ class CudaRunner final : public KernelRunner {
     KernelArgs args;
     args.add_bytes(params, bytes);
     kernel_for(device_, name)(Dim3{grid.x, grid.y, 1},
-                                      Dim3{static_cast<unsigned>(kernels::kThreads), 1, 1}, args);
+                              Dim3{static_cast<unsigned>(kernels::kThreads), 1, 1}, args);
   }
   // Temporaries return to the stream-ordered cache when dropped: later work on this stream
   // runs after the kernels that use them.
@@ -176,11 +190,14 @@ std::vector<Dtype> reduce_out_dtypes(ReduceOp op, Dtype in) {
       return all;
     }
     case ReduceOp::min:
-    case ReduceOp::max: return {in};
+    case ReduceOp::max:
+      return {in};
     case ReduceOp::any:
-    case ReduceOp::all: return {Dtype::bool_};
+    case ReduceOp::all:
+      return {Dtype::bool_};
     case ReduceOp::argmin:
-    case ReduceOp::argmax: return {Dtype::int64};
+    case ReduceOp::argmax:
+      return {Dtype::int64};
   }
   return {};
 }
@@ -201,9 +218,11 @@ ReduceKernelNames reduce_kernel_names(ReduceOp op, Dtype in, Dtype out) {
 ScanKernelNames scan_kernel_names(ScanOp op, Dtype in, Dtype out) {
   const bool is_sum = op == ScanOp::sum;
   const std::string o = sum_prod_op(is_sum, in, out);
-  const std::string carry = cat({"accel::kernels::StateOp<", sum_prod_op(is_sum, out, out), ", false>"});
-  return {kernel("scan_serial", o),      kernel("scan_block_rows", o),  kernel("scan_tiles", o),
-          kernel("reduce_rows", o),      kernel("reduce_columns", o),   kernel("scan_serial", carry),
+  const std::string carry =
+      cat({"accel::kernels::StateOp<", sum_prod_op(is_sum, out, out), ", false>"});
+  return {kernel("scan_serial", o),        kernel("scan_block_rows", o),
+          kernel("scan_tiles", o),         kernel("reduce_rows", o),
+          kernel("reduce_columns", o),     kernel("scan_serial", carry),
           kernel("scan_block_rows", carry)};
 }
 
@@ -212,13 +231,16 @@ NonzeroKernelNames nonzero_kernel_names(Dtype dtype) {
   return {kernel("nonzero_count", t), kernel("nonzero_write", t)};
 }
 
-std::unique_ptr<KernelRunner> cuda_runner(int device) { return std::make_unique<CudaRunner>(device); }
+std::unique_ptr<KernelRunner> cuda_runner(int device) {
+  return std::make_unique<CudaRunner>(device);
+}
 
 void run_reduce(KernelRunner& runner, ReduceOp op, const Array& in, const std::vector<int>& axes,
                 const Array& out) {
   const bool arg = op == ReduceOp::argmin || op == ReduceOp::argmax;
   if (arg && axes.size() != 1)
-    throw ValueError("[reduce] argmin/argmax take exactly one axis; got " + std::to_string(axes.size()));
+    throw ValueError("[reduce] argmin/argmax take exactly one axis; got " +
+                     std::to_string(axes.size()));
   const ReduceKernelNames names = reduce_kernel_names(op, in.dtype(), out.dtype());
   const ReduceDims dims = reduce_dims(in.shape(), in.strides(), axes, out.strides(), arg);
   if (dims.kept_count() == 0) return;

@@ -28,8 +28,8 @@ ReduceKernelNames reduce_kernel_names(ReduceOp op, Dtype in, Dtype out);
 std::vector<Dtype> reduce_out_dtypes(ReduceOp op, Dtype in);
 
 struct ScanKernelNames {
-  std::string serial, block_rows, tiles;      // the scan itself
-  std::string total_rows, total_columns;      // the tiles' totals
+  std::string serial, block_rows, tiles;       // the scan itself
+  std::string total_rows, total_columns;       // the tiles' totals
   std::string carry_serial, carry_block_rows;  // the totals' scan
 };
 ScanKernelNames scan_kernel_names(ScanOp op, Dtype in, Dtype out);

@@ -26,8 +26,12 @@ constexpr int64_t kMaxGridY = 65535;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-unsigned grid_x(int64_t blocks) { return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, kMaxGridX)); }
-unsigned grid_y(int64_t blocks) { return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, kMaxGridY)); }
+unsigned grid_x(int64_t blocks) {
+  return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, kMaxGridX));
+}
+unsigned grid_y(int64_t blocks) {
+  return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, kMaxGridY));
+}
 
 // Slowest first by |input stride|, neighbours merged where contiguous in input and output.
 std::vector<ReduceDim> sort_and_merge(std::vector<ReduceDim> dims, bool sort) {
@@ -52,8 +56,9 @@ std::vector<ReduceDim> sort_and_merge(std::vector<ReduceDim> dims, bool sort) {
 void check_ndim(size_t ndim, const char* what) {
   if (ndim > static_cast<size_t>(kMaxDims))
     throw ValueError(std::string("[") + what + "] the CUDA kernels take at most " +
-                     std::to_string(kMaxDims) + " dimensions that cannot be merged; this view has " +
-                     std::to_string(ndim) + " (make it contiguous first)");
+                     std::to_string(kMaxDims) +
+                     " dimensions that cannot be merged; this view has " + std::to_string(ndim) +
+                     " (make it contiguous first)");
 }
 
 int64_t product(const std::vector<ReduceDim>& dims) {
@@ -94,7 +99,8 @@ void split(kernels::ReduceParams& p, int64_t threads, int64_t per_chunk_threads,
   const int64_t inputs = p.red_count;
   int64_t splits = 1;
   if (threads < threads_wanted && inputs >= 2 * per_chunk_threads * kMinPerThread)
-    splits = std::min(ceil_div(threads_wanted, threads), inputs / (per_chunk_threads * kMinPerThread));
+    splits =
+        std::min(ceil_div(threads_wanted, threads), inputs / (per_chunk_threads * kMinPerThread));
   splits = std::clamp<int64_t>(splits, 1, kMaxGridY);
   if (splits == 1) {
     p.splits = 1;
@@ -245,9 +251,15 @@ ScanPlan plan_scan(const Shape& shape, const Strides& in_strides, const Strides&
     }
   }
   switch (plan.kernel) {
-    case ScanKernel::serial: plan.grid = {grid_x(ceil_div(n_rows, kThreads)), grid_y(p.tiles)}; break;
-    case ScanKernel::block_rows: plan.grid = {grid_x(n_rows), 1}; break;
-    case ScanKernel::tiles: plan.grid = {grid_x(p.tiles), grid_y(n_rows)}; break;
+    case ScanKernel::serial:
+      plan.grid = {grid_x(ceil_div(n_rows, kThreads)), grid_y(p.tiles)};
+      break;
+    case ScanKernel::block_rows:
+      plan.grid = {grid_x(n_rows), 1};
+      break;
+    case ScanKernel::tiles:
+      plan.grid = {grid_x(p.tiles), grid_y(n_rows)};
+      break;
   }
   if (p.tiles == 1) return plan;
 
@@ -298,8 +310,8 @@ NonzeroPlan plan_nonzero(const Shape& shape, const Strides& strides, int64_t thr
     p.total *= s[d];
   }
   if (p.total == 0) return plan;
-  const int64_t blocks =
-      std::clamp<int64_t>(ceil_div(p.total, kThreads), 1, std::max<int64_t>(threads_wanted / kThreads, 1));
+  const int64_t blocks = std::clamp<int64_t>(ceil_div(p.total, kThreads), 1,
+                                             std::max<int64_t>(threads_wanted / kThreads, 1));
   p.chunk = ceil_div(ceil_div(p.total, blocks), kThreads) * kThreads;
   plan.grid = {grid_x(ceil_div(p.total, p.chunk)), 1};
   return plan;
