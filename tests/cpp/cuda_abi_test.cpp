@@ -57,6 +57,7 @@ TEST(CudaAbi, constants_match_the_toolkit_headers) {
   ACCEL_SAME(cu::CU_EVENT_DEFAULT, ::CU_EVENT_DEFAULT);
   ACCEL_SAME(cu::CU_EVENT_DISABLE_TIMING, ::CU_EVENT_DISABLE_TIMING);
   ACCEL_SAME(cu::kMemHostAllocPortable, CU_MEMHOSTALLOC_PORTABLE);
+  ACCEL_SAME(cu::kPointerAttributeMemoryType, CU_POINTER_ATTRIBUTE_MEMORY_TYPE);
   ACCEL_SAME(cu::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, ::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
   ACCEL_SAME(sizeof(cu::CUdeviceptr), sizeof(::CUdeviceptr));
   ACCEL_SAME(sizeof(cu::CUdevice), sizeof(::CUdevice));

@@ -358,6 +358,27 @@ class TestOnGpu:
         assert str(c.device) == "cuda:0"
         assert accel.asnumpy(c).tolist() == x.tolist()
 
+    def test_upload_leaves_the_source_free_to_change_at_once(self):
+        # Uploads from pageable memory return without waiting for the stream (the driver has
+        # staged the bytes); the device copy must still hold the values of the moment of upload,
+        # also behind queued kernels and for pinned sources, which do wait.
+        busy = _on_gpu(np.ones(1 << 24, np.float32))
+        for n in (1, 1000, 1 << 22):
+            want = np.arange(n, dtype=np.float32)
+            src = want.copy()
+            (busy * 2 + 1).eval()  # queued work ahead of the copy
+            g = _on_gpu(src)
+            src[:] = -1
+            np.testing.assert_array_equal(accel.asnumpy(g), want)
+            (g * 3).eval()  # a Python scalar per op: no wait on the stream, same answer
+            np.testing.assert_array_equal(accel.asnumpy(g * 3 + 0.5), want * 3 + 0.5)
+        pinned = accel.cuda.pinned_empty((1 << 22,), "float32")
+        pinned[:] = np.arange(1 << 22, dtype=np.float32)
+        (busy * 2 + 1).eval()
+        g = _on_gpu(pinned)
+        pinned[:] = -1
+        np.testing.assert_array_equal(accel.asnumpy(g), np.arange(1 << 22, dtype=np.float32))
+
     def test_allocation_stats_and_free_cached(self):
         accel.cuda.free_cached()
         before = accel.cuda.memory_stats()

@@ -23,7 +23,11 @@ enum class CopyKind { host_to_device, device_to_host, device_to_device };
 // Queues a copy on `stream`. With pageable host memory the driver stages it, and the call
 // returns only when the host side is done.
 void copy_async(void* dst, const void* src, size_t nbytes, CopyKind kind, const Stream& stream);
-// Copies on `stream` and waits for it (so earlier work on the stream is seen).
+// Copies on `stream`; when it returns, the host side may be reused (a host -> device source)
+// or read (a device -> host destination). Device -> host and copies from pinned or managed
+// memory wait for the stream. A host -> device copy from pageable memory does not: the driver
+// has staged the bytes when cuMemcpyHtoDAsync returns, and stream order puts it after earlier
+// kernels, so waiting would only stall the host (e.g. for every Python scalar in `a * 2`).
 void copy(void* dst, const void* src, size_t nbytes, CopyKind kind, const Stream& stream);
 // Sets nbytes of device memory to `value`, on `stream`.
 void memset_async(void* dst, unsigned char value, size_t nbytes, const Stream& stream);
