@@ -115,6 +115,14 @@ std::string functor_source(const Dialect& d) {
   return out;
 }
 
+// The name of instruction i's value in the kernel ("v" and its number), built by appending:
+// GCC 12 warns (-Wrestrict, falsely) on the insert that `"v" + std::to_string(i)` inlines to.
+std::string value_name(size_t i) {
+  std::string name = "v";
+  name += std::to_string(i);
+  return name;
+}
+
 }  // namespace
 
 std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
@@ -146,7 +154,7 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
         expr += (a ? ", " : "") + refs[static_cast<size_t>(in.args[a])];
       expr += ")";
     }
-    const std::string v = "v" + std::to_string(i);
+    const std::string v = value_name(i);
     const std::string type = c_type(in.dtype);
     if (uniform[i]) {
       uniforms += fill(d.define_uniform, {{"type", type}, {"v", v}, {"expr", expr}});

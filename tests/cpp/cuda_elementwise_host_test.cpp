@@ -1,10 +1,11 @@
 // The CUDA backend's generated kernels run without a GPU: their exact source (the CUDA dialect,
 // nvrtc_std.cuh in place of the standard library, the args struct) is compiled as host C++ with
-// a few lines standing in for CUDA (one thread: blockDim = gridDim = 1, so the grid-stride loop
-// visits every element) and launched with the args the backend packs for real arrays. This
-// checks the addressing end to end (transposed, broadcast, strided outputs, more than 8 axes,
-// fused regions), and measures the textbook complex functions of nvrtc_std.cuh against the C
-// library's (the CPU backend's), within the tolerances the GPU tests allow.
+// the CUDA built-ins of the SIMT emulator (simt_host.h) into a shared library, and launched on
+// the emulator (a small grid, so the grid-stride loop takes several turns) with the args the
+// backend packs for real arrays. This checks the addressing end to end (transposed, broadcast,
+// strided outputs, more than 8 axes, fused regions), and measures the textbook complex functions
+// of nvrtc_std.cuh against the C library's (the CPU backend's), within the tolerances the GPU
+// tests allow.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -24,61 +25,33 @@
 #include "accel/backend/cuda/elementwise_kernels.h"
 #include "accel/codegen/emit.h"
 #include "accel/ir/fuse.h"
+#include "simt_host.h"
 
 namespace accel {
 namespace {
 
-// Just enough of CUDA for generated source to compile as host C++ with no standard header.
-const char* kCudaOnHost = R"(
-#define __global__
-#define __device__
-struct accel_dim3 { unsigned x, y, z; };
-static const accel_dim3 threadIdx = {0, 0, 0}, blockIdx = {0, 0, 0}, blockDim = {1, 1, 1},
-                        gridDim = {1, 1, 1};
-#define ACCEL_MATH1(fn) extern "C" double fn(double); extern "C" float fn##f(float); \
-  inline float fn(float x) { return fn##f(x); }
-#define ACCEL_MATH2(fn) extern "C" double fn(double, double); extern "C" float fn##f(float, float); \
-  inline float fn(float x, float y) { return fn##f(x, y); }
-ACCEL_MATH1(acos) ACCEL_MATH1(acosh) ACCEL_MATH1(asin) ACCEL_MATH1(asinh) ACCEL_MATH1(atan)
-ACCEL_MATH1(atanh) ACCEL_MATH1(cbrt) ACCEL_MATH1(ceil) ACCEL_MATH1(cos) ACCEL_MATH1(cosh)
-ACCEL_MATH1(exp) ACCEL_MATH1(exp2) ACCEL_MATH1(expm1) ACCEL_MATH1(fabs) ACCEL_MATH1(floor)
-ACCEL_MATH1(log) ACCEL_MATH1(log10) ACCEL_MATH1(log1p) ACCEL_MATH1(log2) ACCEL_MATH1(nearbyint)
-ACCEL_MATH1(sin) ACCEL_MATH1(sinh) ACCEL_MATH1(sqrt) ACCEL_MATH1(tan) ACCEL_MATH1(tanh)
-ACCEL_MATH1(trunc) ACCEL_MATH2(atan2) ACCEL_MATH2(copysign) ACCEL_MATH2(fmod) ACCEL_MATH2(hypot)
-ACCEL_MATH2(nextafter) ACCEL_MATH2(pow)
-#define ACCEL_CLASSIFY(fn) inline bool fn(float x) { return __builtin_##fn(x); } \
-  inline bool fn(double x) { return __builtin_##fn(x); }
-ACCEL_CLASSIFY(isnan) ACCEL_CLASSIFY(isinf) ACCEL_CLASSIFY(isfinite) ACCEL_CLASSIFY(signbit)
-inline float __int_as_float(int i) { float f; __builtin_memcpy(&f, &i, 4); return f; }
-inline double __longlong_as_double(long long i) { double d; __builtin_memcpy(&d, &i, 8); return d; }
-)";
+// A small grid, so that the grid-stride loops take several turns.
+constexpr simt::Index kGrid{3, 1, 1}, kBlock{32, 1, 1};
 
-using Entry = void (*)(const void*);
-
-// Compiles the kernels of `irs` (one translation unit, as NVRTC would see each) into a shared
-// object; entries[i] launches irs[i] with a packed args struct.
-class HostBuild {
+// A shared library of kernel source compiled as host C++ against the emulator's CUDA built-ins
+// (simt_host.h in its kernel-library form, which needs no standard header) and attached to this
+// program's emulator.
+class KernelLibrary {
  public:
-  explicit HostBuild(const std::vector<ir::KernelIR>& irs) {
+  explicit KernelLibrary(const std::string& kernels) {
     dir_ = std::filesystem::temp_directory_path() /
            ("accel-cuda-host-" + std::to_string(getpid()) + "-" + std::to_string(counter_++));
     std::filesystem::create_directories(dir_);
-    std::string src = std::string(kCudaOnHost) + codegen::emit_prelude(codegen::cuda_dialect());
-    for (const ir::KernelIR& k : irs) {
-      const std::string name = k.name();
-      src += codegen::emit_kernel_body(k, codegen::cuda_dialect());
-      src += "extern \"C\" void run_" + name + "(const void* p) { " + name +
-             "(*static_cast<const " + name + "_args*>(p)); }\n";
-    }
-    std::ofstream(dir_ / "kernels.cpp") << src;
+    std::ofstream(dir_ / "kernels.cpp")
+        << "#define SIMT_KERNEL_LIBRARY\n#include \"simt_host.h\"\n" << kernels;
     const char* env = std::getenv("ACCEL_CXX");
     const std::string cxx = env && *env ? env : "c++";
-    const std::string cmd = cxx + " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -o " +
-                            (dir_ / "kernels.so").string() + " " + (dir_ / "kernels.cpp").string() +
-                            " 2> " + (dir_ / "log.txt").string();
+    const std::string cmd = cxx + " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -I" ACCEL_TESTS_CPP_DIR +
+                            " -o " + (dir_ / "kernels.so").string() + " " +
+                            (dir_ / "kernels.cpp").string() + " 2> " + (dir_ / "log.txt").string();
     if (std::system(cmd.c_str()) != 0) {
       std::ifstream log(dir_ / "log.txt");
-      error_ = std::string(std::istreambuf_iterator<char>(log), {});
+      error_ = cmd + "\n" + std::string(std::istreambuf_iterator<char>(log), {});
       return;
     }
     handle_ = dlopen((dir_ / "kernels.so").c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -86,26 +59,56 @@ class HostBuild {
       error_ = dlerror();
       return;
     }
-    for (const ir::KernelIR& k : irs)
-      entries_.push_back(reinterpret_cast<Entry>(dlsym(handle_, ("run_" + k.name()).c_str())));
+    simt::attach(reinterpret_cast<simt::AttachFn>(dlsym(handle_, "simt_attach")));
   }
-  ~HostBuild() {
+  ~KernelLibrary() {
     if (handle_) dlclose(handle_);
     std::filesystem::remove_all(dir_);
   }
+  KernelLibrary(const KernelLibrary&) = delete;
+  KernelLibrary& operator=(const KernelLibrary&) = delete;
   const std::string& error() const { return error_; }
-  Entry entry(size_t i) const { return entries_.at(i); }
+  void* symbol(const std::string& name) const { return handle_ ? dlsym(handle_, name.c_str()) : nullptr; }
 
  private:
   static inline int counter_ = 0;
   std::filesystem::path dir_;
   void* handle_ = nullptr;
   std::string error_;
+};
+
+// The kernels of `irs` (one translation unit, as NVRTC would see each); run(i, args) launches
+// irs[i] on the emulator with a packed args struct.
+class HostBuild {
+ public:
+  explicit HostBuild(const std::vector<ir::KernelIR>& irs) : library_(source(irs)) {
+    for (const ir::KernelIR& k : irs)
+      entries_.push_back(reinterpret_cast<Entry>(library_.symbol("run_" + k.name())));
+  }
+  const std::string& error() const { return library_.error(); }
+  void run(size_t i, const std::string& args) const {
+    const Entry entry = entries_.at(i);
+    simt::launch(kGrid, kBlock, [&] { entry(args.data()); });
+  }
+
+ private:
+  using Entry = void (*)(const void*);
+  static std::string source(const std::vector<ir::KernelIR>& irs) {
+    std::string src = codegen::emit_prelude(codegen::cuda_dialect());
+    for (const ir::KernelIR& k : irs) {
+      const std::string name = k.name();
+      src += codegen::emit_kernel_body(k, codegen::cuda_dialect());
+      src += "extern \"C\" void run_" + name + "(const void* p) { " + name +
+             "(*static_cast<const " + name + "_args*>(p)); }\n";
+    }
+    return src;
+  }
+  KernelLibrary library_;
   std::vector<Entry> entries_;
 };
 
-// What the backend does on the GPU, with the host build's entry instead of cuLaunchKernel:
-// returns the IR it would launch (layouts set) after running it.
+// What the backend does on the GPU, with the emulator instead of cuLaunchKernel: returns the IR
+// it would launch (layouts set) after running it.
 ir::KernelIR launch_on_host(const ir::KernelIR& ir, std::span<const Array> inputs,
                             std::span<const Array> outputs) {
   auto launch = cuda::plan_generated_kernel(ir, inputs, outputs);
@@ -113,7 +116,7 @@ ir::KernelIR launch_on_host(const ir::KernelIR& ir, std::span<const Array> input
   HostBuild build({launch->ir});
   EXPECT_EQ(build.error(), "");
   if (!build.error().empty()) return launch->ir;
-  for (const std::string& args : launch->args) build.entry(0)(args.data());
+  for (const std::string& args : launch->args) build.run(0, args);
   return launch->ir;
 }
 
@@ -237,7 +240,7 @@ TEST(CudaKernelsOnHost, textbook_complex_functions_are_within_the_gpu_tests_tole
       if (binary) in.push_back(w);
       Array out = empty({2000}, t.dt);
       auto launch = cuda::plan_generated_kernel(irs[i], in, {&out, 1});
-      for (const std::string& args : launch->args) build.entry(i)(args.data());
+      for (const std::string& args : launch->args) build.run(i, args);
       ++i;
       const Array want = elementwise(op, in).eval();
       auto g = astype(out, complex128).eval().to_vector<std::complex<double>>();
@@ -326,7 +329,7 @@ TEST(CudaKernelsOnHost, every_op_and_dtype_agrees_with_the_cpu_backend) {
     if (op == OpId::where) in[0] = astype(astype(in[0], bool_), dt).eval();
     Array out = empty({64}, op_output_dtype(op, dt));
     auto launch = cuda::plan_generated_kernel(irs[i], in, {&out, 1});
-    for (const std::string& args : launch->args) build.entry(i)(args.data());
+    for (const std::string& args : launch->args) build.run(i, args);
     Array want = Array::empty({64}, out.dtype(), Device::cpu());
     cpu::cpu_backend().elementwise(op, in, want);
     const std::string label = std::string(op_name(op)) + " " + dtype_name(dt);
@@ -366,7 +369,7 @@ TEST(CudaKernelsOnHost, every_cast_pair_agrees_with_the_cpu_backend) {
     }
     Array out = empty({64}, to);
     auto launch = cuda::plan_generated_kernel(irs[i], {&in, 1}, {&out, 1});
-    for (const std::string& args : launch->args) build.entry(i)(args.data());
+    for (const std::string& args : launch->args) build.run(i, args);
     Array want = astype(in, to).eval();
     const std::string label = std::string(dtype_name(from)) + " -> " + dtype_name(to);
     if (!is_inexact(to)) {
@@ -386,7 +389,7 @@ TEST(CudaKernelsOnHost, every_cast_pair_agrees_with_the_cpu_backend) {
 TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
   // The arange rule exists twice (cpu/fill.cpp's fill_sequence, the CUDA accel_arange): they
   // must agree to the last bit, wrap-around and rounding included.
-  std::string src = std::string(kCudaOnHost) + cuda::arange_source();
+  std::string src = cuda::arange_source();
   std::vector<Dtype> dts;
   for (int d = 0; d < kNumDtypes; ++d) {
     const auto dt = static_cast<Dtype>(d);
@@ -398,24 +401,14 @@ TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
            ">(static_cast<" + t + "*>(out), *static_cast<const " + t + "*>(first), " +
            "*static_cast<const " + t + "*>(second), n); }\n";
   }
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("accel-cuda-arange-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "arange.cpp") << src;
-  const char* env = std::getenv("ACCEL_CXX");
-  const std::string cmd = std::string(env && *env ? env : "c++") +
-                          " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -o " +
-                          (dir / "arange.so").string() + " " + (dir / "arange.cpp").string();
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  void* lib = dlopen((dir / "arange.so").c_str(), RTLD_NOW | RTLD_LOCAL);
-  ASSERT_NE(lib, nullptr) << dlerror();
+  const KernelLibrary lib(src);
+  ASSERT_EQ(lib.error(), "");
   using Run = void (*)(void*, const void*, const void*, long long);
   struct Range { double start, stop, step; };
   const Range ranges[] = {{0.1, 3e5, 0.3}, {-1.5, 2.5, 0.25}, {5, -300, -3}, {0, 70000, 7},
                           {1e6, 1e6 + 5000, 0.37}};
   for (Dtype dt : dts) {
-    auto run = reinterpret_cast<Run>(
-        dlsym(lib, ("run_arange_" + std::to_string(static_cast<int>(dt))).c_str()));
+    auto run = reinterpret_cast<Run>(lib.symbol("run_arange_" + std::to_string(static_cast<int>(dt))));
     ASSERT_NE(run, nullptr);
     for (const Range& r : ranges) {
       Array want = arange(r.start, r.stop, r.step, dt, Device::cpu());
@@ -423,13 +416,11 @@ TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
       Array firsts = Array::view_of(want, {2}, {1}, 0).eval();
       Array got = empty(want.shape(), dt);
       const auto* first = static_cast<const char*>(firsts.data());
-      run(got.data(), first, first + want.itemsize(), want.size());
+      simt::launch(kGrid, kBlock, [&] { run(got.data(), first, first + want.itemsize(), want.size()); });
       EXPECT_EQ(std::memcmp(got.data(), want.data(), want.nbytes()), 0)
           << dtype_name(dt) << " arange(" << r.start << ", " << r.stop << ", " << r.step << ")";
     }
   }
-  dlclose(lib);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -1,24 +1,21 @@
 // The CUDA backend's matmul, gather and scatter without a GPU: cuBLAS's symbols and constants
 // against the toolkit, every kernel instantiation the backend can request compiled by NVRTC
 // for sm_90, the host-side plans (cuBLAS operand transposition, batch strides, the index walk),
-// and the kernels themselves run on the host by a small SIMT emulator (threads of a block as
-// host threads meeting at a barrier) against the CPU backend.
+// and the kernels themselves run on the host by the SIMT emulator (simt_host.h) against the CPU
+// backend.
 #include <accel/accel.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
-#include <barrier>
 #include <climits>
 #include <complex>
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <functional>
 #include <random>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -43,92 +40,21 @@ using accel::IndexFault;
 using accel::Shape;
 using accel::Strides;
 
-// ---------------------------------------------------------------- a SIMT emulator for the kernels
+// ---------------------------------------------------------------- the kernels on the emulator
 
-namespace sim {
-struct Dim {
-  unsigned x = 1, y = 1, z = 1;
-};
-std::barrier<>* block_barrier = nullptr;
-}  // namespace sim
-
-thread_local sim::Dim threadIdx, blockIdx;
-sim::Dim blockDim, gridDim;
-
-unsigned long long atomicMin(unsigned long long* p, unsigned long long v) {
-  const unsigned long long old = *p;
-  if (v < old) *p = v;
-  return old;
-}
-long long atomicMax(long long* p, long long v) {
-  const long long old = *p;
-  if (v > old) *p = v;
-  return old;
-}
-unsigned long long atomicCAS(unsigned long long* p, unsigned long long expected,
-                             unsigned long long desired) {
-  const unsigned long long old = *p;
-  if (old == expected) *p = desired;
-  return old;
-}
-
-// The toolkit's headers (cublas_v2.h above) define these for nvcc; here they mean host code.
-#undef __global__
-#undef __shared__
-#undef __launch_bounds__
-#define __global__
-#define __launch_bounds__(n)
-#define __shared__ static
-#define __syncthreads() sim::block_barrier->arrive_and_wait()
+// clang-format off
+#include "simt_host.h"
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunknown-pragmas"  // #pragma unroll is nvcc's
 #include "accel/device_src/gather_scatter.cuh"
 #include "accel/device_src/matmul.cuh"
 #pragma GCC diagnostic pop
-#undef __syncthreads
-#undef __shared__
-#undef __launch_bounds__
-#undef __global__
+// clang-format on
 
 namespace {
 
-// Runs `kernel` over the grid one thread at a time (kernels without barriers).
-void run_sequential(sim::Dim grid, sim::Dim block, const std::function<void()>& kernel) {
-  gridDim = grid;
-  blockDim = block;
-  for (unsigned bz = 0; bz < grid.z; ++bz)
-    for (unsigned by = 0; by < grid.y; ++by)
-      for (unsigned bx = 0; bx < grid.x; ++bx)
-        for (unsigned t = 0; t < block.x; ++t) {
-          blockIdx = {bx, by, bz};
-          threadIdx = {t, 0, 0};
-          kernel();
-        }
-}
-
-// Runs `kernel` block by block, the block's threads as host threads sharing its __shared__
-// memory (function-local statics) and meeting at __syncthreads.
-void run_blocks(sim::Dim grid, unsigned threads, const std::function<void()>& kernel) {
-  gridDim = grid;
-  blockDim = {threads, 1, 1};
-  for (unsigned bz = 0; bz < grid.z; ++bz)
-    for (unsigned by = 0; by < grid.y; ++by)
-      for (unsigned bx = 0; bx < grid.x; ++bx) {
-        std::barrier<> barrier(threads);
-        sim::block_barrier = &barrier;
-        std::vector<std::thread> team;
-        for (unsigned t = 0; t < threads; ++t)
-          team.emplace_back([&, t] {
-            blockIdx = {bx, by, bz};
-            threadIdx = {t, 0, 0};
-            kernel();
-          });
-        for (auto& th : team) th.join();
-      }
-}
-
 // A small grid, so that the grid-stride loops take several turns.
-constexpr sim::Dim kGrid{3, 1, 1}, kBlock{32, 1, 1};
+constexpr simt::Index kGrid{3, 1, 1}, kBlock{32, 1, 1};
 
 const long long* table_of(const cu::IndexWalk& w) {
   return reinterpret_cast<const long long*>(w.table.data());
@@ -169,18 +95,18 @@ std::optional<IndexFault> emulated_gather(const Array& src, std::span<const int>
     auto* s = static_cast<const E*>(src.data());
     auto* o = static_cast<E*>(out.data());
     if (w.block == 1) {
-      run_sequential(kGrid, kBlock,
+      simt::launch(kGrid, kBlock,
                      [&] { accel_gather_elements<E>(s, o, table_of(w), w.positions, &fault); });
       return;
     }
     std::vector<long long> src_off(w.positions), out_off(w.positions);
     const bool move = w.block > 0;
-    run_sequential(kGrid, kBlock, [&] {
+    simt::launch(kGrid, kBlock, [&] {
       accel_index_resolve(table_of(w), w.positions, move ? src_off.data() : nullptr,
                           move ? out_off.data() : nullptr, &fault);
     });
     if (move)
-      run_sequential(kGrid, kBlock, [&] {
+      simt::launch(kGrid, kBlock, [&] {
         accel_gather_blocks<E>(s, o, table_of(w), src_off.data(), out_off.data(), w.positions,
                                w.block);
       });
@@ -195,7 +121,7 @@ std::optional<IndexFault> emulated_scatter(const Array& dst, std::span<const int
   if (w.positions == 0) return std::nullopt;
   unsigned long long fault = ~0ull;
   std::vector<long long> dst_off(w.positions), val_off(w.positions);
-  run_sequential(kGrid, kBlock, [&] {
+  simt::launch(kGrid, kBlock, [&] {
     accel_index_resolve(table_of(w), w.positions, dst_off.data(), val_off.data(), &fault);
   });
   if (auto bad = fault_of(fault, indices)) return bad;
@@ -204,16 +130,16 @@ std::optional<IndexFault> emulated_scatter(const Array& dst, std::span<const int
     const uint64_t slots = std::bit_ceil(static_cast<uint64_t>(w.positions) * 2);
     std::vector<unsigned long long> keys(slots, ~0ull);
     std::vector<long long> winners(slots, -1);
-    run_sequential(kGrid, kBlock, [&] {
+    simt::launch(kGrid, kBlock, [&] {
       accel_repeat_claim(dst_off.data(), w.positions, keys.data(), winners.data(), slots - 1);
     });
-    run_sequential(kGrid, kBlock, [&] {
+    simt::launch(kGrid, kBlock, [&] {
       accel_repeat_drop(dst_off.data(), w.positions, keys.data(), winners.data(), slots - 1);
     });
   }
   with_word(dst.itemsize(), [&](auto word) {
     using E = decltype(word);
-    run_sequential(kGrid, kBlock, [&] {
+    simt::launch(kGrid, kBlock, [&] {
       accel_scatter_blocks<E>(static_cast<E*>(dst.data()), static_cast<const E*>(values.data()),
                               table_of(w), dst_off.data(), val_off.data(), w.positions, w.block);
     });
@@ -525,7 +451,7 @@ Array emulated_matmul(const Array& a, const Array& b, const Shape& out_shape) {
   accel_mm::Shape s;
   std::memcpy(&s, &plan.shape, sizeof s);
   const auto* table = reinterpret_cast<const long long*>(plan.table.data());
-  run_blocks({2, 1, 1}, accel_mm::kThreads, [&] {
+  simt::launch({2, 1, 1}, {accel_mm::kThreads, 1, 1}, [&] {
     accel_matmul<T>(static_cast<const T*>(a.data()), static_cast<const T*>(b.data()),
                     static_cast<T*>(out.data()), s, plan.table.empty() ? nullptr : table);
   });

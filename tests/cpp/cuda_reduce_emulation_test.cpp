@@ -67,7 +67,7 @@ template <class P, class Kernel>
 EmulatedRunner::Run emulate(Kernel kernel) {
   return [kernel](cu::Grid g, const void* params) {
     const P p = *static_cast<const P*>(params);
-    simt::launch(g.x, g.y, kk::kThreads, [&] { kernel(p); });
+    simt::launch({g.x, g.y, 1}, {kk::kThreads, 1, 1}, [&] { kernel(p); });
   };
 }
 
@@ -436,4 +436,51 @@ TEST(CudaNonzeroEmulated, coordinates_in_c_order_for_views_nan_and_minus_zero) {
     check_nonzero(not_equal(f, Array::scalar(int64_t{0})), "bool " + shape_str(shape));
     check_nonzero(random_array(shape, Dtype::complex64, 20), "complex64 " + shape_str(shape));
   }
+}
+
+// The emulator itself (simt_host.h), on which every kernel test here and in cuda_linalg_test and
+// cuda_elementwise_host_test relies.
+
+TEST(SimtHost, three_dimensional_grids_and_blocks_run_every_thread_once) {
+  const simt::Index grid{2, 3, 4}, block{4, 2, 8};  // warps span the y and z of the block
+  std::vector<int> runs(2 * 3 * 4 * 4 * 2 * 8, 0);
+  std::vector<unsigned> counts(2, 0);
+  simt::launch(grid, block, [&] {
+    const unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+    atomicAdd(&runs[b * 64 + t], 1);
+    __shared__ unsigned arrived;
+    if (t == 0) arrived = 0;
+    __syncthreads();
+    atomicAdd(&arrived, 1u);
+    __syncthreads();
+    // Every thread of the block sees all 64 arrivals; a warp (32 threads) meets at __syncwarp.
+    atomicMax(&counts[0], arrived);
+    __syncwarp();
+    atomicCAS(&counts[1], 0u, t / 32 + 1);
+  });
+  for (size_t i = 0; i < runs.size(); ++i) ASSERT_EQ(runs[i], 1) << "thread " << i;
+  EXPECT_EQ(counts[0], 64u);
+  EXPECT_NE(counts[1], 0u);
+}
+
+TEST(SimtHost, a_barrier_that_cannot_open_fails_instead_of_hanging) {
+  // Thread 0 waits for its warp while the rest of the block waits for thread 0.
+  const auto kernel = [] {
+    if (threadIdx.x == 0)
+      __syncwarp();
+    else
+      __syncthreads();
+  };
+  try {
+    simt::launch({2, 1, 1}, {64, 1, 1}, kernel);
+    FAIL() << "the launch returned";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("block (0, 0, 0) is stuck"), std::string::npos)
+        << e.what();
+  }
+  // The emulator runs the next launch normally.
+  int ran = 0;
+  simt::launch({1, 1, 1}, {64, 1, 1}, [&] { __syncthreads(); atomicAdd(&ran, 1); });
+  EXPECT_EQ(ran, 64);
 }

@@ -54,7 +54,9 @@ inline A lane_reduce(const In* p, int64_t n, int64_t s, A init, Load load, Comb 
   for (int w = kLanes / 2; w >= 1; w /= 2)
     for (int k = 0; k < w; ++k) r[k] = comb(r[k], r[k + w]);
   A out = r[0];
-  for (; i < n; ++i) out = comb(out, load(p[i * s]));
+  // The tail, fewer than kLanes elements, walked by pointer.
+  const In* q = p + i * s;
+  for (int64_t left = n - i; left > 0; --left, q += s) out = comb(out, load(*q));
   return out;
 }
 
