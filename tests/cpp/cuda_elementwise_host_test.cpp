@@ -12,8 +12,8 @@
 
 #include <cmath>
 #include <complex>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -42,13 +42,14 @@ class KernelLibrary {
     dir_ = std::filesystem::temp_directory_path() /
            ("accel-cuda-host-" + std::to_string(getpid()) + "-" + std::to_string(counter_++));
     std::filesystem::create_directories(dir_);
-    std::ofstream(dir_ / "kernels.cpp")
-        << "#define SIMT_KERNEL_LIBRARY\n#include \"simt_host.h\"\n" << kernels;
+    std::ofstream(dir_ / "kernels.cpp") << "#define SIMT_KERNEL_LIBRARY\n#include \"simt_host.h\"\n"
+                                        << kernels;
     const char* env = std::getenv("ACCEL_CXX");
     const std::string cxx = env && *env ? env : "c++";
-    const std::string cmd = cxx + " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -I" ACCEL_TESTS_CPP_DIR +
-                            " -o " + (dir_ / "kernels.so").string() + " " +
-                            (dir_ / "kernels.cpp").string() + " 2> " + (dir_ / "log.txt").string();
+    const std::string cmd =
+        cxx + " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -I" ACCEL_TESTS_CPP_DIR + " -o " +
+        (dir_ / "kernels.so").string() + " " + (dir_ / "kernels.cpp").string() + " 2> " +
+        (dir_ / "log.txt").string();
     if (std::system(cmd.c_str()) != 0) {
       std::ifstream log(dir_ / "log.txt");
       error_ = cmd + "\n" + std::string(std::istreambuf_iterator<char>(log), {});
@@ -68,7 +69,9 @@ class KernelLibrary {
   KernelLibrary(const KernelLibrary&) = delete;
   KernelLibrary& operator=(const KernelLibrary&) = delete;
   const std::string& error() const { return error_; }
-  void* symbol(const std::string& name) const { return handle_ ? dlsym(handle_, name.c_str()) : nullptr; }
+  void* symbol(const std::string& name) const {
+    return handle_ ? dlsym(handle_, name.c_str()) : nullptr;
+  }
 
  private:
   static inline int counter_ = 0;
@@ -408,7 +411,8 @@ TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
   const Range ranges[] = {{0.1, 3e5, 0.3}, {-1.5, 2.5, 0.25}, {5, -300, -3}, {0, 70000, 7},
                           {1e6, 1e6 + 5000, 0.37}};
   for (Dtype dt : dts) {
-    auto run = reinterpret_cast<Run>(lib.symbol("run_arange_" + std::to_string(static_cast<int>(dt))));
+    auto run =
+        reinterpret_cast<Run>(lib.symbol("run_arange_" + std::to_string(static_cast<int>(dt))));
     ASSERT_NE(run, nullptr);
     for (const Range& r : ranges) {
       Array want = arange(r.start, r.stop, r.step, dt, Device::cpu());
@@ -416,7 +420,8 @@ TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
       Array firsts = Array::view_of(want, {2}, {1}, 0).eval();
       Array got = empty(want.shape(), dt);
       const auto* first = static_cast<const char*>(firsts.data());
-      simt::launch(kGrid, kBlock, [&] { run(got.data(), first, first + want.itemsize(), want.size()); });
+      simt::launch(kGrid, kBlock,
+                   [&] { run(got.data(), first, first + want.itemsize(), want.size()); });
       EXPECT_EQ(std::memcmp(got.data(), want.data(), want.nbytes()), 0)
           << dtype_name(dt) << " arange(" << r.start << ", " << r.stop << ", " << r.step << ")";
     }

@@ -96,7 +96,7 @@ std::optional<IndexFault> emulated_gather(const Array& src, std::span<const int>
     auto* o = static_cast<E*>(out.data());
     if (w.block == 1) {
       simt::launch(kGrid, kBlock,
-                     [&] { accel_gather_elements<E>(s, o, table_of(w), w.positions, &fault); });
+                   [&] { accel_gather_elements<E>(s, o, table_of(w), w.positions, &fault); });
       return;
     }
     std::vector<long long> src_off(w.positions), out_off(w.positions);

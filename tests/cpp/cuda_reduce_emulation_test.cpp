@@ -481,6 +481,9 @@ TEST(SimtHost, a_barrier_that_cannot_open_fails_instead_of_hanging) {
   }
   // The emulator runs the next launch normally.
   int ran = 0;
-  simt::launch({1, 1, 1}, {64, 1, 1}, [&] { __syncthreads(); atomicAdd(&ran, 1); });
+  simt::launch({1, 1, 1}, {64, 1, 1}, [&] {
+    __syncthreads();
+    atomicAdd(&ran, 1);
+  });
   EXPECT_EQ(ran, 64);
 }

@@ -242,8 +242,7 @@ T atomicExch(T* p, typename simt::same<T>::type v) {
   return simt::atomic_update<T>(p, v, [](T, T b) { return b; });
 }
 template <class T>
-T atomicCAS(T* p, typename simt::same<T>::type expected,
-            typename simt::same<T>::type desired) {
+T atomicCAS(T* p, typename simt::same<T>::type expected, typename simt::same<T>::type desired) {
   const T old = *p;
   if (old == expected) *p = desired;
   return old;
@@ -263,14 +262,15 @@ inline double __longlong_as_double(long long i) {
 #ifdef SIMT_KERNEL_LIBRARY
 // CUDA's device math library for a translation unit without the C library's headers: the C
 // library's functions, with the float overloads CUDA adds.
-#define SIMT_MATH1(fn)                      \
-  extern "C" double fn(double);             \
-  extern "C" float fn##f(float);            \
+#define SIMT_MATH1(fn)           \
+  extern "C" double fn(double);  \
+  extern "C" float fn##f(float); \
   inline float fn(float x) { return fn##f(x); }
-#define SIMT_MATH2(fn)                      \
-  extern "C" double fn(double, double);     \
-  extern "C" float fn##f(float, float);     \
+#define SIMT_MATH2(fn)                  \
+  extern "C" double fn(double, double); \
+  extern "C" float fn##f(float, float); \
   inline float fn(float x, float y) { return fn##f(x, y); }
+// clang-format off
 SIMT_MATH1(acos) SIMT_MATH1(acosh) SIMT_MATH1(asin) SIMT_MATH1(asinh) SIMT_MATH1(atan)
 SIMT_MATH1(atanh) SIMT_MATH1(cbrt) SIMT_MATH1(ceil) SIMT_MATH1(cos) SIMT_MATH1(cosh)
 SIMT_MATH1(exp) SIMT_MATH1(exp2) SIMT_MATH1(expm1) SIMT_MATH1(fabs) SIMT_MATH1(floor)
@@ -280,9 +280,10 @@ SIMT_MATH1(trunc) SIMT_MATH2(atan2) SIMT_MATH2(copysign) SIMT_MATH2(fmod) SIMT_M
 SIMT_MATH2(nextafter) SIMT_MATH2(pow)
 #undef SIMT_MATH1
 #undef SIMT_MATH2
-#define SIMT_CLASSIFY(fn)                                \
+#define SIMT_CLASSIFY(fn)                               \
   inline bool fn(float x) { return __builtin_##fn(x); } \
   inline bool fn(double x) { return __builtin_##fn(x); }
 SIMT_CLASSIFY(isnan) SIMT_CLASSIFY(isinf) SIMT_CLASSIFY(isfinite) SIMT_CLASSIFY(signbit)
+// clang-format on
 #undef SIMT_CLASSIFY
 #endif  // SIMT_KERNEL_LIBRARY
