@@ -39,6 +39,15 @@ Dtype promote_weak(Dtype strong, Dtype weak) {
 // meets the highest kind first. Folding after a stable sort by kind, highest first, gives
 // np.result_type for every sequence of three and four of accel's dtypes (checked exhaustively).
 std::optional<Dtype> promote_strong(std::span<const Array> arrays) {
+  // One or two strong operands (every binary op): nothing to order, and no allocation.
+  std::optional<Dtype> first, second;
+  size_t count = 0;
+  for (const Array& a : arrays) {
+    if (a.weak()) continue;
+    if (++count == 1) first = a.dtype();
+    else if (count == 2) second = a.dtype();
+  }
+  if (count <= 2) return second ? promote_types(*first, *second) : first;
   std::vector<Dtype> strong;
   for (const Array& a : arrays)
     if (!a.weak()) strong.push_back(a.dtype());
