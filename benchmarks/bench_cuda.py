@@ -45,6 +45,17 @@ extern "C" __global__ void saxpy_%s(float a, const float* x, float* y, long long
 """
 
 
+def attempt(what, fn, default=None):
+    """fn(), or `default` after printing why it failed: on a first GPU run one broken case (a
+    kernel bug, a missing library) must not cost the rest of the table."""
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001 - reported, and the table goes on
+        print(f"bench_cuda: {what} failed: {type(e).__name__}: {str(e).splitlines()[0][:300]}",
+              file=sys.stderr)
+        return default
+
+
 def median_seconds(fn, rounds=ROUNDS):
     fn()
     times = []
@@ -112,7 +123,7 @@ def accel_cases():
     def warm():  # a new kernel object for the same source: served by the caches
         accel.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel()
     out["compile warm"] = median_seconds(warm)
-    out.update(accel_array_ops())
+    out.update(attempt("accel matmul/gather", accel_array_ops, {}))
     return out
 
 
@@ -128,10 +139,14 @@ def accel_array_ops():
     mats, x, idx = array_op_inputs()
     for dt, (a, b) in mats.items():
         da, db = accel.asarray(a, device="cuda"), accel.asarray(b, device="cuda")
-        out["matmul " + dt] = median_event_ms(lambda: da @ db, accel.cuda.Event) / 1e3
+        out["matmul " + dt] = attempt(
+            "accel matmul " + dt, lambda: median_event_ms(lambda: da @ db, accel.cuda.Event) / 1e3)
     dx, didx = accel.asarray(x, device="cuda"), accel.asarray(idx, device="cuda")
-    assert np.array_equal(accel.asnumpy(dx[didx]), x[idx])
-    out["gather"] = median_event_ms(lambda: dx[didx], accel.cuda.Event) / 1e3
+
+    def gather():
+        assert np.array_equal(accel.asnumpy(dx[didx]), x[idx]), "gather differs from NumPy"
+        return median_event_ms(lambda: dx[didx], accel.cuda.Event) / 1e3
+    out["gather"] = attempt("accel gather", gather)
     return out
 
 
@@ -152,7 +167,8 @@ def reduction_cases(xp, to_device, new_event):
         "cumsum": lambda: xp.cumsum(x),
     }
     for key, fn in cases.items():
-        out[key] = 4 * REDUCE_N / (median_event_ms(fn, new_event) / 1e3)
+        out[key] = attempt(f"{xp.__name__} {key}",
+                           lambda: 4 * REDUCE_N / (median_event_ms(fn, new_event) / 1e3))
     return out
 
 
@@ -242,12 +258,14 @@ def elementwise_times(xp, to_device, compute, new_event):
     for n in EW_SIZES:
         a, b, c = (to_device(rng.standard_normal(n, dtype=np.float32)) for _ in range(3))
         for key, _label, _bytes, fn in EW_CASES:
-            compute(fn(xp, a, b, c))
-
             def run():
                 for _ in range(EW_REPEATS):
                     compute(fn(xp, a, b, c))
-            out[(key, n)] = median_event_ms(run, new_event, rounds=3) / 1e3 / EW_REPEATS
+
+            def measure():
+                compute(fn(xp, a, b, c))  # compile and warm up
+                return median_event_ms(run, new_event, rounds=3) / 1e3 / EW_REPEATS
+            out[(key, n)] = attempt(f"{xp.__name__} {key} n={n:.0e}", measure)
         del a, b, c
     return out
 
@@ -281,16 +299,17 @@ def print_elementwise(a, c):
     for key, label, nbytes, _fn in EW_CASES:
         for n in EW_SIZES:
             av, cv = a.get((key, n)), c.get((key, n))
-            ratio = "" if cv is None else f"{cv / av:10.2f}x"
+            ratio = "" if cv is None or av is None else f"{cv / av:10.2f}x"
             cbw = "" if cv is None else f"{nbytes * n / cv / 1e9:7.0f}"
-            print(f"{label:44s} {n:5.0e} {fmt(av, 's'):>10s} {nbytes * n / av / 1e9:7.0f} "
+            abw = "" if av is None else f"{nbytes * n / av / 1e9:7.0f}"
+            print(f"{label:44s} {n:5.0e} {fmt(av, 's'):>10s} {abw:>7s} "
                   f"{fmt(cv, 's'):>10s} {cbw:>7s} {ratio:>11s}")
     for n in EW_SIZES:
         if ("cupy.fuse", n) in c:
             print(f"{'  (CuPy with cupy.fuse on the fused expression)':44s} {n:5.0e} {'':>10s} "
                   f"{'':>7s} {fmt(c[('cupy.fuse', n)], 's'):>10s} "
                   f"{16 * n / c[('cupy.fuse', n)] / 1e9:7.0f} "
-                  f"{c[('cupy.fuse', n)] / a[('fused', n)]:10.2f}x")
+                  + (f"{c[('cupy.fuse', n)] / a[('fused', n)]:10.2f}x" if a.get(("fused", n)) else ""))
 
 
 # ---------------------------------------------------------------- table
@@ -330,17 +349,19 @@ def main():
     print(f"GPU: {props['name']} (compute capability {props['compute_capability']}), "
           f"driver CUDA {accel.cuda.driver_info()['version']}, NVRTC {accel.cuda.nvrtc_info()['version']}"
           + (f", CuPy {cp.__version__}" if cp else f", CuPy not available ({CUPY_WHY})"))
-    a = accel_cases()
-    c = cupy_cases() if cp else {}
-    a.update(reduction_cases(accel, lambda h: accel.asarray(h, device="cuda"), accel.cuda.Event))
+    a = attempt("accel transfers/launch/compile", accel_cases, {})
+    c = attempt("CuPy transfers/launch/compile", cupy_cases, {}) if cp else {}
+    a.update(attempt("accel reductions", lambda: reduction_cases(
+        accel, lambda h: accel.asarray(h, device="cuda"), accel.cuda.Event), {}))
     if cp:
-        c.update(reduction_cases(cp, cp.asarray, cp.cuda.Event))
+        c.update(attempt("CuPy reductions", lambda: reduction_cases(cp, cp.asarray, cp.cuda.Event), {}))
     print(f"\n{'case':44s} {'accel':>12s} {'CuPy':>12s} {'accel/CuPy':>11s}")
     for key, label, kind in ROWS:
         av, cv = a.get(key), c.get(key)
-        ratio = "" if cv is None else f"{(av / cv if kind == 'bw' else cv / av):10.2f}x"
+        ratio = "" if cv is None or av is None else f"{(av / cv if kind == 'bw' else cv / av):10.2f}x"
         print(f"{label:44s} {fmt(av, kind):>12s} {fmt(cv, kind):>12s} {ratio:>11s}")
-    print_elementwise(accel_elementwise(), cupy_elementwise() if cp else {})
+    print_elementwise(attempt("accel elementwise", accel_elementwise, {}),
+                      attempt("CuPy elementwise", cupy_elementwise, {}) if cp else {})
     print("\naccel/CuPy > 1 means accel is faster (higher bandwidth or less time). Elementwise "
           "GB/s count each element read and written once (the fused expression: a, b, c, out).")
     return 0
