@@ -108,11 +108,6 @@ class RegionBuilder {
     const Node& node = *a.impl()->node;
     r_.members.push_back(a.impl().get());
     for (const Array& in : node.inputs) ++refs_[in.impl().get()];
-    // x ** 2 with a literal 2 is x * x, as NumPy's fast scalar power (exact, and no pow call).
-    if (node.op == OpId::pow && is_floating(node.compute) && is_literal_two(node.inputs[1])) {
-      int32_t x = cast_to(visit(node.inputs[0], depth + 1), node.compute);
-      return push({InstrKind::op, OpId::square, a.dtype(), node.compute, {x, -1, -1}});
-    }
     int32_t args[3] = {-1, -1, -1};
     for (size_t k = 0; k < node.inputs.size(); ++k)
       args[k] = cast_to(visit(node.inputs[k], depth + 1), node.compute);
@@ -121,11 +116,6 @@ class RegionBuilder {
     if (node.op == OpId::cast)
       return push({InstrKind::cast, OpId::cast, a.dtype(), node.compute, {args[0], -1, -1}});
     return push({InstrKind::op, node.op, a.dtype(), node.compute, {args[0], args[1], args[2]}});
-  }
-
-  static bool is_literal_two(const Array& a) {
-    if (a.is_pending() || a.ndim() != 0 || !a.device().is_cpu()) return false;
-    return a.item<double>() == 2.0 && !is_complex(a.dtype());
   }
 
   FusedRegion& r_;

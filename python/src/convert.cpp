@@ -87,10 +87,11 @@ Array python_scalar(nb::handle obj, bool weak, Device device) {
   return Array::scalar(std::complex<double>(c.real, c.imag), weak, device);
 }
 
+// Exact types only, as NumPy 2 (NEP 50): numpy.float64 and numpy.complex128 subclass Python's
+// float and complex but are strong, typed scalars (float32 array + np.float64(2) is float64).
 bool is_python_scalar(nb::handle obj) {
   return PyBool_Check(obj.ptr()) || PyLong_CheckExact(obj.ptr()) || PyFloat_CheckExact(obj.ptr()) ||
-         PyComplex_CheckExact(obj.ptr()) || PyLong_Check(obj.ptr()) || PyFloat_Check(obj.ptr()) ||
-         PyComplex_Check(obj.ptr());
+         PyComplex_CheckExact(obj.ptr());
 }
 
 // Zero-copy view of a buffer-protocol or DLPack object, if it is a CPU array of a known dtype.

@@ -44,6 +44,16 @@ def test_python_scalars_promote_weakly_like_numpy(dtype, scalar):
     assert got == want.name
 
 
+@pytest.mark.parametrize("scalar", [np.float64(2.0), np.complex128(1j), np.float32(2.0),
+                                    np.int64(3), np.uint8(3), np.bool_(True)])
+@pytest.mark.parametrize("dtype", ["float32", "int8", "uint16", "complex64"])
+def test_numpy_scalars_are_strong_like_numpy(dtype, scalar):
+    # numpy.float64 and numpy.complex128 subclass Python's float and complex, but NumPy 2
+    # promotes them as typed values (NEP 50), not as weak Python scalars.
+    x = np.ones(3, dtype)
+    assert (ac.asarray(x) + scalar).dtype == (x + scalar).dtype.name
+
+
 def test_python_int_out_of_range_raises_overflow_error():
     with pytest.raises(OverflowError, match="300 out of bounds for int8"):
         ac.asarray(np.ones(2, np.int8)) + 300

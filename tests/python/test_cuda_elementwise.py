@@ -577,3 +577,13 @@ def test_out_keyword_into_a_strided_view():
     want = np.zeros((3, 8))
     want[:, ::2] = np.sin(a)
     np.testing.assert_allclose(ac.asnumpy(out), want, rtol=RTOL["float64"])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_square_power_is_exact_square(dtype):
+    # x ** 2 becomes square before the exponent moves to the GPU: bit-equal to NumPy's x * x,
+    # where the GPU's pow may round differently.
+    x = np.random.default_rng(5).standard_normal(100_003).astype(dtype) * 1e3
+    g = gpu(x)
+    np.testing.assert_array_equal(ac.asnumpy(g ** 2), x ** 2)
+    np.testing.assert_array_equal(ac.asnumpy(g ** np.float64(2.0)), x ** np.float64(2.0))

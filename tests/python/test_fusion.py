@@ -235,3 +235,18 @@ def test_two_processes_compiling_one_kernel_at_once_both_succeed(tmp_path):
     results = run_jit(tmp_path, count=2)
     assert all(r["ok"] and r["failures"] == 0 and r["jit_runs"] >= 1 for r in results)
     assert len(list(tmp_path.glob("*/*/payload"))) == 1
+
+
+@pytest.mark.parametrize("base,exponent", [
+    (np.arange(5, dtype=np.float32), 2), (np.arange(5, dtype=np.float64), 2.0),
+    (np.arange(5, dtype=np.int8), 2.0), (np.arange(5, dtype=np.float32), np.float64(2))])
+def test_power_of_a_literal_two_is_square(base, exponent):
+    # As NumPy's fast scalar power: x ** 2 is computed as x * x (exact, no pow call), decided
+    # when the op is built, so every device and kernel sees square.
+    y = ac.asarray(base) ** exponent
+    listing = ac.explain(y)
+    assert "square" in listing and "pow" not in listing
+    want = base ** exponent
+    np.testing.assert_array_equal(ac.asnumpy(y), want)
+    assert y.dtype == want.dtype.name
+    assert "pow" in ac.explain(ac.asarray(base) ** 3)  # other exponents stay pow
