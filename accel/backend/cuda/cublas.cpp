@@ -19,12 +19,8 @@ namespace {
 // libcublasLt beside itself ($ORIGIN in its RUNPATH), in toolkits and wheels alike.
 constexpr const char* kSonames[] = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
 
-std::mutex& search_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::vector<std::string>& extra_dirs() {
-  static std::vector<std::string> dirs;
+SearchDirs& search_dirs() {
+  static SearchDirs dirs;
   return dirs;
 }
 
@@ -52,12 +48,7 @@ std::vector<std::string> candidates() {
     else
       c.push_back(p);
   }
-  std::vector<std::string> dirs = toolkit_library_dirs();
-  {
-    std::lock_guard<std::mutex> lock(search_mutex());
-    dirs.insert(dirs.end(), extra_dirs().begin(), extra_dirs().end());
-  }
-  for (const auto& path : existing_libraries(dirs, sonames)) c.push_back(path);
+  for (const auto& path : existing_libraries(search_dirs().with_toolkit(), sonames)) c.push_back(path);
   c.insert(c.end(), sonames.begin(), sonames.end());  // LD_LIBRARY_PATH, ldconfig
   return c;
 }
@@ -136,12 +127,7 @@ const CublasApi& cublas() {
 
 std::string cublas_unavailable_reason() { return loaded().error; }
 
-void add_cublas_search_dirs(const std::vector<std::string>& dirs) {
-  std::lock_guard<std::mutex> lock(search_mutex());
-  for (const auto& d : dirs)
-    if (std::find(extra_dirs().begin(), extra_dirs().end(), d) == extra_dirs().end())
-      extra_dirs().push_back(d);
-}
+void add_cublas_search_dirs(const std::vector<std::string>& dirs) { search_dirs().add(dirs); }
 
 CublasHandle& cublas_handle(int device) {
   static std::mutex mutex;

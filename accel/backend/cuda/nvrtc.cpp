@@ -17,19 +17,8 @@ namespace {
 // Library file names, newest first: a toolkit or wheel directory may hold only one of them.
 constexpr const char* kSonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
 
-std::mutex& search_mutex() {
-  static std::mutex m;
-  return m;
-}
-std::vector<std::string>& extra_dirs() {
-  static std::vector<std::string> dirs;
-  return dirs;
-}
-
-std::vector<std::string> library_dirs() {
-  std::vector<std::string> dirs = toolkit_library_dirs();
-  std::lock_guard<std::mutex> lock(search_mutex());
-  for (const auto& d : extra_dirs()) dirs.push_back(d);
+SearchDirs& search_dirs() {
+  static SearchDirs dirs;
   return dirs;
 }
 
@@ -42,7 +31,7 @@ std::vector<std::string> candidates() {
     else
       c.push_back(p);
   }
-  for (const auto& path : existing_libraries(library_dirs(), {std::begin(kSonames), std::end(kSonames)}))
+  for (const auto& path : existing_libraries(search_dirs().with_toolkit(), {std::begin(kSonames), std::end(kSonames)}))
     c.push_back(path);
   for (const char* so : kSonames) c.push_back(so);  // LD_LIBRARY_PATH, ldconfig
   return c;
@@ -131,11 +120,6 @@ const NvrtcApi& nvrtc() {
 
 std::string nvrtc_unavailable_reason() { return loaded().error; }
 
-void add_nvrtc_search_dirs(const std::vector<std::string>& dirs) {
-  std::lock_guard<std::mutex> lock(search_mutex());
-  for (const auto& d : dirs)
-    if (std::find(extra_dirs().begin(), extra_dirs().end(), d) == extra_dirs().end())
-      extra_dirs().push_back(d);
-}
+void add_nvrtc_search_dirs(const std::vector<std::string>& dirs) { search_dirs().add(dirs); }
 
 }  // namespace accel::cuda

@@ -1,5 +1,6 @@
 #include "accel/backend/cuda/toolkit_paths.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -31,6 +32,19 @@ std::vector<std::string> existing_libraries(const std::vector<std::string>& dirs
       if (std::filesystem::exists(dir + "/" + so, ec)) found.push_back(dir + "/" + so);
   }
   return found;
+}
+
+void SearchDirs::add(const std::vector<std::string>& dirs) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& d : dirs)
+    if (std::find(dirs_.begin(), dirs_.end(), d) == dirs_.end()) dirs_.push_back(d);
+}
+
+std::vector<std::string> SearchDirs::with_toolkit() const {
+  std::vector<std::string> dirs = toolkit_library_dirs();
+  std::lock_guard<std::mutex> lock(mutex_);
+  dirs.insert(dirs.end(), dirs_.begin(), dirs_.end());
+  return dirs;
 }
 
 }  // namespace accel::cuda

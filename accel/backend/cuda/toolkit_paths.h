@@ -1,6 +1,7 @@
 // Where the CUDA toolkit's libraries (NVRTC, cuBLAS) are looked for: the roots in CUDA_HOME,
 // CUDA_PATH and /usr/local/cuda, and their library directories.
 #pragma once
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,19 @@ namespace accel::cuda {
 std::vector<std::string> toolkit_roots();
 // Their library directories (lib64, lib, targets/<arch>/lib), in that order.
 std::vector<std::string> toolkit_library_dirs();
+// Directories registered at run time for one library (pip wheels, found by the Python package),
+// searched after the toolkit's. Thread-safe; a directory is kept once.
+class SearchDirs {
+ public:
+  void add(const std::vector<std::string>& dirs);
+  // The toolkit's library directories, then the registered ones.
+  std::vector<std::string> with_toolkit() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<std::string> dirs_;
+};
+
 // dir/soname for each directory in order and each soname in order, where that file exists.
 std::vector<std::string> existing_libraries(const std::vector<std::string>& dirs,
                                             const std::vector<std::string>& sonames);
