@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import accel as ac
+import test_reduction as reduction_tests
 
 HAVE_GPU = ac.cuda.is_available()
 NO_GPU_REASON = "no CUDA driver/GPU: " + ac.cuda.unavailable_reason().split("\n")[0]
@@ -38,34 +39,9 @@ def gpu(x):
     return ac.asarray(x, device="cuda")
 
 
-def _runs_on_gpu(fn):
-    try:
-        fn()
-        return True
-    except ac.BackendUnavailable:
-        return False
-
-
-# mean/var/std divide, and count_nonzero of non-bool compares, with elementwise kernels; those
-# come from the CUDA elementwise work, which a build may not have yet.
-ELEMENTWISE = HAVE_GPU and _runs_on_gpu(lambda: (gpu(np.ones(3)) + 1).eval())
-needs_elementwise = pytest.mark.skipif(
-    not ELEMENTWISE, reason="this build has no CUDA elementwise kernels yet (mean/var/std divide "
-                            "on the device, count_nonzero compares)")
-
-
 def make(shape, dtype, rng, specials=False):
-    if dtype == "bool":
-        return np.asarray(rng.random(shape) < 0.5)
-    if dtype.startswith(("int", "uint")):
-        info = np.iinfo(dtype)
-        return np.asarray(rng.integers(max(info.min, -50), min(info.max, 50), size=shape,
-                                       endpoint=True), dtype=dtype)
-    x = rng.standard_normal(shape)
-    if dtype.startswith("complex"):
-        x = x + 1j * rng.standard_normal(shape)
-    x = np.asarray(x, dtype=dtype)
-    if specials and x.size:
+    x = reduction_tests.make(shape, dtype, rng)  # the CPU tests' inputs
+    if specials and x.size and x.dtype.kind in "fc":
         flat = x.reshape(-1)
         picks = rng.integers(0, flat.size, size=max(1, flat.size // 20))
         specials_of_dtype = np.array([np.nan, np.inf, -np.inf, -0.0], dtype=x.dtype)
@@ -176,7 +152,6 @@ def test_any_all_match_numpy(args):
           np.count_nonzero(b, axis=axis, keepdims=keepdims))
 
 
-@needs_elementwise
 @SETTINGS
 @given(args=array_and_axes(min_side=1))
 def test_mean_var_std_count_nonzero_match_numpy(args):
@@ -323,7 +298,7 @@ def test_large_reductions_over_every_axis():
     for axis in [None, 0, 1, 2, (0, 2), (0, 1), (1, 2)]:
         check_sum(ac.sum(g, axis=axis), x, axis, False)
         check(ac.max(g, axis=axis), np.max(x, axis=axis))
-        check(ac.any(g > 3, axis=axis) if ELEMENTWISE else ac.any(gpu(x > 3), axis=axis),
+        check(ac.any(g > 3, axis=axis),
               np.any(x > 3, axis=axis))
     for axis in [0, 1, 2]:
         check(ac.argmax(g, axis=axis), np.argmax(x, axis=axis))
