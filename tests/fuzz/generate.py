@@ -1,0 +1,529 @@
+"""Random programs: a DAG of statements over a few input arrays, built with NumPy as the model.
+
+Every candidate statement is executed on NumPy as it is generated: one NumPy rejects (a bad
+broadcast, a dtype without a loop, an out-of-range index or Python int) is dropped and another
+is drawn, so programs are valid by construction and the generator needs no copy of NumPy's
+rules. Statements cover accel's surface: every op of accel/ops/ops.def and operator, Python
+(weak) and NumPy (strong) scalars, long chains, casts, views, reductions and scans, matmul,
+indexing, in-place operators, slice/advanced/mask assignment and out=.
+"""
+
+import pathlib
+import re
+import warnings
+
+import numpy as np
+
+from program import GUARDS, LITERALS, NUMPY, Input, Program, Stmt, compiled, guard_holds, quiet
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float32", "float64", "complex64", "complex128"]
+INTS = [d for d in DTYPES if d[0] in "iu"]
+
+_OPS_DEF = pathlib.Path(__file__).resolve().parents[2] / "accel" / "ops" / "ops.def"
+_REGISTRY = re.findall(r"^ACCEL_OP\((\w+), (\d)", _OPS_DEF.read_text(), re.M)
+UNARY = [n for n, a in _REGISTRY if a == "1" and n != "cast"]
+BINARY = [n for n, a in _REGISTRY if a == "2"]
+
+# Ops whose float results are not correctly rounded, so two libraries may differ in the last
+# places (libm vs NumPy's SIMD kernels); also divide/pow/... on complex (formulas differ).
+INEXACT = {"pow", "atan2", "hypot", "logaddexp", "logaddexp2", "cbrt", "exp", "exp2", "expm1",
+           "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+           "cosh", "tanh", "asinh", "acosh", "atanh", "deg2rad", "rad2deg"}
+INEXACT_ON_COMPLEX = {"multiply", "divide", "square", "reciprocal", "sqrt", "abs", "sign"}
+OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
+             "remainder": "%", "pow": "**", "bitwise_and": "&", "bitwise_or": "|",
+             "bitwise_xor": "^", "bitwise_left_shift": "<<", "bitwise_right_shift": ">>",
+             "equal": "==", "not_equal": "!=", "less": "<", "less_equal": "<=", "greater": ">",
+             "greater_equal": ">="}
+REDUCTIONS = ["sum", "prod", "min", "max", "mean", "var", "std", "any", "all", "argmin",
+              "argmax", "cumsum", "cumprod", "count_nonzero", "cumulative_sum"]
+INEXACT_REDUCTIONS = {"sum", "prod", "mean", "var", "std"}  # summation order differs
+MAX_SIZE = 40000
+SPELLINGS = {"negative": ["(-{})"], "positive": ["(+{})"], "bitwise_invert": ["(~{})"],
+             "abs": ["abs({})"]}
+
+PY_SCALARS = ["0", "1", "2", "3", "5", "-1", "-3", "7", "100", "127", "255", "-128", "1000",
+              "65535", "0.5", "2.0", "-1.5", "0.0", "-0.0", "3.25", "0.001", "1e10", "1e300",
+              "nan", "inf", "-inf", "1j", "(2-0.5j)", "True", "False"]
+
+
+class Node:
+    """A generated expression: its text and its NumPy value."""
+
+    def __init__(self, text, value, inexact=False, guards=()):
+        self.text, self.value, self.inexact = text, np.asarray(value), inexact
+        self.guards = list(guards)
+
+
+class Builder:
+    def __init__(self, seed):
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.env = {}  # NumPy values of the names, as the program stands
+        self.inputs, self.stmts = [], []
+        self.readonly = set()
+
+    # ---- choices --------------------------------------------------------------------------------
+
+    def choice(self, seq):
+        return seq[int(self.rng.integers(len(seq)))]
+
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def names(self, pred=None):
+        return [n for n, v in self.env.items() if pred is None or pred(v)]
+
+    def pick(self, pred=None, writable=False):
+        """A name, the recent ones more often (chains), any of them sometimes (shared values)."""
+        names = [n for n in self.names(pred)
+                 if not writable or n not in self.readonly]
+        if not names:
+            return None
+        w = np.ones(len(names))
+        w[-4:] += 3
+        return names[int(self.rng.choice(len(names), p=w / w.sum()))]
+
+    # ---- inputs ---------------------------------------------------------------------------------
+
+    def base_shape(self):
+        r = self.rng.random()
+        if r < 0.07:
+            return ()
+        if r < 0.14:
+            s = list(self.rng.integers(1, 5, int(self.rng.integers(1, 3))))
+            s[int(self.rng.integers(len(s)))] = 0
+            return tuple(int(d) for d in s)
+        if r < 0.22:  # large enough for vector loops, threads and BLAS
+            return self.choice([(int(self.rng.integers(300, 5000)),),
+                                (int(self.rng.integers(20, 130)), int(self.rng.integers(20, 130)))])
+        return tuple(int(d) for d in self.rng.integers(1, 6, int(self.rng.integers(1, 4))))
+
+    def input_shape(self, base):
+        r = self.rng.random()
+        if r < 0.6 or not base:
+            return base
+        if r < 0.8:  # broadcastable: drop leading axes, set some to 1
+            s = list(base[int(self.rng.integers(len(base) + 1)):])
+            return tuple(1 if self.chance(0.3) else d for d in s)
+        return base[::-1]
+
+    def literal(self, dtype, shape):
+        n = int(np.prod(shape))
+        rng, dt = self.rng, np.dtype(dtype)
+        if n > 64:
+            s = int(rng.integers(1 << 30))
+            r = f"np.random.default_rng({s})"
+            if dt.kind == "b":
+                return f"{r}.random({shape}) < 0.5"
+            if dt.kind in "iu":
+                lo, hi = (-50, 50) if dt.kind == "i" else (0, 100)
+                return f"{r}.integers({lo}, {hi}, {shape}).astype({dtype!r})"
+            if dt.kind == "f":
+                return f"{r}.normal(0, 3, {shape}).astype({dtype!r})"
+            return (f"({r}.normal(0, 3, {shape}) + 1j * np.random.default_rng({s + 1})"
+                    f".normal(0, 3, {shape})).astype({dtype!r})")
+        vals = [self.element(dt) for _ in range(n)]
+        body = vals[0] if shape == () else "[" + ", ".join(vals) + "]"
+        text = f"np.array({body}, dtype={dtype!r})"
+        return text if len(shape) <= 1 else f"{text}.reshape({shape})"
+
+    def element(self, dt):
+        rng = self.rng
+        if dt.kind == "b":
+            return str(bool(rng.random() < 0.5))
+        if dt.kind in "iu":
+            info = np.iinfo(dt)
+            r = rng.random()
+            if r < 0.6:
+                lo = 0 if dt.kind == "u" else -5
+                return str(int(rng.integers(lo, 10)))
+            if r < 0.8:
+                return str(self.choice([int(info.min), int(info.max), 0, 1, int(info.max) - 1]))
+            return str(int(rng.integers(int(info.min), int(info.max), endpoint=True, dtype=dt)))
+        if dt.kind == "c":
+            real = np.dtype(dt.char.lower())
+            return f"complex({self.element(real)}, {self.element(real)})"
+        r = rng.random()
+        if r < 0.6:
+            v = float(rng.integers(-40, 40)) / 8
+        elif r < 0.75:
+            v = self.choice([np.nan, np.inf, -np.inf, 0.0, -0.0, 1e30, -1e-30, 3e38, 1e-40])
+        else:
+            v = float(rng.normal() * 10)
+        return repr(float(np.asarray(v, dtype=dt)))
+
+    def make_inputs(self):
+        base = self.base_shape()
+        for i in range(int(self.rng.integers(2, 5))):
+            shape = self.input_shape(base)
+            dtype = self.choice(DTYPES + ["float32", "float64", "int32", "int64"])
+            inp = Input(f"a{i}", self.literal(dtype, shape))
+            self.inputs.append(inp)
+            self.env[inp.name] = np.asarray(eval(inp.values, dict(LITERALS))).copy()
+
+    # ---- statements -----------------------------------------------------------------------------
+
+    def add(self, stmt):
+        """Executes stmt on NumPy; keeps it if NumPy accepts it (returns whether it did)."""
+        g = {"xp": NUMPY, **LITERALS, **GUARDS}
+        if stmt.guard and not guard_holds(stmt.guard, g, self.env):
+            return False
+        if stmt.writes in self.readonly:
+            return False
+        before = {n: v.copy() for n, v in self.env.items()} if stmt.kind == "write" else None
+        local = dict(self.env)
+        try:
+            exec(compiled(stmt.text), g, local)
+        except Exception:
+            if before is not None:  # a failed write may have written part of its values
+                self.env = before
+            return False
+        if stmt.defines:
+            v = local[stmt.defines]
+            scalar = not isinstance(v, np.ndarray)
+            v = np.asarray(v)
+            if v.dtype == np.float16 or v.size > MAX_SIZE or v.dtype == object:
+                return False
+            if scalar and stmt.kind == "view":
+                return False  # accel has no scalars: its x[i] is a 0-d view, NumPy's a copy
+            if scalar:
+                # NumPy returns a scalar where accel returns a 0-d array: say so in the text.
+                stmt.text = f"{stmt.defines} = xp.asarray({stmt.text.split(' = ', 1)[1]})"
+            if stmt.kind == "view" and not v.flags.writeable:
+                self.readonly.add(stmt.defines)
+            self.env[stmt.defines] = v
+        self.stmts.append(stmt)
+        return True
+
+    def new_name(self):
+        return f"v{len(self.stmts)}"
+
+    def define(self, text, uses, kind="value", inexact=False, guard=None):
+        name = self.new_name()
+        return self.add(Stmt(f"{name} = {text}", name, tuple(uses), kind=kind,
+                             inexact=inexact, guard=guard))
+
+    # ---- expressions ----------------------------------------------------------------------------
+
+    def scalar(self):
+        if self.chance(0.6):
+            t = self.choice(PY_SCALARS)
+        else:
+            dt = self.choice(DTYPES)
+            v = {"b": "True", "i": self.choice(["2", "-3", "1"]), "u": self.choice(["2", "7"]),
+                 "f": self.choice(["1.5", "-0.25", "3.0"]), "c": "(1-2j)"}[np.dtype(dt).kind]
+            t = f"np.{dt}({v})" if dt != "bool" else f"np.bool_({v})"
+        return Node(t, eval(t, dict(LITERALS)))
+
+    def leaf(self, like=None):
+        if self.chance(0.25):
+            return self.scalar()
+        name = self.pick(lambda v: like is None or broadcasts(v.shape, like.shape))
+        if name is None:
+            return self.scalar()
+        return Node(name, self.env[name])
+
+    def node(self, depth, top, first=None):
+        """An elementwise expression. Inexact ops only at the top, so the oracle's noise on a
+        statement's result models exactly where the libraries may round differently."""
+        if depth == 0:
+            return first or self.leaf()
+        a = first or self.node(depth - 1, False)
+        r = self.rng.random()
+        for _ in range(4):
+            guards = []
+            if r < 0.3:
+                op = self.choice(UNARY)
+                args = [a]
+                text = self.choice([f"xp.{op}({a.text})"] + SPELLINGS.get(op, [])).format(a.text)
+                if op == "reciprocal" and a.value.dtype.kind in "biu":
+                    guards.append(f"no_zero({a.text})")
+            elif r < 0.9:
+                op = self.choice(BINARY)
+                b = self.node(depth - 1, False) if self.chance(0.3) else self.leaf(a.value)
+                args = [a, b] if self.chance(0.8) else [b, a]
+                sym = OPERATORS.get(op)
+                if sym and self.chance(0.7):
+                    text = f"({args[0].text} {sym} {args[1].text})"
+                else:
+                    text = f"xp.{op}({args[0].text}, {args[1].text})"
+            else:
+                op = "where"
+                c = self.leaf(a.value)
+                if c.value.dtype != bool:
+                    c = Node(f"({c.text} > 0)", np.greater(c.value, 0))
+                args = [c, a, self.leaf(a.value)]
+                if any(re.fullmatch(r"-?\d+", x.text) and not 0 <= int(x.text) <= 100
+                       for x in args):
+                    continue  # NumPy's where wraps an out-of-range Python int; accel raises
+                text = f"xp.where({c.text}, {a.text}, {args[2].text})"
+            inexact = op in INEXACT or (op in INEXACT_ON_COMPLEX and any(
+                x.value.dtype.kind == "c" for x in args))
+            if inexact and not top:
+                continue
+            try:
+                value = eval(compiled_expr(text), {"xp": NUMPY, **LITERALS}, self.env)
+            except Exception:
+                continue
+            n = Node(text, value, inexact, [g for x in args for g in x.guards] + guards)
+            if n.value.dtype != np.float16 and n.value.size <= MAX_SIZE:
+                return n
+        return a
+
+    def uses_of(self, text):
+        return tuple(n for n in self.env if re.search(rf"\b{n}\b", text))
+
+    def elementwise(self, first=None):
+        n = self.node(int(self.rng.integers(1, 4)), True, first)
+        if n.text in self.env:
+            return False
+        return self.define(n.text, self.uses_of(n.text), inexact=n.inexact,
+                           guard=" and ".join(n.guards) or None)
+
+    def chain(self):
+        """10-40 dependent statements: past kMaxPendingDepth and the fusion caps (ir/fuse.h)."""
+        prev = self.pick()
+        for _ in range(int(self.rng.integers(10, 41))):
+            if self.elementwise(Node(prev, self.env[prev])):
+                prev = self.stmts[-1].defines
+        return True
+
+    def astype(self):
+        x = self.pick()
+        dt = self.choice(DTYPES)
+        guard = f"safe_cast({x}, {dt!r})"
+        return self.define(f"{x}.astype({dt!r})", [x], guard=guard)
+
+    def view(self):
+        x = self.pick()
+        v = self.env[x]
+        nd = v.ndim
+        forms = [f"{x}[...]", f"{x}[None]", f"xp.expand_dims({x}, {int(self.rng.integers(-nd - 1, nd + 1))})",
+                 f"{x}.reshape(-1)", f"xp.squeeze({x})", f"{x}.T"]
+        if nd:
+            forms += [f"{x}[{self.basic_key(v.shape)}]", f"{x}[{self.basic_key(v.shape)}]",
+                      f"xp.flip({x}, axis={int(self.rng.integers(nd))})",
+                      f"xp.broadcast_to({x}, {(int(self.rng.integers(1, 4)),) + v.shape})",
+                      f"{x}[{int(self.rng.integers(-v.shape[0], v.shape[0])) if v.shape[0] else 0}]",
+                      f"{x}.reshape({reshape_target(self.rng, v.shape)})",
+                      f"xp.moveaxis({x}, 0, -1)", f"{x}.ravel()"]
+        if nd >= 2:
+            forms += [f"{x}.mT", f"xp.swapaxes({x}, 0, {nd - 1})",
+                      f"xp.permute_dims({x}, {tuple(int(i) for i in self.rng.permutation(nd))})",
+                      f"xp.matrix_transpose({x})"]
+        return self.define(self.choice(forms), [x], kind="view")
+
+    def basic_key(self, shape):
+        parts = []
+        for d in shape[: int(self.rng.integers(1, len(shape) + 1))]:
+            r = self.rng.random()
+            if r < 0.15 and d:
+                parts.append(str(int(self.rng.integers(-d, d))))
+            elif r < 0.25:
+                parts.append(":")
+            else:
+                lo = int(self.rng.integers(-d - 1, d + 1)) if self.chance(0.5) else ""
+                hi = int(self.rng.integers(-d - 1, d + 1)) if self.chance(0.5) else ""
+                step = self.choice([1, 2, 3, -1, -2])
+                parts.append(f"{lo}:{hi}:{step}" if step != 1 else f"{lo}:{hi}")
+        if self.chance(0.2):
+            parts.insert(int(self.rng.integers(len(parts) + 1)), self.choice(["None", "..."]))
+        return ", ".join(parts)
+
+    def advanced_key(self, x):
+        v = self.env[x]
+        if v.ndim == 0:
+            return "..."
+        r = self.rng.random()
+        d = v.shape[0]
+        if r < 0.35 and d:
+            idx = [int(i) for i in self.rng.integers(-d, d, int(self.rng.integers(0, 5)))]
+            return str(idx) if v.ndim == 1 or self.chance(0.5) else f"{idx}, ..."
+        if r < 0.5 and v.ndim >= 2 and v.shape[1]:
+            idx = [int(i) for i in self.rng.integers(-v.shape[1], v.shape[1], 3)]
+            return f":, {idx}"
+        if r < 0.65 and d:
+            w = self.pick(lambda u: u.dtype.kind in "iu" and u.size < 200)
+            if w:
+                return f"{w} % {d}"
+        if r < 0.85:
+            m = self.pick(lambda u: u.dtype == bool and u.shape == v.shape)
+            if m:
+                return m
+        return self.choice([f"{x} > 0", f"xp.isnan({x})", f"{x} != {x}"]) \
+            if v.dtype.kind != "c" or self.chance(0.5) else f"{x} == 0"
+
+    def index(self):
+        x = self.pick(lambda v: v.ndim > 0)
+        if x is None:
+            return False
+        key = self.advanced_key(x)
+        return self.define(f"{x}[{key}]", self.uses_of(f"{x}[{key}]"))
+
+    def take(self):
+        x = self.pick(lambda v: v.ndim > 0 and v.shape[-1] > 0)
+        if x is None:
+            return False
+        d = self.env[x].shape[-1]
+        idx = [int(i) for i in self.rng.integers(-d, d, int(self.rng.integers(1, 5)))]
+        return self.define(f"xp.take({x}, {idx}, axis=-1)", [x])
+
+    def reduction(self):
+        x = self.pick()
+        v = self.env[x]
+        op = self.choice(REDUCTIONS)
+        nd = v.ndim
+        axis = None if not nd or self.chance(0.3) else int(self.rng.integers(-nd, nd))
+        if op in ("sum", "prod", "min", "max", "mean", "any", "all") and nd >= 2 and self.chance(0.2):
+            axis = tuple(int(a) for a in self.rng.choice(nd, 2, replace=False))
+        args = [x] if axis is None and op != "cumulative_sum" else [x, f"axis={axis}"]
+        if op == "cumulative_sum" and nd != 1 and axis is None:
+            return False
+        if op in ("var", "std") and self.chance(0.4):
+            args.append("ddof=1")
+        if op not in ("cumsum", "cumprod", "count_nonzero", "cumulative_sum") and self.chance(0.3):
+            args.append("keepdims=True")
+        if self.chance(0.3) and op not in ("count_nonzero", "cumulative_sum"):
+            text = f"{x}.{op}({', '.join(args[1:])})"
+        else:
+            text = f"xp.{op}({', '.join(args)})"
+        inexact = (op in INEXACT_REDUCTIONS and v.dtype.kind in "fc") or op in ("mean", "var", "std")
+        # Complex products with an inf or NaN give inf or NaN parts that depend on the order of
+        # the multiplications, which NumPy does not fix.
+        guard = f"finite_if_complex({x})" if op in ("prod", "cumprod") else None
+        return self.define(text, [x], inexact=inexact, guard=guard)
+
+    def matmul(self):
+        a = self.pick(lambda v: v.ndim > 0)
+        if a is None:
+            return False
+        va = self.env[a]
+        b = self.pick(lambda v: v.shape == va.shape) or a
+        forms = [f"{a} @ {b}"] if va.ndim == 1 else [f"{a} @ {b}.mT", f"xp.matmul({b}.mT, {a})",
+                                                       f"xp.matmul({a}, xp.matrix_transpose({b}))"]
+        c = self.pick(lambda v: v.ndim >= 1 and va.ndim >= 1 and v.shape[0] == va.shape[-1])
+        if c and va.ndim >= 1:
+            forms.append(f"xp.matmul({a}, {c})")
+        text = self.choice(forms)
+        value_kind = np.result_type(va.dtype, self.env[b].dtype).kind
+        uses = self.uses_of(text)
+        return self.define(text, uses, inexact=value_kind in "fc",
+                           guard=f"blas_safe({', '.join(uses)})")
+
+    def join(self):
+        x = self.pick()
+        y = self.pick(lambda v: v.shape == self.env[x].shape)
+        r = self.rng.random()
+        if r < 0.4:
+            text = f"xp.stack([{x}, {y}], axis={int(self.rng.integers(self.env[x].ndim + 1))})"
+        elif r < 0.7 and self.env[x].ndim:
+            text = f"xp.concat([{x}, {y}], axis=0)"
+        else:
+            lo, hi = self.scalar(), self.scalar()
+            text = f"xp.clip({x}, {lo.text}, {hi.text})"
+            # accel's clip keeps x's dtype and takes no complex x (the Array API's clip);
+            # NumPy's promotes with the bounds.
+            if self.env[x].dtype.kind == "c" or np.clip(self.env[x], lo.value, hi.value).dtype \
+                    != self.env[x].dtype:
+                return False
+        return self.define(text, self.uses_of(text))
+
+    def inplace(self):
+        t = self.pick(writable=True)
+        op = self.choice(["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"])
+        b = self.leaf(self.env[t])
+        name = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "**": "pow"}.get(op)
+        kinds = {self.env[t].dtype.kind, b.value.dtype.kind}
+        inexact = op == "**" and kinds & set("fc") or (name in INEXACT_ON_COMPLEX and "c" in kinds)
+        return self.add(Stmt(f"{t} {op}= {b.text}", None, self.uses_of(f"{t} {b.text}"), t,
+                             kind="write", inexact=bool(inexact)))
+
+    def setitem(self):
+        t = self.pick(lambda v: v.ndim > 0, writable=True)
+        if t is None:
+            return False
+        v = self.env[t]
+        r = self.rng.random()
+        if r < 0.45:
+            key = self.basic_key(v.shape)
+        elif r < 0.55 and v.shape[0] > 1:  # overlapping source and destination
+            k = int(self.rng.integers(1, v.shape[0]))
+            text = self.choice([f"{t}[{k}:] = {t}[:-{k}]", f"{t}[:-{k}] = {t}[{k}:]",
+                                f"{t}[:] = {t}[::-1]"])
+            return self.add(Stmt(text, None, (t,), t, kind="write"))
+        else:
+            key = self.advanced_key(t)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                target = eval(f"{t}[{key}]", {"xp": NUMPY, **LITERALS}, self.env)
+        except Exception:
+            return False
+        rhs = self.leaf(np.empty(np.shape(target)))
+        if not broadcasts(rhs.value.shape, np.shape(target), strict=True):
+            rhs = self.scalar()
+        text = f"{t}[{key}] = {rhs.text}"
+        guard = (f"safe_cast({rhs.text}, {str(v.dtype)!r})"
+                 if rhs.value.dtype.kind in "fc" and v.dtype.kind in "iu" else None)
+        return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", guard=guard))
+
+    def out(self):
+        op = self.choice(BINARY)
+        a = self.pick()
+        b = self.leaf(self.env[a])
+        shape = np.broadcast_shapes(self.env[a].shape, b.value.shape) \
+            if broadcasts(self.env[a].shape, b.value.shape) else None
+        t = self.pick(lambda v: v.shape == shape, writable=True)
+        if t is None:
+            return False
+        text = f"xp.{op}({a}, {b.text}, out={t})"
+        inexact = op in INEXACT or (op in INEXACT_ON_COMPLEX and "c" in {
+            self.env[a].dtype.kind, b.value.dtype.kind, self.env[t].dtype.kind})
+        return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", inexact=inexact,
+                             guard=f"not_float16(xp.{op}({a}, {b.text}))"))
+
+    def observe(self):
+        """Printing computes a value mid-program, between the writes."""
+        x = self.pick()
+        return self.add(Stmt(f"str({x})", None, (x,), kind="observe"))
+
+    MAKERS = [("elementwise", 30), ("chain", 2), ("astype", 5), ("view", 12), ("index", 6),
+              ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
+              ("setitem", 10), ("out", 3), ("observe", 2)]
+
+
+def compiled_expr(text):
+    return compile(text, "<fuzz>", "eval")
+
+
+def broadcasts(a, b, strict=False):
+    """Whether shapes a and b broadcast together (strict: a broadcasts to b itself)."""
+    try:
+        s = np.broadcast_shapes(a, b)
+    except ValueError:
+        return False
+    return not strict or s == tuple(b)
+
+
+def reshape_target(rng, shape):
+    n = int(np.prod(shape))
+    divisors = [d for d in range(1, n + 1) if n % d == 0] or [0]
+    d = int(divisors[int(rng.integers(len(divisors)))])
+    return f"{d}, -1" if n else f"{shape[0]}, -1"
+
+
+def generate(seed, max_statements=None):
+    """The program of a seed (deterministic: the same seed gives the same program)."""
+    b = Builder(seed)
+    with quiet():
+        b.make_inputs()
+        target = max_statements or int(b.rng.integers(4, 40))
+        names = [m for m, _ in Builder.MAKERS]
+        w = np.array([w for _, w in Builder.MAKERS], dtype=float)
+        attempts = 0
+        while len(b.stmts) < target and attempts < 4 * target:
+            attempts += 1
+            getattr(b, names[int(b.rng.choice(len(names), p=w / w.sum()))])()
+    return Program(seed, b.inputs, b.stmts)

@@ -1,0 +1,131 @@
+"""NumPy as the oracle: the expected values, how far each may fairly be off, and the comparison.
+
+Two libraries may round differently where an op is not correctly rounded (sin, pow, a sum in
+another order). How far that can move a program's values is measured, not guessed: the program
+runs on NumPy once exactly and twice with noise of a few units in the last place put on the
+inputs and results of each such statement (Stmt.inexact). A float may differ from NumPy by a few
+ulps plus a multiple of the spread the noise caused; an integer or bool (a comparison, a cast, an
+argmax) must be equal wherever the noise runs agree with the exact run, and is not compared where
+they disagree (it sits on a rounding boundary). Dtypes and shapes are always compared.
+"""
+
+import numpy as np
+
+from program import Invalid, run_numpy
+
+NOISE_ULPS_IN, NOISE_ULPS_OUT = 8, 32
+ULPS = 8  # allowed beyond the noise spread
+SPREAD = 4  # times the spread the noise caused
+
+
+class Noise:
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)
+
+    def perturb(self, v, ulps):
+        v = np.asarray(v)
+        if v.dtype.kind not in "fc" or v.size == 0:
+            return v
+        eps = np.finfo(v.dtype).eps
+        return (v * (1 + ulps * eps * self.rng.uniform(-1, 1, v.shape))).astype(v.dtype)
+
+    def before(self, stmt, env):
+        if stmt.kind == "write":  # it must write into the real arrays
+            return env
+        return {**env, **{n: self.perturb(env[n], NOISE_ULPS_IN) for n in stmt.uses if n in env}}
+
+    def after(self, stmt, env):
+        name = stmt.defines or stmt.writes
+        v = env[name]
+        if v.dtype.kind not in "fc" or v.size == 0:
+            return
+        if stmt.defines:
+            env[name] = self.perturb(v, NOISE_ULPS_OUT)
+        else:
+            v[...] = self.perturb(v, NOISE_ULPS_OUT)
+
+
+class Reference:
+    """The expected values of a program and the noise runs' values."""
+
+    def __init__(self, program):
+        self.exact = run_numpy(program)  # raises Invalid
+        self.noisy = []
+        for k in (1, 2):
+            try:
+                self.noisy.append(run_numpy(program, Noise(program.seed * 7919 + k)))
+            except Invalid:
+                # Noise changed what NumPy accepts (a shape from a mask on a rounding boundary):
+                # the values are too close to call.
+                raise Unstable() from None
+
+
+class Unstable(Exception):
+    pass
+
+
+def compare(name, want, got, noisy):
+    """None if got (from accel) matches want (from NumPy), else what differs."""
+    if got.dtype != want.dtype:
+        return f"{name}: dtype {got.dtype}, NumPy {want.dtype}"
+    if got.shape != want.shape:
+        return f"{name}: shape {got.shape}, NumPy {want.shape}"
+    noisy = [n[name] for n in noisy]
+    if any(n.shape != want.shape for n in noisy) or want.size == 0:
+        return None
+    if want.dtype.kind in "biu":
+        stable = np.logical_and.reduce([n == want for n in noisy]) if noisy else True
+        bad = (got != want) & stable
+    else:
+        bad = np.zeros(want.shape, bool)
+        scale = np.abs(want)
+        for part in (np.real, np.imag) if want.dtype.kind == "c" else (np.real,):
+            bad |= float_mismatch(part(want), part(got), [part(n) for n in noisy], scale)
+    if not bad.any():
+        return None
+    where = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+    return (f"{name}: {int(bad.sum())} of {want.size} values differ, first at {where}: "
+            f"accel {got[where]!r}, NumPy {want[where]!r} ({want.dtype}, shape {want.shape})")
+
+
+def float_mismatch(want, got, noisy, scale):
+    shape = want.shape
+    want, got, scale = want.reshape(-1), got.reshape(-1), scale.reshape(-1)
+    noisy = [n.reshape(-1) for n in noisy]
+    with np.errstate(all="ignore"):
+        eps = np.finfo(want.dtype).eps
+        spread = np.zeros(want.shape)
+        nan_stable = np.ones(want.shape, bool)
+        for n in noisy:
+            d = np.abs(n.astype(np.float64) - want)
+            d[np.isnan(d) & ~(np.isnan(n) & np.isnan(want))] = np.inf
+            d[np.isnan(n) & np.isnan(want)] = 0
+            spread = np.maximum(spread, d)
+            nan_stable &= np.isnan(n) == np.isnan(want)
+        tol = ULPS * eps * scale + np.finfo(want.dtype).tiny + SPREAD * spread
+        w, g = want.astype(np.float64), got.astype(np.float64)
+        nan_bad = (np.isnan(w) != np.isnan(g)) & nan_stable
+        close = (w == g) | (np.abs(w - g) <= tol) | (np.isnan(w) & np.isnan(g))
+        return (nan_bad | (~close & ~np.isnan(w) & ~np.isnan(g))).reshape(shape)
+
+
+def check(program, reference, run_accel_program, to_numpy):
+    """Runs the program on accel and compares every value, the newest first (so the longest
+    lazy chains are evaluated whole). Returns a verdict dict."""
+    try:
+        got = run_accel_program(program)
+    except Exception as e:
+        return {"verdict": "error", "detail": f"accel raises {type(e).__name__}: {e}"}
+    problems = []
+    for name in reversed(list(got)):
+        try:
+            g = to_numpy(got[name])
+        except Exception as e:
+            return {"verdict": "error",
+                    "detail": f"computing {name}: accel raises {type(e).__name__}: {e}"}
+        p = compare(name, reference.exact[name], g, reference.noisy)
+        if p:
+            problems.append(p)
+    if problems:
+        return {"verdict": "mismatch", "detail": "; ".join(problems[:3])}
+    return {"verdict": "ok"}

@@ -1,0 +1,230 @@
+"""A fuzz program as data, how it runs, and how it prints as a standalone Python reproducer.
+
+A program is a few input arrays and a list of statements. Each statement is one line of Python
+over a namespace `xp` (NumPy or accel), with the names it defines, reads and writes, so the
+shrinker can drop statements together with the ones that depend on them.
+"""
+
+import contextlib
+import dataclasses
+import json
+import warnings
+
+import numpy as np
+
+# Exec'd here and printed verbatim into every reproducer, so both run the very same NumPy.
+PRELUDE = '''\
+nan, inf = float("nan"), float("inf")
+
+
+class NumpyAsAccel:
+    """NumPy, except where accel deliberately returns a new value instead of a view:
+    np.real/np.imag of a complex array are views into it; accel.real/imag are new arrays."""
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    @staticmethod
+    def real(x):
+        return np.real(x).copy()
+
+    @staticmethod
+    def imag(x):
+        return np.imag(x).copy()
+'''
+_prelude = {"np": np}
+exec(PRELUDE, _prelude)
+NUMPY = _prelude["NumpyAsAccel"]()
+LITERALS = {"np": np, "nan": _prelude["nan"], "inf": _prelude["inf"]}
+
+
+@dataclasses.dataclass
+class Input:
+    name: str
+    values: str  # a NumPy expression (literal values or a seeded RNG) for the array
+
+
+@dataclasses.dataclass
+class Stmt:
+    text: str  # one line of Python over xp, np and the program's names
+    defines: str = None  # the name it binds
+    uses: tuple = ()  # names it reads (including the one it writes)
+    writes: str = None  # the name whose memory it writes into
+    kind: str = "value"  # value (a new array), view (shares memory), write
+    inexact: bool = False  # may differ from NumPy by rounding (the oracle's noise runs model it)
+    guard: str = None  # a NumPy-side check that must hold (excluded cases, e.g. unsafe casts)
+
+
+@dataclasses.dataclass
+class Program:
+    seed: int
+    inputs: list
+    stmts: list
+
+    def names(self):
+        """Every name the program binds, in order."""
+        return [i.name for i in self.inputs] + [s.defines for s in self.stmts if s.defines]
+
+    def to_json(self):
+        return json.dumps(dataclasses.asdict(self))
+
+    @staticmethod
+    def from_json(text):
+        d = json.loads(text)
+        return Program(d["seed"], [Input(**i) for i in d["inputs"]],
+                       [Stmt(**{**s, "uses": tuple(s["uses"])}) for s in d["stmts"]])
+
+
+def input_array(inp):
+    return np.asarray(eval(inp.values, dict(LITERALS)))
+
+
+_compiled = {}
+
+
+def compiled(text):
+    code = _compiled.get(text)
+    if code is None:
+        code = _compiled[text] = compile(text, "<fuzz>", "exec")
+    return code
+
+
+class Invalid(Exception):
+    """The program is outside what the fuzzer compares (NumPy rejects it, or a guard fails)."""
+
+
+def run_numpy(program, noise=None):
+    """Runs the program on NumPy; returns the names' values. Raises Invalid where NumPy raises
+    or a guard fails. noise (the oracle's noise runs) perturbs the values of inexact statements:
+    noise.before(stmt, env) gives the names the statement sees, noise.after(stmt, env) changes
+    what it wrote."""
+    env = {}
+    for inp in program.inputs:
+        env[inp.name] = input_array(inp).copy()
+    g = {"xp": NUMPY, **LITERALS, **GUARDS}
+    for s in program.stmts:
+        if s.guard and not guard_holds(s.guard, g, env):
+            raise Invalid(f"guard {s.guard!r} fails")
+        local = noise.before(s, env) if noise and s.inexact else env
+        try:
+            with quiet():
+                exec(compiled(s.text), g, local)
+        except Exception as e:
+            raise Invalid(f"NumPy raises {type(e).__name__}: {e}") from None
+        if s.defines:
+            v = local[s.defines]
+            if not isinstance(v, np.ndarray):
+                if s.kind == "view":
+                    # accel has no scalars: x[i] of a 1-d x is a 0-d view, NumPy's a copy
+                    raise Invalid(f"{s.defines} is a NumPy scalar from indexing")
+                v = np.asarray(v)
+            if v.dtype == np.float16:
+                # accel has no float16; it computes such ops in float32 (test_elementwise.py).
+                raise Invalid(f"{s.defines} is float16 in NumPy")
+            env[s.defines] = v
+        if noise and s.inexact:
+            noise.after(s, env)
+    return env
+
+
+def guard_holds(guard, g, env):
+    try:
+        with quiet():
+            return bool(eval(guard, g, env))
+    except Exception:  # the guarded expression itself is invalid
+        return False
+
+
+def run_accel(program, ac, device="cpu", eager=False):
+    """Runs the program on accel; returns the names' values (accel arrays, maybe pending).
+    eager: compute each new value at once (tells lazy-evaluation bugs from wrong kernels)."""
+    env = {}
+    for inp in program.inputs:
+        env[inp.name] = ac.asarray(input_array(inp), copy=True, device=device)
+    g = {"xp": ac, **LITERALS}
+    for s in program.stmts:
+        exec(compiled(s.text), g, env)
+        if eager and s.defines:
+            env[s.defines].eval()
+    return env
+
+
+@contextlib.contextmanager
+def quiet():
+    """NumPy's warnings (overflow, division by zero, casts) are part of its answers."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        yield
+
+
+def no_zero(x):
+    """Integer reciprocal of 0: accel gives 0, NumPy INT_MIN (test_elementwise.py lists it)."""
+    return not (np.asarray(x) == 0).any()
+
+
+def safe_cast(x, dtype):
+    """False where C leaves the conversion undefined: a NaN, infinite or out-of-range float
+    converted to an integer (NumPy's answer is whatever its platform gives)."""
+    x = np.asarray(x)
+    dt = np.dtype(dtype)
+    if x.dtype.kind not in "fc" or dt.kind not in "iu":
+        return True
+    r = np.real(x).astype(np.float64)
+    if not np.isfinite(r).all():
+        return False
+    info = np.iinfo(dt)
+    t = np.trunc(r)
+    return bool(((t >= float(info.min)) & (t < float(info.max) + 1)).all())
+
+
+def not_float16(x):
+    """NumPy computes some ops on small ints and bools in float16; accel, without float16, in
+    float32. An out= of another dtype hides the float16 loop from the result's dtype."""
+    return np.asarray(x).dtype != np.float16
+
+
+def blas_safe(*arrays):
+    """BLAS gives no IEEE promise for inf, NaN or overflow (it may skip zeros, reorder, fuse),
+    and NumPy and accel may run different BLAS kernels: float products are compared only on
+    finite inputs that cannot overflow."""
+    return all(np.asarray(a).dtype.kind not in "fc" or
+               (np.isfinite(a).all() and (np.abs(a) < 1e15).all()) for a in arrays)
+
+
+def finite_if_complex(x):
+    x = np.asarray(x)
+    return x.dtype.kind != "c" or bool(np.isfinite(x).all())
+
+
+GUARDS = {"finite_if_complex": finite_if_complex, "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
+          "blas_safe": blas_safe}
+
+
+def to_python(program, *, fusion=True, device="cpu", note=""):
+    """The program as a standalone script that runs it on NumPy and accel and compares."""
+    lines = [f"# accel fuzz reproducer: seed {program.seed}, fusion {'on' if fusion else 'off'}, "
+             f"device {device}" + (f"; {note}" if note else ""),
+             "import numpy as np", "import accel as ac", "", PRELUDE, ""]
+    if not fusion:
+        lines.insert(3, "ac.set_fusion(False)")
+    lines.append("def program(xp, device):")
+    for inp in program.inputs:
+        lines.append(f"    {inp.name} = xp.asarray({inp.values}, copy=True, device=device)")
+    for s in program.stmts:
+        lines.append(f"    {s.text}")
+    names = program.names()
+    lines.append(f"    return {{{', '.join(repr(n) + ': ' + n for n in names)}}}")
+    lines += ["", "",
+              'want = program(NumpyAsAccel(), "cpu")',
+              f'got = program(ac, "{device}")',
+              "# newest first: evaluating the last value first keeps the longest lazy chains",
+              "for name in reversed(list(got)):",
+              "    w, g = np.asarray(want[name]), ac.asnumpy(got[name])",
+              "    same = w.dtype == g.dtype and w.shape == g.shape and (",
+              "        np.array_equal(w, g, equal_nan=w.dtype.kind in 'fc')",
+              "        or (w.dtype.kind in 'fc' and np.allclose(w, g, rtol=1e-5, equal_nan=True)))",
+              "    if not same:",
+              "        print(name, 'numpy:', w.dtype, w.shape, w.tolist())",
+              "        print(name, 'accel:', g.dtype, g.shape, g.tolist())",
+              "    assert same, name"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,53 @@
+"""The child process: runs programs on accel and NumPy, answering one JSON line per request.
+
+A request is {"seed": S} (the generated program of seed S) or {"program": <json>}, with
+"fusion": [true, false], "device": "cpu"|"cuda" and optionally "eager". Before each accel run
+the child prints {"running": fusion}, so that when it dies the parent knows the crashing run.
+"""
+
+import json
+import os
+import sys
+import traceback
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import accel as ac  # noqa: E402
+
+from generate import generate  # noqa: E402
+from oracle import Reference, Unstable, check  # noqa: E402
+from program import Invalid, Program, run_accel  # noqa: E402
+
+
+def handle(req):
+    program = generate(req["seed"]) if "seed" in req else Program.from_json(req["program"])
+    try:
+        reference = Reference(program)
+    except Invalid as e:
+        return {"invalid": str(e)}
+    except Unstable:
+        return {"unstable": True}
+    verdicts = {}
+    for fusion in req["fusion"]:
+        print(json.dumps({"running": fusion}), flush=True)
+        ac.set_fusion(fusion)
+        verdicts["on" if fusion else "off"] = check(
+            program, reference,
+            lambda p: run_accel(p, ac, req.get("device", "cpu"), req.get("eager", False)),
+            ac.asnumpy)
+    return {"verdicts": verdicts}
+
+
+def main():
+    for line in sys.stdin:
+        req = json.loads(line)
+        try:
+            reply = handle(req)
+        except Exception:  # the fuzzer's own bug: reported as such, not as accel's crash
+            reply = {"internal": traceback.format_exc()}
+        reply["id"] = req.get("id")
+        print(json.dumps(reply), flush=True)
+
+
+if __name__ == "__main__":
+    main()
