@@ -238,12 +238,16 @@ class Builder:
                 op = self.choice(UNARY)
                 args = [a]
                 text = self.choice([f"xp.{op}({a.text})"] + SPELLINGS.get(op, [])).format(a.text)
+                if op == "signbit":
+                    guards.append(f"no_nan({a.text})")  # a NaN's sign is not part of its value
                 if op == "reciprocal" and a.value.dtype.kind in "biu":
                     guards.append(f"no_zero({a.text})")
             elif r < 0.9:
                 op = self.choice(BINARY)
                 b = self.node(depth - 1, False) if self.chance(0.3) else self.leaf(a.value)
                 args = [a, b] if self.chance(0.8) else [b, a]
+                if op == "copysign":
+                    guards.append(f"no_nan({args[1].text})")
                 sym = OPERATORS.get(op)
                 if sym and self.chance(0.7):
                     text = f"({args[0].text} {sym} {args[1].text})"

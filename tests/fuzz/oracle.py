@@ -23,11 +23,17 @@ class Noise:
         self.rng = np.random.default_rng(seed)
 
     def perturb(self, v, ulps):
+        """v moved by `ulps` units of its dtype's epsilon (relative), each element by the full
+        amount with a random sign, so no element escapes the noise. Complex values move by
+        that much of their magnitude in both parts, as complex rounding errors do."""
         v = np.asarray(v)
         if v.dtype.kind not in "fc" or v.size == 0:
             return v
-        eps = np.finfo(v.dtype).eps
-        return (v * (1 + ulps * eps * self.rng.uniform(-1, 1, v.shape))).astype(v.dtype)
+        step = ulps * np.finfo(v.dtype).eps
+        sign = lambda: self.rng.choice([-1.0, 1.0], v.shape)  # noqa: E731
+        if v.dtype.kind == "f":
+            return (v * (1 + step * sign())).astype(v.dtype)
+        return (v + step * np.abs(v) * (sign() + 1j * sign())).astype(v.dtype)
 
     def before(self, stmt, env):
         if stmt.kind == "write":  # it must write into the real arrays
@@ -36,10 +42,10 @@ class Noise:
 
     def after(self, stmt, env):
         name = stmt.defines or stmt.writes
-        v = env[name]
+        v = np.asarray(env[name])
         if v.dtype.kind not in "fc" or v.size == 0:
             return
-        if stmt.defines:
+        if stmt.defines or not isinstance(env[name], np.ndarray):
             env[name] = self.perturb(v, NOISE_ULPS_OUT)
         else:
             v[...] = self.perturb(v, NOISE_ULPS_OUT)

@@ -191,12 +191,17 @@ def blas_safe(*arrays):
                (np.isfinite(a).all() and (np.abs(a) < 1e15).all()) for a in arrays)
 
 
+def no_nan(x):
+    """A NaN's sign bit (signbit, copysign) depends on how it was made: not compared."""
+    return not np.isnan(np.asarray(x, dtype=complex)).any()
+
+
 def finite_if_complex(x):
     x = np.asarray(x)
     return x.dtype.kind != "c" or bool(np.isfinite(x).all())
 
 
-GUARDS = {"finite_if_complex": finite_if_complex, "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
+GUARDS = {"finite_if_complex": finite_if_complex, "no_nan": no_nan, "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
           "blas_safe": blas_safe}
 
 

@@ -1,0 +1,52 @@
+"""The differential fuzzer (tests/fuzz) in CI: a fixed set of programs, the same every run, and
+a fresh random batch whose first seed is printed so a failure can be replayed with
+`python3 tests/fuzz/run.py --seed S --programs N`. Both run with fusion on and off, in child
+processes (a crash fails the test with the program that caused it)."""
+
+import os
+import random
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "fuzz"))
+
+import run as fuzz  # noqa: E402
+
+FIXED_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_PROGRAMS", 3000))
+FRESH_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_FRESH", 1000))
+
+
+def fuzz_passes(seed, programs, capsys):
+    status = fuzz.main(["--programs", str(programs), "--seed", str(seed), "--fusion", "both",
+                        "--jobs", "2", "--shrink", "3"])
+    out = capsys.readouterr().out
+    print(out)
+    return status == 0, out
+
+
+def test_fixed_programs_match_numpy_with_fusion_on_and_off(capsys):
+    ok, out = fuzz_passes(0, FIXED_PROGRAMS, capsys)
+    assert ok, out
+
+
+def test_fresh_random_programs_match_numpy(capsys):
+    seed = random.randrange(10**6, 10**9)
+    print(f"fresh fuzz seed {seed}: replay with "
+          f"python3 tests/fuzz/run.py --seed {seed} --programs {FRESH_PROGRAMS}")
+    ok, out = fuzz_passes(seed, FRESH_PROGRAMS, capsys)
+    assert ok, f"fresh fuzz seed {seed}\n{out}"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_program_prints_as_a_reproducer_that_runs(seed, tmp_path):
+    """The printed reproducer is a standalone script: it runs and its comparison passes."""
+    import subprocess
+
+    from generate import generate
+    from program import to_python
+
+    script = tmp_path / "repro.py"
+    script.write_text(to_python(generate(seed)))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
