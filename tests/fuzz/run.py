@@ -132,7 +132,7 @@ class Fuzzer:
                     done[0] += 1
                     if self.args.progress and done[0] % self.args.progress == 0:
                         print(f"  {done[0]} programs, {len(self.failures)} failures, "
-                              f"{time.monotonic() - start:.0f} s", flush=True)
+                              f"{time.monotonic() - start:.0f} s: {dict(self.counts)}", flush=True)
             child.stop()
 
         threads = [threading.Thread(target=work) for _ in range(self.args.jobs)]
@@ -153,6 +153,10 @@ class Fuzzer:
                 self.counts[f"fusion {mode}: {kind}"] += 1
                 if kind not in ("ok", "invalid", "unstable", "internal"):
                     self.failures.append((seed, mode, kind, detail))
+                    if self.args.log:  # as they come: a long run can be read while it runs
+                        with open(self.args.log, "a") as f:
+                            f.write(json.dumps({"seed": seed, "fusion": mode, "kind": kind,
+                                                "detail": detail}) + "\n")
 
     def same_failure(self, child, mode, kind, program, eager=False):
         reply = child.ask({"program": program.to_json(), "fusion": [mode == "on"],
@@ -213,11 +217,6 @@ def main(argv=None):
           f"{args.jobs} jobs, {elapsed:.1f} s")
     for key in sorted(k for k in fuzzer.counts if k != "programs"):
         print(f"  {key}: {fuzzer.counts[key]}")
-    if args.log:
-        with open(args.log, "a") as f:
-            for seed, mode, kind, detail in fuzzer.failures:
-                f.write(json.dumps({"seed": seed, "fusion": mode, "kind": kind,
-                                    "detail": detail}) + "\n")
     seen = set()
     for seed, mode, kind, detail in fuzzer.failures:
         print(f"FAIL seed {seed} fusion {mode}: {kind}: {detail.splitlines()[0] if detail else ''}")
