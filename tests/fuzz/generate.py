@@ -317,7 +317,11 @@ class Builder:
             forms += [f"{x}.mT", f"xp.swapaxes({x}, 0, {nd - 1})",
                       f"xp.permute_dims({x}, {tuple(int(i) for i in self.rng.permutation(nd))})",
                       f"xp.matrix_transpose({x})"]
-        return self.define(self.choice(forms), [x], kind="view")
+        form = self.choice(forms)
+        # Whether reshape/ravel copy depends on x's memory layout, and fresh results are laid
+        # out differently (NumPy keeps an input's order, accel is always C-contiguous).
+        guard = f"c_contiguous({x})" if ".reshape(" in form or ".ravel(" in form else None
+        return self.define(form, [x], kind="view", guard=guard)
 
     def basic_key(self, shape):
         parts = []

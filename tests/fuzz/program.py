@@ -196,12 +196,17 @@ def no_nan(x):
     return not np.isnan(np.asarray(x, dtype=complex)).any()
 
 
+def c_contiguous(x):
+    return bool(np.asarray(x).flags.c_contiguous)
+
+
 def finite_if_complex(x):
     x = np.asarray(x)
     return x.dtype.kind != "c" or bool(np.isfinite(x).all())
 
 
-GUARDS = {"finite_if_complex": finite_if_complex, "no_nan": no_nan, "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
+GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, "no_nan": no_nan,
+          "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
           "blas_safe": blas_safe}
 
 
