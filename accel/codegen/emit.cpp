@@ -1,5 +1,6 @@
 #include "accel/codegen/emit.h"
 
+#include <cstring>
 #include <initializer_list>
 #include <sstream>
 #include <utility>
@@ -21,8 +22,9 @@ std::string fill(const char* tmpl,
     if (*p == '{') {
       bool matched = false;
       for (const auto& [key, value] : vars) {
-        const size_t n = std::char_traits<char>::length(key);
-        if (std::char_traits<char>::compare(p + 1, key, n) == 0 && p[1 + n] == '}') {
+        const size_t n = std::strlen(key);
+        // strncmp stops at the template's end; a plain n-byte compare would read past it.
+        if (std::strncmp(p + 1, key, n) == 0 && p[1 + n] == '}') {
           out += value;
           p += n + 2;
           matched = true;
