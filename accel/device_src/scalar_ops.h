@@ -86,20 +86,37 @@ template <class T> inline T crecip(T a) {
   return T(r / d, R(-1) / d);
 }
 
+// Integer +, -, * and negation wrap around, as in NumPy. Signed overflow is undefined in C++
+// (and types narrower than int are promoted to int, so even uint16 * uint16 can overflow), so
+// they are computed in the unsigned type of the promoted operands, where arithmetic wraps, and
+// converted back (modulo 2^bits).
+template <class T> using wrap_t = std::make_unsigned_t<decltype(T() + T())>;
+template <class T> inline T wrap_add(T a, T b) { return static_cast<T>(wrap_t<T>(a) + wrap_t<T>(b)); }
+template <class T> inline T wrap_sub(T a, T b) { return static_cast<T>(wrap_t<T>(a) - wrap_t<T>(b)); }
+template <class T> inline T wrap_mul(T a, T b) { return static_cast<T>(wrap_t<T>(a) * wrap_t<T>(b)); }
+template <class T> inline T wrap_neg(T a) { return static_cast<T>(wrap_t<T>(0) - wrap_t<T>(a)); }
+
 struct CastOp { template <class T> static T apply(T a) { return a; } };
 
 struct AddOp {
   template <class T> static T apply(T a, T b) {
     if constexpr (is_bool<T>) return a || b;
-    else return static_cast<T>(a + b);
+    else if constexpr (is_int<T>) return wrap_add(a, b);
+    else return a + b;
   }
 };
-struct SubtractOp { template <class T> static T apply(T a, T b) { return static_cast<T>(a - b); } };
+struct SubtractOp {
+  template <class T> static T apply(T a, T b) {
+    if constexpr (is_int<T>) return wrap_sub(a, b);
+    else return a - b;
+  }
+};
 struct MultiplyOp {
   template <class T> static T apply(T a, T b) {
     if constexpr (is_bool<T>) return a && b;
     else if constexpr (is_cplx<T>) return cmul(a, b);
-    else return static_cast<T>(a * b);
+    else if constexpr (is_int<T>) return wrap_mul(a, b);
+    else return a * b;
   }
 };
 struct DivideOp {
@@ -137,7 +154,7 @@ struct FloorDivideOp {
       return float_floor_div(a, b);
     } else if constexpr (std::is_signed_v<T>) {
       if (b == 0) return 0;
-      if (b == -1) return static_cast<T>(-a);  // wraps for the minimum, as NumPy
+      if (b == -1) return wrap_neg(a);  // wraps for the minimum, as NumPy
       T q = static_cast<T>(a / b);
       if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
       return q;
@@ -309,10 +326,15 @@ struct AbsOp {
     if constexpr (is_cplx<T>) return std::abs(a);
     else if constexpr (is_flt<T>) return std::fabs(a);
     else if constexpr (is_bool<T> || std::is_unsigned_v<T>) return a;
-    else return a < 0 ? static_cast<T>(-a) : a;
+    else return a < 0 ? wrap_neg(a) : a;  // the minimum stays itself, as in NumPy
   }
 };
-struct NegativeOp { template <class T> static T apply(T a) { return static_cast<T>(-a); } };
+struct NegativeOp {
+  template <class T> static T apply(T a) {
+    if constexpr (is_int<T>) return wrap_neg(a);
+    else return -a;
+  }
+};
 struct PositiveOp { template <class T> static T apply(T a) { return a; } };
 struct SignOp {
   template <class T> static T apply(T a) {
@@ -337,7 +359,8 @@ struct SignOp {
 struct SquareOp {
   template <class T> static T apply(T a) {
     if constexpr (is_cplx<T>) return cmul(a, a);
-    else return static_cast<T>(a * a);
+    else if constexpr (is_int<T>) return wrap_mul(a, a);
+    else return a * a;
   }
 };
 struct ReciprocalOp {
