@@ -67,16 +67,19 @@ size_t args_size(size_t nops) { return 8 * nops + 16 + 8 * kMaxKernelDims * (1 +
 std::string pack_args(const std::vector<char*>& ptrs, const LoopLayout& l) {
   const size_t nops = ptrs.size();
   std::string bytes(args_size(nops), '\0');
-  char* p = bytes.data();
-  std::memcpy(p, ptrs.data(), 8 * nops);
+  // A 0-d loop has empty shape and strides, whose data() may be null: memcpy from null is
+  // undefined even for 0 bytes, so empty copies are skipped.
+  auto put = [p = bytes.data()](size_t at, const void* src, size_t size) {
+    if (size) std::memcpy(p + at, src, size);
+  };
+  put(0, ptrs.data(), 8 * nops);
   const int64_t n = l.size();
   const auto ndim = static_cast<int32_t>(l.shape.size());
-  std::memcpy(p + 8 * nops, &n, 8);
-  std::memcpy(p + 8 * nops + 8, &ndim, 4);
-  std::memcpy(p + 8 * nops + 16, l.shape.data(), 8 * l.shape.size());
+  put(8 * nops, &n, 8);
+  put(8 * nops + 8, &ndim, 4);
+  put(8 * nops + 16, l.shape.data(), 8 * l.shape.size());
   for (size_t k = 0; k < nops; ++k)
-    std::memcpy(p + 8 * nops + 16 + 8 * kMaxKernelDims * (1 + k), l.strides[k].data(),
-                8 * l.strides[k].size());
+    put(8 * nops + 16 + 8 * kMaxKernelDims * (1 + k), l.strides[k].data(), 8 * l.strides[k].size());
   return bytes;
 }
 
