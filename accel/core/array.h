@@ -36,6 +36,8 @@ struct ArrayImpl {
   std::shared_ptr<Node> node;
   // A Python scalar wrapped as a 0-d array: promotes "weakly" (NEP 50), e.g. f32_array * 2.0 is f32.
   bool weak = false;
+  // A view NumPy makes read-only (broadcast_to, ...): writes into it raise; its views inherit it.
+  bool read_only = false;
 };
 
 class Array {

@@ -58,7 +58,7 @@ void assign(const Array& dst, const Array& src, const char* op) {
   if (src.device() != dst.device() && !src.weak())
     throw DeviceError(std::string("[") + op + "] cannot assign an array on " + src.device().str() +
                       " into one on " + dst.device().str() + "; move it with to_device() first");
-  if (dst.buffer()->read_only())
+  if (dst.buffer()->read_only() || dst.impl()->read_only)
     throw ValueError(std::string("[") + op + "] assignment destination is read-only");
   Shape shape = broadcast_shapes(src.shape(), dst.shape(), op);
   if (shape != dst.shape())
