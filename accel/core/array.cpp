@@ -13,30 +13,41 @@ Buffer::~Buffer() {
   if (owner_) owner_->deallocate(ptr_, nbytes_);
 }
 
-void Buffer::add_pending_reader(const std::shared_ptr<ArrayImpl>& reader) {
-  if (pending_readers_.size() >= 16)  // drop readers that are gone or already computed
-    std::erase_if(pending_readers_, [](const std::weak_ptr<ArrayImpl>& w) {
+void PendingReaders::add(const std::shared_ptr<ArrayImpl>& reader) {
+  if (readers_.size() >= 16)  // drop readers that are gone or already computed
+    std::erase_if(readers_, [](const std::weak_ptr<ArrayImpl>& w) {
       auto p = w.lock();
       return !p || !p->node;
     });
-  pending_readers_.push_back(reader);
+  readers_.push_back(reader);
 }
 
-void Buffer::evaluate_pending_readers(const ArrayImpl* except) {
-  evaluate_pending_readers(std::span<const ArrayImpl* const>(&except, except ? 1 : 0));
-}
-
-void Buffer::evaluate_pending_readers(std::span<const ArrayImpl* const> except) {
-  auto readers = std::move(pending_readers_);
-  pending_readers_.clear();
+void PendingReaders::evaluate(std::span<const ArrayImpl* const> except) {
+  auto readers = std::move(readers_);
+  readers_.clear();
   for (auto& w : readers) {
     auto p = w.lock();
     if (!p || !p->node) continue;
     if (std::find(except.begin(), except.end(), p.get()) != except.end())
-      pending_readers_.push_back(w);
+      readers_.push_back(w);
     else
       Array(p).eval();
   }
+}
+
+void PendingReaders::move_to(PendingReaders& to) {
+  for (auto& w : readers_)
+    if (auto p = w.lock(); p && p->node) to.add(p);
+  readers_.clear();
+}
+
+void Buffer::evaluate_pending_readers(const ArrayImpl* except) {
+  readers_.evaluate(std::span<const ArrayImpl* const>(&except, except ? 1 : 0));
+}
+
+void Buffer::share_with_foreign_writers() {
+  readers_.evaluate();
+  foreign_writers_ = true;
 }
 
 Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
@@ -59,9 +70,21 @@ Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared
   impl->dtype = dtype;
   impl->device = device;
   impl->node = std::move(node);
-  for (const Array& in : impl->node->inputs)
-    if (!in.is_pending() && !in.weak()) in.impl()->buffer->add_pending_reader(impl);
-  return Array(std::move(impl));
+  bool reads_foreign_memory = false;
+  for (const Array& in : impl->node->inputs) {
+    if (in.weak()) continue;  // a Python scalar: a fresh 0-d array nobody else can write
+    if (in.is_pending()) {
+      in.impl()->readers.add(impl);
+    } else {
+      in.impl()->buffer->add_pending_reader(impl);
+      reads_foreign_memory |= in.impl()->buffer->foreign_writers();
+    }
+  }
+  Array out(std::move(impl));
+  // NumPy (or any foreign owner) may write that memory before this is computed, and accel
+  // would not know: compute now, with the pending inputs fused in.
+  if (reads_foreign_memory) out.eval();
+  return out;
 }
 
 Array Array::view_of(const Array& base, const Shape& shape, const Strides& strides, int64_t offset) {

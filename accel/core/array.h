@@ -34,6 +34,9 @@ struct ArrayImpl {
   Device device;
   std::shared_ptr<Buffer> buffer;  // null while `node` is pending
   std::shared_ptr<Node> node;
+  // While pending: pending arrays that read its future value. They move to its buffer when it
+  // gets one, so that a later in-place write into it computes them first.
+  PendingReaders readers;
   // A Python scalar wrapped as a 0-d array: promotes "weakly" (NEP 50), e.g. f32_array * 2.0 is f32.
   bool weak = false;
   // A view NumPy makes read-only (broadcast_to, ...): writes into it raise; its views inherit it.

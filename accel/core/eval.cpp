@@ -1,9 +1,11 @@
 #include "accel/core/eval.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "accel/backend/backend.h"
@@ -61,6 +63,7 @@ void materialize(const Array& target, const Array& out) {
   impl.strides = out.strides();
   impl.offset = out.offset();
   impl.node.reset();
+  impl.readers.move_to(impl.buffer->pending_readers());
 }
 
 void evaluate_unfused(const Array& a) {
@@ -116,13 +119,27 @@ void run_region(ir::FusedRegion& r, std::vector<Array> outputs) {
   for (size_t k = given; k < r.targets.size(); ++k) materialize(r.targets[k], outputs[k]);
 }
 
+// The region of the roots still pending, runnable: the pending inputs it cuts are computed
+// first (each fused on its own), and since that may compute some of the roots or of the region's
+// nodes too, fused again until nothing is cut. Each round computes at least one array.
+std::optional<ir::FusedRegion> ready_region(std::vector<Array> roots) {
+  for (;;) {
+    std::erase_if(roots, [](const Array& a) { return !a.is_pending(); });
+    if (roots.empty()) return std::nullopt;
+    ir::FusedRegion r = ir::fuse_elementwise(roots);
+    if (r.deferred.empty()) return r;
+    evaluate_many(r.deferred);
+  }
+}
+
 void evaluate_group(std::span<const Array> roots) {
-  ir::FusedRegion r = ir::fuse_elementwise(roots);
-  if (is_single_node(r)) {
-    evaluate_unfused(r.targets[0]);
+  std::optional<ir::FusedRegion> r = ready_region({roots.begin(), roots.end()});
+  if (!r) return;
+  if (is_single_node(*r)) {
+    evaluate_unfused(r->targets[0]);
     return;
   }
-  run_region(r, {});
+  run_region(*r, {});
 }
 
 // After `pending` was computed into `out`, it holds no value of its own: it becomes a copy of
@@ -207,11 +224,20 @@ bool evaluate_into(const Array& pending, const Array& out) {
     read_from(pending, out);
     return true;
   }
-  ir::FusedRegion r = ir::fuse_elementwise(std::span<const Array>(&pending, 1));
-  // Arrays still to be computed from out's memory must see its old values; the region's own
-  // nodes read it in the same pass, element by element before writing it.
-  out.buffer()->evaluate_pending_readers(r.members);
-  if (!pending.is_pending()) return false;
+  std::optional<ir::FusedRegion> region;
+  for (;;) {
+    region = ready_region({pending});
+    if (!region) return false;
+    // Arrays still to be computed from out's memory must see its old values; the region's own
+    // nodes read it in the same pass, element by element before writing it.
+    out.buffer()->evaluate_pending_readers(region->members);
+    // Those readers may have computed some of the region's nodes (shared subexpressions):
+    // fuse again, so that every target is still pending when the region runs.
+    if (std::all_of(region->members.begin(), region->members.end(),
+                    [](const ArrayImpl* m) { return m->node != nullptr; }))
+      break;
+  }
+  ir::FusedRegion& r = *region;
   for (const Array& in : r.inputs)
     if (in.shares_memory_with(out) &&
         (in.data() != out.data() || in.strides() != out.strides() || in.dtype() != out.dtype()))
@@ -229,7 +255,7 @@ namespace {
 
 void explain_into(const Array& a, std::string& out, int& group) {
   if (!a.is_pending()) return;
-  ir::FusedRegion r = ir::fuse_elementwise(std::span<const Array>(&a, 1), /*dry_run=*/true);
+  ir::FusedRegion r = ir::fuse_elementwise(std::span<const Array>(&a, 1));
   for (const Array& d : r.deferred) explain_into(d, out, group);
   out += "group " + std::to_string(group++) + ": " + std::to_string(r.num_nodes()) +
          (r.num_nodes() == 1 ? " node" : " nodes") + " of shape " + shape_str(r.shape) + " on " +

@@ -23,7 +23,7 @@ namespace {
 
 class RegionBuilder {
  public:
-  RegionBuilder(FusedRegion& r, bool dry_run) : r_(r), dry_run_(dry_run) {}
+  explicit RegionBuilder(FusedRegion& r) : r_(r) {}
 
   // The instruction holding `a`'s value, emitting what is needed.
   int32_t visit(const Array& a, int depth) {
@@ -77,18 +77,15 @@ class RegionBuilder {
   }
 
   int32_t emit_load(const Array& a) {
-    if (dry_run_ && a.is_pending()) {
+    // A pending input that does not join is not computed here: computing it would fuse it on
+    // its own and could materialize nodes this region already holds (a shared subexpression),
+    // under the builder's feet. The caller computes `deferred` and fuses again.
+    if (a.is_pending()) {
       r_.deferred.push_back(a);
       r_.ir.inputs.push_back(
           {a.dtype(), a.shape() == r_.shape ? Layout::contiguous : Layout::strided});
-      Instr in{InstrKind::load,
-               OpId::cast,
-               a.dtype(),
-               a.dtype(),
-               {static_cast<int32_t>(r_.ir.inputs.size() - 1), -1, -1}};
-      return push(in);
+      return push_load(static_cast<int32_t>(r_.ir.inputs.size() - 1), a.dtype());
     }
-    a.eval();  // a pending array that did not join is computed on its own first
     Array view =
         a.shape() == r_.shape
             ? a
@@ -96,12 +93,11 @@ class RegionBuilder {
                              a.offset());
     r_.ir.inputs.push_back({a.dtype(), input_layout(view)});
     r_.inputs.push_back(std::move(view));
-    Instr in{InstrKind::load,
-             OpId::cast,
-             a.dtype(),
-             a.dtype(),
-             {static_cast<int32_t>(r_.inputs.size() - 1), -1, -1}};
-    return push(in);
+    return push_load(static_cast<int32_t>(r_.ir.inputs.size() - 1), a.dtype());
+  }
+
+  int32_t push_load(int32_t input, Dtype dtype) {
+    return push({InstrKind::load, OpId::cast, dtype, dtype, {input, -1, -1}});
   }
 
   int32_t emit_node(const Array& a, int depth) {
@@ -119,7 +115,6 @@ class RegionBuilder {
   }
 
   FusedRegion& r_;
-  bool dry_run_;
   std::unordered_map<const ArrayImpl*, int32_t> value_of_;
   std::unordered_map<const ArrayImpl*, int> refs_;
   std::map<std::pair<int32_t, Dtype>, int32_t> casts_;
@@ -129,11 +124,11 @@ class RegionBuilder {
 
 }  // namespace
 
-FusedRegion fuse_elementwise(std::span<const Array> roots, bool dry_run) {
+FusedRegion fuse_elementwise(std::span<const Array> roots) {
   FusedRegion r;
   r.shape = roots[0].shape();
   r.device = roots[0].device();
-  RegionBuilder b(r, dry_run);
+  RegionBuilder b(r);
   std::vector<const Array*> outs;
   for (const Array& root : roots) {
     if (std::find_if(outs.begin(), outs.end(), [&](const Array* o) { return o->is(root); }) !=

@@ -26,17 +26,18 @@ struct FusedRegion {
   std::vector<Array> inputs;   // one per ir.inputs, viewed with `shape` (0 strides where broadcast)
   std::vector<Array> targets;  // one per ir.outputs: the pending arrays they materialize
   std::vector<const ArrayImpl*> members;  // every pending node fused, in evaluation order
-  std::vector<Array> deferred;            // dry run: pending inputs that would be computed first
+  std::vector<Array> deferred;  // pending inputs that did not join: compute them, then fuse again
   int num_nodes() const { return static_cast<int>(members.size()); }
 };
 
 // The largest region of pending elementwise nodes reachable from `roots` (pending, all of one
-// shape and device). Pending nodes of another shape (they would be recomputed per broadcast
-// element), past a cap, are computed first and read as inputs. Intermediates that are also
-// referenced from outside the region become extra outputs, so nothing is computed twice.
-// Outputs are laid out contiguous; a caller writing elsewhere sets ir.outputs[k].layout.
-// A dry run computes nothing: pending inputs are listed in `deferred` and not bound.
-FusedRegion fuse_elementwise(std::span<const Array> roots, bool dry_run = false);
+// shape and device). Intermediates that are also referenced from outside the region become
+// extra outputs, so nothing is computed twice. Outputs are laid out contiguous; a caller writing
+// elsewhere sets ir.outputs[k].layout. Computes nothing: pending inputs that do not join (another
+// shape, whose values would be recomputed per broadcast element, or past a cap) are listed in
+// `deferred` and left unbound; such a region runs only after they are computed and it is fused
+// again (core/eval.cpp), since computing them may compute some of the region's nodes too.
+FusedRegion fuse_elementwise(std::span<const Array> roots);
 
 // The layout class of `a` read over its own shape (see Layout).
 Layout input_layout(const Array& a);

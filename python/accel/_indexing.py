@@ -17,6 +17,30 @@ def where(condition, x=None, y=None, /, *, out=None):
     return _core.where(condition, x, y, out=out)
 
 
+_KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """NumPy's copyto: writes src (broadcast to dst's shape) into dst where `where` is true."""
+    if not isinstance(dst, _core.ndarray):
+        raise TypeError("[copyto] dst must be an accel array, got " + type(dst).__name__)
+    if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
+        raise ValueError(f"[copyto] casting must be one of 'no', 'equiv', 'safe', 'same_kind' "
+                         f"or 'unsafe', got {casting!r}")
+    if isinstance(src, _core.ndarray):
+        frm, to = src.dtype, dst.dtype
+        ok = (casting == "unsafe" or frm == to or
+              (casting in ("safe", "same_kind") and _core.can_cast(frm, to)) or
+              (casting == "same_kind" and _KIND_ORDER[frm.kind] <= _KIND_ORDER[to.kind]))
+        if not ok:
+            raise TypeError(f"[copyto] cannot cast from {frm} to {to} with casting rule "
+                            f"{casting!r}")
+    if where is True:
+        dst[...] = src
+    else:
+        dst[...] = _core.where(where, src, dst)
+
+
 def _nonzero(self):
     return _core.nonzero(self)
 

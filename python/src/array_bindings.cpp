@@ -91,7 +91,7 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
                                           "; only CPU arrays export the buffer protocol").c_str());
       return -1;
     }
-    if ((flags & PyBUF_WRITABLE) && a.buffer()->read_only()) {
+    if ((flags & PyBUF_WRITABLE) && is_read_only(a)) {
       PyErr_SetString(PyExc_BufferError, "[buffer] array is read-only");
       return -1;
     }
@@ -105,7 +105,9 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
     view->obj = exporter;
     Py_INCREF(exporter);
     view->len = static_cast<Py_ssize_t>(a.nbytes());
-    view->readonly = a.buffer()->read_only();
+    view->readonly = is_read_only(a);
+    // The consumer may write through the view (see Buffer::share_with_foreign_writers).
+    if (!view->readonly) a.buffer()->share_with_foreign_writers();
     view->itemsize = static_cast<Py_ssize_t>(a.itemsize());
     view->format = (flags & PyBUF_FORMAT) ? info->format.data() : nullptr;
     view->ndim = a.ndim();
@@ -235,8 +237,15 @@ void init_array(nb::module_& m) {
         else if (must_copy) out = out.attr("copy")();
         return out;
       }, nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
-      .def("__dlpack__", [](const Array& a, nb::kwargs kwargs) {
+      .def("__dlpack__", [](const Array& a, nb::kwargs) {
+        // The legacy capsule cannot say "read-only" and consumers may write it: refused, as
+        // NumPy refuses to export its read-only arrays this way.
+        if (is_read_only(a))
+          throw nb::buffer_error("[__dlpack__] cannot export a read-only array (a broadcast view, "
+                                 "or memory imported read-only); export a copy: x.copy()");
         a.eval();
+        // DLPack consumers (PyTorch, CuPy, JAX) may write the memory they are handed.
+        a.buffer()->share_with_foreign_writers();
         auto* keep = new Array(a);
         nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
         std::vector<size_t> shape(a.shape().begin(), a.shape().end());
@@ -251,8 +260,10 @@ void init_array(nb::module_& m) {
         int dev = a.device().is_cpu() ? nb::device::cpu::value : nb::device::cuda::value;
         nb::ndarray<> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(), dt, dev,
                          a.device().index);
-        nb::object exported = nb::cast(nd);
-        return exported.attr("__dlpack__")(**kwargs);
+        // Without a framework tag nanobind exports the DLPack capsule itself, which is what
+        // __dlpack__ returns (the stream, max_version and copy requests need nothing here:
+        // the array is computed, and the capsule is the legacy version every consumer reads).
+        return nb::cast(nd);
       })
       .def("__dlpack_device__", [](const Array& a) {
         return nb::make_tuple(a.device().is_cpu() ? 1 : 2, a.device().index);

@@ -130,6 +130,11 @@ std::optional<Array> from_array_interface(nb::handle obj) {
   return Array::from_buffer(buf, shape, strides, -lo, *dt);
 }
 
+bool is_numpy_scalar(nb::handle obj) {
+  nb::object np = nb::module_::import_("numpy");
+  return nb::isinstance(obj, np.attr("generic"));
+}
+
 }  // namespace
 
 std::optional<Device> to_optional_device(nb::handle obj) {
@@ -163,6 +168,15 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     fresh = true;
   } else if (auto v = from_array_interface(obj)) {
     a = *v;
+    if (a.buffer()->read_only() && is_numpy_scalar(obj)) {
+      // NumPy scalars export read-only memory, but are values, not arrays: NumPy copies them
+      // into a new writable array, and so does accel.
+      a = accel::copy(a).eval();
+      fresh = true;
+    } else {
+      // Its owner can write it behind accel's back: no lazy value may read it.
+      a.buffer()->share_with_foreign_writers();
+    }
   } else {
     // Nested sequences and anything else NumPy understands, with NumPy's inference.
     nb::object np = nb::module_::import_("numpy");
@@ -235,6 +249,8 @@ nb::object to_numpy_view(const Array& a) {
                           " to NumPy is not allowed; copy it explicitly with accel.asnumpy(x) "
                           "or x.to_device('cpu')").c_str());
   a.eval();
+  // NumPy may write through the view: pending readers take today's values, later ones run now.
+  if (!a.buffer()->read_only()) a.buffer()->share_with_foreign_writers();
   auto* keep = new Array(a);
   nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
   std::vector<size_t> shape(a.shape().begin(), a.shape().end());

@@ -211,3 +211,21 @@ def test_device_keyword():
         assert str(fn("cpu").device) == "cpu"
     with pytest.raises(ValueError, match="device"):
         ac.zeros(2, device="tpu")
+
+
+@pytest.mark.parametrize("scalar", [np.float64(2.5), np.float32(-1.5), np.int8(7), np.uint64(3),
+                                    np.bool_(True), np.complex64(1 - 2j)])
+def test_asarray_of_numpy_scalar_is_a_writable_copy(scalar):
+    # NumPy scalars export read-only memory; np.asarray gives a new writable 0-d array.
+    before = scalar.item()
+    a = ac.asarray(scalar)
+    assert a.dtype == ac.asarray(np.asarray(scalar)).dtype and a.shape == ()
+    a[...] = 1
+    ac.expand_dims(a, 0)[:] = 0
+    a += scalar.dtype.type(1)
+    want = np.asarray(scalar).copy()
+    want[...] = 1
+    want[...] = 0
+    want += scalar.dtype.type(1)
+    np.testing.assert_array_equal(ac.asnumpy(a), want)
+    assert scalar.item() == before  # the scalar's own memory is untouched
