@@ -31,6 +31,8 @@ INEXACT = {"pow", "atan2", "hypot", "logaddexp", "logaddexp2", "cbrt", "exp", "e
            "log", "log1p", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
            "cosh", "tanh", "asinh", "acosh", "atanh", "deg2rad", "rad2deg"}
 INEXACT_ON_COMPLEX = {"multiply", "divide", "square", "reciprocal", "sqrt", "abs", "sign"}
+# Ops whose result for a tie of 0 and -0.0 has no defined sign (see program.no_zero_tie).
+ZERO_TIE_OPS = {"minimum", "maximum", "fmin", "fmax"}
 OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor_divide": "//",
              "remainder": "%", "pow": "**", "bitwise_and": "&", "bitwise_or": "|",
              "bitwise_xor": "^", "bitwise_left_shift": "<<", "bitwise_right_shift": ">>",
@@ -248,6 +250,8 @@ class Builder:
                 args = [a, b] if self.chance(0.8) else [b, a]
                 if op == "copysign":
                     guards.append(f"no_nan({args[1].text})")
+                if op in ZERO_TIE_OPS:
+                    guards.append(f"no_zero_tie({args[0].text}, {args[1].text})")
                 sym = OPERATORS.get(op)
                 if sym and self.chance(0.7):
                     text = f"({args[0].text} {sym} {args[1].text})"
@@ -473,8 +477,12 @@ class Builder:
         if not broadcasts(rhs.value.shape, np.shape(target), strict=True):
             rhs = self.scalar()
         text = f"{t}[{key}] = {rhs.text}"
-        guard = (f"safe_cast({rhs.text}, {str(v.dtype)!r})"
-                 if rhs.value.dtype.kind in "fc" and v.dtype.kind in "iu" else None)
+        guards = []
+        if rhs.value.dtype.kind in "fc" and v.dtype.kind in "iu":
+            guards.append(f"safe_cast({rhs.text}, {str(v.dtype)!r})")
+        if re.fullmatch(r"\w+ % \d+", key):  # an index array that may repeat and be strided
+            guards.append(f"order_defined({key})")
+        guard = " and ".join(guards) or None
         return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", guard=guard))
 
     def out(self):
@@ -489,8 +497,15 @@ class Builder:
         text = f"xp.{op}({a}, {b.text}, out={t})"
         inexact = op in INEXACT or (op in INEXACT_ON_COMPLEX and "c" in {
             self.env[a].dtype.kind, b.value.dtype.kind, self.env[t].dtype.kind})
+        guards = [f"not_float16(xp.{op}({a}, {b.text}))"]
+        if inexact:
+            guards.append(f"same_dtype(xp.{op}({a}, {b.text}), {t})")
+        if op == "copysign":
+            guards.append(f"no_nan({b.text})")
+        if op in ZERO_TIE_OPS:
+            guards.append(f"no_zero_tie({a}, {b.text})")
         return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", inexact=inexact,
-                             guard=f"not_float16(xp.{op}({a}, {b.text}))"))
+                             guard=" and ".join(guards)))
 
     def observe(self):
         """Printing computes a value mid-program, between the writes."""

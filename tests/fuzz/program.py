@@ -196,6 +196,26 @@ def no_nan(x):
     return not np.isnan(np.asarray(x, dtype=complex)).any()
 
 
+def no_zero_tie(a, b):
+    """minimum/maximum/fmin/fmax of 0 and -0.0: IEEE leaves the sign of the result open, and
+    NumPy's differs between its SIMD lanes and its scalar loop."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    return not ((a == 0) & (b == 0)).any()
+
+
+def order_defined(index):
+    """Advanced assignment with a repeated index keeps the value written last, in the order
+    NumPy iterates, which follows memory order, not C order, for a non-contiguous index."""
+    index = np.asarray(index)
+    return bool(index.flags.c_contiguous) or np.unique(index).size == index.size
+
+
+def same_dtype(value, target):
+    """An out= of another precision: NumPy rounds in the op's dtype and the oracle's noise is
+    put on the stored result, so the two would not bound each other."""
+    return np.asarray(value).dtype == np.asarray(target).dtype
+
+
 def c_contiguous(x):
     return bool(np.asarray(x).flags.c_contiguous)
 
@@ -207,7 +227,8 @@ def finite_if_complex(x):
 
 GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, "no_nan": no_nan,
           "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
-          "blas_safe": blas_safe}
+          "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
+          "same_dtype": same_dtype}
 
 
 def to_python(program, *, fusion=True, device="cpu", note=""):
