@@ -263,8 +263,9 @@ class Builder:
                 if c.value.dtype != bool:
                     c = Node(f"({c.text} > 0)", np.greater(c.value, 0))
                 args = [c, a, self.leaf(a.value)]
-                if any(re.fullmatch(r"-?\d+", x.text) and not 0 <= int(x.text) <= 100
-                       for x in args):
+                if any(type(x.value) is int and not 0 <= x.value <= 100 for x in args) or any(
+                        re.fullmatch(r"[-+*() \d]+", x.text) and not 0 <= eval(x.text) <= 100
+                        for x in args):
                     continue  # NumPy's where wraps an out-of-range Python int; accel raises
                 text = f"xp.where({c.text}, {a.text}, {args[2].text})"
             inexact = op in INEXACT or (op in INEXACT_ON_COMPLEX and any(
