@@ -203,6 +203,13 @@ def no_zero_tie(a, b):
     return not ((a == 0) & (b == 0)).any()
 
 
+def moderate(x):
+    """Finite arguments of sin/cos/tan below 2^20 (see generate.PERIODIC)."""
+    x = np.asarray(x)
+    finite = x[np.isfinite(x)] if x.dtype.kind in "fc" else x
+    return not (np.abs(finite) >= 2.0**20).any()
+
+
 def order_defined(index):
     """Advanced assignment with a repeated index keeps the value written last, in the order
     NumPy iterates, which follows memory order, not C order, for a non-contiguous index."""
@@ -228,7 +235,7 @@ def finite_if_complex(x):
 GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, "no_nan": no_nan,
           "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
           "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
-          "same_dtype": same_dtype}
+          "same_dtype": same_dtype, "moderate": moderate}
 
 
 def to_python(program, *, fusion=True, device="cpu", note=""):
