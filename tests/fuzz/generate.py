@@ -274,7 +274,7 @@ class Builder:
                     c = Node(f"({c.text} > 0)", np.greater(c.value, 0))
                 args = [c, a, self.leaf(a.value)]
                 if any(type(x.value) is int and not 0 <= x.value <= 100 for x in args) or any(
-                        re.fullmatch(r"[-+*() \d]+", x.text) and not 0 <= eval(x.text) <= 100
+                        re.fullmatch(r"[-+*~<>() \d]+", x.text) and not 0 <= eval(x.text) <= 100
                         for x in args):
                     continue  # NumPy's where wraps an out-of-range Python int; accel raises
                 text = f"xp.where({c.text}, {a.text}, {args[2].text})"
@@ -286,6 +286,8 @@ class Builder:
                 value = eval(compiled_expr(text), {"xp": NUMPY, **LITERALS}, self.env)
             except Exception:
                 continue
+            if type(value) is int and not -2**63 <= value < 2**64:
+                continue  # Python's own big-int arithmetic on literals: NumPy makes an object
             n = Node(text, value, inexact, [g for x in args for g in x.guards] + guards)
             if n.value.dtype != np.float16 and n.value.size <= MAX_SIZE:
                 return n
@@ -493,6 +495,8 @@ class Builder:
             guards.append(f"safe_cast({rhs.text}, {str(v.dtype)!r})")
         if re.fullmatch(r"\w+ % \d+", key):  # an index array that may repeat and be strided
             guards.append(f"order_defined({key})")
+        if r >= 0.55 and rhs.text in self.env:
+            guards.append(f"no_overlap({t}, {rhs.text})")
         guard = " and ".join(guards) or None
         return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", guard=guard))
 

@@ -217,6 +217,12 @@ def order_defined(index):
     return bool(index.flags.c_contiguous) or np.unique(index).size == index.size
 
 
+def no_overlap(target, value):
+    """Advanced (mask, index array) assignment of a value that overlaps the target: NumPy reads
+    the value while it writes, without a copy (x = flip(v); x[x > 0] = v), accel copies first."""
+    return not np.shares_memory(target, value)
+
+
 def same_dtype(value, target):
     """An out= of another precision: NumPy rounds in the op's dtype and the oracle's noise is
     put on the stored result, so the two would not bound each other."""
@@ -235,7 +241,7 @@ def finite_if_complex(x):
 GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, "no_nan": no_nan,
           "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
           "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
-          "same_dtype": same_dtype, "moderate": moderate}
+          "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap}
 
 
 def to_python(program, *, fusion=True, device="cpu", note=""):
