@@ -260,7 +260,8 @@ class Builder:
                 if op in ZERO_TIE_OPS:
                     guards.append(f"no_zero_tie({args[0].text}, {args[1].text})")
                 if (op in AMPLIFIERS and args[1].value.dtype.kind in "fc"
-                        and args[1].text not in self.env and not args[1].text[0].isdigit()):
+                        and args[1].text not in {i.name for i in self.inputs}
+                        and not args[1].text[0].isdigit()):
                     continue  # a computed divisor: its last-place differences are amplified
                 sym = OPERATORS.get(op)
                 if sym and self.chance(0.7):

@@ -233,6 +233,34 @@ def c_contiguous(x):
     return bool(np.asarray(x).flags.c_contiguous)
 
 
+def cancel_free(value, abs_value):
+    """Sums and matrix products whose result is not far smaller than the sum of the magnitudes
+    of its terms and does not overflow: where terms cancel, the result carries the rounding of
+    the terms, not its own, and where partial sums overflow, inf or nan depends on the order;
+    two libraries summing in other orders may then differ in every digit."""
+    value, abs_value = np.abs(np.asarray(value)), np.asarray(abs_value)
+    if value.dtype.kind not in "fc":
+        return True
+    with np.errstate(all="ignore"):
+        # A NaN term makes NaN in any order; an overflow (inf from finite terms) depends on it.
+        return bool(np.all(np.isnan(abs_value) |
+                           (np.isfinite(abs_value) & (value * 2**10 >= abs_value))))
+
+
+def order_free_product(x):
+    """Products whose value does not depend on the order of the multiplications: complex ones
+    only of finite values (inf and NaN parts depend on the order), real ones without both a zero
+    and an overflow (0 * ... * 1e38 * 1e38 is 0 or nan depending on which comes first)."""
+    x = np.asarray(x)
+    if x.dtype.kind == "c":
+        return bool(np.isfinite(x).all())
+    if x.dtype.kind != "f" or not (x == 0).any():
+        return True
+    with np.errstate(all="ignore"):
+        logs = np.log2(np.abs(x[x != 0]).astype(np.float64))
+    return bool(np.isfinite(x).all() and logs[logs > 0].sum() < np.finfo(x.dtype).maxexp - 1)
+
+
 def finite_if_complex(x):
     x = np.asarray(x)
     return x.dtype.kind != "c" or bool(np.isfinite(x).all())
