@@ -418,7 +418,9 @@ class Builder:
         inexact = (op in INEXACT_REDUCTIONS and v.dtype.kind in "fc") or op in ("mean", "var", "std")
         # Complex products with an inf or NaN give inf or NaN parts that depend on the order of
         # the multiplications, which NumPy does not fix.
-        guard = f"finite_if_complex({x})" if op in ("prod", "cumprod") else None
+        guard = f"order_free_product({x})" if op in ("prod", "cumprod") else None
+        if op in ("sum", "cumsum", "mean", "cumulative_sum") and v.dtype.kind in "fc":
+            guard = no_cancellation(text, [x])
         return self.define(text, [x], inexact=inexact, guard=guard)
 
     def matmul(self):
@@ -435,8 +437,10 @@ class Builder:
         text = self.choice(forms)
         value_kind = np.result_type(va.dtype, self.env[b].dtype).kind
         uses = self.uses_of(text)
-        return self.define(text, uses, inexact=value_kind in "fc",
-                           guard=f"blas_safe({', '.join(uses)})")
+        guard = f"blas_safe({', '.join(uses)})"
+        if value_kind in "fc":
+            guard += " and " + no_cancellation(text, uses)
+        return self.define(text, uses, inexact=value_kind in "fc", guard=guard)
 
     def join(self):
         x = self.pick()
@@ -531,6 +535,15 @@ class Builder:
     MAKERS = [("elementwise", 30), ("chain", 2), ("astype", 5), ("view", 12), ("index", 6),
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
               ("setitem", 10), ("out", 3), ("observe", 2)]
+
+
+def no_cancellation(text, uses):
+    """A guard: the sum or product `text` does not cancel (see program.cancel_free), checked by
+    computing it again over the absolute values of its operands."""
+    abs_text = text
+    for u in uses:
+        abs_text = re.sub(rf"\b{u}\b", f"xp.abs({u})", abs_text)
+    return f"cancel_free({text}, {abs_text})"
 
 
 def compiled_expr(text):

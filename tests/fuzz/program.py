@@ -269,7 +269,8 @@ def finite_if_complex(x):
 GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, "no_nan": no_nan,
           "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
           "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
-          "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap}
+          "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
+          "cancel_free": cancel_free, "order_free_product": order_free_product}
 
 
 def to_python(program, *, fusion=True, device="cpu", note=""):
