@@ -1,7 +1,10 @@
 // Conversions and copies: astype, copy, to_device, and the in-place write every __setitem__
 // and augmented assignment goes through.
 #pragma once
+#include <string>
+
 #include "accel/core/array.h"
+#include "accel/runtime/errors.h"
 
 namespace accel {
 
@@ -18,5 +21,16 @@ Array to_device(const Array& x, Device device);
 void assign(const Array& dst, const Array& src, const char* op = "setitem");
 // dst = op(dst, other) in place: NumPy's augmented assignment, with its same_kind casting rule.
 void assign_inplace(const Array& dst, const Array& result, const char* op);
+
+// Read-only memory (imported from a read-only NumPy array) or a read-only view (broadcast_to):
+// many elements may share one address, so writes are refused, as NumPy refuses them.
+inline bool is_read_only(const Array& a) {
+  return a.impl()->read_only || (!a.is_pending() && a.buffer()->read_only());
+}
+// ValueError, NumPy's message, when `dst` is read-only.
+inline void check_writable(const Array& dst, const char* op) {
+  if (is_read_only(dst))
+    throw ValueError(std::string("[") + op + "] assignment destination is read-only");
+}
 
 }  // namespace accel
