@@ -6,9 +6,23 @@
 
 namespace accel {
 
+// NumPy's limit without the dtype: no array may span more than 2^63 bytes, which with items of
+// up to 16 bytes is 2^59 elements. So size * itemsize never wraps around anywhere (a wrapped
+// size allocated a few bytes for a huge shape, and writes went past them).
+constexpr int64_t kMaxElements = int64_t(1) << 59;
+
 int64_t shape_size(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  bool too_big = false;
+  for (int64_t d : shape) {
+    if (d <= 0) return std::any_of(shape.begin(), shape.end(), [](int64_t e) { return e == 0; })
+                           ? 0
+                           : -1;  // a negative dimension: the caller reports it
+    too_big = too_big || __builtin_mul_overflow(n, d, &n) || n > kMaxElements;
+  }
+  if (too_big)
+    throw ShapeError("[shape] array is too big: shape " + shape_str(shape) +
+                     " has more than 2^59 elements");
   return n;
 }
 

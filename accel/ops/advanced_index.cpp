@@ -142,7 +142,7 @@ void scatter_into(const Array& dst, const std::vector<AxisIndex>& indices, int a
   if (value.device() != dst.device() && !value.weak())
     throw DeviceError(tag(op) + "cannot assign an array on " + value.device().str() +
                       " into one on " + dst.device().str() + "; move it with to_device() first");
-  if (dst.buffer()->read_only()) throw ValueError(tag(op) + "assignment destination is read-only");
+  check_writable(dst, op);
   bool fits = value.ndim() <= static_cast<int>(target.size());
   for (int i = 1; fits && i <= value.ndim(); ++i) {
     int64_t v = value.shape()[value.ndim() - i], t = target[target.size() - i];

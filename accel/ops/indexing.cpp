@@ -180,6 +180,7 @@ Array getitem(const Array& x, const std::vector<Index>& indices) {
 }
 
 void setitem(const Array& x, const std::vector<Index>& indices, const Array& value) {
+  check_writable(x, "setitem");
   check_weak_fits(value, x.dtype(), "setitem");
   IndexPlan plan = plan_index(x, indices, "setitem");
   if (plan.advanced.empty()) return assign(plan.view, value, "setitem");

@@ -79,6 +79,7 @@ Array take_along_axis(const Array& x, const Array& indices, std::optional<int64_
 }
 
 void put(const Array& x, const Array& indices, const Array& values, IndexMode mode) {
+  check_writable(x, "put");
   check_integer(indices, "put");
   Array index = detail::flatten(detail::int64_index(indices, x.device(), "put"));
   index = apply_mode(index, x.size(), mode, "put");

@@ -217,8 +217,12 @@ Array broadcast_to(const Array& x, const Shape& shape) {
   if (!ok)
     throw ShapeError("[broadcast_to] cannot broadcast an array of shape " + shape_str(x.shape()) +
                      " to shape " + shape_str(shape));
+  shape_size(shape);  // raises ShapeError for a shape too big for any array
   x.eval();
-  return Array::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape), x.offset());
+  Array out = Array::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape), x.offset());
+  // As NumPy's: a stride-0 axis makes many elements one address, so a write would reach them all.
+  out.impl()->read_only = true;
+  return out;
 }
 
 std::vector<Array> broadcast_arrays(std::span<const Array> arrays) {
@@ -226,7 +230,9 @@ std::vector<Array> broadcast_arrays(std::span<const Array> arrays) {
   for (const Array& a : arrays) shapes.push_back(a.shape());
   Shape shape = broadcast_shapes(shapes, "broadcast_arrays");
   std::vector<Array> out;
-  for (const Array& a : arrays) out.push_back(broadcast_to(a, shape));
+  // As NumPy's: arrays already of the shape come back as they are (writable); broadcast ones
+  // are read-only (NumPy still lets them be written, with a FutureWarning).
+  for (const Array& a : arrays) out.push_back(a.shape() == shape ? a : broadcast_to(a, shape));
   return out;
 }
 

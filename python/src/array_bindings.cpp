@@ -161,14 +161,17 @@ void init_array(nb::module_& m) {
       .def("__str__", &Device::str)
       .def("__repr__", [](const Device& d) { return "Device('" + d.str() + "')"; })
       .def("__hash__", [](const Device& d) { return nb::hash(nb::str(d.str().c_str())); })
-      .def("__eq__", [](const Device& d, nb::handle o) {
+      // Against a device or its name; NotImplemented for anything else (None included), so
+      // Python falls back to identity instead of raising.
+      .def("__eq__", [](const Device& d, nb::handle o) -> nb::object {
+        if (!nb::isinstance<Device>(o) && !nb::isinstance<nb::str>(o))
+          return nb::borrow(Py_NotImplemented);
         try {
-          auto other = to_optional_device(o);
-          return other && *other == d;
+          return nb::bool_(*to_optional_device(o) == d);
         } catch (const std::exception&) {
-          return false;
+          return nb::bool_(false);  // a string that names no device
         }
-      });
+      }, nb::arg().none());
 
   nb::class_<Array> cls(m, "ndarray", nb::type_slots(array_slots),
                         "An N-d array on a device (NumPy / Array API semantics).");
@@ -238,6 +241,11 @@ void init_array(nb::module_& m) {
         return out;
       }, nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
       .def("__dlpack__", [](const Array& a, nb::kwargs) {
+        // The legacy capsule cannot say "read-only" and consumers may write it: refused, as
+        // NumPy refuses to export its read-only arrays this way.
+        if (is_read_only(a))
+          throw nb::buffer_error("[__dlpack__] cannot export a read-only array (a broadcast view, "
+                                 "or memory imported read-only); export a copy: x.copy()");
         // The legacy capsule cannot say "read-only" and consumers may write it: refused, as
         // NumPy refuses to export its read-only arrays this way.
         if (is_read_only(a))

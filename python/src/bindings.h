@@ -43,12 +43,17 @@ Device device_of(std::initializer_list<nb::handle> objs);
 // Array API asarray: zero copy for buffer-protocol / DLPack objects when dtype and device allow.
 Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,
               std::optional<bool> copy);
+// An integer read as NumPy reads sizes and axes: through __index__ (TypeError for floats, None
+// and strings; the object's own error if __index__ raises), OverflowError beyond int64.
+int64_t index_int(nb::handle obj);
 // A shape from an int or a sequence of ints.
 Shape to_shape(nb::handle obj);
 // Axes from None (nullopt: all), an int or a sequence of ints.
 std::optional<std::vector<int64_t>> to_axes(nb::handle obj);
 // A NumPy array viewing a CPU array's memory (keeps it alive).
-nb::object to_numpy_view(const Array& a);
+// Read-only views are for accel's own use (printing, pickling): NumPy cannot write them, so
+// lazy values keep reading the memory lazily.
+nb::object to_numpy_view(const Array& a, bool writable = true);
 // Writes `result` into `out` (NumPy's out=) and returns out, or returns result.
 nb::object finish_out(const Array& result, nb::handle out, const char* op);
 // Writes `value` into the accel array held by the Python object `target` (out=, augmented

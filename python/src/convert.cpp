@@ -2,6 +2,7 @@
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <string>
@@ -97,7 +98,11 @@ bool is_python_scalar(nb::handle obj) {
 // Zero-copy view of a buffer-protocol or DLPack object, if it is a CPU array of a known dtype.
 std::optional<Array> from_array_interface(nb::handle obj) {
   nb::ndarray<nb::ro> nd;  // read-only sources too; writability is checked below
-  if (!nb::try_cast(obj, nd)) return std::nullopt;
+  try {
+    if (!nb::try_cast(obj, nd)) return std::nullopt;
+  } catch (const nb::python_error&) {
+    return std::nullopt;  // an exporter refusing its dtype (datetime64): NumPy's path names it
+  }
   auto dt = from_dlpack_dtype(nd.dtype());
   if (!dt) throw DTypeError("[asarray] unsupported element type in " +
                             nb::cast<std::string>(nb::repr(nb::handle(obj.type()))));
@@ -128,6 +133,55 @@ std::optional<Array> from_array_interface(nb::handle obj) {
     }
   }
   return Array::from_buffer(buf, shape, strides, -lo, *dt);
+}
+
+// NumPy trusts an __array_interface__ whose shape and strides reach past the buffer it names,
+// and reads (or lets accel write) whatever memory lies there. When the interface names a buffer
+// object, its span is checked against the buffer's length first; a raw pointer cannot be checked.
+void check_array_interface_span(nb::handle obj) {
+  if (!nb::hasattr(obj, "__array_interface__")) return;
+  nb::object iface = obj.attr("__array_interface__");
+  if (!nb::isinstance<nb::dict>(iface)) return;
+  nb::dict d = nb::borrow<nb::dict>(iface);
+  nb::object data = d.contains("data") ? nb::object(d["data"]) : nb::none();
+  if (nb::isinstance<nb::tuple>(data)) return;  // (pointer, read-only): nothing to check against
+  nb::handle owner = data.is_none() ? obj : data;
+  if (!PyObject_CheckBuffer(owner.ptr())) return;
+  const auto fail = [&](const std::string& why) {
+    throw ValueError("[asarray] __array_interface__ " + nb::cast<std::string>(nb::repr(iface)) +
+                     " " + why);
+  };
+  try {
+    nb::object view = nb::steal(PyMemoryView_FromObject(owner.ptr()));
+    if (!view.is_valid()) throw nb::python_error();
+    const auto nbytes = nb::cast<int64_t>(view.attr("nbytes"));
+    nb::object np = nb::module_::import_("numpy");
+    const auto isz = nb::cast<int64_t>(np.attr("dtype")(d["typestr"]).attr("itemsize"));
+    std::vector<int64_t> shape;
+    for (nb::handle h : nb::object(d["shape"])) shape.push_back(nb::cast<int64_t>(h));
+    std::vector<int64_t> strides;
+    nb::object st = d.contains("strides") ? nb::object(d["strides"]) : nb::none();
+    if (st.is_none()) {
+      int64_t acc = isz;
+      strides.resize(shape.size());
+      for (size_t i = shape.size(); i-- > 0; acc *= std::max<int64_t>(shape[i], 1)) strides[i] = acc;
+    } else {
+      for (nb::handle h : st) strides.push_back(nb::cast<int64_t>(h));
+    }
+    if (strides.size() != shape.size()) fail("has strides and shape of different lengths");
+    const int64_t offset = d.contains("offset") ? nb::cast<int64_t>(d["offset"]) : 0;
+    __int128 lo = offset, hi = offset + isz;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (shape[i] == 0) return;  // no element is read
+      if (shape[i] < 0) fail("has a negative dimension");
+      const __int128 reach = static_cast<__int128>(strides[i]) * (shape[i] - 1);
+      (reach < 0 ? lo : hi) += reach;
+    }
+    if (lo < 0 || hi > nbytes)
+      fail("reaches outside its buffer of " + std::to_string(nbytes) + " bytes");
+  } catch (const nb::cast_error&) {
+    fail("has a shape, strides or offset that are not integers of 64 bits");
+  }
 }
 
 bool is_numpy_scalar(nb::handle obj) {
@@ -185,7 +239,12 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
                          ? nb::steal(PyMemoryView_FromObject(obj.ptr()))
                          : nb::borrow(obj);
     if (!src.is_valid()) throw nb::python_error();
+    check_array_interface_span(src);
     nb::object arr = np.attr("asarray")(src);
+    // Byte-swapped data (">f8" on a little-endian machine) in the machine's order: accel's
+    // loops read native values only.
+    if (!nb::cast<bool>(arr.attr("dtype").attr("isnative")))
+      arr = arr.attr("astype")(arr.attr("dtype").attr("newbyteorder")("="));
     if (nb::cast<std::string>(arr.attr("dtype").attr("kind")) == "O" ||
         nb::cast<std::string>(arr.attr("dtype").attr("kind")) == "U")
       throw DTypeError("[asarray] cannot make an array from " +
@@ -227,19 +286,34 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
   return a;
 }
 
+int64_t index_int(nb::handle h) {
+  nb::object i = nb::steal(PyNumber_Index(h.ptr()));
+  if (!i.is_valid()) throw nb::python_error();
+  const long long v = PyLong_AsLongLong(i.ptr());
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
 Shape to_shape(nb::handle obj) {
   if (PyLong_Check(obj.ptr()) || nb::hasattr(obj, "__index__") && !nb::isinstance<nb::sequence>(obj))
-    return {nb::cast<int64_t>(obj)};
+    return {index_int(obj)};
+  if (!nb::isinstance<nb::sequence>(obj) || nb::isinstance<nb::str>(obj))
+    throw nb::type_error(("expected a shape (an integer or a sequence of integers), got " +
+                          nb::cast<std::string>(nb::repr(obj))).c_str());
   Shape s;
-  for (nb::handle h : obj) s.push_back(nb::cast<int64_t>(h));
+  for (nb::handle h : obj) s.push_back(index_int(h));
   return s;
 }
 
 std::optional<std::vector<int64_t>> to_axes(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
-  if (PyLong_Check(obj.ptr())) return std::vector<int64_t>{nb::cast<int64_t>(obj)};
+  if (PyLong_Check(obj.ptr()) || nb::hasattr(obj, "__index__") && !nb::isinstance<nb::sequence>(obj))
+    return std::vector<int64_t>{index_int(obj)};
+  if (!nb::isinstance<nb::sequence>(obj) || nb::isinstance<nb::str>(obj))
+    throw nb::type_error(("expected an axis (an integer or a sequence of integers), got " +
+                          nb::cast<std::string>(nb::repr(obj))).c_str());
   std::vector<int64_t> axes;
-  for (nb::handle h : obj) axes.push_back(nb::cast<int64_t>(h));
+  for (nb::handle h : obj) axes.push_back(index_int(h));
   return axes;
 }
 
@@ -261,7 +335,7 @@ nb::object to_numpy_view(const Array& a) {
   // bits, but repr, pickles and dtype.char would differ, so view them as NumPy's own type.
   if (a.dtype() == Dtype::int64 || a.dtype() == Dtype::uint64)
     out = out.attr("view")(dtype_name(a.dtype()));
-  if (a.buffer()->read_only()) out.attr("flags").attr("writeable") = false;
+  if (is_read_only(a)) out.attr("flags").attr("writeable") = false;
   return out;
 }
 

@@ -9,6 +9,19 @@ namespace {
 const char kNumpyChar[] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I', 'L', 'f', 'd', 'F', 'D'};
 const char kKindChar[] = {'b', 'i', 'u', 'f', 'c'};
 
+// == and != against anything NumPy's dtype compares with (dtypes, names, scalar types, Python
+// types); for other objects NotImplemented, so Python falls back to identity (float32 == None
+// is False) instead of an error.
+nb::object compare(Dtype d, nb::handle other, bool equal) {
+  std::optional<Dtype> o;
+  try {
+    if (!other.is_none()) o = to_dtype(other);
+  } catch (const std::exception&) {
+  }
+  if (!o) return nb::borrow(Py_NotImplemented);
+  return nb::bool_((*o == d) == equal);
+}
+
 }  // namespace
 
 Dtype to_dtype(nb::handle obj) {
@@ -46,20 +59,10 @@ void init_dtype(nb::module_& m) {
       .def("__repr__", [](Dtype d) { return std::string("dtype('") + dtype_name(d) + "')"; })
       .def("__str__", [](Dtype d) { return std::string(dtype_name(d)); })
       .def("__hash__", [](Dtype d) { return nb::hash(nb::str(dtype_name(d))); })
-      .def("__eq__", [](Dtype d, nb::handle other) {
-        try {
-          return to_dtype(other) == d;
-        } catch (const std::exception&) {
-          return false;
-        }
-      })
-      .def("__ne__", [](Dtype d, nb::handle other) {
-        try {
-          return to_dtype(other) != d;
-        } catch (const std::exception&) {
-          return true;
-        }
-      });
+      .def("__eq__", [](Dtype d, nb::handle other) { return compare(d, other, true); },
+           nb::arg().none())
+      .def("__ne__", [](Dtype d, nb::handle other) { return compare(d, other, false); },
+           nb::arg().none());
 #define ACCEL_DTYPE(name, ctype, str, kind) m.attr(str) = Dtype::name;
 #include "accel/core/dtype.def"
 #undef ACCEL_DTYPE

@@ -42,12 +42,12 @@ std::vector<Array> arrays_arg(nb::handle seq, const char* op) {
 // lists take a direct path: views cost about a microsecond, so argument parsing shows.
 Shape shape_arg(nb::handle obj) {
   PyObject* p = obj.ptr();
-  if (PyLong_CheckExact(p)) return {nb::cast<int64_t>(obj)};
+  if (PyLong_CheckExact(p)) return {index_int(obj)};
   if (PyTuple_CheckExact(p) || PyList_CheckExact(p)) {
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(p);
     PyObject** items = PySequence_Fast_ITEMS(p);
     Shape s(static_cast<size_t>(n));
-    for (Py_ssize_t i = 0; i < n; ++i) s[i] = nb::cast<int64_t>(nb::handle(items[i]));
+    for (Py_ssize_t i = 0; i < n; ++i) s[i] = index_int(nb::handle(items[i]));
     return s;
   }
   return to_shape(obj);
@@ -61,7 +61,7 @@ std::optional<Axes> axes_arg(nb::handle obj) {
 
 std::optional<int64_t> axis_arg(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
-  return nb::cast<int64_t>(obj);
+  return index_int(obj);
 }
 
 // A Python or NumPy integer (not an array or a sequence of them).

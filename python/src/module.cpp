@@ -1,9 +1,19 @@
 // The _core extension module: each area registers its own bindings.
+#include <cstdlib>
+#include <cstring>
+
 #include "bindings.h"
 
 NB_MODULE(_core, m) {
   using namespace accel::py;
   m.doc() = "accel C++ core";
+  // nanobind's exit report lists every accel object still alive when Python has finished. accel
+  // itself leaves none (tests/python/test_clean_exit.py runs typical work with the report on),
+  // but tools can keep user objects past the end: under pytest, Hypothesis never frees the values
+  // it drew (a plain Python object's __del__ never runs either), so the Array API test suite
+  // printed dozens of lines. The report is a developer's tool: ACCEL_LEAK_WARNINGS=1 turns it on.
+  const char* leaks = std::getenv("ACCEL_LEAK_WARNINGS");
+  nb::set_leak_warnings(leaks && std::strcmp(leaks, "1") == 0);
   init_errors(m);
   init_dtype(m);
   init_array(m);

@@ -20,7 +20,7 @@ bool is_single_index(nb::handle obj) {
 }
 
 ReduceAxes axes_of(nb::handle axis) {
-  if (!axis.is_none() && is_single_index(axis)) return ReduceAxes(nb::cast<int64_t>(axis.attr("__index__")()));
+  if (!axis.is_none() && is_single_index(axis)) return ReduceAxes(index_int(axis));
   return ReduceAxes(to_axes(axis));
 }
 
@@ -30,7 +30,7 @@ std::optional<int64_t> single_axis_of(nb::handle axis, const char* op) {
     throw nb::type_error((std::string("[") + op + "] axis must be None or an integer, got " +
                           nb::cast<std::string>(nb::repr(axis)))
                              .c_str());
-  return nb::cast<int64_t>(axis.attr("__index__")());
+  return index_int(axis);
 }
 
 // ddof (NumPy) and correction (Array API) name the same number.

@@ -225,3 +225,33 @@ def test_numpy_left_operand_defers_to_accel():
         assert isinstance(r, ac.ndarray)
     np.testing.assert_array_equal(np.asarray(n @ x), n @ n)
     assert isinstance(np.sin(x), np.ndarray)  # NumPy functions still take accel arrays
+
+
+@pytest.mark.parametrize("other", [None, 3, 2.5, object(), [1], "not-a-dtype", ac.sum])
+def test_dtype_compared_with_a_non_dtype_is_unequal_not_an_error(other):
+    # Python's protocol: __eq__ returns NotImplemented, so == falls back to identity.
+    assert (ac.float32 == other) is False
+    assert (ac.float32 != other) is True
+    assert (other == ac.int8) is False
+
+
+@pytest.mark.parametrize("name", DTYPES)
+def test_dtype_equals_numpy_dtypes_names_and_scalar_types(name):
+    dt = getattr(ac, name)
+    assert dt == np.dtype(name) and np.dtype(name) == dt
+    assert dt == name and dt == getattr(np, name if name != "bool" else "bool_")
+    assert dt != ("float64" if name != "float64" else "float32")
+    assert {dt: 1}[getattr(ac, name)] == 1
+
+
+def test_dtype_equals_python_types_as_numpy_does():
+    for py in (bool, int, float, complex):
+        assert (ac.asarray(np.array([py(1)])).dtype == py) == (np.dtype(np.array([py(1)]).dtype) == py)
+    assert ac.float64 == float and ac.float32 != float
+
+
+def test_device_compared_with_a_non_device_is_unequal_not_an_error():
+    d = ac.ones(2, device="cpu").device
+    assert d == "cpu" and d == ac.Device("cpu")
+    assert (d == None) is False and (d != None) is True  # noqa: E711
+    assert (d == 3) is False and (d == "no-such-device") is False
