@@ -5,7 +5,10 @@ on cuBLAS), a gather of 1e7 float32 elements (x[idx], random int64 indices; acce
 bounds and waits for the result to say whether one was bad, CuPy does neither), and elementwise
 work on float32 arrays of 1e7 and 1e8 elements (a + b, a * 2, a fused expression, astype) with
 the effective bandwidth of each; reductions (sum of 1e8 float32: all of it, and over each
-axis of a 10000 x 10000 view; cumsum of 1e8 float32). Run by scripts/gpu-check.
+axis of a 10000 x 10000 view; cumsum of 1e8 float32); the host time of `a + b` on 10
+elements; elementwise bandwidth as a share of the D2D copy's. Beside PyTorch (where it sees the
+GPU): D2D copy, a + b on 10 elements, sum of 1e8 float32, matmul 8192^2 float32 (TF32 off, as
+accel) and bfloat16 (PyTorch only). Run by scripts/gpu-check (its bench stage).
 
 Bandwidths count bytes moved one way (a device-to-device copy counts them read plus written, as
 nvbandwidth does). Device-side work is timed with CUDA events; host-side calls with
@@ -34,6 +37,9 @@ LAUNCHES = 20000
 ROUNDS = 7
 MATMUL_N = 4096
 GATHER_N = 10_000_000
+SMALL_N = 10
+SMALL_OPS = 2000
+TORCH_MATMUL_N = 8192
 
 NOOP = 'extern "C" __global__ void noop(float* p, int n) { if (n < 0) p[0] = 0; }\n'
 COMPILE_SRC = r"""
@@ -123,8 +129,18 @@ def accel_cases():
     def warm():  # a new kernel object for the same source: served by the caches
         accel.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel()
     out["compile warm"] = median_seconds(warm)
+    small = accel.asarray(np.ones(SMALL_N, np.float32), device="cuda")
+    out["a+b small"] = median_seconds(lambda: small_ops(lambda: (small + small).eval(),
+                                                        accel.cuda.synchronize)) / SMALL_OPS
     out.update(attempt("accel matmul/gather", accel_array_ops, {}))
     return out
+
+
+def small_ops(op, synchronize):
+    """SMALL_OPS calls of op, then a wait: the host's cost per op, the GPU hardly working."""
+    for _ in range(SMALL_OPS):
+        op()
+    synchronize()
 
 
 def array_op_inputs():
@@ -215,6 +231,9 @@ def cupy_cases():
     def warm():
         cp.RawKernel(COMPILE_SRC % tag, "saxpy_" + tag).kernel  # noqa: B018
     out["compile warm"] = median_seconds(warm)
+    small = cp.ones(SMALL_N, np.float32)
+    out["a+b small"] = median_seconds(lambda: small_ops(lambda: small + small,
+                                                        cp.cuda.Device().synchronize)) / SMALL_OPS
     out.update(cupy_array_ops())
     return out
 
@@ -228,6 +247,70 @@ def cupy_array_ops():
     dx, didx = cp.asarray(x), cp.asarray(idx)
     out["gather"] = median_event_ms(lambda: dx[didx], cp.cuda.Event) / 1e3
     return out
+
+
+# ---------------------------------------------------------------- PyTorch
+
+def torch_module():
+    try:
+        import torch
+    except Exception as e:  # noqa: BLE001 - any import failure means "no PyTorch here"
+        return None, f"{type(e).__name__}: {e}"
+    return (torch, "") if torch.cuda.is_available() else (None, "torch.cuda.is_available() is False")
+
+
+def torch_cases(torch):
+    """The same rows as accel_vs_torch_cases, on PyTorch."""
+    out = {}
+    new_event = lambda: torch.cuda.Event(enable_timing=True)  # noqa: E731
+    big = torch.ones(D2D // 4, dtype=torch.float32, device="cuda")
+
+    def d2d():
+        for _ in range(5):
+            big.clone()
+    out["D2D copy"] = 5 * 2 * D2D / (median_event_ms(d2d, new_event) / 1e3)
+    del big
+    small = torch.ones(SMALL_N, dtype=torch.float32, device="cuda")
+    out["a+b small"] = median_seconds(lambda: small_ops(lambda: small + small, torch.cuda.synchronize)) / SMALL_OPS
+    x = torch.rand(REDUCE_N, dtype=torch.float32, device="cuda")
+    out["sum all"] = 4 * REDUCE_N / (median_event_ms(lambda: x.sum(), new_event) / 1e3)
+    del x
+    for dt in ("float32", "bfloat16"):
+        a, b = (torch.rand(TORCH_MATMUL_N, TORCH_MATMUL_N, device="cuda").to(getattr(torch, dt)) for _ in range(2))
+        out["matmul8192 " + dt] = attempt(f"torch matmul {dt}", lambda: median_event_ms(lambda: a @ b, new_event) / 1e3)
+    return out
+
+
+def accel_vs_torch_cases():
+    """accel's figures for the PyTorch table that the main table does not have."""
+    rng = np.random.default_rng(0)
+    a, b = (accel.asarray(rng.random((TORCH_MATMUL_N, TORCH_MATMUL_N), dtype=np.float32), device="cuda")
+            for _ in range(2))
+    return {"matmul8192 float32": median_event_ms(lambda: (a @ b).eval(), accel.cuda.Event) / 1e3}
+
+
+TORCH_ROWS = [  # (key, label, kind), as ROWS
+    ("D2D copy", "device->device copy, 1 GiB (read+write)", "bw"),
+    ("a+b small", f"a + b, {SMALL_N} float32 (host time per op)", "s"),
+    ("sum all", "sum of 1e8 float32 (input bytes/s)", "bw"),
+    ("matmul8192 float32", f"matmul {TORCH_MATMUL_N}^2 float32 (no TF32)", "s"),
+    ("matmul8192 bfloat16", f"matmul {TORCH_MATMUL_N}^2 bfloat16 (accel has none)", "s"),
+]
+
+
+def print_torch_table(a):
+    torch, why = torch_module()
+    if torch is None:
+        print(f"\nPyTorch: not available ({why})")
+        return
+    torch.backends.cuda.matmul.allow_tf32 = False  # accel's float32 matmul rounds as float32
+    t = attempt("PyTorch cases", lambda: torch_cases(torch), {})
+    a = dict(a, **attempt("accel 8192 matmul", accel_vs_torch_cases, {}))
+    print(f"\n{'beside PyTorch ' + torch.__version__:44s} {'accel':>12s} {'PyTorch':>12s} {'accel/PyTorch':>14s}")
+    for key, label, kind in TORCH_ROWS:
+        av, tv = a.get(key), t.get(key)
+        ratio = "" if tv is None or av is None else f"{(av / tv if kind == 'bw' else tv / av):13.2f}x"
+        print(f"{label:44s} {fmt(av, kind):>12s} {fmt(tv, kind):>12s} {ratio:>14s}")
 
 
 # ---------------------------------------------------------------- elementwise
@@ -293,21 +376,23 @@ def cupy_elementwise():
     return out
 
 
-def print_elementwise(a, c):
-    print(f"\n{'elementwise, float32':44s} {'n':>5s} {'accel':>10s} {'GB/s':>7s} {'CuPy':>10s} "
-          f"{'GB/s':>7s} {'accel/CuPy':>11s}")
+def print_elementwise(a, c, d2d):
+    """d2d: accel's device-to-device copy bandwidth, which elementwise work should approach."""
+    print(f"\n{'elementwise, float32':44s} {'n':>5s} {'accel':>10s} {'GB/s':>7s} {'of D2D':>6s} "
+          f"{'CuPy':>10s} {'GB/s':>7s} {'accel/CuPy':>11s}")
     for key, label, nbytes, _fn in EW_CASES:
         for n in EW_SIZES:
             av, cv = a.get((key, n)), c.get((key, n))
             ratio = "" if cv is None or av is None else f"{cv / av:10.2f}x"
             cbw = "" if cv is None else f"{nbytes * n / cv / 1e9:7.0f}"
             abw = "" if av is None else f"{nbytes * n / av / 1e9:7.0f}"
-            print(f"{label:44s} {n:5.0e} {fmt(av, 's'):>10s} {abw:>7s} "
+            share = "" if av is None or not d2d else f"{nbytes * n / av / d2d:6.0%}"
+            print(f"{label:44s} {n:5.0e} {fmt(av, 's'):>10s} {abw:>7s} {share:>6s} "
                   f"{fmt(cv, 's'):>10s} {cbw:>7s} {ratio:>11s}")
     for n in EW_SIZES:
         if ("cupy.fuse", n) in c:
             print(f"{'  (CuPy with cupy.fuse on the fused expression)':44s} {n:5.0e} {'':>10s} "
-                  f"{'':>7s} {fmt(c[('cupy.fuse', n)], 's'):>10s} "
+                  f"{'':>7s} {'':>6s} {fmt(c[('cupy.fuse', n)], 's'):>10s} "
                   f"{16 * n / c[('cupy.fuse', n)] / 1e9:7.0f} "
                   + (f"{c[('cupy.fuse', n)] / a[('fused', n)]:10.2f}x" if a.get(("fused", n)) else ""))
 
@@ -321,6 +406,7 @@ ROWS = [  # (key, label, kind): kind "bw" is bytes/s (higher is better), "s" is 
     ("D2H pinned", "device->host, pinned, 256 MiB", "bw"),
     ("D2D copy", "device->device copy, 1 GiB (read+write)", "bw"),
     ("launch", "kernel launch overhead (empty kernel)", "s"),
+    ("a+b small", f"a + b, {SMALL_N} float32 (host time per op)", "s"),
     ("compile cold", "compile + load, cold (new source)", "s"),
     ("compile warm", "compile + load, warm (cached source)", "s"),
     ("matmul float32", f"matmul {MATMUL_N}x{MATMUL_N} float32", "s"),
@@ -361,7 +447,8 @@ def main():
         ratio = "" if cv is None or av is None else f"{(av / cv if kind == 'bw' else cv / av):10.2f}x"
         print(f"{label:44s} {fmt(av, kind):>12s} {fmt(cv, kind):>12s} {ratio:>11s}")
     print_elementwise(attempt("accel elementwise", accel_elementwise, {}),
-                      attempt("CuPy elementwise", cupy_elementwise, {}) if cp else {})
+                      attempt("CuPy elementwise", cupy_elementwise, {}) if cp else {}, a.get("D2D copy"))
+    print_torch_table(a)
     print("\naccel/CuPy > 1 means accel is faster (higher bandwidth or less time). Elementwise "
           "GB/s count each element read and written once (the fused expression: a, b, c, out).")
     return 0

@@ -43,8 +43,9 @@ def _as_dtype(obj):
 # ---- ndarray methods (forwarded from C++) -----------------------------------------------------
 
 def _host(x):
-    # asnumpy is a zero-copy view for CPU arrays and an explicit copy for device arrays.
-    return _core.asnumpy(x)
+    # A read-only zero-copy view for CPU arrays (NumPy cannot write it, so arrays printed or
+    # pickled stay lazy), an explicit copy for device arrays.
+    return _core._readonly_view(x)
 
 
 def array_repr(x):

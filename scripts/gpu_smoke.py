@@ -1,0 +1,220 @@
+"""One quick touch of every kernel family on the GPU, each result compared with NumPy: the
+smoke stage of scripts/gpu-check. One line per family, "ok" or "FAIL" with the error; a
+failure does not stop the others (a fault that breaks the CUDA context shows in every family
+after it, and the first FAIL is the one to read).
+
+Exit status: 0 all families ok, 1 one or more failed, 2 CUDA is not usable here (the reason
+is accel's own verdict, as `python -m accel info` prints it). With --verdict it prints the
+verdict only (0 usable, 2 not): the other stages of gpu-check ask it first."""
+
+import sys
+import time
+
+import numpy as np
+
+import accel as ac
+from accel._cuda_info import cuda_section
+
+CUDA_NOT_USABLE = 2
+MiB = 1 << 20
+
+SAXPY = r"""
+extern "C" __global__ void saxpy(float a, const float* x, float* y, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+       i += (long long)gridDim.x * blockDim.x)
+    y[i] = a * x[i] + y[i];
+}
+"""
+
+rng = np.random.default_rng(0)
+
+
+def gpu(x):
+    return ac.asarray(x, device="cuda")
+
+
+def same(got, want):
+    np.testing.assert_array_equal(ac.asnumpy(got), want)
+
+
+def close(got, want, rtol=1e-6):
+    np.testing.assert_allclose(ac.asnumpy(got), want, rtol=rtol, atol=rtol)
+
+
+def transfer():
+    x = rng.standard_normal((1000, 37))
+    g = gpu(x)
+    assert str(g.device) == "cuda:0", g.device
+    same(g, x)
+    same(gpu(x.T), x.T)  # a strided host source
+    pinned = ac.cuda.pinned_empty(x.shape, x.dtype)
+    ac.cuda.copy_from_host(x * 2, g)
+    ac.cuda.copy_to_host(g, pinned)
+    same(pinned, x * 2)
+
+
+def elementwise():
+    a = rng.standard_normal(100_003).astype(np.float32)
+    b = rng.standard_normal(100_003).astype(np.float32)
+    same(gpu(a) + gpu(b), a + b)
+    same(gpu(a) * 2.5, a * np.float32(2.5))
+    close(ac.sin(gpu(a)), np.sin(a), rtol=1e-6)
+    same(ac.astype(gpu(a), ac.int16), a.astype(np.int16))
+
+
+def fused_region():
+    a, b, c = (rng.standard_normal((300, 257)) for _ in range(3))
+    x, y, z = gpu(a), gpu(b), gpu(c)
+    r = ac.sin(x) ** 2 + ac.cos(x) ** 2 - ac.exp(-y) * z
+    plan = ac.explain(r)
+    assert "cuda dialect" in plan, "not one fused CUDA kernel:\n" + plan
+    close(r, np.sin(a) ** 2 + np.cos(a) ** 2 - np.exp(-b) * c, rtol=1e-12)
+
+
+def reduction():
+    a = rng.standard_normal((1000, 1003))
+    close(ac.sum(gpu(a)), a.sum(), rtol=1e-12)
+    close(ac.sum(gpu(a), axis=0), a.sum(axis=0), rtol=1e-12)
+    close(ac.sum(gpu(a), axis=1), a.sum(axis=1), rtol=1e-12)
+    i = rng.integers(-1000, 1000, 1 << 20).astype(np.int32)
+    same(ac.max(gpu(i)), i.max())
+    same(ac.argmin(gpu(i)), i.argmin())
+
+
+def scan():
+    i = rng.integers(-1000, 1000, (3, 100_001)).astype(np.int32)
+    same(ac.cumsum(gpu(i), axis=1), np.cumsum(i, axis=1))
+    same(ac.cumsum(gpu(i), axis=0), np.cumsum(i, axis=0))
+
+
+def matmul_cublas():
+    why = ac.cuda.cublas_unavailable_reason()
+    assert not why, "cuBLAS not found, float matmul ran on the kernel: " + why.split("\n")[0]
+    a, b = rng.standard_normal((300, 200)), rng.standard_normal((200, 100))
+    close(gpu(a) @ gpu(b), a @ b, rtol=1e-10)
+    af, bf = a.astype(np.float32), b.astype(np.float32)
+    close(gpu(af) @ gpu(bf), af @ bf, rtol=1e-4)
+
+
+def matmul_kernel():
+    a = rng.integers(-100, 100, (130, 70)).astype(np.int32)
+    b = rng.integers(-100, 100, (70, 90)).astype(np.int32)
+    same(gpu(a) @ gpu(b), a @ b)
+
+
+def gather_scatter():
+    x = rng.standard_normal(10_000)
+    idx = rng.integers(0, x.size, 5000)
+    same(gpu(x)[gpu(idx)], x[idx])
+    g, want = gpu(x), x.copy()
+    g[gpu(idx)] = gpu(-np.arange(idx.size, dtype=np.float64))
+    want[idx] = -np.arange(idx.size, dtype=np.float64)  # repeated indices: the last one wins
+    same(g, want)
+    mask = x > 0
+    same(gpu(x)[gpu(mask)], x[mask])
+
+
+def raw_kernel():
+    n = 1 << 20
+    x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+    gy = gpu(y)
+    ac.RawKernel(SAXPY, "saxpy")((256,), (256,), (np.float32(3), gpu(x), gy, np.int64(n)))
+    same(gy, np.float32(3) * x + y)
+
+
+def streams_and_events():
+    n = 1 << 22
+    k = ac.RawKernel(SAXPY, "saxpy")
+    x = gpu(np.ones(n, np.float32))
+    y = gpu(np.zeros(n, np.float32))
+    ac.cuda.synchronize()  # the uploads are done before other streams read them
+    s1, s2 = ac.cuda.Stream(), ac.cuda.Stream()
+    start, end = ac.cuda.Event(), ac.cuda.Event()
+    with s1:
+        start.record()
+        for _ in range(10):
+            k((512,), (256,), (np.float32(1), x, y, np.int64(n)))  # y = 10
+        end.record()
+    s2.wait_event(end)
+    k((512,), (256,), (np.float32(2), y, y, np.int64(n)), stream=s2)  # y = 30, after s1
+    s2.synchronize()
+    assert end.query() and s1.query() and s2.query()
+    assert start.elapsed_time(end) > 0
+    same(y[[0, n - 1]], np.array([30, 30], np.float32))
+
+
+def oom_recovery():
+    ac.cuda.free_cached()
+    stats = ac.cuda.memory_stats()
+    ac.cuda.set_memory_limit(stats["in_use"] + stats["cached"] + 256 * MiB)
+    try:
+        try:
+            ac.cuda.synchronize()
+            gpu(np.zeros(400 * MiB, np.uint8))
+        except ac.OutOfMemoryError as e:
+            assert "out of memory allocating 400.00 MiB" in str(e), str(e)
+        else:
+            raise AssertionError("400 MiB past a limit 256 MiB above use did not raise OutOfMemoryError")
+        same(gpu(np.full(100 * MiB, 7, np.uint8))[::MiB], np.full(100, 7, np.uint8))  # under the limit
+    finally:
+        ac.cuda.set_memory_limit(0)
+    big = gpu(np.ones(400 * MiB, np.uint8))  # the limit lifted: the same request succeeds
+    same(ac.sum(big, dtype=ac.int64), 400 * MiB)
+
+
+FAMILIES = [
+    ("transfer (H2D, D2H, pinned)", transfer),
+    ("elementwise", elementwise),
+    ("fused region", fused_region),
+    ("reduction", reduction),
+    ("scan", scan),
+    ("matmul (cuBLAS)", matmul_cublas),
+    ("matmul (integer kernel)", matmul_kernel),
+    ("gather/scatter", gather_scatter),
+    ("RawKernel", raw_kernel),
+    ("streams and events", streams_and_events),
+    ("OOM recovery", oom_recovery),
+]
+
+
+def run_family(name, fn):
+    t0 = time.perf_counter()
+    try:
+        fn()
+        ac.cuda.synchronize()  # an asynchronous fault belongs to this family, not the next
+    except Exception as e:  # noqa: BLE001 - each failure is reported and the rest still run
+        first = (str(e).strip().split("\n") or [""])[0][:400]
+        print(f"{name:30s} FAIL {time.perf_counter() - t0:6.2f} s  {type(e).__name__}: {first}")
+        return False
+    print(f"{name:30s} ok   {time.perf_counter() - t0:6.2f} s")
+    return True
+
+
+def report_verdict():
+    """Prints accel's verdict (and, when a library is missing, the rest of its explanation);
+    True when CUDA is usable."""
+    s = cuda_section()
+    verdict = s["verdict"]
+    print(("CUDA usable: " if verdict["usable"] else "CUDA not usable: ") + verdict["why"])
+    for key in ("driver", "nvrtc"):
+        if not s[key]["found"]:
+            print("\n".join("  " + line for line in s[key]["error"].split("\n")[1:]))
+            break
+    return verdict["usable"]
+
+
+def main(argv):
+    if not report_verdict():
+        return CUDA_NOT_USABLE
+    if argv[1:] == ["--verdict"]:
+        return 0
+    failed = [name for name, fn in FAMILIES if not run_family(name, fn)]
+    if failed:
+        print(f"smoke: {len(failed)} of {len(FAMILIES)} families FAILED: {', '.join(failed)}")
+        return 1
+    print(f"smoke: all {len(FAMILIES)} families ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
