@@ -246,11 +246,6 @@ void init_array(nb::module_& m) {
         if (is_read_only(a))
           throw nb::buffer_error("[__dlpack__] cannot export a read-only array (a broadcast view, "
                                  "or memory imported read-only); export a copy: x.copy()");
-        // The legacy capsule cannot say "read-only" and consumers may write it: refused, as
-        // NumPy refuses to export its read-only arrays this way.
-        if (is_read_only(a))
-          throw nb::buffer_error("[__dlpack__] cannot export a read-only array (a broadcast view, "
-                                 "or memory imported read-only); export a copy: x.copy()");
         a.eval();
         // DLPack consumers (PyTorch, CuPy, JAX) may write the memory they are handed.
         a.buffer()->share_with_foreign_writers();
@@ -316,6 +311,9 @@ void init_array(nb::module_& m) {
      nb::arg("copy") = nb::none());
   m.def("asnumpy", [](const Array& a) { return to_numpy_view(to_device(a, Device::cpu())); },
         "A NumPy array with the values of `a` (a copy for GPU arrays, a view for CPU ones).");
+  m.def("_readonly_view", [](const Array& a) {
+    return to_numpy_view(to_device(a, Device::cpu()), /*writable=*/false);
+  }, "asnumpy as a read-only view (printing, pickling): the array stays lazy-friendly.");
   m.def("to_device", [](const Array& a, nb::handle device) { return to_device(a, *to_optional_device(device)); });
   m.def("astype", [](const Array& a, nb::handle dtype, bool copy, nb::handle device) {
     Array r = astype(a, to_dtype(dtype), copy);

@@ -317,14 +317,14 @@ std::optional<std::vector<int64_t>> to_axes(nb::handle obj) {
   return axes;
 }
 
-nb::object to_numpy_view(const Array& a) {
+nb::object to_numpy_view(const Array& a, bool writable) {
   if (!a.device().is_cpu())
     throw nb::type_error(("[asnumpy] implicit conversion of an array on " + a.device().str() +
                           " to NumPy is not allowed; copy it explicitly with accel.asnumpy(x) "
                           "or x.to_device('cpu')").c_str());
   a.eval();
   // NumPy may write through the view: pending readers take today's values, later ones run now.
-  if (!a.buffer()->read_only()) a.buffer()->share_with_foreign_writers();
+  if (writable && !a.buffer()->read_only()) a.buffer()->share_with_foreign_writers();
   auto* keep = new Array(a);
   nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
   std::vector<size_t> shape(a.shape().begin(), a.shape().end());
@@ -335,7 +335,7 @@ nb::object to_numpy_view(const Array& a) {
   // bits, but repr, pickles and dtype.char would differ, so view them as NumPy's own type.
   if (a.dtype() == Dtype::int64 || a.dtype() == Dtype::uint64)
     out = out.attr("view")(dtype_name(a.dtype()));
-  if (is_read_only(a)) out.attr("flags").attr("writeable") = false;
+  if (!writable || is_read_only(a)) out.attr("flags").attr("writeable") = false;
   return out;
 }
 
