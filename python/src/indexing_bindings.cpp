@@ -36,13 +36,29 @@ std::optional<int64_t> slice_part(PyObject* p) {
   return python_int(p);
 }
 
-// NumPy scalars (np.int64(3), np.bool_(True)) index like Python ints and bools.
-bool is_numpy_scalar(nb::handle h) {
-  static PyObject* generic = [] {
+// NumPy's own objects: its scalars (np.int64(3), np.bool_(True)) and arrays.
+bool is_numpy_object(nb::handle h) {
+  static PyObject* kinds = [] {
     nb::object np = nb::module_::import_("numpy");
-    return nb::object(np.attr("generic")).release().ptr();
+    return nb::make_tuple(np.attr("generic"), np.attr("ndarray")).release().ptr();
   }();
-  return PyObject_IsInstance(h.ptr(), generic) == 1;
+  return PyObject_IsInstance(h.ptr(), kinds) == 1;
+}
+bool is_numpy_integer(nb::handle h) {
+  static PyObject* integer = [] {
+    nb::object np = nb::module_::import_("numpy");
+    return nb::object(np.attr("integer")).release().ptr();
+  }();
+  return PyObject_IsInstance(h.ptr(), integer) == 1;
+}
+
+// The value of a 0-d integer array as an index (a uint64 beyond int64 is out of bounds anyway).
+int64_t array_int(const Array& a) {
+  if (a.dtype() == Dtype::uint64) {
+    const uint64_t v = a.item<uint64_t>();
+    return v > uint64_t(LLONG_MAX) ? LLONG_MAX : static_cast<int64_t>(v);
+  }
+  return a.item<int64_t>();
 }
 
 // A flat list of Python ints (x[[1, 2]]) becomes an int64 array directly, without the cost of
@@ -71,9 +87,18 @@ Index to_index(nb::handle h, Device device) {
     return Slice{slice_part(s->start), slice_part(s->stop), slice_part(s->step)};
   }
   if (PyBool_Check(p)) return Array::scalar(p == Py_True, false, device);
-  if (nb::isinstance<Array>(h)) return nb::cast<Array>(h);
+  if (nb::isinstance<Array>(h)) {
+    Array a = nb::cast<Array>(h);
+    // accel has no scalars: a 0-d integer array stands where NumPy has an integer scalar (the
+    // result of a reduction, or of arithmetic on 0-d values), which NumPy indexes with as with
+    // an int: basic indexing, a view. (NumPy's own 0-d arrays stay advanced, below: a copy.)
+    if (a.ndim() == 0 && is_integer(a.dtype())) return array_int(a);
+    return a;
+  }
   if (PyLong_Check(p)) return python_int(p);
-  if (PyIndex_Check(p) && is_numpy_scalar(h)) return python_int(p);
+  // As NumPy: NumPy integer scalars and any other object with __index__ are integers (NumPy's
+  // bools and arrays are not, though they may have __index__).
+  if (is_numpy_integer(h) || (PyIndex_Check(p) && !is_numpy_object(h))) return python_int(p);
   if (auto ints = int_list(p, device)) return *ints;
   // Lists, NumPy arrays and other array-likes are advanced indices.
   Array a;

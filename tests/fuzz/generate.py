@@ -386,7 +386,11 @@ class Builder:
         if x is None:
             return False
         key = self.advanced_key(x)
-        return self.define(f"{x}[{key}]", self.uses_of(f"{x}[{key}]"))
+        # A 0-d integer key (w % d of a 0-d w: a NumPy scalar) is an integer to NumPy and to
+        # accel: basic indexing, a view.
+        w = key.split(" % ")[0] if " % " in key else None
+        kind = "view" if w in self.env and self.env[w].ndim == 0 else "value"
+        return self.define(f"{x}[{key}]", self.uses_of(f"{x}[{key}]"), kind=kind)
 
     def take(self):
         x = self.pick(lambda v: v.ndim > 0 and v.shape[-1] > 0)

@@ -303,6 +303,39 @@ def test_numpy_integer_scalars_index_like_ints():
     same(x[[]], n[[]])
 
 
+def test_zero_d_integer_arrays_and_index_objects_index_like_ints():
+    # accel's 0-d results stand where NumPy returns integer scalars (a reduction, arithmetic on
+    # 0-d values), and NumPy indexes with those as with ints: a view, which sees later writes.
+    n = np.arange(12.0).reshape(3, 4)
+    x = ac.asarray(n.copy())
+    i = ac.argmax(ac.asarray(np.array([0, 5, 2]))) % 3  # 1, as a 0-d int64 array
+    assert np.shares_memory(n[np.argmax(np.array([0, 5, 2])) % 3], n)
+    for key, np_key in [(i, 1), ((i, slice(1, 3)), (1, slice(1, 3))), ((Ellipsis, i), (Ellipsis, 1)),
+                        ((slice(None), ac.asarray(np.array(2, np.uint8))), (slice(None), 2))]:
+        v = x[key]
+        assert ac.shares_memory(v, x), key
+        same(v, n[np_key])
+    v = x[i]
+    x[1, 0] = -7
+    assert float(ac.asnumpy(v)[0]) == -7
+    x[i, i] = 42  # writes through the same rule
+    assert float(ac.asnumpy(x)[1, 1]) == 42
+
+    class Index:
+        def __index__(self):
+            return 2
+
+    n2 = np.arange(5)
+    same(ac.asarray(n2)[Index()], n2[Index()])
+    same(ac.asarray(n)[Index(), Index()], n[Index(), Index()])
+    # NumPy's own 0-d arrays stay advanced indices (NumPy copies for them); 0-d bools are masks.
+    same(x[np.array(1)], ac.asnumpy(x)[np.array(1)])
+    assert not ac.shares_memory(x[np.array(1)], x)
+    same(x[ac.asarray(np.array(True))], ac.asnumpy(x)[np.array(True)])
+    with pytest.raises(IndexError):
+        x[ac.asarray(np.array(1.0))]
+
+
 def test_iteration_over_first_axis():
     n = np.arange(6).reshape(3, 2)
     rows = list(ac.asarray(n))
