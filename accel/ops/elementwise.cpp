@@ -59,11 +59,11 @@ std::optional<Array> compare_out_of_range(OpId op, std::span<const Array> inputs
 
 int pending_depth(const Array& a) { return a.is_pending() ? a.impl()->node->depth : 0; }
 
-// A literal 2 as an exponent: a computed 0-d host value (a Python or NumPy scalar, typically).
-bool is_literal_two(const Array& a) {
+// A literal exponent: a computed 0-d real host value (a Python or NumPy scalar, typically).
+std::optional<double> literal_exponent(const Array& a) {
   if (a.is_pending() || a.ndim() != 0 || !a.device().is_cpu() || is_complex(a.dtype()))
-    return false;
-  return a.item<double>() == 2.0;
+    return std::nullopt;
+  return a.item<double>();
 }
 
 }  // namespace
@@ -89,11 +89,16 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   OpTypes types = resolve_op_types(op, promoted);
   if (auto constant = compare_out_of_range(op, inputs, types.compute)) return *constant;
   // x ** 2 with a literal 2 is x * x, as NumPy's fast scalar power: exact (a GPU's pow may
-  // round differently) and no pow call, on every device and in every fused kernel. Decided
-  // here, while the exponent is still a host value.
-  if (op == OpId::pow && is_floating(types.compute) && is_literal_two(inputs[1])) {
-    const Array x = inputs[0].dtype() == types.compute ? inputs[0] : astype(inputs[0], types.compute);
-    return elementwise(OpId::square, std::span<const Array>(&x, 1));
+  // round differently) and no pow call, on every device and in every fused kernel. A literal
+  // 0.5 is sqrt, as NumPy's float power loop takes it (sqrt(-inf) is nan where pow gives inf,
+  // sqrt(-0.0) is -0.0). Decided here, while the exponent is still a host value.
+  if (op == OpId::pow && is_floating(types.compute)) {
+    const std::optional<double> e = literal_exponent(inputs[1]);
+    if (e == 2.0 || e == 0.5) {
+      const Array x =
+          inputs[0].dtype() == types.compute ? inputs[0] : astype(inputs[0], types.compute);
+      return elementwise(*e == 2.0 ? OpId::square : OpId::sqrt, std::span<const Array>(&x, 1));
+    }
   }
   Shape shape = inputs[0].shape();
   for (size_t i = 1; i < inputs.size(); ++i)

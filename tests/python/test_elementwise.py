@@ -282,6 +282,87 @@ def test_complex_order_with_nan_parts_matches_numpy(dtype):
         run_case(name, [a, b])
 
 
+SPECIAL_PARTS = [0.0, -0.0, 1.0, -1.0, np.inf, -np.inf, np.nan, 1e308, 1e-308]
+# Functions NumPy computes with its own complex routines (npy_cexp, ...) and accel with the C
+# library's: the same special-value answers, finite values within a few units in the last place.
+COMPLEX_LIBM = {"sqrt", "exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sin", "cos",
+                "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh",
+                "pow", "abs", "sign"}
+
+
+def assert_same_parts(got, want, ulps, label):
+    """Part by part: NaN exactly where NumPy has NaN; inf, zeros (with their sign) and, unless
+    ulps, every other value exactly; else within ulps units in the last place."""
+    got = ac.asnumpy(got)
+    assert got.dtype == want.dtype and got.shape == want.shape, label
+    parts = (np.real, np.imag) if want.dtype.kind == "c" else (lambda v: v,)
+    for part in parts:
+        g, w = part(got), part(want)
+        if w.dtype.kind != "f":
+            bad = g != w
+        else:
+            exact = ~np.isfinite(w) | (w == 0) | (np.abs(w) < np.finfo(w.dtype).tiny)
+            close = np.abs(g - w) <= ulps * np.spacing(np.abs(w).astype(w.dtype))
+            bad = (np.isnan(g) != np.isnan(w)) | (np.signbit(g) != np.signbit(w)) & ~np.isnan(w)
+            bad |= ~np.isnan(w) & np.where(exact | (ulps == 0), g != w, ~close)
+        k = np.flatnonzero(bad)
+        assert k.size == 0, f"{label}: {k.size} differ, first at {k[0]}: {got.flat[k[0]]} != {want.flat[k[0]]}"
+
+
+@pytest.mark.parametrize("fusion", [False, True])
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_every_complex_op_on_special_values_matches_numpy_part_by_part(dtype, fusion):
+    # Every op that takes complex numbers, on every pair of {0, -0, 1, -1, inf, -inf, nan, huge,
+    # tiny} parts: NumPy's textbook product, Smith's quotient, its NaN rules for comparisons and
+    # extremes, down to which part is NaN and the sign of zeros.
+    z = np.array([complex(r, i) for r in SPECIAL_PARTS for i in SPECIAL_PARTS])
+    z = z.astype(dtype)
+    a, b = np.repeat(z, z.size), np.tile(z, z.size)
+    ops = [n for n, (arity, bools, domain, output) in REGISTRY.items()
+           if domain in ("Any", "Inexact")]
+    was = ac.fusion_enabled()
+    ac.set_fusion(fusion)
+    try:
+        for name in ops:
+            args = [z] if REGISTRY[name][0] == 1 else [a, b] if REGISTRY[name][0] == 2 else None
+            if args is None:
+                continue
+            with np.errstate(all="ignore"):
+                want = np_func(name)(*args)
+            got = getattr(ac, name)(*[ac.asarray(x) for x in args])
+            if fusion:  # a second op makes a fused region: the kernel interpreter computes it
+                got = ac.where(ac.asarray(True), got, got)
+            assert_same_parts(got, want, 4 if name in COMPLEX_LIBM else 0, f"{name} {dtype}")
+    finally:
+        ac.set_fusion(was)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_fmax_fmin_of_two_complex_nans_keep_the_first(dtype):
+    x = np.array([complex(np.nan, 2.5), complex(8.5, np.nan), 1 + 1j], dtype)
+    y = np.array([complex(np.nan, np.nan), complex(np.nan, 0), complex(1, np.nan)], dtype)
+    for name in ("fmax", "fmin", "maximum", "minimum"):
+        assert_same_parts(getattr(ac, name)(ac.asarray(x), ac.asarray(y)), np_func(name)(x, y), 0,
+                          name)
+    mixed = np.array([0.5, np.nan, -4.75], np.float32)
+    assert_same_parts(ac.fmin(ac.asarray(mixed), ac.asarray(x)), np.fmin(mixed, x), 0, "fmin")
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_float_power_with_a_scalar_half_is_sqrt_as_numpy(dtype):
+    # NumPy's float power loop takes a scalar exponent of 0.5 as sqrt: sqrt(-inf) is nan where
+    # pow(-inf, 0.5) is inf, and sqrt(-0.0) keeps the sign.
+    x = np.array([-np.inf, -0.0, 0.0, 2.0, -2.0, np.inf, np.nan], dtype)
+    a = ac.asarray(x)
+    with np.errstate(all="ignore"):
+        for exponent in [0.5, np.float64(0.5), np.array(0.5)]:
+            assert_same_parts(ac.pow(a, exponent), np.power(x, exponent), 0, repr(exponent))
+            assert_same_parts(a ** exponent, x ** exponent, 0, repr(exponent))
+        # An exponent array is an elementwise pow in both.
+        halves = np.full(x.shape, 0.5, dtype)
+        assert_same_parts(ac.pow(a, ac.asarray(halves)), np.power(x, halves), 0, "array")
+
+
 def test_pow_negative_integer_exponent_truncates_instead_of_raising():
     base = ac.asarray(np.array([2, 1, -1, -1, 0, 5], np.int32))
     exp = ac.asarray(np.array([-1, -3, -3, -2, -1, 0], np.int32))

@@ -232,6 +232,45 @@ def test_jit_compiles_once_then_hits_the_disk_cache_and_recovers_from_corruption
     assert third["ok"] and third["compiles"] == 1 and third["failures"] == 0
 
 
+JIT_AGREES_SCRIPT = r"""
+import json
+import numpy as np
+import accel as ac
+rng = np.random.default_rng(2)
+n = 1 << 20
+x = 1 + rng.random(n) * 1e-3
+z = ac.asarray(x + 1j * x, copy=True)  # z * z: re = x*x - x*x, exactly 0 without an FMA
+w = ac.asarray(np.tile(np.array([complex(0, 1e-308), complex(1, 2)]), n // 2), copy=True)
+d = ac.asarray(np.tile(np.array([complex(-1, 1e-308), complex(3, -1)]), n // 2), copy=True)
+def run():
+    return [ac.asnumpy((z * z * z).eval()).copy(), ac.asnumpy(((w / d) * d).eval()).copy()]
+first = run()  # the interpreter; both kernels are compiled in the background
+ac.jit_wait()
+second = run()  # the compiled kernels
+same = all(np.array_equal(a.view(np.uint64), b.view(np.uint64)) for a, b in zip(first, second))
+print(json.dumps(dict(ac.jit_stats(), same=same)))
+"""
+
+
+def test_compiled_kernels_round_exactly_as_the_interpreter(tmp_path):
+    # A result must not depend on whether its kernel was compiled yet (which depends on what the
+    # process ran before): the JIT compiles without floating-point contraction, as the library,
+    # so a complex product or quotient does not become a fused multiply-add in one and not in
+    # the other (a last bit, the sign of a zero, inf or nan).
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, ACCEL_CACHE_DIR=str(tmp_path), ACCEL_JIT="1")
+    out = subprocess.run([sys.executable, "-c", JIT_AGREES_SCRIPT], env=env, capture_output=True,
+                         text=True, timeout=240)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["jit_runs"] >= 2 and result["failures"] == 0
+    assert result["same"]
+
+
 def test_two_processes_compiling_one_kernel_at_once_both_succeed(tmp_path):
     results = run_jit(tmp_path, count=2)
     assert all(r["ok"] and r["failures"] == 0 and r["jit_runs"] >= 1 for r in results)

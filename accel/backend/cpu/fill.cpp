@@ -7,13 +7,8 @@
 #include "accel/backend/cpu/elementwise_loops.h"
 #include "accel/backend/cpu/thread_pool.h"
 
-// arange must round like NumPy's loop (a multiply, then an add); a fused multiply-add would
-// change the last bit of some elements.
-#if defined(__clang__)
-#pragma clang fp contract(off)
-#else
-#pragma GCC optimize("fp-contract=off")
-#endif
+// arange rounds like NumPy's loop (a multiply, then an add): the library is compiled with
+// -ffp-contract=off (CMakeLists.txt), so no fused multiply-add changes the last bit.
 
 namespace accel::cpu {
 namespace {

@@ -27,8 +27,11 @@ namespace fs = std::filesystem;
 namespace {
 
 // -fno-math-errno lets calls to sin, exp, ... vectorise (through libmvec); it changes no
-// result. -w: warnings in generated code help no one at run time.
-constexpr const char* kFlags = "-std=c++17 -O3 -march=native -fno-math-errno -fPIC -shared -w";
+// result. -ffp-contract=off: no fused multiply-adds, which round differently from NumPy and
+// from the interpreter (the library is compiled so too). -w: warnings in generated code help
+// no one at run time.
+constexpr const char* kFlags =
+    "-std=c++17 -O3 -march=native -fno-math-errno -ffp-contract=off -fPIC -shared -w";
 
 // Declares glibc's vector math (libmvec) to the compiler so that loops calling std::sin, std::exp,
 // ... vectorise, as the library's own contiguous loops do (backend/cpu/vector_math.h).
