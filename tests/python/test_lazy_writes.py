@@ -173,3 +173,19 @@ def test_long_chains_sharing_pending_subexpressions_past_every_cap(depth, shared
     want = program(np)
     for g, w in zip(got, want):
         np.testing.assert_allclose(ac.asnumpy(g), w, rtol=1e-12, atol=1e-12)
+
+
+def test_printing_and_pickling_do_not_share_memory_with_numpy():
+    # repr/str/pickle read through a read-only NumPy view: NumPy cannot write it, so ops on the
+    # array stay lazy (an exported writable view would make them run at once).
+    import pickle
+
+    x = ac.asarray(np.arange(6.0), copy=True)
+    repr(x), str(x), pickle.dumps(x)
+    y = x * 2 + 1
+    assert "group 0" in ac.explain(y)  # still pending
+    np.testing.assert_array_equal(ac.asnumpy(y), np.arange(6.0) * 2 + 1)
+    view = ac.asnumpy(x)  # writable: later ops on x run at once
+    assert "nothing pending" in ac.explain(x * 2)
+    view[0] = 5
+    assert float(x[0]) == 5.0
