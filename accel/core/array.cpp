@@ -96,6 +96,7 @@ Array Array::view_of(const Array& base, const Shape& shape, const Strides& strid
   impl->dtype = base.dtype();
   impl->device = base.device();
   impl->buffer = base.impl()->buffer;
+  impl->read_only = base.impl()->read_only;  // a view of a broadcast view shares its elements too
   return Array(std::move(impl));
 }
 

@@ -87,8 +87,6 @@ def test_copies_and_results_of_read_only_arrays_are_writable():
     np.testing.assert_array_equal(ac.asnumpy(b), np.broadcast_to(np.arange(4.0), (3, 4)))
 
 
-@pytest.mark.xfail(strict=True, reason="needs Array::view_of (accel/core/array.cpp) to copy "
-                   "ArrayImpl::read_only into the views it makes")
 @pytest.mark.parametrize("view", [lambda b: b[1], lambda b: b.T, lambda b: b[:, ::2],
                                   lambda b: b[None]], ids=["row", "T", "step", "newaxis"])
 def test_views_of_read_only_views_are_read_only(view):
