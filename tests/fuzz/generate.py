@@ -423,6 +423,8 @@ class Builder:
         # Complex products with an inf or NaN give inf or NaN parts that depend on the order of
         # the multiplications, which NumPy does not fix.
         guard = f"order_free_product({x})" if op in ("prod", "cumprod") else None
+        if op in ("min", "max") and v.dtype.kind in "fc":
+            guard = f"no_signed_zeros({x})"  # which zero a tie of 0 and -0.0 gives is open
         if op in ("sum", "cumsum", "mean", "cumulative_sum") and v.dtype.kind in "fc":
             guard = no_cancellation(text, [x])
         return self.define(text, [x], inexact=inexact, guard=guard)

@@ -210,6 +210,13 @@ def moderate(x):
     return not (np.abs(finite) >= 2.0**20).any()
 
 
+def no_signed_zeros(x):
+    """min/max reductions over both 0.0 and -0.0: which one a tie gives is not defined."""
+    x = np.asarray(x)
+    zeros = x[x == 0]
+    return not (np.signbit(zeros).any() and (~np.signbit(zeros)).any())
+
+
 def order_defined(index):
     """Advanced assignment with a repeated index keeps the value written last, in the order
     NumPy iterates, which follows memory order, not C order, for a non-contiguous index."""
@@ -270,7 +277,8 @@ GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, 
           "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
           "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
-          "cancel_free": cancel_free, "order_free_product": order_free_product}
+          "cancel_free": cancel_free, "order_free_product": order_free_product,
+          "no_signed_zeros": no_signed_zeros}
 
 
 def to_python(program, *, fusion=True, device="cpu", note=""):
