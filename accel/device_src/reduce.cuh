@@ -76,7 +76,8 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
   static Out finish(State s) { return static_cast<Out>(s); }
 };
 
-// min / max: NaN propagates, complex numbers compare lexicographically (scalar_ops.h).
+// min / max: NaN propagates, complex numbers compare lexicographically (scalar_ops.h); complex
+// ones are specialised below.
 template <class T, bool IsMax> struct ExtremeOp {
   using InT = T;
   using State = T;
@@ -113,6 +114,15 @@ template <class T, bool IsMax> struct ArgExtremeOp {
     return first(a, b);
   }
   static Out finish(State s) { return s.i; }
+};
+
+// Complex min / max return NumPy's first NaN, whose other part is part of the answer: the state
+// carries its position, as argmin / argmax, so any grouping of the inputs finds the same one.
+template <class R, bool IsMax>
+struct ExtremeOp<std::complex<R>, IsMax> : ArgExtremeOp<std::complex<R>, IsMax> {
+  using State = typename ArgExtremeOp<std::complex<R>, IsMax>::State;
+  using Out = std::complex<R>;
+  static Out finish(State s) { return s.v; }
 };
 
 // any / all of "is nonzero" (NaN is nonzero, -0.0 is zero).

@@ -35,7 +35,10 @@ __global__ void __launch_bounds__(kThreads) scan_serial(const __grid_constant__ 
       const Offsets o = row_offsets(p, row);
       State acc = t > 0 ? carries[row * p.tiles + t - 1] : Op::identity();
       for (int64_t i = begin; i < end; ++i) {
-        acc = Op::combine(acc, read<Op>(p.in, o.in + i * p.in_step, i, p.in_dtype));
+        // The row's first element as it is (NumPy's accumulate copies it; combined with the
+        // identity, inf+0j would become inf+nanj and -0.0 would become 0.0).
+        const State x = read<Op>(p.in, o.in + i * p.in_step, i, p.in_dtype);
+        acc = i == 0 ? x : Op::combine(acc, x);
         out[o.out + i * p.out_step] = Op::finish(acc);
       }
     }
@@ -43,13 +46,14 @@ __global__ void __launch_bounds__(kThreads) scan_serial(const __grid_constant__ 
 }
 
 // The whole block scans the n <= kScanTile elements of one tile, starting after `carry` (the
-// total of everything before the tile); returns the total through the tile. Every thread of the
+// total of everything before the tile; none for a row's first tile, whose first element is
+// then copied as NumPy does); returns the total through the tile. Every thread of the
 // block must call it. Loads and stores are coalesced (element j by thread j % kThreads); each
 // thread scans kScanItems neighbours in shared memory, then the threads' totals are scanned.
 // The tile's inputs are at element offsets in_off + i * p.in_step from p.in.
 template <class Op>
 typename Op::State scan_tile(const ScanParams& p, int64_t in_off, typename Op::Out* out, int64_t n,
-                             typename Op::State carry, typename Op::State* tile,
+                             bool has_carry, typename Op::State carry, typename Op::State* tile,
                              typename Op::State* totals) {
   using State = typename Op::State;
   const int t = static_cast<int>(threadIdx.x);
@@ -70,9 +74,13 @@ typename Op::State scan_tile(const ScanParams& p, int64_t in_off, typename Op::O
     totals[t] = v;
     __syncthreads();
   }
-  const State before = t > 0 ? Op::combine(carry, totals[t - 1]) : carry;
-  for (int i = 0; i < kScanItems; ++i) mine[i] = Op::combine(before, mine[i]);
-  const State through = Op::combine(carry, totals[kThreads - 1]);
+  if (t > 0 || has_carry) {
+    const State before =
+        t == 0 ? carry : (has_carry ? Op::combine(carry, totals[t - 1]) : totals[t - 1]);
+    for (int i = 0; i < kScanItems; ++i) mine[i] = Op::combine(before, mine[i]);
+  }
+  const State through =
+      has_carry ? Op::combine(carry, totals[kThreads - 1]) : totals[kThreads - 1];
   __syncthreads();
   for (int j = 0; j < kScanItems; ++j) {
     const int idx = j * kThreads + t;
@@ -98,7 +106,7 @@ __global__ void __launch_bounds__(kThreads) scan_block_rows(const __grid_constan
     for (int64_t start = 0; start < p.len; start += kScanTile) {
       const int64_t n = p.len - start < kScanTile ? p.len - start : kScanTile;
       carry = scan_tile<Op>(p, o.in + start * p.in_step, out + o.out + start * p.out_step, n,
-                            carry, shared.tile.get(), shared.totals.get());
+                            start > 0, carry, shared.tile.get(), shared.totals.get());
     }
   }
 }
@@ -120,7 +128,7 @@ __global__ void __launch_bounds__(kThreads) scan_tiles(const __grid_constant__ S
       for (int64_t start = t * p.chunk; start < end; start += kScanTile) {
         const int64_t n = end - start < kScanTile ? end - start : kScanTile;
         carry = scan_tile<Op>(p, o.in + start * p.in_step, out + o.out + start * p.out_step, n,
-                              carry, shared.tile.get(), shared.totals.get());
+                              start > 0, carry, shared.tile.get(), shared.totals.get());
       }
     }
   }

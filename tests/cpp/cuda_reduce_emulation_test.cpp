@@ -163,6 +163,8 @@ EmulatedRunner& runner() {
         *e, ScanOp::prod, Dtype::int32, Dtype::int64);
     add_scan<kk::SumProdOp<c128, c128, true>, kk::SumProdOp<c128, c128, true>>(
         *e, ScanOp::sum, Dtype::complex128, Dtype::complex128);
+    add_scan<kk::SumProdOp<c128, c128, false>, kk::SumProdOp<c128, c128, false>>(
+        *e, ScanOp::prod, Dtype::complex128, Dtype::complex128);
     add_nonzero<float>(*e, Dtype::float32);
     add_nonzero<bool>(*e, Dtype::bool_);
     add_nonzero<c64>(*e, Dtype::complex64);
@@ -182,6 +184,7 @@ Array random_array(const Shape& shape, Dtype dt, unsigned seed, bool specials = 
   for (auto& x : v) {
     x = {double(small(rng)), is_complex(dt) ? double(small(rng)) : 0.0};
     if (specials && rng() % 50 == 0) x = {nan, 0};
+    if (specials && is_complex(dt) && rng() % 50 == 0) x = {x.real(), nan};
     if (specials && rng() % 50 == 0) x = {-0.0, 0};
   }
   return astype(Array::from_vector(v, shape, host), dt);
@@ -304,11 +307,14 @@ TEST(CudaReduceEmulated, min_max_propagate_nan_and_order_complex_lexicographical
     Array f = random_array(shape, Dtype::float32, 6, true);
     Array i = random_array(shape, Dtype::int8, 7);
     Array c = random_array(shape, Dtype::complex128, 8);
+    // NaNs in either part, several per reduction: the first one in order is the answer.
+    Array cn = random_array(shape, Dtype::complex128, 18, true);
     for (const auto& axes : axes_of(f.ndim())) {
       check_reduce(ReduceOp::min, f, axes, Dtype::float32, 0, "min float32");
       check_reduce(ReduceOp::max, strided_view(f), axes, Dtype::float32, 0, "max float32 view");
       check_reduce(ReduceOp::min, i, axes, Dtype::int8, 0, "min int8");
       check_reduce(ReduceOp::max, c, axes, Dtype::complex128, 0, "max complex128");
+      check_reduce(ReduceOp::max, cn, axes, Dtype::complex128, 0, "max complex128 NaN");
     }
   }
 }
@@ -318,7 +324,9 @@ TEST(CudaReduceEmulated, argmin_argmax_take_the_first_extreme_or_the_first_nan) 
     Array few = random_array(shape, Dtype::float32, 9);  // values -4..4: many ties
     Array nans = random_array(shape, Dtype::float32, 10, true);
     Array c = random_array(shape, Dtype::complex64, 11);
+    Array cn = random_array(shape, Dtype::complex64, 19, true);
     for (int axis = 0; axis < few.ndim(); ++axis) {
+      check_reduce(ReduceOp::argmax, cn, {axis}, Dtype::int64, 0, "argmax complex64 NaN");
       check_reduce(ReduceOp::argmin, few, {axis}, Dtype::int64, 0, "argmin ties");
       check_reduce(ReduceOp::argmax, strided_view(few), {axis}, Dtype::int64, 0,
                    "argmax ties, view");
@@ -327,6 +335,21 @@ TEST(CudaReduceEmulated, argmin_argmax_take_the_first_extreme_or_the_first_nan) 
       check_reduce(ReduceOp::argmax, c, {axis}, Dtype::int64, 0, "argmax complex64");
     }
   }
+}
+
+TEST(CudaReduceEmulated, a_complex_nan_in_the_imaginary_part_wins_max_and_argmax) {
+  // NumPy: a NaN in either part makes a complex number NaN, and the first NaN is the extreme.
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::complex<double>> v = {{4.25, -14.1}, {0.25, nan}, {4.13, 1.1}, {9, 0}};
+  Array x = Array::from_vector(v, {4}, host);
+  Array m = Array::empty({}, Dtype::complex128, host);
+  cu::run_reduce(runner(), ReduceOp::max, x, {0}, m);
+  const auto r = m.item<std::complex<double>>();
+  EXPECT_EQ(r.real(), 0.25);
+  EXPECT_TRUE(std::isnan(r.imag()));
+  Array i = Array::empty({}, Dtype::int64, host);
+  cu::run_reduce(runner(), ReduceOp::argmax, astype(x, Dtype::complex64), {0}, i);
+  EXPECT_EQ(i.item<int64_t>(), 1);
 }
 
 TEST(CudaReduceEmulated, any_all_treat_nan_as_true_and_minus_zero_as_false) {
@@ -394,6 +417,32 @@ TEST(CudaScanEmulated, every_scan_kernel_matches_the_cpu_backend) {
       check_scan(ScanOp::sum, c, axis, Dtype::complex128, 1e-12, "cumsum complex128 " + where);
       check_scan(ScanOp::prod, astype(i8, Dtype::int32), axis, Dtype::int64, 0,
                  "cumprod int32 " + where);
+    }
+  }
+}
+
+TEST(CudaScanEmulated, a_rows_first_element_is_copied_not_combined_with_the_identity) {
+  // NumPy's accumulate copies the first element: 0 + -0.0 would lose the sign of every
+  // partial sum of zeros, 1 * (inf+0j) would be inf+nanj. Every scan kernel, as above.
+  for (const Shape& shape : {Shape{20000}, Shape{2000, 6}, Shape{50, 300}, Shape{100, 5}}) {
+    for (int axis = 0; axis < static_cast<int>(shape.size()); ++axis) {
+      const std::string where = shape_str(shape) + " axis " + std::to_string(axis);
+      Array zeros = astype(full(shape, Array::scalar(-0.0)), Dtype::float32);
+      Array sums = Array::empty(shape, Dtype::float32, host);
+      cu::run_scan(runner(), ScanOp::sum, zeros, axis, sums);
+      // (Rows cut into chunks start each chunk after a reduced total, which starts from +0:
+      // there only the first chunk keeps the sign of -0.0 sums.)
+      const auto v = sums.to_vector<float>();
+      EXPECT_TRUE(std::signbit(v[0])) << "cumsum " << where;
+      if (shape_size(shape) < 12000)  // (50, 300) and (100, 5): a row is never cut
+        for (float f : v) ASSERT_TRUE(std::signbit(f)) << "cumsum " << where;
+      Array ones = full(shape, Array::scalar(std::complex<double>(1, 0)));
+      Array inf = Array::view_of(ones, {1}, {1}, 0);
+      assign(inf, Array::scalar(std::complex<double>(INFINITY, 0)));
+      Array prods = Array::empty(shape, Dtype::complex128, host);
+      cu::run_scan(runner(), ScanOp::prod, ones, axis, prods);
+      const auto first = prods.to_vector<std::complex<double>>()[0];
+      EXPECT_EQ(first, std::complex<double>(INFINITY, 0)) << "cumprod " << where;
     }
   }
 }

@@ -369,3 +369,86 @@ def test_runs_of_every_length_through_the_vector_paths(dtype):
         m = make((n, 3), dtype, rng)
         check(ac.any(ac.asarray(m), axis=0), np.any(m, axis=0))
         check(ac.all(ac.asarray(m), axis=0), np.all(m, axis=0))
+
+
+def assert_same_complex(got, want):
+    """Equal part by part: NaN where NumPy has NaN, otherwise the same value and sign of zero."""
+    got, want = ac.asnumpy(got), np.asarray(want)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.shape)
+    for part in (np.real, np.imag):
+        g, w = part(got), part(want)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w), err_msg=f"{got} != {want}")
+        np.testing.assert_array_equal(g[~np.isnan(g)], w[~np.isnan(w)])
+        np.testing.assert_array_equal(np.signbit(g[~np.isnan(g)]), np.signbit(w[~np.isnan(w)]))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_products_that_overflow_or_meet_inf_or_nan_give_numpys_parts(dtype):
+    # NumPy multiplies complex numbers by the textbook formula, factor after factor: an
+    # overflow or an inf turns into NaN parts (C's Annex G product would recover infinities).
+    # (Values whose answer does not depend on whether a multiply-add is fused: NumPy's SIMD
+    # loops fuse them, its scalar loops do not, and so with accel's vectorised and plain loops.)
+    big = float(np.finfo(dtype).max) / 2
+    inf, nan = np.inf, np.nan
+    x = np.array([[complex(big, 1), 4 + 1j, 1 + 1j, 0.3 + 0j],
+                  [complex(inf, 0), 2 + 1j, 1, 1],
+                  [2 + 1j, 1, 1, complex(inf, 0)],
+                  [complex(1, nan), 1, 2, 3],
+                  [complex(1, inf), -1j, 1e-3, 1]], dtype=dtype)
+    a = ac.asarray(x)
+    with np.errstate(all="ignore"):
+        for axis in [None, 0, 1]:
+            assert_same_complex(ac.prod(a, axis=axis), np.prod(x, axis=axis))
+        for axis in [0, 1]:
+            assert_same_complex(ac.cumprod(a, axis=axis), np.cumprod(x, axis=axis))
+            assert_same_complex(ac.cumprod(ac.asarray(x.T.copy()).T, axis=axis),
+                                np.cumprod(x, axis=axis))
+        # Runs long enough for the vectorised paths: NumPy's order of the factors is kept.
+        long = np.ones(100, dtype)
+        long[[40, 41, 97]] = [complex(big, 1), 4 + 1j, 0.3 + 0j]
+        assert_same_complex(ac.prod(ac.asarray(long)), np.prod(long))
+        assert_same_complex(ac.cumprod(ac.asarray(long)), np.cumprod(long))
+
+
+def test_cumulative_sums_and_products_start_from_the_first_element():
+    # NumPy's accumulate copies the first element: no identity is combined with it.
+    z = np.array([complex(np.inf, 0), 2 + 1j], dtype=np.complex128)
+    with np.errstate(all="ignore"):
+        assert_same_complex(ac.cumprod(ac.asarray(z)), np.cumprod(z))
+    m = np.array([[-0.0, -0.0], [-0.0, 1.0]])
+    for axis in [0, 1]:
+        got = ac.asnumpy(ac.cumsum(ac.asarray(m), axis=axis))
+        np.testing.assert_array_equal(np.signbit(got), np.signbit(np.cumsum(m, axis=axis)))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_extremes_keep_the_first_nan_of_either_part(dtype):
+    # A NaN only in the imaginary part is a NaN: min/max return the first such value and
+    # argmin/argmax its position, as for real NaNs.
+    nan = np.nan
+    base = [complex(0.25, nan), 4.25 - 14.1j, 4.13 + 1.1j, complex(nan, 3.375), -8.65 + 0.25j,
+            complex(2.5, nan)]
+    rng = np.random.default_rng(7)
+    cases = [np.array(base, dtype), np.array(base[::-1], dtype),
+             np.array([[complex(0.75, nan), -8.65 + 0.25j]], dtype)]
+    for n, spots in [(40, [5, 30]), (1000, [300, 999]), (5000, [4097, 17])]:
+        x = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(dtype)
+        x[spots[0]] = complex(1.5, nan)
+        x[spots[1]] = complex(nan, -2.0)
+        cases.append(x)
+    for x in cases:
+        a = ac.asarray(x)
+        axes = [None, (1, 0), 0, 1] if x.ndim == 2 else [None, 0]
+        for axis in axes:
+            assert_same_complex(ac.max(a, axis=axis), np.max(x, axis=axis))
+            assert_same_complex(ac.min(a, axis=axis), np.min(x, axis=axis))
+            if not isinstance(axis, tuple):
+                check(ac.argmax(a, axis=axis), np.argmax(x, axis=axis))
+                check(ac.argmin(a, axis=axis), np.argmin(x, axis=axis))
+    # Down columns (rows folded into the running extremes) and along a strided view.
+    m = np.tile(np.array(base, dtype), (3, 1)).T.copy()
+    for axis in [0, 1]:
+        assert_same_complex(ac.max(ac.asarray(m), axis=axis), np.max(m, axis=axis))
+        check(ac.argmin(ac.asarray(m), axis=axis), np.argmin(m, axis=axis))
+    v = cases[3][::-3]
+    assert_same_complex(ac.min(ac.asarray(cases[3])[::-3]), np.min(v))

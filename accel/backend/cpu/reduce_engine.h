@@ -33,7 +33,10 @@ template <class Op> class RunFolder {
   using State = typename Op::State;
   void add(State s) {
     if constexpr (!Op::kPairwise) {
-      acc_ = Op::combine(acc_, s);
+      // The first run's state as it is: each run already started from the identity, and a
+      // second identity is not free (1 * (inf+infj) is nan+nanj in NumPy's complex product).
+      acc_ = depth_ ? Op::combine(acc_, s) : s;
+      depth_ = 1;
     } else {
       parts_[depth_] = s;
       counts_[depth_++] = 1;
@@ -59,7 +62,7 @@ template <class Op> class RunFolder {
   State acc_ = Op::identity();
   State parts_[Op::kPairwise ? 64 : 1];
   int64_t counts_[Op::kPairwise ? 64 : 1];
-  int depth_ = 0;
+  int depth_ = 0;  // partial states held (without kPairwise: 1 once a run was added)
 };
 
 // The reduced positions [b, e) (C order over the reduced dims) of one output element.

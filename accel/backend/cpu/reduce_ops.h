@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "accel/core/dtype.h"
+#include "accel/device_src/scalar_ops.h"
 
 namespace accel::cpu {
 
@@ -133,6 +134,9 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
   static State load(In x) { return static_cast<State>(static_cast<Acc>(x)); }
   static State combine(State a, State b) {
     if constexpr (std::is_same_v<State, bool>) return IsSum ? (a || b) : (a && b);
+    // Complex products as NumPy's textbook formula: std::complex's operator* recovers
+    // infinities from NaNs (C Annex G), so an overflowing product would end as inf, not nan.
+    else if constexpr (!IsSum && is_complex_v<State>) return scalar::cmul(a, b);
     else return static_cast<State>(IsSum ? a + b : a * b);
   }
   static State reduce_run(const In* p, int64_t n, int64_t s) {
@@ -150,6 +154,13 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
     }
     if constexpr (IsSum && is_complex_v<In> && std::is_same_v<In, Acc>) {
       if (s == 1) return complex_sum(p, n);
+    }
+    if constexpr (!IsSum && is_complex_v<State>) {
+      // In order, as NumPy: once a product overflows, whether the parts end as inf or NaN
+      // depends on which factors meet it, so independent lanes would change the answer.
+      State acc = identity();
+      for (int64_t i = 0; i < n; ++i) acc = combine(acc, load(p[i * s]));
+      return acc;
     }
     return lane_reduce(p, n, s, identity(), load, combine);
   }
@@ -200,17 +211,28 @@ template <class T, bool IsMax> struct ExtremeOrder {
       return IsMax ? b > a : b < a;
     }
   }
-  // Lane combine: a NaN, once seen, stays (comparisons with it are false).
+  // Lane combine (a before b): a NaN, once seen, stays. A real NaN loses every comparison;
+  // a complex one may not (NaN only in the imaginary part), so it is kept explicitly.
   // (`|`, not `||`: no branch, so the lanes vectorize into compare-and-blend.)
-  static T pick(T a, T b) { return (beats(b, a) | is_nan(b)) ? b : a; }
+  static T pick(T a, T b) {
+    if constexpr (is_complex_v<T>) return (!is_nan(a) && (beats(b, a) || is_nan(b))) ? b : a;
+    else return (beats(b, a) | is_nan(b)) ? b : a;
+  }
   // The same on whole vectors (b != b: NaN lanes).
   template <class V> static V vpick(V a, V b) { return ((IsMax ? b > a : b < a) | (b != b)) ? b : a; }
-  // The extreme of a run.
+  // The extreme of a run. NumPy keeps the first NaN; the lanes may meet a later one first,
+  // which matters for complex NaNs (their other part is compared), so those search again.
   static T reduce(const T* p, int64_t n, int64_t s) {
     if constexpr (kVectorRun<T, T>) {
       if (s == 1) return vector_reduce(p, n, identity(), [](auto a, auto b) { return vpick(a, b); }, pick);
     }
-    return lane_reduce(p, n, s, identity(), [](T x) { return x; }, pick);
+    const T m = lane_reduce(p, n, s, identity(), [](T x) { return x; }, pick);
+    if constexpr (is_complex_v<T>) {
+      if (is_nan(m))
+        for (int64_t i = 0; i < n; ++i)
+          if (is_nan(p[i * s])) return p[i * s];
+    }
+    return m;
   }
   static T identity() {
     if constexpr (is_complex_v<T>) {

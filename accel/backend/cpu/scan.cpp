@@ -51,8 +51,11 @@ void scan_typed(const ScanLayout& l, const In* in, Acc* out) {
       for (int64_t k = k0; k < k1; ++k, src.next(), dst.next()) {
         const In* p = in + src.offset();
         Acc* o = out + dst.offset();
-        W acc = Op::identity();
-        for (int64_t i = 0; i < len; ++i) {
+        // The first element as it is, not combined with the identity (NumPy's accumulate
+        // copies it): 1 * (inf+0j) would be inf+nanj, 0 + -0.0 would be 0.0.
+        W acc = Op::load(p[0]);
+        o[0] = static_cast<Acc>(acc);
+        for (int64_t i = 1; i < len; ++i) {
           acc = Op::combine(acc, Op::load(p[i * l.in_step]));
           o[i * l.out_step] = static_cast<Acc>(acc);
         }
