@@ -760,3 +760,13 @@ def test_round_with_decimals_and_divmod():
     q, r = ac.divmod(ac.asarray(np.array([7, -7])), 3)
     np.testing.assert_array_equal(ac.asnumpy(q), [2, -3])
     np.testing.assert_array_equal(ac.asnumpy(r), [1, 2])
+
+
+@pytest.mark.parametrize("exponent", [2, 3, 2.0, np.int64(2), True])
+def test_power_of_a_bool_array_has_numpys_dtype(exponent):
+    # NumPy squares bool ** 2 (a Python 2) in square's loop: int8; other exponents promote.
+    b = np.array([[False, True], [True, False]])
+    want = b ** exponent
+    got = ac.asarray(b) ** exponent
+    assert got.dtype == want.dtype.name
+    np.testing.assert_array_equal(ac.asnumpy(got), want)
