@@ -10,7 +10,6 @@
 #include <type_traits>
 
 #include "accel/core/dtype.h"
-#include "accel/device_src/scalar_ops.h"
 
 namespace accel::cpu {
 
@@ -134,9 +133,12 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
   static State load(In x) { return static_cast<State>(static_cast<Acc>(x)); }
   static State combine(State a, State b) {
     if constexpr (std::is_same_v<State, bool>) return IsSum ? (a || b) : (a && b);
-    // Complex products as NumPy's textbook formula: std::complex's operator* recovers
-    // infinities from NaNs (C Annex G), so an overflowing product would end as inf, not nan.
-    else if constexpr (!IsSum && is_complex_v<State>) return scalar::cmul(a, b);
+    // Complex products as NumPy's reduce and accumulate loops: the textbook formula, unfused
+    // (std::complex's operator* recovers infinities from NaNs, C's Annex G; only NumPy's
+    // elementwise SIMD loop fuses multiply-adds, scalar::cmul).
+    else if constexpr (!IsSum && is_complex_v<State>)
+      return State(a.real() * b.real() - a.imag() * b.imag(),
+                   a.real() * b.imag() + a.imag() * b.real());
     else return static_cast<State>(IsSum ? a + b : a * b);
   }
   static State reduce_run(const In* p, int64_t n, int64_t s) {
