@@ -9,7 +9,11 @@ import sys
 import textwrap
 from pathlib import Path
 
-PYTHON_DIR = str(Path(__file__).resolve().parents[2] / "python")
+import accel
+
+# The children import the very accel under test: the source tree's in development, the
+# installed package in CI (whose source tree has no built extension).
+PYTHON_DIR = str(Path(accel.__file__).resolve().parents[1])
 
 TYPICAL_WORK = textwrap.dedent("""
     import copy, pickle
