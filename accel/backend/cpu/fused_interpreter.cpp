@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "accel/backend/common/coalesce.h"
 #include "accel/backend/cpu/elementwise_loops.h"
 #include "accel/backend/cpu/strided_loop.h"
 #include "accel/backend/cpu/thread_pool.h"
@@ -88,44 +89,29 @@ Plan make_plan(const ir::KernelIR& ir, int64_t block) {
   return p;
 }
 
-// The iteration space with size-1 dimensions dropped and dimensions that are contiguous with
-// each other in every operand merged (as run_strided does, for any number of operands).
+// The coalesced iteration space (backend/common/coalesce.h) over inputs then outputs, in byte
+// strides, with at least one dimension.
 struct Binding {
-  std::vector<char*> base;       // operand element 0: inputs, then outputs
-  Shape shape;                   // coalesced, at least one dimension
-  std::vector<Strides> strides;  // bytes, per operand, coalesced
+  std::vector<char*> base;  // operand element 0: inputs, then outputs
+  Shape shape;
+  std::vector<Strides> strides;  // bytes, per operand
 };
 
 Binding bind(const Shape& shape, std::span<const Array> inputs, std::span<const Array> outputs) {
-  Binding b;
-  std::vector<const Array*> ops;
-  for (const Array& a : inputs) ops.push_back(&a);
-  for (const Array& a : outputs) ops.push_back(&a);
-  b.strides.resize(ops.size());
-  for (const Array* a : ops) b.base.push_back(static_cast<char*>(a->data()));
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    bool merge = !b.shape.empty();
-    for (size_t k = 0; merge && k < ops.size(); ++k)
-      merge = b.strides[k].back() ==
-              ops[k]->strides()[d] * static_cast<int64_t>(ops[k]->itemsize()) * shape[d];
-    if (merge)
-      b.shape.back() *= shape[d];
-    else
-      b.shape.push_back(shape[d]);
-    for (size_t k = 0; k < ops.size(); ++k) {
-      const int64_t s = ops[k]->strides()[d] * static_cast<int64_t>(ops[k]->itemsize());
-      if (merge)
-        b.strides[k].back() = s;
-      else
-        b.strides[k].push_back(s);
+  std::vector<char*> base;
+  std::vector<Strides> steps;
+  for (std::span<const Array> group : {inputs, outputs})
+    for (const Array& a : group) {
+      base.push_back(static_cast<char*>(a.data()));
+      Strides& s = steps.emplace_back(a.strides());
+      for (int64_t& v : s) v *= static_cast<int64_t>(a.itemsize());
     }
+  plan::IterSpace space = plan::coalesce(shape, std::move(steps));
+  if (space.shape.empty()) {
+    space.shape.push_back(1);
+    for (auto& s : space.steps) s.push_back(0);
   }
-  if (b.shape.empty()) {
-    b.shape.push_back(1);
-    for (auto& s : b.strides) s.push_back(0);
-  }
-  return b;
+  return {std::move(base), std::move(space.shape), std::move(space.steps)};
 }
 
 // Runs flat elements [begin, end) of the coalesced space, a block at a time.

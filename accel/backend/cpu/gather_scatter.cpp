@@ -5,6 +5,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "accel/backend/common/coalesce.h"
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cpu/thread_pool.h"
 
@@ -39,29 +40,16 @@ struct Plan {
   int64_t positions = 0;  // size of B
 };
 
-// Drops length-1 axes of B and merges axes that are contiguous with each other in every index
-// array and in the other operand, so a C-contiguous B walks as one long row.
+// B coalesced (backend/common/coalesce.h) over every index array and the other operand, so a
+// C-contiguous B walks as one long row.
 void coalesce(IndexWalk& w) {
-  IndexWalk c;
-  c.data = w.data;
-  c.strides.resize(w.data.size());
-  for (size_t d = 0; d < w.shape.size(); ++d) {
-    const int64_t n = w.shape[d];
-    if (n == 1) continue;
-    bool merge = !c.shape.empty() && c.other.back() == w.other[d] * n;
-    for (size_t j = 0; merge && j < w.data.size(); ++j)
-      merge = c.strides[j].back() == w.strides[j][d] * n;
-    if (merge) {
-      c.shape.back() *= n;
-      c.other.back() = w.other[d];
-      for (size_t j = 0; j < w.data.size(); ++j) c.strides[j].back() = w.strides[j][d];
-    } else {
-      c.shape.push_back(n);
-      c.other.push_back(w.other[d]);
-      for (size_t j = 0; j < w.data.size(); ++j) c.strides[j].push_back(w.strides[j][d]);
-    }
-  }
-  w = std::move(c);
+  std::vector<Strides> steps = w.strides;
+  steps.push_back(w.other);
+  plan::IterSpace space = plan::coalesce(w.shape, std::move(steps));
+  w.shape = std::move(space.shape);
+  w.other = std::move(space.steps.back());
+  space.steps.pop_back();
+  w.strides = std::move(space.steps);
 }
 
 Plan make_plan(const Array& indexed, std::span<const int> axes, std::span<const Array> indices,
@@ -81,24 +69,21 @@ Plan make_plan(const Array& indexed, std::span<const int> axes, std::span<const 
   }
   for (size_t d = 0; d < nb; ++d) p.walk.other.push_back(other.strides()[d] * isz);
   coalesce(p.walk);
+  // The block: the indexed array's other axes, which follow B in the other operand.
+  Shape block_shape;
+  std::vector<Strides> block_steps(2);  // bytes: indexed, other
   size_t r = nb;
   for (int d = 0; d < indexed.ndim(); ++d) {
     if (std::find(axes.begin(), axes.end(), d) != axes.end()) continue;
-    const int64_t n = indexed.shape()[d];
-    const int64_t si = indexed.strides()[d] * isz, so = other.strides()[r++] * isz;
-    p.block.size *= n;
-    if (n == 1) continue;
-    Block& b = p.block;
-    if (!b.shape.empty() && b.indexed.back() == si * n && b.other.back() == so * n) {
-      b.shape.back() *= n;
-      b.indexed.back() = si;
-      b.other.back() = so;
-    } else {
-      b.shape.push_back(n);
-      b.indexed.push_back(si);
-      b.other.push_back(so);
-    }
+    block_shape.push_back(indexed.shape()[d]);
+    block_steps[0].push_back(indexed.strides()[d] * isz);
+    block_steps[1].push_back(other.strides()[r++] * isz);
+    p.block.size *= indexed.shape()[d];
   }
+  plan::IterSpace block = plan::coalesce(block_shape, std::move(block_steps));
+  p.block.shape = std::move(block.shape);
+  p.block.indexed = std::move(block.steps[0]);
+  p.block.other = std::move(block.steps[1]);
   return p;
 }
 

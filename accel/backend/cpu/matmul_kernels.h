@@ -3,24 +3,17 @@
 // (integers, bool, sizes beyond an LP64 BLAS's 32-bit integers, and all dtypes without a BLAS).
 #pragma once
 #include <cstdint>
-#include <optional>
 
+#include "accel/backend/common/blas_operand.h"
 #include "accel/core/dtype.h"
 
 namespace accel::cpu {
 
 struct BlasLibrary;
 
-// How BLAS sees one strided matrix: row-major as stored (trans = false, rows ld apart) or the
-// row-major transpose of what is stored (trans = true, columns ld apart).
-struct BlasOperand {
-  bool trans;
-  int64_t ld;
-};
-
-// nullopt when the matrix (strides in elements) is neither kind of row-major, e.g. sliced
-// with steps in both axes, broadcast, or with negative strides.
-std::optional<BlasOperand> blas_operand(int64_t rows, int64_t cols, int64_t s0, int64_t s1);
+// How BLAS sees one strided matrix (shared with cuBLAS's plans).
+using plan::BlasOperand;
+using plan::blas_operand;
 
 // Can this BLAS take this product (dtype, and sizes within its integer width)?
 bool blas_supports(const BlasLibrary& blas, Dtype dt, int64_t m, int64_t n, int64_t k,

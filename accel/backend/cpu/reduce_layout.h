@@ -1,6 +1,6 @@
-// How a CPU reduction walks memory: the kept dimensions (one output element each) and the
-// reduced ones, each sorted outermost-first by input stride and merged where contiguous, so a
-// reduction of any view looks like one of two simple loops (see `inner_reduced`).
+// How a CPU reduction walks memory: the shared reduction layout (backend/common/reduce_dims.h:
+// kept and reduced dimensions sorted and merged, negative strides flipped) in the form the CPU
+// loops take, so a reduction of any view looks like one of two simple loops (`inner_reduced`).
 #pragma once
 #include <cstdint>
 #include <vector>

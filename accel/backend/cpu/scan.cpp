@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "accel/backend/common/reduce_dims.h"
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cpu/reduce_layout.h"
 #include "accel/backend/cpu/reduce_ops.h"
@@ -17,25 +18,23 @@ constexpr int64_t kTile = 2048;
 
 struct ScanLayout {
   int64_t len, in_step, out_step;  // along the scanned axis
-  Shape shape;                     // the other dims, slowest first by input stride
+  Shape shape;                     // the other dims, slowest first by input stride, merged
   Strides in, out;
   bool lanes;                      // the scanned axis is the fastest: scan lane by lane
 };
 
 ScanLayout make_scan_layout(const Shape& shape, const Strides& in, const Strides& out, int axis) {
   ScanLayout l{shape[axis], in[axis], out[axis], {}, {}, {}, true};
-  std::vector<int> dims;
+  std::vector<plan::ReduceDim> dims;
   for (int d = 0; d < static_cast<int>(shape.size()); ++d)
-    if (d != axis && shape[d] != 1) dims.push_back(d);
-  std::stable_sort(dims.begin(), dims.end(),
-                   [&](int a, int b) { return std::llabs(in[a]) > std::llabs(in[b]); });
-  for (int d : dims) {
-    l.shape.push_back(shape[d]);
-    l.in.push_back(in[d]);
-    l.out.push_back(out[d]);
+    if (d != axis && shape[d] != 1) dims.push_back({shape[d], in[d], out[d]});
+  for (const plan::ReduceDim& d : plan::sort_and_merge(std::move(dims), true)) {
+    l.shape.push_back(d.size);
+    l.in.push_back(d.in);
+    l.out.push_back(d.out);
   }
-  l.lanes = dims.empty() || std::llabs(l.in_step) <= std::llabs(l.in.back());
-  if (dims.empty()) l.shape = {1}, l.in = {0}, l.out = {0};
+  l.lanes = l.shape.empty() || std::llabs(l.in_step) <= std::llabs(l.in.back());
+  if (l.shape.empty()) l.shape = {1}, l.in = {0}, l.out = {0};
   return l;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "accel/backend/common/coalesce.h"
 #include "accel/backend/cpu/thread_pool.h"
 #include "accel/runtime/errors.h"
 
@@ -22,26 +23,18 @@ struct Layout {
   int64_t strides[kMaxOperands][kMaxDims];     // bytes, per operand, coalesced
 };
 
-// Drops size-1 dimensions and merges dimensions that are contiguous with each other in every
-// operand, so a C-contiguous N-d array becomes one long row.
+// The coalesced space (backend/common/coalesce.h), in byte strides: a C-contiguous N-d array
+// becomes one long row.
 void coalesce(const Shape& shape, std::span<const StridedOperand> ops, Layout& l) {
   const size_t nops = ops.size();
-  l.ndim = 0;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    const int last = l.ndim - 1;
-    bool merge = l.ndim > 0;
-    for (size_t k = 0; merge && k < nops; ++k)
-      merge = l.strides[k][last] == (*ops[k].strides)[d] * ops[k].itemsize * shape[d];
-    if (merge) {
-      l.shape[last] *= shape[d];
-      for (size_t k = 0; k < nops; ++k) l.strides[k][last] = (*ops[k].strides)[d] * ops[k].itemsize;
-    } else {
-      l.shape[l.ndim] = shape[d];
-      for (size_t k = 0; k < nops; ++k) l.strides[k][l.ndim] = (*ops[k].strides)[d] * ops[k].itemsize;
-      ++l.ndim;
-    }
+  const int nd = static_cast<int>(shape.size());
+  int64_t* steps[kMaxOperands];
+  for (size_t k = 0; k < nops; ++k) {
+    steps[k] = l.strides[k];
+    for (int d = 0; d < nd; ++d) l.strides[k][d] = (*ops[k].strides)[d] * ops[k].itemsize;
   }
+  std::copy(shape.begin(), shape.end(), l.shape);
+  l.ndim = plan::coalesce_axes(nd, l.shape, std::span(steps, nops));
   if (l.ndim == 0) {
     l.shape[0] = 1;
     for (size_t k = 0; k < nops; ++k) l.strides[k][0] = 0;

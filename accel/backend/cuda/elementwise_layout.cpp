@@ -3,32 +3,17 @@
 #include <algorithm>
 #include <cstring>
 
+#include "accel/backend/common/coalesce.h"
+
 namespace accel::cuda {
 
 LoopLayout simplify_layout(const Shape& shape, std::vector<Strides> byte_strides) {
-  LoopLayout l;
-  l.strides.resize(byte_strides.size());
   if (shape_size(shape) == 0) {  // nothing to run; keep a zero-length axis to say so
-    l.shape = {0};
-    for (Strides& s : l.strides) s = {0};
+    LoopLayout l{{0}, std::vector<Strides>(byte_strides.size(), Strides{0})};
     return l;
   }
-  // Walk the axes from the last (fastest) one: an axis merges into the one after it when every
-  // operand's step over it is the step over the whole inner axis.
-  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
-    if (shape[d] == 1) continue;
-    bool merges = !l.shape.empty();
-    for (size_t k = 0; merges && k < byte_strides.size(); ++k)
-      merges = byte_strides[k][d] == l.strides[k].front() * l.shape.front();
-    if (merges) {
-      l.shape.front() *= shape[d];
-      continue;
-    }
-    l.shape.insert(l.shape.begin(), shape[d]);
-    for (size_t k = 0; k < byte_strides.size(); ++k)
-      l.strides[k].insert(l.strides[k].begin(), byte_strides[k][d]);
-  }
-  return l;
+  plan::IterSpace space = plan::coalesce(shape, std::move(byte_strides));
+  return {std::move(space.shape), std::move(space.steps)};
 }
 
 namespace {

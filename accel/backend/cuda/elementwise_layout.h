@@ -27,7 +27,7 @@ struct LoopLayout {
   int64_t size() const { return shape_size(shape); }
 };
 
-// `shape` with each operand's byte strides over it, simplified. An empty shape (0-d, or every
+// `shape` with each operand's byte strides over it, coalesced (backend/common/coalesce.h). An empty shape (0-d, or every
 // axis of length 1) is one element; a zero-length axis gives a layout of size 0.
 LoopLayout simplify_layout(const Shape& shape, std::vector<Strides> byte_strides);
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 
+#include "accel/backend/common/coalesce.h"
 #include "accel/backend/cuda/builtin_kernels.h"
 #include "accel/backend/cuda/memory.h"
 #include "accel/device_src/embedded_sources.h"
@@ -110,47 +111,27 @@ IndexWalk index_walk(const Array& indexed, std::span<const int> axes,
   const Shape& b = indices[0].shape();
   const size_t nb = b.size(), k = indices.size();
   w.positions = shape_size(b);
-  // B's axes: length, then the stride of each index array and of the other operand.
-  Shape shape;
-  std::vector<Strides> strides(k + 1);
-  auto stride_of = [&](size_t j, size_t d) {
-    return j < k ? indices[j].strides()[d] : other.strides()[d];
-  };
-  for (size_t d = 0; d < nb; ++d) {
-    const int64_t n = b[d];
-    if (n == 1) continue;
-    bool merge = !shape.empty();
-    for (size_t j = 0; merge && j <= k; ++j) merge = strides[j].back() == stride_of(j, d) * n;
-    if (merge)
-      shape.back() *= n;
-    else
-      shape.push_back(n);
-    for (size_t j = 0; j <= k; ++j) {
-      if (merge)
-        strides[j].back() = stride_of(j, d);
-      else
-        strides[j].push_back(stride_of(j, d));
-    }
-  }
+  // B coalesced over each index array's strides and the other operand's.
+  std::vector<Strides> steps;
+  for (size_t j = 0; j < k; ++j) steps.emplace_back(indices[j].strides());
+  steps.emplace_back(other.strides().begin(), other.strides().begin() + static_cast<ptrdiff_t>(nb));
+  const plan::IterSpace walk = plan::coalesce(b, std::move(steps));
+  const Shape& shape = walk.shape;
+  const std::vector<Strides>& strides = walk.steps;
   // The block: the indexed array's other axes, which follow B in the other operand.
-  Shape bshape;
-  Strides bindexed, bother;
+  Shape block_shape;
+  std::vector<Strides> block_steps(2);  // indexed, other
   size_t r = nb;
   for (int d = 0; d < indexed.ndim(); ++d) {
     if (std::find(axes.begin(), axes.end(), d) != axes.end()) continue;
-    const int64_t n = indexed.shape()[d], si = indexed.strides()[d], so = other.strides()[r++];
-    w.block *= n;
-    if (n == 1) continue;
-    if (!bshape.empty() && bindexed.back() == si * n && bother.back() == so * n) {
-      bshape.back() *= n;
-      bindexed.back() = si;
-      bother.back() = so;
-    } else {
-      bshape.push_back(n);
-      bindexed.push_back(si);
-      bother.push_back(so);
-    }
+    block_shape.push_back(indexed.shape()[d]);
+    block_steps[0].push_back(indexed.strides()[d]);
+    block_steps[1].push_back(other.strides()[r++]);
+    w.block *= indexed.shape()[d];
   }
+  const plan::IterSpace block = plan::coalesce(block_shape, std::move(block_steps));
+  const Shape& bshape = block.shape;
+  const Strides &bindexed = block.steps[0], &bother = block.steps[1];
   std::vector<int64_t>& t = w.table;
   t = {static_cast<int64_t>(shape.size()), static_cast<int64_t>(k),
        static_cast<int64_t>(bshape.size())};

@@ -2,7 +2,7 @@
 
 #include <climits>
 
-#include "accel/backend/cpu/matmul_kernels.h"
+#include "accel/backend/common/blas_operand.h"
 #include "accel/backend/cuda/cublas.h"
 
 namespace accel::cuda {
@@ -13,7 +13,7 @@ bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 }  // namespace
 
 bool gemm_accepts(int64_t rows, int64_t cols, int64_t s0, int64_t s1) {
-  return cpu::blas_operand(rows, cols, s0, s1).has_value();
+  return plan::blas_operand(rows, cols, s0, s1).has_value();
 }
 
 std::vector<int64_t> batch_offsets(const Shape& batch_shape, const Strides& batch_strides) {
@@ -47,8 +47,8 @@ std::optional<GemmPlan> plan_gemm(const Shape& batch_shape, int64_t m, int64_t n
   const size_t bn = batch_shape.size();
   // The same row-/column-major test the CPU's BLAS path uses (strides of length-1 axes are
   // free), so vectors and transposed views go to cuBLAS as they are.
-  const auto la = cpu::blas_operand(m, k, sa[bn], sa[bn + 1]);
-  const auto lb = cpu::blas_operand(k, n, sb[bn], sb[bn + 1]);
+  const auto la = plan::blas_operand(m, k, sa[bn], sa[bn + 1]);
+  const auto lb = plan::blas_operand(k, n, sb[bn], sb[bn + 1]);
   if (!la || !lb) return std::nullopt;
   const int64_t batch = shape_size(batch_shape);
   if (!fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(la->ld) || !fits_int(lb->ld) ||

@@ -33,25 +33,7 @@ unsigned grid_y(int64_t blocks) {
   return static_cast<unsigned>(std::clamp<int64_t>(blocks, 1, kMaxGridY));
 }
 
-// Slowest first by |input stride|, neighbours merged where contiguous in input and output.
-std::vector<ReduceDim> sort_and_merge(std::vector<ReduceDim> dims, bool sort) {
-  if (sort)
-    std::stable_sort(dims.begin(), dims.end(), [](const ReduceDim& a, const ReduceDim& b) {
-      return std::llabs(a.in) > std::llabs(b.in);
-    });
-  std::vector<ReduceDim> merged;
-  for (const ReduceDim& d : dims) {
-    if (!merged.empty()) {
-      ReduceDim& m = merged.back();
-      if (m.in == d.in * d.size && m.out == d.out * d.size) {
-        m = {m.size * d.size, d.in, d.out};
-        continue;
-      }
-    }
-    merged.push_back(d);
-  }
-  return merged;
-}
+using plan::sort_and_merge;
 
 void check_ndim(size_t ndim, const char* what) {
   if (ndim > static_cast<size_t>(kMaxDims))
@@ -113,26 +95,9 @@ void split(kernels::ReduceParams& p, int64_t threads, int64_t per_chunk_threads,
 
 }  // namespace
 
-int64_t ReduceDims::kept_count() const { return no_output ? 0 : product(kept); }
-int64_t ReduceDims::reduced_count() const { return reduced_empty ? 0 : product(reduced); }
-
 ReduceDims reduce_dims(const Shape& shape, const Strides& in_strides, const std::vector<int>& axes,
                        const Strides& out_strides, bool keep_order) {
-  ReduceDims r;
-  std::vector<ReduceDim> kept, red;
-  size_t next = 0, out_dim = 0;
-  for (int d = 0; d < static_cast<int>(shape.size()); ++d) {
-    const bool reduced = next < axes.size() && axes[next] == d;
-    if (reduced) ++next;
-    const ReduceDim dim{shape[d], in_strides[d], reduced ? 0 : out_strides[out_dim]};
-    if (!reduced) ++out_dim;
-    if (shape[d] == 0) (reduced ? r.reduced_empty : r.no_output) = true;
-    if (shape[d] <= 1) continue;
-    (reduced ? red : kept).push_back(dim);
-  }
-  r.kept = sort_and_merge(std::move(kept), true);
-  r.reduced = sort_and_merge(std::move(red), !keep_order);
-  return r;
+  return plan::reduce_dims(shape, in_strides, axes, out_strides, keep_order, false);
 }
 
 size_t ReducePlan::partial_bytes() const {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "accel/backend/common/reduce_dims.h"
 #include "accel/core/shape.h"
 #include "accel/device_src/reduce_params.h"
 
@@ -14,22 +15,9 @@ struct Grid {
   unsigned x = 1, y = 1;
 };
 
-// One dimension of a reduction: its length and strides (elements) in the input and the output.
-struct ReduceDim {
-  int64_t size, in, out;
-  bool operator==(const ReduceDim&) const = default;
-};
-
-// The kept and reduced dimensions, size-1 ones dropped, each sorted slowest-first by input
-// stride and merged where contiguous (the reduced ones keep their order when `keep_order`:
-// argmin/argmax count positions along them). `kept` empty: one output; a kept size 0: no output
-// at all (`no_output`); `reduced_empty`: every output is the identity.
-struct ReduceDims {
-  std::vector<ReduceDim> kept, reduced;
-  bool no_output = false, reduced_empty = false;
-  int64_t kept_count() const;
-  int64_t reduced_count() const;
-};
+// The shared reduction layout (backend/common/reduce_dims.h), negative strides kept as they are.
+using plan::ReduceDim;
+using plan::ReduceDims;
 ReduceDims reduce_dims(const Shape& shape, const Strides& in_strides, const std::vector<int>& axes,
                        const Strides& out_strides, bool keep_order);
 

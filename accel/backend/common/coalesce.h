@@ -1,0 +1,28 @@
+// The iteration space every backend walks, planned once: an N-d loop over several operands with
+// length-1 axes dropped and neighbouring axes merged wherever every operand steps through the
+// pair as through one axis, so a C-contiguous N-d walk becomes one row. Used by the CPU's
+// strided loops, fused interpreter and gathers/scatters, and by the CUDA launch layouts.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "accel/core/shape.h"
+
+namespace accel::plan {
+
+// In place over raw arrays, so hot paths pay no allocation: shape[0..ndim) and, per operand k,
+// steps[k][0..ndim) (any unit, one per operand: bytes, elements). Axis d merges into the kept
+// axis before it when, for every operand, outer step == step(d) * length(d). Axes of length 0
+// are kept (the space is empty). Returns the number of axes left; 0 when every axis had length 1.
+int coalesce_axes(int ndim, int64_t* shape, std::span<int64_t* const> steps);
+
+// The same on vectors: `steps[k]` is operand k's steps over `shape`.
+struct IterSpace {
+  Shape shape;
+  std::vector<Strides> steps;  // steps[k][d]
+  int64_t size() const { return shape_size(shape); }
+};
+IterSpace coalesce(const Shape& shape, std::vector<Strides> steps);
+
+}  // namespace accel::plan

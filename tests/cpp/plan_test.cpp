@@ -1,0 +1,114 @@
+// The shared planning layer (accel/backend/common/): the N-operand coalescer and the reduction
+// layout, checked against brute force: a plan must visit exactly the addresses, in the same
+// order, that the original shape and strides do.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "accel/backend/common/coalesce.h"
+#include "accel/backend/common/reduce_dims.h"
+
+using namespace accel;
+using plan::ReduceDim;
+
+namespace {
+
+// Every position of `shape` in C order: operand k's offset.
+std::vector<std::vector<int64_t>> walk(const Shape& shape, const std::vector<Strides>& steps) {
+  std::vector<std::vector<int64_t>> out;
+  const int64_t n = shape_size(shape);
+  std::vector<int64_t> idx(shape.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    std::vector<int64_t> offsets;
+    for (const Strides& s : steps) {
+      int64_t o = 0;
+      for (size_t d = 0; d < shape.size(); ++d) o += idx[d] * s[d];
+      offsets.push_back(o);
+    }
+    out.push_back(offsets);
+    for (int d = static_cast<int>(shape.size()) - 1; d >= 0 && ++idx[d] == shape[d]; --d) idx[d] = 0;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST(Coalesce, ContiguousOperandsBecomeOneRow) {
+  // 4 x 5 x 6 C-contiguous, float32 in bytes and float64 in elements: units are per operand.
+  const plan::IterSpace s = plan::coalesce({4, 5, 6}, {{120, 24, 4}, {30, 6, 1}});
+  EXPECT_EQ(s.shape, (Shape{120}));
+  EXPECT_EQ(s.steps, (std::vector<Strides>{{4}, {1}}));
+}
+
+TEST(Coalesce, LengthOneAxesDropAndMergesNeedEveryOperand) {
+  // Axis 1 of length 1 is dropped whatever its stride; a broadcast operand blocks the merge.
+  const plan::IterSpace s = plan::coalesce({3, 1, 4}, {{4, 999, 1}, {0, 7, 1}});
+  EXPECT_EQ(s.shape, (Shape{3, 4}));
+  EXPECT_EQ(s.steps, (std::vector<Strides>{{4, 1}, {0, 1}}));
+  EXPECT_EQ(plan::coalesce({1, 1}, {{5, 6}}).shape, Shape{});  // a single element: no axes
+}
+
+TEST(Coalesce, ZeroLengthAxisKeepsTheSpaceEmpty) {
+  EXPECT_EQ(plan::coalesce({3, 0, 2}, {{0, 2, 1}}).size(), 0);
+}
+
+TEST(Coalesce, VisitsTheSameOffsetsAsTheOriginalSpace) {
+  std::mt19937 rng(15);
+  for (int trial = 0; trial < 500; ++trial) {
+    const int nd = static_cast<int>(rng() % 6), nops = 1 + static_cast<int>(rng() % 4);
+    Shape shape;
+    for (int d = 0; d < nd; ++d) shape.push_back(static_cast<int64_t>(rng() % 4));
+    std::vector<Strides> steps(static_cast<size_t>(nops));
+    for (Strides& s : steps) {
+      // Mostly C-contiguous (with a random sign and unit), sometimes broadcast or arbitrary.
+      int64_t step = 1 + static_cast<int64_t>(rng() % 3);
+      s.assign(static_cast<size_t>(nd), 0);
+      for (int d = nd - 1; d >= 0; --d) {
+        const int kind = static_cast<int>(rng() % 6);
+        s[d] = kind == 0 ? 0 : kind == 1 ? static_cast<int64_t>(rng() % 50) - 25 : step;
+        step *= std::max<int64_t>(shape[d], 1);
+      }
+    }
+    const plan::IterSpace c = plan::coalesce(shape, steps);
+    ASSERT_LE(c.shape.size(), shape.size());
+    for (int64_t n : c.shape) EXPECT_NE(n, 1);
+    EXPECT_EQ(walk(c.shape, c.steps), walk(shape, steps)) << "trial " << trial;
+  }
+}
+
+TEST(ReduceDims, SortsMergesAndKeepsArgOrder) {
+  // Fortran-ordered 4 x 3, everything reduced: one run of 12, or kept in order for argmin.
+  EXPECT_EQ(plan::reduce_dims({4, 3}, {1, 4}, {0, 1}, {}, false, false).reduced,
+            (std::vector<ReduceDim>{{12, 1, 0}}));
+  EXPECT_EQ(plan::reduce_dims({4, 3}, {1, 4}, {0, 1}, {}, true, false).reduced,
+            (std::vector<ReduceDim>{{4, 1, 0}, {3, 4, 0}}));
+  const plan::ReduceDims d = plan::reduce_dims({2, 1, 0}, {3, 3, 1}, {2}, {1, 1}, false, false);
+  EXPECT_TRUE(d.reduced_empty);
+  EXPECT_FALSE(d.no_output);
+  EXPECT_EQ(d.kept, (std::vector<ReduceDim>{{2, 3, 1}}));
+}
+
+TEST(ReduceDims, FlippedDimensionsCoverTheSameElements) {
+  // x[::-1, ::-2] of a 5 x 8 array reduced over axis 1: read forwards from the far corner.
+  const Shape shape{5, 4};
+  const Strides in{-8, -2}, out{-1};
+  const plan::ReduceDims d = plan::reduce_dims(shape, in, {1}, out, false, true);
+  EXPECT_EQ(d.kept, (std::vector<ReduceDim>{{5, 8, 1}}));
+  EXPECT_EQ(d.reduced, (std::vector<ReduceDim>{{4, 2, 0}}));
+  EXPECT_EQ(d.in_offset, -4 * 8 - 3 * 2);
+  EXPECT_EQ(d.out_offset, -4);
+  std::set<std::pair<int64_t, int64_t>> original, planned;
+  for (const auto& o : walk(shape, {in, {out[0], 0}})) original.insert({o[0], o[1]});
+  Shape ps;
+  Strides pi, po;
+  for (const auto* v : {&d.kept, &d.reduced})
+    for (const ReduceDim& r : *v) ps.push_back(r.size), pi.push_back(r.in), po.push_back(r.out);
+  for (const auto& o : walk(ps, {pi, po})) planned.insert({o[0] + d.in_offset, o[1] + d.out_offset});
+  EXPECT_EQ(planned, original);
+  // argmin/argmax keep a reduced dimension's sign: positions count along it.
+  EXPECT_EQ(plan::reduce_dims(shape, in, {1}, out, true, true).reduced,
+            (std::vector<ReduceDim>{{4, -2, 0}}));
+}
