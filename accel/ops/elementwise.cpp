@@ -57,6 +57,32 @@ std::optional<Array> compare_out_of_range(OpId op, std::span<const Array> inputs
   return std::nullopt;
 }
 
+// uint64 against a signed integer array: NumPy 2 compares the values exactly, where their
+// common type (float64) would round both past 2^53 (2^63 - 2 == 2^63 - 1). A negative value is
+// below every uint64; the others compare as uint64.
+std::optional<Array> compare_mixed_sign(OpId op, std::span<const Array> inputs) {
+  if (!is_comparison(op) || inputs[0].weak() || inputs[1].weak()) return std::nullopt;
+  const bool signed_right = inputs[0].dtype() == Dtype::uint64 &&
+                            dtype_kind(inputs[1].dtype()) == DtypeKind::SignedInt;
+  const bool signed_left = inputs[1].dtype() == Dtype::uint64 &&
+                           dtype_kind(inputs[0].dtype()) == DtypeKind::SignedInt;
+  if (!signed_left && !signed_right) return std::nullopt;
+  const Array& s = inputs[signed_right ? 1 : 0];
+  const Array negative = less(s, Array::scalar(int64_t{0}, true, s.device()));
+  const Array as_unsigned[] = {signed_left ? astype(s, Dtype::uint64) : inputs[0],
+                               signed_right ? astype(s, Dtype::uint64) : inputs[1]};
+  // Where s < 0: the unsigned side is greater.
+  bool unsigned_greater_answer = false;  // the answer of "op" when the unsigned side is greater
+  switch (op) {
+    case OpId::not_equal: unsigned_greater_answer = true; break;
+    case OpId::less: case OpId::less_equal: unsigned_greater_answer = signed_left; break;
+    case OpId::greater: case OpId::greater_equal: unsigned_greater_answer = signed_right; break;
+    default: break;
+  }
+  const Array answer = Array::scalar(unsigned_greater_answer, false, s.device());
+  return where(negative, answer, elementwise(op, as_unsigned));
+}
+
 int pending_depth(const Array& a) { return a.is_pending() ? a.impl()->node->depth : 0; }
 
 // A literal exponent: a computed 0-d real host value (a Python or NumPy scalar, typically).
@@ -88,6 +114,7 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   if (float_math && op != OpId::divide && !is_inexact(promoted)) promoted = float_math_type(typed);
   OpTypes types = resolve_op_types(op, promoted);
   if (auto constant = compare_out_of_range(op, inputs, types.compute)) return *constant;
+  if (auto exact = compare_mixed_sign(op, inputs)) return *exact;
   // x ** 2 with a literal 2 is x * x, as NumPy's fast scalar power: exact (a GPU's pow may
   // round differently) and no pow call, on every device and in every fused kernel. A literal
   // 0.5 is sqrt, as NumPy's float power loop takes it (sqrt(-inf) is nan where pow gives inf,

@@ -48,6 +48,27 @@ template <BinaryFn F> nb::object inplace(nb::handle self_h, nb::handle other) {
   return nb::borrow(self_h);
 }
 
+// x ** e for a float or complex x, as NumPy's operator (its fast scalar power, which np.power
+// does not take): a Python float 0.5 is sqrt and a Python int -1 is reciprocal. For real x
+// these give pow's values; for complex x they differ at infinities (sqrt(inf+1j) is inf+0j where
+// pow gives inf+nanj, 1/(inf+1j) is 0 where pow gives nan). A Python 2 is square in elementwise.
+nb::object power_operator(const Array& self, nb::handle e, bool in_place, nb::handle self_h) {
+  if (is_inexact(self.dtype())) {
+    const bool half = PyFloat_CheckExact(e.ptr()) && PyFloat_AS_DOUBLE(e.ptr()) == 0.5;
+    int overflow = 0;
+    const bool minus_one =
+        PyLong_CheckExact(e.ptr()) && PyLong_AsLongAndOverflow(e.ptr(), &overflow) == -1 && !overflow;
+    if (half || minus_one) {
+      Array r = half ? accel::sqrt(self) : accel::reciprocal(self);
+      if (!in_place) return nb::cast(r);
+      write_into(self_h, r, true, "inplace");
+      return nb::borrow(self_h);
+    }
+  }
+  constexpr BinaryFn power = &accel::pow;
+  return in_place ? inplace<power>(self_h, e) : binary<power>(self, e);
+}
+
 nb::tuple shape_tuple(const Shape& s) {
   nb::list l;
   for (int64_t d : s) l.append(d);
@@ -282,7 +303,13 @@ void init_array(nb::module_& m) {
   ACCEL_PY_BINARY("truediv", divide)
   ACCEL_PY_BINARY("floordiv", floor_divide)
   ACCEL_PY_BINARY("mod", remainder)
-  ACCEL_PY_BINARY("pow", pow)
+  cls.def("__pow__", [](const Array& self, nb::handle e) {
+    return power_operator(self, e, false, nb::handle());
+  });
+  cls.def("__rpow__", &reflected<static_cast<BinaryFn>(&pow)>);
+  cls.def("__ipow__", [](nb::handle self_h, nb::handle e) {
+    return power_operator(nb::cast<const Array&>(self_h), e, true, self_h);
+  });
   ACCEL_PY_BINARY("and", bitwise_and)
   ACCEL_PY_BINARY("or", bitwise_or)
   ACCEL_PY_BINARY("xor", bitwise_xor)

@@ -210,6 +210,29 @@ def moderate(x):
     return not (np.abs(finite) >= 2.0**20).any()
 
 
+def no_near_tie(a, b):
+    """An equality test of values that may carry rounding differences: no pair of values is
+    close without being equal (closer than 10^4 units in the last place)."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    dt = np.result_type(a, b)
+    if dt.kind not in "fc":
+        return True
+    with np.errstate(all="ignore"):
+        a, b = a.astype(np.complex128), b.astype(np.complex128)
+        gap = np.abs(a - b)
+        near = (gap > 0) & (gap <= 1e4 * np.finfo(dt).eps * np.maximum(np.abs(a), np.abs(b)))
+    return not near.any()
+
+
+def exact_float_sum(x):
+    """Integer means, variances and deviations whose float64 sum is exact: past 2^53 the sum
+    rounds by the order of its terms, and the deviation of equal huge values (0 exactly) comes
+    out as whatever that rounding left (NumPy 256, another order 2304). The oracle's noise
+    cannot show it, as it does not perturb integers."""
+    x = np.asarray(x)
+    return bool(np.abs(x.astype(np.float64)).sum() < 2.0**53)
+
+
 def no_signed_zeros(x):
     """min/max reductions over both 0.0 and -0.0: which one a tie gives is not defined."""
     x = np.asarray(x)
@@ -255,17 +278,29 @@ def cancel_free(value, abs_value):
 
 
 def order_free_product(x):
-    """Products whose value does not depend on the order of the multiplications: complex ones
-    only of finite values (inf and NaN parts depend on the order), real ones without both a zero
-    and an overflow (0 * ... * 1e38 * 1e38 is 0 or nan depending on which comes first)."""
+    """Products whose value does not depend on the order of the multiplications.
+    Complex: only of finite values whose running products cannot overflow (inf and NaN parts
+    depend on the order, and where a product overflows, on whether its parts are computed with
+    fused multiply-adds: NumPy's cumprod fuses them along one axis and not along another).
+    Real: not both a zero (or a running product that may underflow to one) and an inf (or one
+    that may overflow): 1e-40 * 1e-40 * inf is inf or nan by the order; and no running product
+    that may reach the subnormals, where the digits it keeps depend on the order."""
     x = np.asarray(x)
-    if x.dtype.kind == "c":
-        return bool(np.isfinite(x).all())
-    if x.dtype.kind != "f" or not (x == 0).any():
+    if x.dtype.kind not in "fc":
         return True
+    fi = np.finfo(x.dtype)
     with np.errstate(all="ignore"):
-        logs = np.log2(np.abs(x[x != 0]).astype(np.float64))
-    return bool(np.isfinite(x).all() and logs[logs > 0].sum() < np.finfo(x.dtype).maxexp - 1)
+        mags = np.abs(x).astype(np.float64)
+        logs = np.log2(mags[(mags > 0) & np.isfinite(mags)])
+    up, down = logs[logs > 0].sum(), logs[logs < 0].sum()
+    if x.dtype.kind == "c":
+        return bool(np.isfinite(x).all() and up < fi.maxexp - 2)
+    may_overflow = up >= fi.maxexp - 1
+    if (x == 0).any():
+        return not (may_overflow or (~np.isfinite(x)).any())
+    # Without a zero: overflow decides by the order only where values below 1 pull the running
+    # product back (1e30 * 1e30 * 1e-30 is inf, 1e30 * 1e-30 * 1e30 is 1e30).
+    return bool(down > fi.minexp and not (may_overflow and (mags < 1).any()))
 
 
 def finite_if_complex(x):
@@ -278,6 +313,7 @@ GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, 
           "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
           "cancel_free": cancel_free, "order_free_product": order_free_product,
+          "exact_float_sum": exact_float_sum, "no_near_tie": no_near_tie,
           "no_signed_zeros": no_signed_zeros}
 
 

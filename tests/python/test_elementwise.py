@@ -770,3 +770,45 @@ def test_power_of_a_bool_array_has_numpys_dtype(exponent):
     got = ac.asarray(b) ** exponent
     assert got.dtype == want.dtype.name
     np.testing.assert_array_equal(ac.asnumpy(got), want)
+
+
+COMPLEX_SPECIALS = np.array([complex(np.inf, 0.907), complex(-np.inf, 1.0), complex(np.nan, np.inf),
+                             complex(0.0, 0.0), complex(-0.0, 2.5), 2 + 3j, complex(1.5, 1e-40)])
+
+
+@pytest.mark.parametrize("exponent", [0.5, -1, 2, -1.0, np.float64(0.5)])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32", "float64"])
+def test_power_operator_takes_numpys_fast_paths(exponent, dtype):
+    # NumPy's ** (not np.power) takes a Python 0.5 as sqrt and a Python -1 as reciprocal:
+    # (inf+0.9j) ** 0.5 is inf+0j where pow gives inf+nanj. Fuzzer seed 9008091.
+    z = COMPLEX_SPECIALS.astype(dtype) if dtype[0] == "c" else np.array(
+        [np.inf, -np.inf, np.nan, 0.0, -0.0, 2.5, -4.0, 1e-40]).astype(dtype)
+    with np.errstate(all="ignore"):
+        want = z ** exponent
+        want_fn = np.power(z, exponent)
+        want_in_place = z.copy()
+        want_in_place **= exponent
+    x = ac.asarray(z.copy())
+    np.testing.assert_array_equal(ac.asnumpy(x ** exponent), want)
+    np.testing.assert_array_equal(ac.asnumpy(ac.pow(x, exponent)), want_fn)
+    x **= exponent
+    np.testing.assert_array_equal(ac.asnumpy(x), want_in_place)
+
+
+@pytest.mark.parametrize("op", ["equal", "not_equal", "less", "less_equal", "greater",
+                                "greater_equal"])
+@pytest.mark.parametrize("signed", ["int8", "int32", "int64"])
+def test_uint64_compares_exactly_with_signed_integers(op, signed):
+    # Their common type is float64, which rounds 2^63 - 2 and 2^63 - 1 to the same value; NumPy 2
+    # compares the integers exactly. Fuzzer seed 9072463.
+    u = np.array([2**63 - 2, 2**63 + 5, 5, 2**64 - 1, 0, 127], np.uint64)
+    s = np.array([2**63 - 1, -1, 5, -1, -128, 127], np.int64)
+    s = s.astype(signed) if signed == "int64" else np.clip(s, np.iinfo(signed).min,
+                                                            np.iinfo(signed).max).astype(signed)
+    f, g = getattr(np, op), getattr(ac, op)
+    np.testing.assert_array_equal(ac.asnumpy(g(ac.asarray(u), ac.asarray(s))), f(u, s))
+    np.testing.assert_array_equal(ac.asnumpy(g(ac.asarray(s), ac.asarray(u))), f(s, u))
+    # broadcast, and 0-d on either side
+    np.testing.assert_array_equal(ac.asnumpy(g(ac.asarray(u[:, None]), ac.asarray(s))),
+                                  f(u[:, None], s))
+    np.testing.assert_array_equal(ac.asnumpy(g(ac.asarray(s[1]), ac.asarray(u))), f(s[1], u))
