@@ -206,7 +206,7 @@ class Builder:
         if stmt.inexact or self.rounded.intersection(stmt.uses):
             if stmt.defines:
                 self.rounded.add(stmt.defines)
-            else:  # every name that shows the memory written
+            elif stmt.writes:  # every name that shows the memory written
                 w = self.env[stmt.writes]
                 self.rounded.update(n for n, v in self.env.items() if np.shares_memory(v, w))
         self.stmts.append(stmt)
