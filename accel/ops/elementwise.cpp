@@ -119,11 +119,6 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   // round differently) and no pow call, on every device and in every fused kernel. A literal
   // 0.5 is sqrt, as NumPy's float power loop takes it (sqrt(-inf) is nan where pow gives inf,
   // sqrt(-0.0) is -0.0). Decided here, while the exponent is still a host value.
-  // NumPy's fast path squares a bool array by a Python 2 in square's own loop: int8, where pow's
-  // promotion (bool with a Python int) would give int64.
-  if (op == OpId::pow && inputs[0].dtype() == Dtype::bool_ && inputs[1].weak() &&
-      is_integer(inputs[1].dtype()) && literal_exponent(inputs[1]) == 2.0)
-    return elementwise(OpId::square, inputs.first(1));
   if (op == OpId::pow && is_floating(types.compute)) {
     const std::optional<double> e = literal_exponent(inputs[1]);
     if (e == 2.0 || e == 0.5) {
