@@ -7,6 +7,8 @@
 #include "accel/core/dtype.h"
 #include "accel/core/eval.h"
 #include "accel/core/shape.h"
+#include "accel/kernels/elementwise_kernel.h"
+#include "accel/kernels/reduction_kernel.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/creation.h"
 #include "accel/ops/elementwise.h"

@@ -17,6 +17,9 @@ namespace accel {
 namespace ir {
 struct KernelIR;
 }
+namespace codegen {
+struct TemplateLaunch;
+}
 
 struct MemoryStats {
   size_t in_use = 0;     // bytes held by live buffers
@@ -97,6 +100,12 @@ class Backend {
   // Coordinates of x's nonzero elements in C order: a new contiguous int64 array of shape
   // (x.ndim(), count). NaN counts as nonzero, -0.0 as zero.
   virtual Array nonzero(const Array& x) = 0;
+
+  // Runs a kernel template (ElementwiseKernel / ReductionKernel, codegen/template_kernel.h)
+  // planned by accel/kernels: the kernel is emitted in the device's dialect, compiled once
+  // (kernel cache) and run over launch.n elements, or launch.n outputs of launch.rn reduced
+  // positions each. The operands' addresses are in launch.args; they are computed already.
+  virtual void run_template(const codegen::TemplateLaunch& launch) = 0;
 
   virtual void synchronize() {}
 };

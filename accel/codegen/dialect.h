@@ -27,6 +27,13 @@ struct Dialect {
   const char* at_contiguous;   // element {i} of operand {k} of {type}
   const char* at_scalar;
   const char* at_strided;
+  // Kernel templates (template_kernel.h): the user's code runs in these skeletons; {name} is the
+  // kernel, {identity} a reduction's identity. The args struct `_accel_args _a` is shared.
+  const char* template_prelude;    // what user code may use besides the language itself
+  const char* template_complex;    // brings in complex<T>, when a kernel's types or code use it
+  const char* template_begin;      // an elementwise template's signature and opening brace
+  const char* template_loop;       // opens the loop over elements; the index is `i`
+  const char* template_reduction;  // a reduction's kernel(s), over _map/_reduce/_post (emitted)
 };
 
 // Host C++ compiled by the system compiler into a shared object: a function over elements

@@ -9,12 +9,7 @@
 #include "accel/runtime/errors.h"
 
 namespace accel::codegen {
-namespace {
 
-using ir::Instr;
-using ir::InstrKind;
-
-// Fills {key} placeholders of a dialect template.
 std::string fill(const char* tmpl,
                  std::initializer_list<std::pair<const char*, std::string>> vars) {
   std::string out;
@@ -37,8 +32,6 @@ std::string fill(const char* tmpl,
   }
   return out;
 }
-
-}  // namespace
 
 const char* c_type(Dtype dt) {
   switch (dt) {
@@ -73,6 +66,9 @@ const char* c_type(Dtype dt) {
 }
 
 namespace {
+
+using ir::Instr;
+using ir::InstrKind;
 
 const char* functor_name(OpId op) {
   switch (op) {

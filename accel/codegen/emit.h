@@ -2,7 +2,9 @@
 // code calls the scalar functors of accel/device_src/scalar_ops.h, embedded as text, so each op
 // is defined once for the CPU loops, the interpreter, the host JIT and CUDA.
 #pragma once
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "accel/codegen/dialect.h"
 #include "accel/ir/kernel_ir.h"
@@ -18,6 +20,8 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& dialect);
 // several kernels (a test compiling many at once, a hand-written kernel beside the functors)
 // start with this once.
 std::string emit_prelude(const Dialect& dialect);
+// Fills the {key} placeholders of a dialect template with their values (other braces stay).
+std::string fill(const char* tmpl, std::initializer_list<std::pair<const char*, std::string>> vars);
 // The C++ type of a dtype in generated source ("float", "std::complex<double>", ...).
 const char* c_type(Dtype dtype);
 

@@ -28,4 +28,5 @@ NB_MODULE(_core, m) {
   init_cuda(m);
   init_kernel_cache(m);
   init_fusion(m);
+  init_kernel_templates(m);
 }

@@ -29,6 +29,7 @@ class CpuBackend final : public Backend {
                                     std::span<const Array> indices,
                                     const Array& values) override;  // gather_scatter.cpp
   Array nonzero(const Array& x) override;  // nonzero.cpp
+  void run_template(const codegen::TemplateLaunch& launch) override;  // template_kernels.cpp
 };
 
 CpuBackend& cpu_backend();

@@ -3,9 +3,7 @@
 // the system C++ compiler into a shared object in a background thread, stored in the kernel
 // cache and used once ready. The interpreter serves meanwhile and wherever no compiler exists.
 //
-// Compiler: ACCEL_CXX, else c++, g++ or clang++ on PATH. ACCEL_JIT=0 turns the JIT off.
-// Cache key: SHA-256 of the full source, the compiler's identity (--version), the flags and the
-// CPU model (the flags say -march=native).
+// The compiler and the cache key: host_compiler.h. ACCEL_JIT=0 turns the JIT off.
 #pragma once
 #include <cstdint>
 #include <string>

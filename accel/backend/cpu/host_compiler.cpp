@@ -1,0 +1,169 @@
+#include "accel/backend/cpu/host_compiler.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <utility>
+
+#include "accel/runtime/errors.h"
+#include "accel/runtime/kernel_cache.h"
+#include "accel/runtime/sha256.h"
+
+namespace accel::cpu {
+namespace fs = std::filesystem;
+namespace {
+
+// -fno-math-errno lets calls to sin, exp, ... vectorise (through libmvec); it changes no
+// result. -ffp-contract=off: no fused multiply-adds, which round differently from NumPy and
+// from the interpreter (the library is compiled so too). -w: warnings in generated code help
+// no one at run time.
+constexpr const char* kFlags =
+    "-std=c++17 -O3 -march=native -fno-math-errno -ffp-contract=off -fPIC -shared -w";
+constexpr const char* kLibs = "-lmvec -lm";
+
+// The compiler to run and its --version line ("" when none is found).
+const std::pair<std::string, std::string>& compiler() {
+  static const std::pair<std::string, std::string> c = [] {
+    std::vector<std::string> names;
+    if (const char* env = std::getenv("ACCEL_CXX"); env && *env)
+      names.push_back(env);
+    else
+      names = {"c++", "g++", "clang++"};
+    for (const std::string& name : names) {
+      std::string cmd = "'" + name + "' --version 2>/dev/null";
+      FILE* p = popen(cmd.c_str(), "r");
+      if (!p) continue;
+      char line[512] = {0};
+      const bool ok = std::fgets(line, sizeof line, p) != nullptr;
+      const int rc = pclose(p);
+      if (ok && rc == 0) {
+        std::string id = line;
+        while (!id.empty() && (id.back() == '\n' || id.back() == '\r')) id.pop_back();
+        return std::pair<std::string, std::string>(name, id);
+      }
+    }
+    return std::pair<std::string, std::string>("", "");
+  }();
+  return c;
+}
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) return line;
+  return "unknown cpu";
+}
+
+// A flag as one shell word (flags come from users: -DNAME="a b" must stay one argument).
+std::string quoted(const std::string& flag) {
+  std::string q = "'";
+  for (char c : flag) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Each compile works in its own temporary directory, so processes compiling the same kernel
+// at once do not meet until the cache's atomic store, which keeps whichever entry came first.
+fs::path compile_to_cache(const std::string& cxx, const std::string& source,
+                          const std::string& flags, const std::string& key,
+                          const std::string& what, double* seconds) {
+  std::string tmpl = (fs::temp_directory_path() / "accel-jit-XXXXXX").string();
+  if (!mkdtemp(tmpl.data()))
+    throw CompileError("[jit] cannot create a temporary directory in " +
+                       fs::temp_directory_path().string());
+  const fs::path dir = tmpl;
+  const fs::path src = dir / "kernel.cpp", so = dir / "kernel.so", log = dir / "log.txt";
+  std::ofstream(src) << source;
+  const std::string cmd = "'" + cxx + "' " + kFlags + flags + " -o '" + so.string() + "' '" +
+                          src.string() + "' " + kLibs + " > '" + log.string() + "' 2>&1";
+  const auto t0 = std::chrono::steady_clock::now();
+  const int rc = std::system(cmd.c_str());
+  *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string bytes;
+  if (rc == 0) {
+    std::ifstream in(so, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  if (rc != 0 || bytes.empty()) {
+    std::ifstream in(log);
+    std::string msg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    fs::remove_all(dir);
+    throw CompileError("[jit] " + cxx + " failed on kernel " + what + " (exit " +
+                       std::to_string(rc) + "):\n" + msg.substr(0, 4000));
+  }
+  fs::remove_all(dir);
+  return KernelCache::instance().store(key, bytes);
+}
+
+// Declares glibc's vector math (libmvec) to the compiler so that loops calling std::sin, std::exp,
+// ... vectorise, as the library's own contiguous loops do (backend/cpu/vector_math.h).
+constexpr const char* kVectorMathDecls = R"(
+#include <cmath>
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__AVX2__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+#define ACCEL_MVEC(fn) __attribute__((__simd__("notinbranch"))) float fn##f(float) noexcept; \
+                       __attribute__((__simd__("notinbranch"))) double fn(double) noexcept;
+extern "C" {
+ACCEL_MVEC(sin) ACCEL_MVEC(cos) ACCEL_MVEC(tan) ACCEL_MVEC(exp) ACCEL_MVEC(exp2)
+ACCEL_MVEC(expm1) ACCEL_MVEC(log) ACCEL_MVEC(log2) ACCEL_MVEC(log10) ACCEL_MVEC(log1p)
+ACCEL_MVEC(asin) ACCEL_MVEC(acos) ACCEL_MVEC(atan) ACCEL_MVEC(sinh) ACCEL_MVEC(cosh)
+ACCEL_MVEC(tanh) ACCEL_MVEC(asinh) ACCEL_MVEC(acosh) ACCEL_MVEC(atanh) ACCEL_MVEC(cbrt)
+}
+#undef ACCEL_MVEC
+#endif
+)";
+
+}  // namespace
+
+const char* host_vector_math_declarations() { return kVectorMathDecls; }
+
+std::string host_compiler_identity() {
+  const auto& [name, id] = compiler();
+  return name.empty() ? "no C++ compiler found (set ACCEL_CXX)" : name + ": " + id;
+}
+
+HostLibrary build_host_library(const std::string& source, const std::vector<std::string>& extra_flags,
+                               const std::string& what) {
+  const auto& [cxx, id] = compiler();
+  if (cxx.empty())
+    throw BackendUnavailable(
+        "[jit] no C++ compiler found for kernel " + what + ": looked for " +
+        std::string(std::getenv("ACCEL_CXX") ? "ACCEL_CXX" : "c++, g++, clang++") +
+        " on PATH; install g++ or clang++, or name one with ACCEL_CXX");
+  std::string flags;
+  for (const std::string& f : extra_flags) flags += " " + quoted(f);
+  static const std::string cpu = cpu_model();
+  const std::string key = Sha256()
+                              .update(source)
+                              .update("\n")
+                              .update(id)
+                              .update("\n")
+                              .update(kFlags)
+                              .update(flags)
+                              .update(kLibs)
+                              .update("\n")
+                              .update(cpu)
+                              .hex_digest();
+  HostLibrary lib;
+  std::optional<fs::path> path = KernelCache::instance().load_path(key);
+  lib.from_disk = path.has_value();
+  if (!path) path = compile_to_cache(cxx, source, flags, key, what, &lib.compile_seconds);
+  lib.handle = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib.handle)
+    throw CompileError("[jit] cannot load " + path->string() + " (kernel " + what + "): " +
+                       dlerror());
+  return lib;
+}
+
+void* host_symbol(const HostLibrary& lib, const std::string& name, const std::string& what) {
+  void* fn = dlsym(lib.handle, name.c_str());
+  if (!fn) throw CompileError("[jit] the library of kernel " + what + " has no symbol " + name);
+  return fn;
+}
+
+}  // namespace accel::cpu
