@@ -329,3 +329,12 @@ def test_a_second_process_loads_the_compiled_kernel_from_disk(tmp_path):
     second = [int(v) for v in runs[1].stdout.split()]
     assert first == [0, 2]   # both compiled
     assert second == [2, 0]  # both loaded
+
+
+def test_the_example_runs():
+    example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python",
+                           "elementwise_kernel.py")
+    r = subprocess.run([sys.executable, example], capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    assert r.returncode == 0, r.stderr
+    assert "l2norm(x, axis=1)" in r.stdout
