@@ -126,7 +126,7 @@ const Dialect& cuda_dialect() {
       // A block per output (grid-stride over outputs): its 256 threads stride over the reduced
       // range, then fold their states in a shared-memory tree.
       "extern \"C\" __global__ void __launch_bounds__(256) {name}(const _accel_args _a) {\n"
-      "  __shared__ alignas(16) unsigned char _shared[256 * sizeof(_type_reduce)];\n"
+      "  __shared__ long long _shared[(256 * sizeof(_type_reduce) + 7) / 8];  // 8-byte aligned\n"
       "  _type_reduce* _s = reinterpret_cast<_type_reduce*>(_shared);\n"
       "  for (int64_t _o = blockIdx.x; _o < _a.n; _o += gridDim.x) {\n"
       "    _type_reduce _acc = _type_reduce({identity});\n"

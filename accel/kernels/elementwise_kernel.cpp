@@ -131,6 +131,12 @@ std::string ElementwiseKernel::source(const std::vector<Array>& args, Device dev
       p.launch.kernel, device.is_cpu() ? codegen::host_dialect() : codegen::cuda_dialect());
 }
 
+ElementwiseKernel::Plan ElementwiseKernel::plan(const std::vector<Array>& args, std::optional<int64_t> size) const {
+  Impl::Prepared p = impl_->prepare(args, size);
+  bind_operands(p.call, p.launch);
+  return {std::move(p.launch), std::move(p.call.args)};
+}
+
 const std::string& ElementwiseKernel::name() const { return impl_->name; }
 const std::vector<KernelParam>& ElementwiseKernel::in_params() const { return impl_->in; }
 const std::vector<KernelParam>& ElementwiseKernel::out_params() const { return impl_->out; }

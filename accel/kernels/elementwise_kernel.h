@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "accel/codegen/template_kernel.h"
 #include "accel/core/array.h"
 #include "accel/kernels/kernel_params.h"
 
@@ -40,6 +41,14 @@ class ElementwiseKernel {
   // host C++ for cpu, CUDA for cuda), without running it.
   std::string source(const std::vector<Array>& args, Device device,
                      std::optional<int64_t> size = std::nullopt) const;
+
+  // A call as the backend receives it, without running it: the kernel with its layouts, the
+  // args with the operands' addresses, and the arrays they point into (kept alive with it).
+  struct Plan {
+    codegen::TemplateLaunch launch;
+    std::vector<Array> operands;  // in params, then out params
+  };
+  Plan plan(const std::vector<Array>& args, std::optional<int64_t> size = std::nullopt) const;
 
   const std::string& name() const;
   const std::vector<KernelParam>& in_params() const;

@@ -73,8 +73,7 @@ TemplateOperand raw_operand(KernelCall& call, size_t k) {
   return op;  // ptr is taken when the call runs (after its inputs are computed)
 }
 
-void run_kernel_call(KernelCall& call, const codegen::TemplateLaunch& planned) {
-  codegen::TemplateLaunch launch = planned;
+void bind_operands(KernelCall& call, codegen::TemplateLaunch& launch) {
   for (size_t k = 0; k < call.nin; ++k) call.args[k].eval();
   for (size_t k = call.nin; k < call.args.size(); ++k) {
     call.args[k].eval();
@@ -82,6 +81,10 @@ void run_kernel_call(KernelCall& call, const codegen::TemplateLaunch& planned) {
   }
   for (size_t k = 0; k < call.args.size(); ++k)
     launch.args[k] = reinterpret_cast<int64_t>(call.args[k].data());
+}
+
+void run_kernel_call(KernelCall& call, codegen::TemplateLaunch launch) {
+  bind_operands(call, launch);
   backend_for(call.device).run_template(launch);
   for (const auto& [mine, theirs] : call.write_back) assign(mine, theirs, call.kernel.c_str());
 }

@@ -43,7 +43,9 @@ TemplateOperand raw_operand(KernelCall& call, size_t k);
 Strides byte_strides(const Array& a);
 
 // Computes the inputs, then the pending readers of every output's memory (they must see the
-// old values), then runs the launch on the call's device and copies write-backs.
-void run_kernel_call(KernelCall& call, const codegen::TemplateLaunch& launch);
+// old values), and puts the operands' addresses into `launch`.
+void bind_operands(KernelCall& call, codegen::TemplateLaunch& launch);
+// bind_operands, then runs the launch on the call's device and copies write-backs.
+void run_kernel_call(KernelCall& call, codegen::TemplateLaunch launch);
 
 }  // namespace accel

@@ -163,6 +163,12 @@ std::string ReductionKernel::source(const std::vector<Array>& args, Device devic
       p.launch.kernel, device.is_cpu() ? codegen::host_dialect() : codegen::cuda_dialect());
 }
 
+ReductionKernel::Plan ReductionKernel::plan(const std::vector<Array>& args, const ReduceAxes& axis, bool keepdims) const {
+  Impl::Prepared p = impl_->prepare(args, axis, keepdims);
+  bind_operands(p.call, p.launch);
+  return {std::move(p.launch), std::move(p.call.args)};
+}
+
 const std::string& ReductionKernel::name() const { return impl_->name; }
 const std::vector<KernelParam>& ReductionKernel::in_params() const { return impl_->in; }
 const std::vector<KernelParam>& ReductionKernel::out_params() const { return impl_->out; }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "accel/codegen/template_kernel.h"
 #include "accel/core/array.h"
 #include "accel/kernels/kernel_params.h"
 #include "accel/ops/reduction.h"
@@ -37,6 +38,14 @@ class ReductionKernel {
   // The source a call with these arguments compiles for `device`'s kind, without running it.
   std::string source(const std::vector<Array>& args, Device device, const ReduceAxes& axis = {},
                      bool keepdims = false) const;
+
+  // A call as the backend receives it, without running it: the kernel with its layouts, the
+  // args with the operands' addresses, and the arrays they point into (kept alive with it).
+  struct Plan {
+    codegen::TemplateLaunch launch;
+    std::vector<Array> operands;  // in params, then out params
+  };
+  Plan plan(const std::vector<Array>& args, const ReduceAxes& axis = {}, bool keepdims = false) const;
 
   const std::string& name() const;
   const std::vector<KernelParam>& in_params() const;

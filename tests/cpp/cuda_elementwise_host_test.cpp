@@ -23,6 +23,7 @@
 #include "accel/accel.h"
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cuda/elementwise_kernels.h"
+#include "accel/backend/cuda/template_kernels.h"
 #include "accel/codegen/emit.h"
 #include "accel/ir/fuse.h"
 #include "simt_host.h"
@@ -427,6 +428,60 @@ TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
           << dtype_name(dt) << " arange(" << r.start << ", " << r.stop << ", " << r.step << ")";
     }
   }
+}
+
+// Kernel templates (ElementwiseKernel, ReductionKernel): their CUDA source on the emulator with
+// the args the backend would pass, against the CPU backend's run of the same kernel. The
+// reduction's shared-memory tree runs with blocks of 32 (the GPU's are 256; any power of two).
+void run_template_on_host(const codegen::TemplateLaunch& launch) {
+  const std::string& name = launch.kernel.name;
+  const KernelLibrary lib(cuda::template_source(launch.kernel) + "extern \"C\" void run_" + name +
+                          "(const void* p) { " + name + "(*static_cast<const _accel_args*>(p)); }\n");
+  ASSERT_EQ(lib.error(), "");
+  const auto entry = reinterpret_cast<void (*)(const void*)>(lib.symbol("run_" + name));
+  simt::launch(kGrid, kBlock, [&] { entry(launch.args.data()); });
+}
+
+TEST(CudaKernelsOnHost, elementwise_templates_match_the_cpu) {
+  ElementwiseKernel diff("T x, T y", "T z", "z = (x - y) * (x - y) + i", "squared_diff");
+  Array a = doubles({6, 5}, 1, 11);
+  Array at = Array::view_of(a, {5, 6}, {1, 5}, 0);  // transposed
+  Array row = doubles({6}, 1, 12);
+  Array buffer = zeros({5, 12}, float64);
+  Array out = Array::view_of(buffer, {5, 6}, {12, 2}, 1);  // every other column
+  run_template_on_host(diff.plan({at, row, out}).launch);
+  expect_same(out, diff({at, row})[0], 0, "squared_diff");
+  ElementwiseKernel rev("raw T x", "T y", "y = x[_ind.size() - i - 1] * 2", "reverse");
+  Array x = doubles({70}, 1, 13);
+  Array y = empty({70}, float64);
+  run_template_on_host(rev.plan({x, y}).launch);
+  expect_same(y, rev({x, empty({70}, float64)})[0], 0, "reverse");
+}
+
+TEST(CudaKernelsOnHost, reduction_templates_match_the_cpu) {
+  ReductionKernel l2("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm");
+  Array a = doubles({7, 300}, 1, 14);
+  for (const auto& [axis, keep] : {std::pair<ReduceAxes, bool>{ReduceAxes(1), false},
+                                  {ReduceAxes(0), true}, {ReduceAxes(), false}}) {
+    ReductionKernel::Plan plan = l2.plan({a}, axis, keep);
+    run_template_on_host(plan.launch);
+    expect_same(plan.operands[1], l2({a}, axis, keep)[0], 1e-13, "l2norm");
+  }
+  ReductionKernel dot("T x, T y", "T z", "x * y", "a + b", "z = a", "0", "rowdot");
+  Array m = Array::view_of(doubles({40, 9}, 1, 15), {9, 40}, {1, 9}, 0);  // transposed
+  Array v = doubles({40}, 1, 16);
+  ReductionKernel::Plan plan = dot.plan({m, v}, ReduceAxes(1));
+  run_template_on_host(plan.launch);
+  expect_same(plan.operands[2], dot({m, v}, ReduceAxes(1))[0], 1e-13, "rowdot");
+  ReductionKernel csum("complex64 x", "complex64 y", "x", "a + b", "y = a", "0", "csum");
+  Array c = astype(doubles({3, 50}, 1, 17), complex64);
+  plan = csum.plan({c}, ReduceAxes(1));
+  run_template_on_host(plan.launch);
+  expect_same(plan.operands[1], csum({c}, ReduceAxes(1))[0], 1e-5, "complex sum");
+  Array nothing = zeros({4, 0}, float64);  // no element to reduce: the identity, post-mapped
+  plan = l2.plan({nothing}, ReduceAxes(1));
+  run_template_on_host(plan.launch);
+  expect_same(plan.operands[1], zeros({4}, float64), 0, "empty");
 }
 
 }  // namespace
