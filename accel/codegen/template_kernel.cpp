@@ -26,9 +26,14 @@ std::string common_declarations(const TemplateKernel& k) {
   const std::string p = std::to_string(k.params.empty() ? 1 : k.params.size());
   std::string s =
       "struct _accel_args {\n"
-      "  char* ptr[" + p + "];\n"
-      "  int64_t size[" + p + "];\n"
-      "  int64_t n, ndim, shape[8], strides[" + p + "][8];\n";
+      "  char* ptr[" +
+      p +
+      "];\n"
+      "  int64_t size[" +
+      p +
+      "];\n"
+      "  int64_t n, ndim, shape[8], strides[" +
+      p + "][8];\n";
   if (k.is_reduction()) s += "  int64_t rn, rndim, rshape[8], rstrides[" + p + "][8];\n";
   s += "};\n"
        "template <class _T> struct _accel_raw {\n"
@@ -62,8 +67,8 @@ bool uses_complex(const TemplateKernel& k) {
   bool any = is_complex(k.reduce_type) && k.is_reduction();
   for (const TemplateParam& p : k.params) any = any || is_complex(p.dtype);
   for (const auto& t : k.typedefs) any = any || is_complex(t.second);
-  for (const std::string* code : {&k.preamble, &k.operation, &k.map_expr, &k.reduce_expr,
-                                  &k.post_map_expr, &k.identity})
+  for (const std::string* code :
+       {&k.preamble, &k.operation, &k.map_expr, &k.reduce_expr, &k.post_map_expr, &k.identity})
     any = any || code->find("complex") != std::string::npos;
   return any;
 }
@@ -137,7 +142,8 @@ std::string emit_reduction(const TemplateKernel& k, const Dialect& d) {
     if (k.params[j].raw) raws += raw_view(k.params[j], j);
   std::string s = head(k, d);
   s += "inline _type_reduce _reduce(const _type_reduce& a, const _type_reduce& b) {\n"
-       "  return _type_reduce(" + k.reduce_expr + ");\n}\n";
+       "  return _type_reduce(" +
+       k.reduce_expr + ");\n}\n";
   s += "inline _type_reduce _map(const _accel_args& _a, int64_t _o, int64_t _r) {\n" + raws;
   for (size_t j = 0; j < k.params.size(); ++j) {
     const TemplateParam& p = k.params[j];

@@ -26,7 +26,7 @@ struct TemplateParam {
 };
 
 struct TemplateKernel {
-  std::string name;  // the extern "C" symbol
+  std::string name;                                     // the extern "C" symbol
   std::vector<std::pair<std::string, Dtype>> typedefs;  // resolved type placeholders
   std::string preamble;
   std::vector<TemplateParam> params;  // the kernel's in params, then its out params
@@ -38,8 +38,8 @@ struct TemplateKernel {
   Dtype reduce_type = Dtype::float64;
   // Axes after simplification, baked into the source so index arithmetic unrolls (a kernel is
   // specialised for its dtypes, layouts and these counts; never for sizes).
-  int ndim = 0;          // of the elementwise loop, or of the kept axes of a reduction
-  int reduce_ndim = 0;   // of the reduced axes
+  int ndim = 0;                      // of the elementwise loop, or of the kept axes of a reduction
+  int reduce_ndim = 0;               // of the reduced axes
   std::vector<std::string> options;  // compiler options (NVRTC; -D/-U/-I on the host too)
 
   bool is_reduction() const { return !reduce_expr.empty(); }

@@ -21,8 +21,8 @@ struct ElementwiseKernel::Impl {
 };
 
 ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::string& out_params,
-                                     std::string operation, std::string name,
-                                     std::string preamble, std::vector<std::string> options) {
+                                     std::string operation, std::string name, std::string preamble,
+                                     std::vector<std::string> options) {
   check_kernel_name(name);
   auto impl = std::make_shared<Impl>();
   impl->in = parse_kernel_params(in_params, "in_params", name);
@@ -49,13 +49,16 @@ ElementwiseKernel::Impl::Prepared ElementwiseKernel::Impl::prepare(
   Shape shape;
   if (shapes.empty()) {
     if (!size)
-      throw ValueError("[" + name + "] every array argument is raw: pass size= to say how many "
+      throw ValueError("[" + name +
+                       "] every array argument is raw: pass size= to say how many "
                        "elements the loop runs over");
-    if (*size < 0) throw ValueError("[" + name + "] size=" + std::to_string(*size) + " is negative");
+    if (*size < 0)
+      throw ValueError("[" + name + "] size=" + std::to_string(*size) + " is negative");
     shape = {*size};
   } else {
     if (size)
-      throw ValueError("[" + name + "] size= is only for kernels whose array arguments are all "
+      throw ValueError("[" + name +
+                       "] size= is only for kernels whose array arguments are all "
                        "raw; here the loop runs over the broadcast arguments");
     shape = broadcast_shapes(shapes, name.c_str());
   }
@@ -64,8 +67,9 @@ ElementwiseKernel::Impl::Prepared ElementwiseKernel::Impl::prepare(
     const KernelParam& p = call.params[k];
     if (a.valid()) {
       if (!p.raw && a.shape() != shape)
-        throw ShapeError("[" + name + "] output '" + p.name + "' has shape " + shape_str(a.shape()) +
-                         " but the arguments broadcast to " + shape_str(shape));
+        throw ShapeError("[" + name + "] output '" + p.name + "' has shape " +
+                         shape_str(a.shape()) + " but the arguments broadcast to " +
+                         shape_str(shape));
       continue;
     }
     if (p.raw)
@@ -93,7 +97,8 @@ ElementwiseKernel::Impl::Prepared ElementwiseKernel::Impl::prepare(
       return {std::move(call), std::move(*launch)};
     // More axes than the kernel addresses even after merging: run on contiguous copies, which
     // merge into one axis.
-    if (attempt) throw ShapeError("[" + name + "] cannot address the loop over " + shape_str(shape));
+    if (attempt)
+      throw ShapeError("[" + name + "] cannot address the loop over " + shape_str(shape));
     for (size_t k = 0; k < np; ++k) {
       Array& a = call.args[k];
       if (call.params[k].raw) continue;
@@ -131,7 +136,8 @@ std::string ElementwiseKernel::source(const std::vector<Array>& args, Device dev
       p.launch.kernel, device.is_cpu() ? codegen::host_dialect() : codegen::cuda_dialect());
 }
 
-ElementwiseKernel::Plan ElementwiseKernel::plan(const std::vector<Array>& args, std::optional<int64_t> size) const {
+ElementwiseKernel::Plan ElementwiseKernel::plan(const std::vector<Array>& args,
+                                                std::optional<int64_t> size) const {
   Impl::Prepared p = impl_->prepare(args, size);
   bind_operands(p.call, p.launch);
   return {std::move(p.launch), std::move(p.call.args)};

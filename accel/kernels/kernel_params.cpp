@@ -26,7 +26,8 @@ bool is_identifier(const std::string& s) {
 }
 
 std::string describe_arg(const Array& a) {
-  if (a.ndim() == 0 && a.weak()) return std::string("a Python ") + dtype_name(a.dtype()) + " scalar";
+  if (a.ndim() == 0 && a.weak())
+    return std::string("a Python ") + dtype_name(a.dtype()) + " scalar";
   return a.describe();
 }
 
@@ -67,7 +68,8 @@ std::vector<KernelParam> parse_kernel_params(std::string_view text, const char* 
         p.dtype = dtype_from_name(p.type);
       } catch (const DTypeError&) {
         throw DTypeError("[" + kernel + "] " + what + ": unknown type '" + p.type + "' of '" +
-                         p.name + "' (a dtype name such as float32, or a one-letter type placeholder)");
+                         p.name +
+                         "' (a dtype name such as float32, or a one-letter type placeholder)");
       }
     }
     params.push_back(std::move(p));
@@ -112,8 +114,8 @@ TypeBindings bind_placeholders(const std::vector<KernelParam>& params,
       bound_by[p.type] = p.name;
     } else if (it->second != a.dtype()) {
       throw DTypeError("[" + kernel + "] type placeholder " + p.type + " is " +
-                       dtype_name(it->second) + " from argument '" + bound_by[p.type] +
-                       "' but " + dtype_name(a.dtype()) + " from argument '" + p.name + "'");
+                       dtype_name(it->second) + " from argument '" + bound_by[p.type] + "' but " +
+                       dtype_name(a.dtype()) + " from argument '" + p.name + "'");
     }
   }
   for (const auto& [type, scalars] : weak)
@@ -146,8 +148,8 @@ Array kernel_input(const Array& arg, const KernelParam& p, Dtype dt, Device devi
   // A 0-d argument is a scalar passed by value: it follows the kernel to its device.
   if (a.ndim() == 0 && a.device() != device) a = to_device(a, device);
   if (a.dtype() == dt) return a;
-  const std::string where = "[" + kernel + "] argument '" + p.name + "' (" + p.type + " " +
-                            p.name + ", here " + dtype_name(dt) + ")";
+  const std::string where = "[" + kernel + "] argument '" + p.name + "' (" + p.type + " " + p.name +
+                            ", here " + dtype_name(dt) + ")";
   if (a.weak()) {
     // NEP 50: a Python scalar takes the param's dtype if its kind fits and its value does
     // (3 into uint8, 2.5 into float32; not 2.5 into int32, not 300 into int8).

@@ -25,8 +25,8 @@ struct ReductionKernel::Impl {
 
 ReductionKernel::ReductionKernel(const std::string& in_params, const std::string& out_params,
                                  std::string map_expr, std::string reduce_expr,
-                                 std::string post_map_expr, std::string identity,
-                                 std::string name, std::string reduce_type, std::string preamble,
+                                 std::string post_map_expr, std::string identity, std::string name,
+                                 std::string reduce_type, std::string preamble,
                                  std::vector<std::string> options) {
   check_kernel_name(name);
   auto impl = std::make_shared<Impl>();
@@ -35,7 +35,8 @@ ReductionKernel::ReductionKernel(const std::string& in_params, const std::string
   if (impl->out.empty()) throw ValueError("[" + name + "] out_params declares no output");
   check_kernel_param_names(impl->in, impl->out, name, true);
   if (std::none_of(impl->in.begin(), impl->in.end(), [](const KernelParam& p) { return !p.raw; }))
-    throw ValueError("[" + name + "] in_params needs a non-raw input: its axes are what the "
+    throw ValueError("[" + name +
+                     "] in_params needs a non-raw input: its axes are what the "
                      "kernel reduces");
   for (const KernelParam& p : impl->out)
     if (p.raw) throw ValueError("[" + name + "] output '" + p.name + "' cannot be raw");
@@ -106,8 +107,8 @@ ReductionKernel::Impl::Prepared ReductionKernel::Impl::prepare(const std::vector
         continue;
       }
       const bool input = k < call.nin;
-      const Strides s = input ? byte_strides(broadcast_to(call.args[k], shape))
-                              : byte_strides(call.args[k]);
+      const Strides s =
+          input ? byte_strides(broadcast_to(call.args[k], shape)) : byte_strides(call.args[k]);
       // An output's strides are over its own axes: the kept ones (and, with keepdims, length-1
       // reduced ones, which carry nothing).
       for (int d = 0, o = 0; d < ndim; ++d) {
@@ -118,7 +119,8 @@ ReductionKernel::Impl::Prepared ReductionKernel::Impl::prepare(const std::vector
     }
     if (auto launch = plan_template_launch(kernel, operands, kept, rshape))
       return {std::move(call), std::move(*launch)};
-    if (attempt) throw ShapeError("[" + name + "] cannot address the loop over " + shape_str(shape));
+    if (attempt)
+      throw ShapeError("[" + name + "] cannot address the loop over " + shape_str(shape));
     // Too many axes even after merging: contiguous copies merge the kept and the reduced axes
     // (moved last) into one each.
     Axes order, inverse(ndim);
@@ -131,8 +133,7 @@ ReductionKernel::Impl::Prepared ReductionKernel::Impl::prepare(const std::vector
       Array& a = call.args[k];
       if (call.params[k].raw) continue;
       if (k < call.nin) {
-        a = permute_dims(ascontiguousarray(permute_dims(broadcast_to(a, shape), order)),
-                         inverse);
+        a = permute_dims(ascontiguousarray(permute_dims(broadcast_to(a, shape), order)), inverse);
       } else if (!a.is_contiguous()) {
         Array c = Array::empty(out_shape, a.dtype(), call.device);
         call.write_back.emplace_back(a, c);
@@ -163,7 +164,8 @@ std::string ReductionKernel::source(const std::vector<Array>& args, Device devic
       p.launch.kernel, device.is_cpu() ? codegen::host_dialect() : codegen::cuda_dialect());
 }
 
-ReductionKernel::Plan ReductionKernel::plan(const std::vector<Array>& args, const ReduceAxes& axis, bool keepdims) const {
+ReductionKernel::Plan ReductionKernel::plan(const std::vector<Array>& args, const ReduceAxes& axis,
+                                            bool keepdims) const {
   Impl::Prepared p = impl_->prepare(args, axis, keepdims);
   bind_operands(p.call, p.launch);
   return {std::move(p.launch), std::move(p.call.args)};

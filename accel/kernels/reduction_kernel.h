@@ -24,11 +24,10 @@ namespace accel {
 class ReductionKernel {
  public:
   // `reduce_type`: a dtype name or a type placeholder; empty: the first output's type.
-  ReductionKernel(const std::string& in_params, const std::string& out_params,
-                  std::string map_expr, std::string reduce_expr, std::string post_map_expr,
-                  std::string identity, std::string name = "reduce_kernel",
-                  std::string reduce_type = "", std::string preamble = "",
-                  std::vector<std::string> options = {});
+  ReductionKernel(const std::string& in_params, const std::string& out_params, std::string map_expr,
+                  std::string reduce_expr, std::string post_map_expr, std::string identity,
+                  std::string name = "reduce_kernel", std::string reduce_type = "",
+                  std::string preamble = "", std::vector<std::string> options = {});
 
   // Reduces over `axis` (default: every axis) of the inputs' broadcast shape; outputs are
   // allocated unless given after the inputs. Returns the outputs.
@@ -45,7 +44,8 @@ class ReductionKernel {
     codegen::TemplateLaunch launch;
     std::vector<Array> operands;  // in params, then out params
   };
-  Plan plan(const std::vector<Array>& args, const ReduceAxes& axis = {}, bool keepdims = false) const;
+  Plan plan(const std::vector<Array>& args, const ReduceAxes& axis = {},
+            bool keepdims = false) const;
 
   const std::string& name() const;
   const std::vector<KernelParam>& in_params() const;

@@ -126,7 +126,7 @@ TEST(ElementwiseKernel, argument_errors_are_typed) {
   accel::ElementwiseKernel untyped("T x", "U z", "z = x", "copy_to_u");
   EXPECT_THROW(untyped({f}), accel::DTypeError);  // nothing says what U is
   Array z64 = accel::zeros({4}, Dtype::float64, Device::cpu());
-  untyped({f, z64});                              // an output binds it
+  untyped({f, z64});  // an output binds it
   EXPECT_EQ(z64.to_vector<double>()[3], 3.0);
   accel::ElementwiseKernel ints("int8 x", "int8 z", "z = x", "int8_copy");
   EXPECT_THROW(ints({Array::scalar(int64_t{300}, true)}, std::nullopt), accel::Error);

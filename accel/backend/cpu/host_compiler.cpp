@@ -70,8 +70,8 @@ std::string quoted(const std::string& flag) {
 // Each compile works in its own temporary directory, so processes compiling the same kernel
 // at once do not meet until the cache's atomic store, which keeps whichever entry came first.
 fs::path compile_to_cache(const std::string& cxx, const std::string& source,
-                          const std::string& flags, const std::string& key,
-                          const std::string& what, double* seconds) {
+                          const std::string& flags, const std::string& key, const std::string& what,
+                          double* seconds) {
   std::string tmpl = (fs::temp_directory_path() / "accel-jit-XXXXXX").string();
   if (!mkdtemp(tmpl.data()))
     throw CompileError("[jit] cannot create a temporary directory in " +
@@ -127,7 +127,8 @@ std::string host_compiler_identity() {
   return name.empty() ? "no C++ compiler found (set ACCEL_CXX)" : name + ": " + id;
 }
 
-HostLibrary build_host_library(const std::string& source, const std::vector<std::string>& extra_flags,
+HostLibrary build_host_library(const std::string& source,
+                               const std::vector<std::string>& extra_flags,
                                const std::string& what) {
   const auto& [cxx, id] = compiler();
   if (cxx.empty())
@@ -155,8 +156,8 @@ HostLibrary build_host_library(const std::string& source, const std::vector<std:
   if (!path) path = compile_to_cache(cxx, source, flags, key, what, &lib.compile_seconds);
   lib.handle = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib.handle)
-    throw CompileError("[jit] cannot load " + path->string() + " (kernel " + what + "): " +
-                       dlerror());
+    throw CompileError("[jit] cannot load " + path->string() + " (kernel " + what +
+                       "): " + dlerror());
   return lib;
 }
 

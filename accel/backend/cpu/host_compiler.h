@@ -19,7 +19,8 @@ struct HostLibrary {
 // Builds `source` (or loads it from the kernel cache) and opens it. `extra_flags` are added to
 // the compile command (and the key), e.g. "-DN=4". `what` names the kernel in messages. Throws
 // BackendUnavailable (no compiler) or CompileError (with the compiler's log).
-HostLibrary build_host_library(const std::string& source, const std::vector<std::string>& extra_flags,
+HostLibrary build_host_library(const std::string& source,
+                               const std::vector<std::string>& extra_flags,
                                const std::string& what);
 // The symbol `name` of a library; throws CompileError naming `what` when it is missing.
 void* host_symbol(const HostLibrary& lib, const std::string& name, const std::string& what);

@@ -33,8 +33,7 @@ struct HostTemplate {
 std::vector<std::string> host_flags(const std::vector<std::string>& options) {
   std::vector<std::string> flags;
   for (const std::string& o : options)
-    if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0)
-      flags.push_back(o);
+    if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) flags.push_back(o);
   return flags;
 }
 

@@ -53,9 +53,9 @@ std::vector<std::string> template_options(const codegen::TemplateKernel& k) {
 void run_template_kernel(int device, const codegen::TemplateLaunch& launch) {
   const size_t bytes = launch.args.size() * sizeof(int64_t);
   if (bytes > kMaxArgsBytes)
-    throw LaunchError("[" + launch.kernel.name + "] " + std::to_string(launch.kernel.params.size()) +
-                      " parameters need " + std::to_string(bytes) +
-                      " bytes of kernel arguments; CUDA takes at most " +
+    throw LaunchError("[" + launch.kernel.name + "] " +
+                      std::to_string(launch.kernel.params.size()) + " parameters need " +
+                      std::to_string(bytes) + " bytes of kernel arguments; CUDA takes at most " +
                       std::to_string(kMaxArgsBytes));
   if (launch.n == 0) return;
   const Kernel& kernel = template_kernel_for(device, launch.kernel);
