@@ -30,6 +30,8 @@ class DeviceError : public Error { public: using Error::Error; };
 class CompileError : public Error { public: using Error::Error; };
 // -> RuntimeError
 class LaunchError : public Error { public: using Error::Error; };
+// -> AssertionError: an assert in a user kernel failed (the message names kernel, block, thread)
+class KernelAssertionError : public Error { public: using Error::Error; };
 // -> RuntimeError (ImportError-like: something needed at run time is missing)
 class BackendUnavailable : public Error { public: using Error::Error; };
 

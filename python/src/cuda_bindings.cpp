@@ -10,6 +10,7 @@
 #include "accel/backend/cuda/cublas.h"
 #include "accel/backend/cuda/cuda.h"
 #include "bindings.h"
+#include "launch_args.h"
 
 namespace accel::py {
 namespace {
@@ -31,75 +32,8 @@ int resolve_device(nb::handle device) {
 }
 
 cu::Dim3 to_dim3(nb::handle obj, const char* what) {
-  std::vector<int64_t> v;
-  if (nb::isinstance<nb::int_>(obj)) {
-    v.push_back(nb::cast<int64_t>(obj));
-  } else if (nb::isinstance<nb::tuple>(obj) || nb::isinstance<nb::list>(obj)) {
-    for (nb::handle h : obj) v.push_back(nb::cast<int64_t>(h));
-  } else {
-    throw nb::type_error((std::string("[launch] ") + what + " must be an int or a tuple of 1 to 3 ints").c_str());
-  }
-  if (v.empty() || v.size() > 3)
-    throw ValueError(std::string("[launch] ") + what + " must have 1 to 3 dimensions, got " +
-                     std::to_string(v.size()));
-  for (int64_t x : v)
-    if (x < 0 || x > 0xffffffffLL)
-      throw ValueError(std::string("[launch] ") + what + " dimension " + std::to_string(x) +
-                       " is out of range");
-  cu::Dim3 d;
-  d.x = static_cast<unsigned>(v[0]);
-  if (v.size() > 1) d.y = static_cast<unsigned>(v[1]);
-  if (v.size() > 2) d.z = static_cast<unsigned>(v[2]);
-  return d;
-}
-
-bool is_numpy_scalar(nb::handle obj) {
-  // Leaked on purpose: a static nb::object would be released after the interpreter is gone.
-  static nb::object* generic = [] {
-    try {
-      return new nb::object(nb::module_::import_("numpy").attr("generic"));
-    } catch (const nb::python_error&) {
-      return new nb::object();
-    }
-  }();
-  return generic->is_valid() && PyObject_IsInstance(obj.ptr(), generic->ptr()) == 1;
-}
-
-// Python launch arguments -> KernelArgs: arrays, NumPy scalars of any accel dtype, Python
-// scalars (bool, int64, float64, complex128, like CuPy), and bytes-like structs.
-cu::KernelArgs to_kernel_args(nb::handle args, const std::string& kernel) {
-  if (!nb::isinstance<nb::tuple>(args) && !nb::isinstance<nb::list>(args))
-    throw nb::type_error(("[launch " + kernel + "] args must be a tuple or list").c_str());
-  cu::KernelArgs out;
-  size_t i = 0;
-  for (nb::handle a : args) {
-    if (nb::isinstance<Array>(a)) {
-      out.add(nb::cast<const Array&>(a));
-    } else if (is_numpy_scalar(a)) {
-      Dtype dt = to_dtype(a.attr("dtype"));
-      nb::bytes b(a.attr("tobytes")());
-      out.add_scalar(dt, b.c_str());
-    } else if (PyBool_Check(a.ptr())) {
-      out.add(a.ptr() == Py_True);
-    } else if (PyLong_Check(a.ptr())) {
-      out.add(nb::cast<int64_t>(a));
-    } else if (PyFloat_Check(a.ptr())) {
-      out.add(PyFloat_AS_DOUBLE(a.ptr()));
-    } else if (PyComplex_Check(a.ptr())) {
-      out.add(std::complex<double>(PyComplex_RealAsDouble(a.ptr()), PyComplex_ImagAsDouble(a.ptr())));
-    } else if (PyBytes_Check(a.ptr()) || PyByteArray_Check(a.ptr()) || PyMemoryView_Check(a.ptr())) {
-      nb::bytes b(nb::module_::import_("builtins").attr("bytes")(a));
-      out.add_bytes(b.c_str(), b.size());
-    } else {
-      throw nb::type_error(("[launch " + kernel + "] argument " + std::to_string(i) + " is a " +
-                            nb::type_name(a.type()).c_str() +
-                            "; pass accel arrays (on the kernel's device), NumPy scalars such as "
-                            "numpy.int32(n), Python scalars, or bytes for a struct")
-                               .c_str());
-    }
-    ++i;
-  }
-  return out;
+  const std::array<unsigned, 3> d = to_launch_dims(obj, what);
+  return cu::Dim3{d[0], d[1], d[2]};
 }
 
 nb::dict properties_dict(const cu::DeviceProperties& p) {
@@ -360,7 +294,7 @@ void init_cuda(nb::module_& parent) {
       .def("__call__", [](const cu::Kernel& k, nb::handle grid, nb::handle block, nb::handle args,
                           size_t shared_mem, const PyStream* stream) {
         cu::Dim3 g = to_dim3(grid, "grid"), b = to_dim3(block, "block");
-        cu::KernelArgs a = to_kernel_args(args, k.name());
+        cu::KernelArgs a = to_launch_args<cu::KernelArgs>(args, k.name());
         k(g, b, a, shared_mem, stream ? std::optional<cu::Stream>(stream->stream) : std::nullopt);
       }, nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::kw_only(),
          nb::arg("shared_mem") = 0, nb::arg("stream") = nb::none());

@@ -7,7 +7,7 @@ namespace accel::py {
 namespace {
 
 struct PyErrors {
-  nb::object base, shape, dtype, index, axis, device, oom, compile, launch, unavailable;
+  nb::object base, shape, dtype, index, axis, device, oom, compile, launch, kernel_assertion, unavailable;
 };
 PyErrors* errors = nullptr;
 
@@ -42,6 +42,9 @@ void init_errors(nb::module_& m) {
   e.compile = make_class(m, "CompileError", {base, PyExc_RuntimeError},
                          "Kernel source that did not compile; the message has the log.");
   e.launch = make_class(m, "LaunchError", {base, PyExc_RuntimeError}, "A kernel launch failed.");
+  e.kernel_assertion = make_class(m, "KernelAssertionError", {base, PyExc_AssertionError},
+                                  "An assert in a kernel failed; the message names the kernel, "
+                                  "block and thread.");
   e.unavailable = make_class(m, "BackendUnavailable", {base, PyExc_RuntimeError},
                              "A backend (CUDA, NVRTC, a compiler) cannot be used here, and why.");
 
@@ -64,6 +67,8 @@ void init_errors(nb::module_& m) {
       PyErr_SetString(errors->compile.ptr(), ex.what());
     } catch (const LaunchError& ex) {
       PyErr_SetString(errors->launch.ptr(), ex.what());
+    } catch (const KernelAssertionError& ex) {
+      PyErr_SetString(errors->kernel_assertion.ptr(), ex.what());
     } catch (const BackendUnavailable& ex) {
       PyErr_SetString(errors->unavailable.ptr(), ex.what());
     } catch (const ValueError& ex) {

@@ -29,4 +29,5 @@ NB_MODULE(_core, m) {
   init_kernel_cache(m);
   init_fusion(m);
   init_kernel_templates(m);
+  init_raw_kernels(m);
 }
