@@ -49,19 +49,24 @@ constexpr const char* kHiddenVisibility = "-fvisibility=hidden";
 // NVRTC's alone.
 std::vector<std::string> host_options(const std::vector<std::string>& options) {
   std::vector<std::string> out;
+  // Built piecewise: GCC 12 warns falsely (-Wrestrict) on `a + b` of strings here.
+  auto word = [&](const char* prefix, const std::string& rest) {
+    std::string w = prefix;
+    w += rest;
+    out.push_back(std::move(w));
+  };
   for (size_t i = 0; i < options.size(); ++i) {
     const std::string& o = options[i];
     if ((o == "-D" || o == "-U" || o == "-I") && i + 1 < options.size()) {
-      out.push_back(o + options[i + 1]);
-      ++i;
+      word(o.c_str(), options[++i]);
     } else if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) {
       out.push_back(o);
     } else if (o.rfind("--define-macro=", 0) == 0) {
-      out.push_back("-D" + o.substr(15));
+      word("-D", o.substr(15));
     } else if (o.rfind("--include-path=", 0) == 0) {
-      out.push_back("-I" + o.substr(15));
+      word("-I", o.substr(15));
     } else if (o.rfind("-std=", 0) == 0 || o.rfind("--std=", 0) == 0) {
-      out.push_back("-std=" + o.substr(o.find('=') + 1));  // after the default: the last one wins
+      word("-std=", o.substr(o.find('=') + 1));  // after the default: the last one wins
     }
   }
   return out;
