@@ -120,6 +120,46 @@ def test_broadcasts_strides_and_views(device):
         np.testing.assert_array_equal(host(squared_diff(ax, ay)), (nx - ny) ** 2)
 
 
+def random_view(rng, shape, device):
+    """A float64 array of `shape` on `device` with random strides: a slice with steps (some
+    negative) of a bigger array, or a transpose."""
+    steps = [int(rng.choice([1, 2, -1, -2])) for _ in shape]
+    big = rng.standard_normal([n * abs(s) + 1 for n, s in zip(shape, steps)])
+    view = big[tuple(slice(None, n * abs(s), s) if s > 0 else slice(n * abs(s) - 1, None, s)
+                     for n, s in zip(shape, steps))]
+    assert view.shape == tuple(shape)
+    if len(shape) >= 2 and rng.random() < 0.3:
+        t = np.ascontiguousarray(view.T)
+        return t.T, ac.asarray(t, device=device).T
+    a = ac.asarray(big, device=device)
+    return view, a[tuple(slice(None, n * abs(s), s) if s > 0 else slice(n * abs(s) - 1, None, s)
+                         for n, s in zip(shape, steps))]
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_random_shapes_strides_and_broadcasts(device):
+    rng = np.random.default_rng(7)
+    for _ in range(8):
+        shape = [int(n) for n in rng.integers(1, 6, size=rng.integers(1, 4))]
+        yshape = [n if rng.random() < 0.6 else 1 for n in shape][int(rng.integers(0, len(shape))):]
+        nx, ax = random_view(rng, shape, device)
+        ny, ay = random_view(rng, yshape, device)
+        np.testing.assert_array_equal(host(squared_diff_generic(ax, ay)), (nx - ny) ** 2)
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_random_reductions(device):
+    rng = np.random.default_rng(8)
+    for _ in range(6):
+        shape = [int(n) for n in rng.integers(1, 7, size=rng.integers(1, 4))]
+        nx, ax = random_view(rng, shape, device)
+        k = int(rng.integers(1, len(shape) + 1))
+        axis = tuple(int(a) for a in rng.choice(len(shape), size=k, replace=False))
+        keep = bool(rng.random() < 0.5)
+        np.testing.assert_allclose(host(l2norm(ax, axis=axis, keepdims=keep)),
+                                   np.sqrt((nx * nx).sum(axis=axis, keepdims=keep)), rtol=1e-12)
+
+
 @pytest.mark.parametrize("device", DEVICES)
 def test_zero_d_and_empty_arrays(device):
     x0 = np.float32(3.5)
