@@ -70,7 +70,7 @@ TemplateOperand raw_operand(KernelCall& call, size_t k) {
   }
   TemplateOperand op;
   op.size = a.size();
-  return op;  // ptr is taken when the call runs (after its inputs are computed)
+  return op;
 }
 
 void bind_operands(KernelCall& call, codegen::TemplateLaunch& launch) {

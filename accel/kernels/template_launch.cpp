@@ -65,7 +65,7 @@ std::optional<codegen::TemplateLaunch> plan_template_launch(
   std::vector<int64_t>& w = launch.args;
   w.reserve(codegen::template_args_words(kernel));
   for (size_t k = 0; k < std::max<size_t>(nparams, 1); ++k)
-    w.push_back(k < nparams ? reinterpret_cast<int64_t>(operands[k].ptr) : 0);
+    w.push_back(0);  // the operands' addresses: bind_operands
   for (size_t k = 0; k < std::max<size_t>(nparams, 1); ++k)
     w.push_back(k < nparams && kernel.params[k].raw ? operands[k].size : 0);
   put_loop(w, loop, index, nparams);

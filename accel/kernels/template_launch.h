@@ -11,9 +11,9 @@
 
 namespace accel {
 
-// One operand, in the kernel's parameter order.
+// One operand, in the kernel's parameter order. Its address is not part of the plan: it is
+// known once the operand is computed (kernel_call.h's bind_operands writes it into the args).
 struct TemplateOperand {
-  char* ptr = nullptr;
   Strides strides;   // bytes, over `shape` (elementwise) or the kept axes (reduction)
   Strides rstrides;  // bytes, over the reduced axes (reduction inputs; empty otherwise)
   int64_t size = 0;  // raw operands: the element count
