@@ -14,6 +14,9 @@ import pytest
 
 import accel as ac
 
+# Child processes import the very accel under test (the installed package in CI).
+ACCEL_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(ac.__file__)))
+CHILD_ENV = dict(os.environ, PYTHONPATH=ACCEL_PARENT + os.pathsep + os.environ.get("PYTHONPATH", ""))
 HAVE_GPU = ac.cuda.is_available()
 NO_GPU_REASON = "no CUDA driver/GPU: " + ac.cuda.unavailable_reason().split("\n")[0]
 DEVICES = [
@@ -360,7 +363,7 @@ def test_a_second_process_loads_the_compiled_kernel_from_disk(tmp_path):
         s = ac.kernel_cache_stats()
         print(s["hits"], s["misses"])
     """)
-    env = dict(os.environ, ACCEL_CACHE_DIR=str(tmp_path / "cache"))
+    env = dict(CHILD_ENV, ACCEL_CACHE_DIR=str(tmp_path / "cache"))
     runs = [subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
                            text=True, timeout=300) for _ in range(2)]
     for r in runs:
@@ -375,6 +378,6 @@ def test_the_example_runs():
     example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python",
                            "elementwise_kernel.py")
     r = subprocess.run([sys.executable, example], capture_output=True, text=True, timeout=300,
-                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+                       env=CHILD_ENV)
     assert r.returncode == 0, r.stderr
     assert "l2norm(x, axis=1)" in r.stdout
