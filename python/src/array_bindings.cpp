@@ -51,9 +51,9 @@ template <BinaryFn F> nb::object inplace(nb::handle self_h, nb::handle other) {
 // x ** e as NumPy's operator (its fast scalar power, which np.power does not take). For a
 // float or complex x, a Python float 0.5 is sqrt and a Python int -1 is reciprocal: for real x
 // these give pow's values; for complex x they differ at infinities (sqrt(inf+1j) is inf+0j where
-// pow gives inf+nanj, 1/(inf+1j) is 0 where pow gives nan). A Python 2 is square (elementwise
-// does that for every numeric x); for a bool x that decides the dtype: square's int8, where
-// np.power(x, 2) promotes bool with a Python int to int64.
+// pow gives inf+nanj, 1/(inf+1j) is 0 where pow gives nan). A Python 2 is square; for a bool x
+// that decides the dtype: square's int8, where np.power(x, 2) promotes bool with a Python int
+// to int64.
 nb::object power_operator(const Array& self, nb::handle e, bool in_place, nb::handle self_h) {
   if (self.dtype() == Dtype::bool_ && PyLong_CheckExact(e.ptr())) {
     int overflow = 0;
@@ -67,10 +67,12 @@ nb::object power_operator(const Array& self, nb::handle e, bool in_place, nb::ha
   if (is_inexact(self.dtype())) {
     const bool half = PyFloat_CheckExact(e.ptr()) && PyFloat_AS_DOUBLE(e.ptr()) == 0.5;
     int overflow = 0;
-    const bool minus_one =
-        PyLong_CheckExact(e.ptr()) && PyLong_AsLongAndOverflow(e.ptr(), &overflow) == -1 && !overflow;
-    if (half || minus_one) {
-      Array r = half ? accel::sqrt(self) : accel::reciprocal(self);
+    const long n = PyLong_CheckExact(e.ptr()) ? PyLong_AsLongAndOverflow(e.ptr(), &overflow) : 0;
+    const bool minus_one = n == -1 && !overflow, two = n == 2 && !overflow;
+    if (half || minus_one || two) {
+      // square's loop, not pow's: for complex x they round differently (NumPy's square
+      // fuses multiply-adds, its pow does not).
+      Array r = half ? accel::sqrt(self) : two ? accel::square(self) : accel::reciprocal(self);
       if (!in_place) return nb::cast(r);
       write_into(self_h, r, true, "inplace");
       return nb::borrow(self_h);

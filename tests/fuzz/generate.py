@@ -60,6 +60,8 @@ class Node:
 
     def __init__(self, text, value, inexact=False, guards=()):
         self.text, self.value, self.inexact = text, np.asarray(value), inexact
+        # NumPy computes on 0-d inputs as scalars, which follow scalar rules in places.
+        self.numpy_scalar = isinstance(value, np.generic)
         self.guards = list(guards)
 
 
@@ -269,6 +271,8 @@ class Builder:
                 op = self.choice(BINARY)
                 b = self.node(depth - 1, False) if self.chance(0.3) else self.leaf(a.value)
                 args = [a, b] if self.chance(0.8) else [b, a]
+                if op == "pow" and args[0].numpy_scalar and args[0].value.dtype == bool:
+                    continue  # np.True_ ** 2 is int64; a 0-d bool array's (and accel's) int8
                 if op == "copysign":
                     guards.append(f"no_nan({args[1].text})")
                 if op in ZERO_TIE_OPS:
@@ -293,9 +297,7 @@ class Builder:
                 if c.value.dtype != bool:
                     c = Node(f"({c.text} > 0)", np.greater(c.value, 0))
                 args = [c, a, self.leaf(a.value)]
-                if any(type(x.value) is int and not 0 <= x.value <= 100 for x in args) or any(
-                        re.fullmatch(r"[-+*~<>() \d]+", x.text) and not 0 <= eval(x.text) <= 100
-                        for x in args):
+                if any(not 0 <= python_int(x.text, 0) <= 100 for x in args):
                     continue  # NumPy's where wraps an out-of-range Python int; accel raises
                 text = f"xp.where({c.text}, {a.text}, {args[2].text})"
             inexact = op in INEXACT or (op in INEXACT_ON_COMPLEX and any(
@@ -535,6 +537,8 @@ class Builder:
             guards.append(f"order_defined({key})")
         if r >= 0.55 and rhs.text in self.env:
             guards.append(f"no_overlap({t}, {rhs.text})")
+        if r >= 0.55 and key in self.env:  # a mask in the target's own memory, x[::-1][x] = 0
+            guards.append(f"no_overlap({t}, {key})")
         guard = " and ".join(guards) or None
         return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", guard=guard))
 
@@ -570,6 +574,18 @@ class Builder:
     MAKERS = [("elementwise", 30), ("chain", 2), ("astype", 5), ("view", 12), ("index", 6),
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
               ("setitem", 10), ("out", 3), ("observe", 2)]
+
+
+def python_int(text, default):
+    """The value of an expression of Python literals only (-(65535 << False)) when it is an int,
+    else default."""
+    if not re.fullmatch(r"[-+*~<>() \dTrueFals]+", text):
+        return default
+    try:
+        v = eval(text, {"__builtins__": {}})
+    except Exception:
+        return default
+    return v if type(v) is int else default
 
 
 def no_cancellation(text, uses):

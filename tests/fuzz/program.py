@@ -248,8 +248,9 @@ def order_defined(index):
 
 
 def no_overlap(target, value):
-    """Advanced (mask, index array) assignment of a value that overlaps the target: NumPy reads
-    the value while it writes, without a copy (x = flip(v); x[x > 0] = v), accel copies first."""
+    """Advanced (mask, index array) assignment of a value or with a mask that overlaps the
+    target: NumPy reads the value and the mask while it writes, without a copy (x = flip(v);
+    x[x > 0] = v; x[v] = 0 stops at the mask values it cleared), accel copies first."""
     return not np.shares_memory(target, value)
 
 
