@@ -267,6 +267,8 @@ class Builder:
                     guards.append(f"no_zero({a.text})")
                 if op in PERIODIC:
                     guards.append(f"moderate({a.text})")
+                if op in ("floor", "ceil", "trunc") and self.is_rounded(a):
+                    guards.append(f"no_near_multiple({a.text}, 1)")
             elif r < 0.9:
                 op = self.choice(BINARY)
                 b = self.node(depth - 1, False) if self.chance(0.3) else self.leaf(a.value)
@@ -282,6 +284,8 @@ class Builder:
                     # acos(cos(1)) == 1: NumPy's 1 - 1 ulp is another library's 1. The noise
                     # runs find exact ties, not such near ones.
                     guards.append(f"no_near_tie({args[0].text}, {args[1].text})")
+                if op in AMPLIFIERS and self.is_rounded(args[0]):
+                    guards.append(f"no_near_multiple({args[0].text}, {args[1].text})")
                 if (op in AMPLIFIERS and args[1].value.dtype.kind in "fc"
                         and args[1].text not in {i.name for i in self.inputs}
                         and not args[1].text[0].isdigit()):
@@ -451,6 +455,9 @@ class Builder:
             guard = f"no_signed_zeros({x})"  # which zero a tie of 0 and -0.0 gives is open
         if op in ("sum", "cumsum", "mean", "cumulative_sum") and v.dtype.kind in "fc":
             guard = no_cancellation(text, [x])
+        if op in ("argmin", "argmax") and x in self.rounded and v.dtype.kind == "f":
+            # which of two (near-)equal rounded values is the extreme is the rounding's choice
+            guard = f"no_extreme_tie({x}, {op == 'argmax'}, {axis})"
         if op in ("mean", "var", "std") and v.dtype.kind in "iu":
             guard = f"exact_float_sum({x})"  # integers the float64 sum cannot hold round in it
         return self.define(text, [x], inexact=inexact, guard=guard)
@@ -579,7 +586,7 @@ class Builder:
 def python_int(text, default):
     """The value of an expression of Python literals only (-(65535 << False)) when it is an int,
     else default."""
-    if not re.fullmatch(r"[-+*~<>() \dTrueFals]+", text):
+    if not re.fullmatch(r"[-+*/%~<>() \dTrueFals]+", text):
         return default
     try:
         v = eval(text, {"__builtins__": {}})

@@ -224,6 +224,36 @@ def no_near_tie(a, b):
     return not near.any()
 
 
+def no_near_multiple(a, b):
+    """floor/ceil/trunc, %, // and fmod of values that may carry rounding differences: none
+    within 10^4 ulps of a multiple of the divisor, where the result jumps (NumPy's tan(pi/4)
+    is 1 - 2^-53, another library's 1.0: 2 * tan(pi/4) % 1 is then 1 or 0)."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    if a.dtype.kind not in "f":
+        return True
+    with np.errstate(all="ignore"):
+        q = a.astype(np.float64) / b.astype(np.float64)
+        near = np.abs(q - np.round(q)) <= 1e4 * np.finfo(a.dtype).eps * np.maximum(np.abs(q), 1)
+    return not (near & np.isfinite(q)).any()
+
+
+def no_extreme_tie(x, largest, axis):
+    """argmin/argmax of values that may carry rounding differences: along the axis, the extreme
+    is apart from the runner-up by more than 10^4 ulps (var of two rows can tie exactly in NumPy
+    and differ by an ulp in another library, which then picks the other row)."""
+    x = np.asarray(x)
+    if x.dtype.kind != "f" or x.size < 2:
+        return True
+    x = x.reshape(-1) if axis is None else np.moveaxis(x, axis, -1)
+    if x.shape[-1] < 2:
+        return True
+    with np.errstate(all="ignore"):
+        s = np.sort(-x if largest else x, axis=-1)  # NaNs last
+        a, b = s[..., 0], s[..., 1]
+        near = (np.abs(a - b) <= 1e4 * np.finfo(x.dtype).eps * np.maximum(np.abs(a), np.abs(b)))
+    return not (near | np.isinf(a) & (a == b)).any()
+
+
 def exact_float_sum(x):
     """Integer means, variances and deviations whose float64 sum is exact: past 2^53 the sum
     rounds by the order of its terms, and the deviation of equal huge values (0 exactly) comes
@@ -315,6 +345,7 @@ GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, 
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
           "cancel_free": cancel_free, "order_free_product": order_free_product,
           "exact_float_sum": exact_float_sum, "no_near_tie": no_near_tie,
+          "no_extreme_tie": no_extreme_tie, "no_near_multiple": no_near_multiple,
           "no_signed_zeros": no_signed_zeros}
 
 
