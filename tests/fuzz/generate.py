@@ -584,12 +584,12 @@ class Builder:
 
 
 def python_int(text, default):
-    """The value of an expression of Python literals only (-(65535 << False)) when it is an int,
-    else default."""
-    if not re.fullmatch(r"[-+*/%~<>() \dTrueFals]+", text):
+    """The value of an expression of Python literals only (-(65535 << False), abs(-128)) when it
+    is an int, else default."""
+    if not re.fullmatch(r"([-+*/%~<>() \d]|True|False|abs)+", text):
         return default
     try:
-        v = eval(text, {"__builtins__": {}})
+        v = eval(text, {"__builtins__": {}, "abs": abs})
     except Exception:
         return default
     return v if type(v) is int else default
