@@ -122,6 +122,13 @@ namespace {
 template <class T> Array make_scalar(T v, Dtype dt, bool weak, Device device) {
   Array a = Array::from_host(&v, dt, {}, device);
   a.impl()->weak = weak;
+  if (weak) {
+    if constexpr (std::is_same_v<T, std::complex<double>>)
+      a.impl()->literal = v;
+    else
+      a.impl()->literal = std::complex<double>(static_cast<double>(v), 0.0);
+    a.impl()->read_only = true;
+  }
   return a;
 }
 }  // namespace

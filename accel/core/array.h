@@ -4,6 +4,7 @@
 #include <complex>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct ArrayImpl {
   PendingReaders readers;
   // A Python scalar wrapped as a 0-d array: promotes "weakly" (NEP 50), e.g. f32_array * 2.0 is f32.
   bool weak = false;
+  // A weak scalar's value, kept on the host too (the array is read-only, so it cannot go stale):
+  // `x ** 2` becomes square on any device without reading device memory.
+  std::optional<std::complex<double>> literal;
   // A view NumPy makes read-only (broadcast_to, ...): writes into it raise; its views inherit it.
   bool read_only = false;
 };

@@ -60,6 +60,13 @@ struct Shape {
 
 // batch_meta: the batch axes as [shape[batch_nd], a_strides[batch_nd], b_strides[batch_nd]]
 // (null when batch_nd is 0); batch element z's C is c + z * m * n.
+// low occupancy (accel_matmul): each of the 256 threads keeps a 4 x 4 tile of C in registers;
+// ptxas -v for sm_90 reports 80 registers for 1- to 4-byte types (37% occupancy), 98-128 for
+// int8 and the 8-byte ones (25%), 176 for complex128 (12%). Holding 4 blocks per multiprocessor
+// (__launch_bounds__(256, 4): 64 registers) spills every dtype, float32 included (60 bytes; 3 KiB
+// for complex128), and 3 blocks still spills the 8- and 16-byte ones: the register tile is what
+// makes this kernel compute-bound, as in register-tiled GEMMs. Floats and complex go to cuBLAS
+// whenever it loads; measure on a GPU (scripts/gpu-check bench) before trading tile for blocks.
 template <class T>
 __global__ void __launch_bounds__(accel_mm::kThreads)
 accel_matmul(const T* a, const T* b, T* c, const accel_mm::Shape s, const long long* batch_meta) {
@@ -68,8 +75,10 @@ accel_matmul(const T* a, const T* b, T* c, const accel_mm::Shape s, const long l
   // A's slice is stored k-major (as_[kk][row]) with a padded row, so the loads below (threads
   // stepping along k) mostly hit different banks. Raw bytes: a __shared__ array of a class
   // with a constructor (complex) cannot be declared.
-  __shared__ Raw16 as_raw[(kDepth * (kTile + 1) * sizeof(T) + 15) / 16];
-  __shared__ Raw16 bs_raw[(kDepth * kTile * sizeof(T) + 15) / 16];
+  using ATile = Raw16[(kDepth * (kTile + 1) * sizeof(T) + 15) / 16];
+  using BTile = Raw16[(kDepth * kTile * sizeof(T) + 15) / 16];
+  ACCEL_SHARED(ATile, as_raw);
+  ACCEL_SHARED(BTile, bs_raw);
   T(*as_)[kTile + 1] = reinterpret_cast<T(*)[kTile + 1]>(as_raw);
   T(*bs_)[kTile] = reinterpret_cast<T(*)[kTile]>(bs_raw);
   const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;

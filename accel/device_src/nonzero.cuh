@@ -13,7 +13,8 @@ template <class T> inline bool nonzero_at(const NonzeroParams& p, int64_t i) {
 
 template <class T>
 __global__ void __launch_bounds__(kThreads) nonzero_count(const __grid_constant__ NonzeroParams p) {
-  __shared__ int64_t counts[kThreads];
+  using Counts = int64_t[kThreads];
+  ACCEL_SHARED(Counts, counts);
   const int t = static_cast<int>(threadIdx.x);
   const int64_t begin = blockIdx.x * p.chunk;
   const int64_t end = begin + p.chunk < p.total ? begin + p.chunk : p.total;
@@ -29,7 +30,8 @@ __global__ void __launch_bounds__(kThreads) nonzero_count(const __grid_constant_
 
 template <class T>
 __global__ void __launch_bounds__(kThreads) nonzero_write(const __grid_constant__ NonzeroParams p) {
-  __shared__ int64_t ranks[kThreads];
+  using Ranks = int64_t[kThreads];
+  ACCEL_SHARED(Ranks, ranks);
   const int t = static_cast<int>(threadIdx.x);
   const int64_t begin = blockIdx.x * p.chunk;
   const int64_t end = begin + p.chunk < p.total ? begin + p.chunk : p.total;

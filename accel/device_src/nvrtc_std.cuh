@@ -4,6 +4,12 @@
 // compile everything as device code (-default-device).
 #pragma once
 
+// Shared memory is declared through this macro, so that the tests' host emulator (simt_host.h,
+// which defines it first) sees each shared variable and fills it with garbage at block start.
+#ifndef ACCEL_SHARED
+#define ACCEL_SHARED(type, name) __shared__ type name
+#endif
+
 typedef signed char int8_t;
 typedef short int16_t;
 typedef int int32_t;

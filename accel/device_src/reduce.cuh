@@ -261,11 +261,18 @@ inline void store_result(const ReduceParams& p, int64_t k, int64_t split, int64_
 // neighbouring inputs (coalesced when the reduced axis is the fastest), each folds every
 // group-th element into four independent accumulators, then the group combines them as a tree
 // in shared memory. blockIdx.y picks the chunk of a split reduction.
+// low occupancy (reduce_rows): ptxas -v for sm_90 gives 80 registers (37% occupancy at 256
+// threads) for 4- to 16-byte states and 114-116 (25%) for argmin/argmax of complex128: the four
+// accumulators and their 64-bit positions keep four loads in flight per thread, which hides
+// memory latency that the missing warps would. Capping at 64 registers (__launch_bounds__(256,
+// 4), 50%) compiles without spills for every state but the 24-byte arg-extremes of complex128
+// (16 bytes spilled): worth measuring on a GPU (scripts/gpu-check bench: sum 1e8) before switching.
 template <class Op>
 __global__ void __launch_bounds__(kThreads) reduce_rows(const __grid_constant__ ReduceParams p) {
   using State = typename Op::State;
   static_assert(sizeof(State) <= kMaxStateBytes, "state larger than kMaxStateBytes");
-  __shared__ SharedArray<State, kThreads> shared;
+  using Shared = SharedArray<State, kThreads>;
+  ACCEL_SHARED(Shared, shared);
   const int group = p.group;
   const int lane = static_cast<int>(threadIdx.x) % group;
   State* s = shared.get() + (static_cast<int>(threadIdx.x) - lane);
@@ -296,6 +303,9 @@ __global__ void __launch_bounds__(kThreads) reduce_rows(const __grid_constant__ 
 // One thread per output, reading its chunk serially: for reductions over axes slower than the
 // kept ones (neighbouring threads then read neighbouring inputs), for tiny reductions and for
 // empty ones (the identity is written).
+// low occupancy (reduce_columns): 78-80 registers (37%) for 8- and 16-byte states, 98 (25%) for
+// argmin/argmax of complex128 (sm_90, ptxas -v): the same four-accumulator loop as reduce_rows,
+// and the same measurement to make before capping it at 64 (which spills only the latter).
 template <class Op>
 __global__ void __launch_bounds__(kThreads) reduce_columns(const __grid_constant__ ReduceParams p) {
   for (int64_t split = blockIdx.y; split < p.splits; split += gridDim.y) {

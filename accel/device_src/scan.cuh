@@ -98,7 +98,7 @@ template <class Op> struct ScanShared {
 // A block per row, its tiles in order.
 template <class Op>
 __global__ void __launch_bounds__(kThreads) scan_block_rows(const __grid_constant__ ScanParams p) {
-  __shared__ ScanShared<Op> shared;
+  ACCEL_SHARED(ScanShared<Op>, shared);
   auto* out = reinterpret_cast<typename Op::Out*>(p.out);
   for (int64_t row = blockIdx.x; row < p.rows; row += gridDim.x) {
     const Offsets o = row_offsets(p, row);
@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(kThreads) scan_block_rows(const __grid_constan
 template <class Op>
 __global__ void __launch_bounds__(kThreads) scan_tiles(const __grid_constant__ ScanParams p) {
   using State = typename Op::State;
-  __shared__ ScanShared<Op> shared;
+  ACCEL_SHARED(ScanShared<Op>, shared);
   auto* out = reinterpret_cast<typename Op::Out*>(p.out);
   const auto* carries = reinterpret_cast<const State*>(p.carries);
   for (int64_t row = blockIdx.y; row < p.rows; row += gridDim.y) {

@@ -87,8 +87,9 @@ int pending_depth(const Array& a) { return a.is_pending() ? a.impl()->node->dept
 
 // A literal exponent: a computed 0-d real host value (a Python or NumPy scalar, typically).
 std::optional<double> literal_exponent(const Array& a) {
-  if (a.is_pending() || a.ndim() != 0 || !a.device().is_cpu() || is_complex(a.dtype()))
-    return std::nullopt;
+  if (a.ndim() != 0 || is_complex(a.dtype())) return std::nullopt;
+  if (a.impl()->literal) return a.impl()->literal->real();  // a Python number, on any device
+  if (a.is_pending() || !a.device().is_cpu()) return std::nullopt;
   return a.item<double>();
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 
+#include "accel/backend/cuda/stream_order.h"
 #include "bindings.h"
 
 namespace accel::py {
@@ -274,15 +275,23 @@ void init_array(nb::module_& m) {
         else if (must_copy) out = out.attr("copy")();
         return out;
       }, nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
-      .def("__dlpack__", [](const Array& a, nb::kwargs) {
+      .def("__dlpack__", [](const Array& a, nb::kwargs kwargs) {
         // The legacy capsule cannot say "read-only" and consumers may write it: refused, as
         // NumPy refuses to export its read-only arrays this way.
         if (is_read_only(a))
           throw nb::buffer_error("[__dlpack__] cannot export a read-only array (a broadcast view, "
                                  "or memory imported read-only); export a copy: x.copy()");
+        std::optional<int64_t> stream;
+        if (kwargs.contains("stream") && !kwargs["stream"].is_none())
+          stream = nb::cast<int64_t>(kwargs["stream"]);
+        if (a.device().is_cpu() && stream)
+          throw ValueError("[__dlpack__] stream must be None for an array on the CPU");
         a.eval();
         // DLPack consumers (PyTorch, CuPy, JAX) may write the memory they are handed.
         a.buffer()->share_with_foreign_writers();
+        // The consumer's stream waits for accel's work on the memory, whose block is not reused
+        // before the consumer's work is done.
+        if (a.device().is_cuda()) cuda::order_dlpack_export(a, stream);
         auto* keep = new Array(a);
         nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
         std::vector<size_t> shape(a.shape().begin(), a.shape().end());
@@ -298,8 +307,8 @@ void init_array(nb::module_& m) {
         nb::ndarray<> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(), dt, dev,
                          a.device().index);
         // Without a framework tag nanobind exports the DLPack capsule itself, which is what
-        // __dlpack__ returns (the stream, max_version and copy requests need nothing here:
-        // the array is computed, and the capsule is the legacy version every consumer reads).
+        // __dlpack__ returns (max_version and copy requests need nothing here: the array is
+        // computed, and the capsule is the legacy version every consumer reads).
         return nb::cast(nd);
       })
       .def("__dlpack_device__", [](const Array& a) {

@@ -182,10 +182,11 @@ void init_cuda(nb::module_& parent) {
   nb::class_<PyStream>(m, "Stream")
       .def("__init__", [](PyStream* self, nb::handle device, bool non_blocking) {
         new (self) PyStream{cu::Stream::create(resolve_device(device), non_blocking), {}};
-      }, nb::arg("device") = nb::none(), nb::arg("non_blocking") = true)
+      }, nb::arg("device") = nb::none(), nb::arg("non_blocking") = false)
       .def_prop_ro("device", [](const PyStream& s) { return s.stream.device(); })
       .def_prop_ro("ptr", [](const PyStream& s) { return reinterpret_cast<uintptr_t>(s.stream.handle()); })
       .def_prop_ro("is_default", [](const PyStream& s) { return s.stream.is_default(); })
+      .def_prop_ro("non_blocking", [](const PyStream& s) { return s.stream.non_blocking(); })
       .def("synchronize", [](const PyStream& s) {
         nb::gil_scoped_release release;
         s.stream.synchronize();
@@ -207,7 +208,7 @@ void init_cuda(nb::module_& parent) {
         s.previous.pop_back();
       }, nb::arg("exc_type").none(), nb::arg("exc").none(), nb::arg("tb").none())
       .def("__eq__", [](const PyStream& a, const PyStream& b) { return a.stream == b.stream; })
-      .def("__hash__", [](const PyStream& s) { return reinterpret_cast<uintptr_t>(s.stream.handle()); })
+      .def("__hash__", [](const PyStream& s) { return s.stream.id(); })
       .def("__repr__", [](const PyStream& s) {
         return "<accel.cuda.Stream " + std::string(s.stream.is_default() ? "default" : "") +
                " on cuda:" + std::to_string(s.stream.device()) + ">";

@@ -45,7 +45,11 @@ class FakeDevice final : public SegmentSource {
   void synchronize() override {
     if (syncs_) ++*syncs_;
   }
+  void order_reuse(CachingAllocator::StreamId pool, CachingAllocator::StreamId user) noexcept override {
+    orderings.emplace_back(pool, user);
+  }
   int allocations = 0, frees = 0;
+  std::vector<std::pair<CachingAllocator::StreamId, CachingAllocator::StreamId>> orderings;
 
  private:
   size_t capacity_, used_ = 0;
@@ -137,6 +141,27 @@ TEST(CachingAllocator, blocks_freed_on_one_stream_are_not_given_to_another) {
   EXPECT_NE(addr(b), old);
   auto c = f.allocator.allocate(4096, /*stream=*/1);
   EXPECT_EQ(addr(c), old);
+}
+
+TEST(CachingAllocator, a_block_used_on_another_stream_orders_its_pool_stream_when_freed) {
+  Fixture f(1024 * MiB);
+  auto a = f.allocator.allocate(4096, /*stream=*/1);
+  const char* inside = static_cast<const char*>(a->data()) + 100;
+  EXPECT_EQ(f.allocator.note_use(inside, 1), std::nullopt);  // its own stream: nothing to order
+  EXPECT_EQ(f.allocator.note_use(inside, 2), std::optional<CachingAllocator::StreamId>(1));
+  EXPECT_EQ(f.allocator.note_use(a->data(), 2), std::nullopt);  // 2 is the last user now
+  EXPECT_EQ(f.allocator.note_use(a->data(), 3), std::optional<CachingAllocator::StreamId>(2));
+  int unknown = 0;
+  EXPECT_EQ(f.allocator.note_use(&unknown, 2), std::nullopt);  // not the allocator's memory
+  const uintptr_t block = addr(a);
+  a.reset();
+  // Stream 1's pool gets it back only once stream 1 waits for stream 3, its last user.
+  ASSERT_EQ(f.device->orderings.size(), 1u);
+  EXPECT_EQ(f.device->orderings[0], std::make_pair(CachingAllocator::StreamId(1), CachingAllocator::StreamId(3)));
+  EXPECT_EQ(addr(f.allocator.allocate(4096, 1)), block);
+  // A block used only on its own stream needs no ordering.
+  f.allocator.allocate(4096, 1).reset();
+  EXPECT_EQ(f.device->orderings.size(), 1u);
 }
 
 TEST(CachingAllocator, free_cached_returns_only_fully_free_segments) {

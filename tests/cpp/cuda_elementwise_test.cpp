@@ -11,7 +11,9 @@
 #include <cstring>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,6 +24,7 @@
 #include "accel/backend/cuda/nvrtc.h"
 #include "accel/codegen/emit.h"
 #include "accel/core/shape.h"
+#include "ptxas_resources.h"
 
 namespace accel::cuda {
 namespace {
@@ -354,13 +357,67 @@ TEST_F(CudaElementwiseKernels, every_op_dtype_and_cast_pair_compiles_for_sm_90_i
               seconds);
 }
 
+// Registers and spills as the backend compiles the kernels (full optimisation, unlike the test
+// above): every op at its widest dtype and every cast from and to complex128, all in the strided
+// layout, which carries the most index arithmetic. CI fails on a spill or on register use that
+// caps occupancy below 50% at the launch block size (ptxas_resources.h).
+TEST_F(CudaElementwiseKernels, widest_kernels_do_not_spill_and_keep_half_occupancy) {
+  std::vector<Case> cases;
+  std::set<std::string> names;
+  auto strided = [&](const std::string& label, ir::KernelIR ir) {
+    for (ir::Operand& o : ir.inputs) o.layout = Layout::strided;
+    for (ir::Operand& o : ir.outputs) o.layout = Layout::strided;
+    if (names.insert(ir.name()).second) cases.push_back({label, std::move(ir)});
+  };
+  for (int o = 0; o < kNumOps; ++o) {
+    const auto op = static_cast<OpId>(o);
+    const OpInfo& info = op_info(op);
+    std::optional<Dtype> widest;  // the largest item, complex before float before integer
+    for (int d = kNumDtypes - 1; d >= 0; --d) {
+      const auto dt = static_cast<Dtype>(d);
+      if (op_accepts(info.bools, info.domain, dt) && (!widest || itemsize(dt) > itemsize(*widest)))
+        widest = dt;
+    }
+    if (widest)
+      strided(std::string(info.name) + " " + dtype_name(*widest),
+              op_kernel_ir(op, *widest, op_output_dtype(op, *widest)));
+  }
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const auto dt = static_cast<Dtype>(d);
+    strided(std::string("cast complex128 -> ") + dtype_name(dt), cast_kernel_ir(Dtype::complex128, dt));
+    strided(std::string("cast ") + dtype_name(dt) + " -> complex128", cast_kernel_ir(dt, Dtype::complex128));
+  }
+  std::string source = codegen::emit_prelude(codegen::cuda_dialect());
+  for (const Case& c : cases)
+    source += "// " + c.label + "\n" + codegen::emit_kernel_body(c.ir, codegen::cuda_dialect());
+  CompileOptions opts;
+  opts.arch = "sm_90";
+  opts.options = generated_kernel_options();
+  opts.options.push_back("--ptxas-options=-v");
+  opts.program_name = "elementwise_resources.cu";
+  opts.use_cache = false;
+  const auto start = std::chrono::steady_clock::now();
+  auto m = compile(source, opts);
+  const auto kernels = ptxas::parse(m->log);
+  EXPECT_EQ(kernels.size(), cases.size()) << m->log;
+  for (const auto& p : ptxas::problems(kernels, kElementwiseBlock, source)) ADD_FAILURE() << p;
+  int most = 0;
+  for (const auto& k : kernels) most = std::max(most, k.registers);
+  std::printf("[ ptxas ] %zu widest elementwise kernels: at most %d registers, in %.1f s\n",
+              kernels.size(), most,
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
 TEST_F(CudaElementwiseKernels, arange_compiles_for_every_dtype_but_bool) {
   CompileOptions opts;
   opts.arch = "sm_90";
   opts.options = generated_kernel_options();
   opts.name_expressions = arange_names();
   opts.use_cache = false;
+  opts.options.push_back("--ptxas-options=-v");
   auto named = compile(arange_source(), opts);
+  for (const auto& p : ptxas::problems(ptxas::parse(named->log), kElementwiseBlock, arange_source()))
+    ADD_FAILURE() << p;
   EXPECT_EQ(named->lowered_names.size(), static_cast<size_t>(kNumDtypes - 1));
   for (const auto& [expr, lowered] : named->lowered_names)
     EXPECT_NE(named->image.find(lowered), std::string::npos) << expr;

@@ -27,6 +27,7 @@
 #include "accel/backend/cuda/matmul.h"
 #include "accel/backend/cuda/matmul_plan.h"
 #include "accel/backend/cuda/nvrtc.h"
+#include "ptxas_resources.h"
 
 #ifdef ACCEL_HAVE_CUBLAS_HEADERS
 #include <cublas_v2.h>
@@ -306,21 +307,27 @@ class CudaLinalgCompile : public ::testing::Test {
     const std::string why = cu::nvrtc_unavailable_reason();
     ASSERT_TRUE(why.empty()) << why;  // NVRTC is a build requirement of CI
   }
+  // Also checks every kernel for spills and register-limited occupancy at `threads` per block.
   static std::shared_ptr<const cu::CompiledModule> compile_all(
-      const std::string& source, const std::vector<std::string>& names) {
+      const std::string& source, const std::vector<std::string>& names, int threads) {
     cu::CompileOptions o;
     o.arch = "sm_90";
     o.use_cache = false;
     o.options = cu::builtin_compile_options();
+    o.options.push_back("--ptxas-options=-v");
     o.name_expressions = names;
-    return cu::compile(source, o);
+    auto m = cu::compile(source, o);
+    const auto kernels = ptxas::parse(m->log);
+    EXPECT_GE(kernels.size(), names.size()) << m->log;
+    for (const auto& p : ptxas::problems(kernels, threads, source)) ADD_FAILURE() << p;
+    return m;
   }
 };
 
 TEST_F(CudaLinalgCompile, matmul_kernel_compiles_for_every_dtype) {
   const auto names = cu::matmul_kernel_names();
   ASSERT_EQ(names.size(), 13u);
-  auto m = compile_all(cu::matmul_kernel_source(), names);
+  auto m = compile_all(cu::matmul_kernel_source(), names, static_cast<int>(cu::kMatmulThreads));
   EXPECT_TRUE(m->cubin);
   for (const auto& n : names) EXPECT_EQ(m->lowered_names.count(n), 1u) << n;
   EXPECT_EQ(cu::matmul_kernel_name(Dtype::complex128), "accel_matmul<std::complex<double>>");
@@ -330,7 +337,7 @@ TEST_F(CudaLinalgCompile, matmul_kernel_compiles_for_every_dtype) {
 TEST_F(CudaLinalgCompile, gather_scatter_kernels_compile_for_every_item_size) {
   const auto names = cu::gather_scatter_kernel_names();
   ASSERT_EQ(names.size(), 15u);  // 3 templates x item sizes 1, 2, 4, 8, 16
-  auto m = compile_all(cu::gather_scatter_kernel_source(), names);
+  auto m = compile_all(cu::gather_scatter_kernel_source(), names, static_cast<int>(cu::kBlockThreads));
   EXPECT_TRUE(m->cubin);
   for (const auto& n : names) EXPECT_EQ(m->lowered_names.count(n), 1u) << n;
   for (const char* c_kernel : {"accel_index_resolve", "accel_repeat_claim", "accel_repeat_drop"})

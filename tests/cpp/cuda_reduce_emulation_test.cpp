@@ -11,6 +11,9 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <mutex>
+#include <set>
+#include <thread>
 #include <random>
 #include <string>
 #include <vector>
@@ -525,7 +528,7 @@ TEST(SimtHost, a_barrier_that_cannot_open_fails_instead_of_hanging) {
     simt::launch({2, 1, 1}, {64, 1, 1}, kernel);
     FAIL() << "the launch returned";
   } catch (const std::logic_error& e) {
-    EXPECT_NE(std::string(e.what()).find("block (0, 0, 0) is stuck"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find(") is stuck: its threads wait"), std::string::npos)
         << e.what();
   }
   // The emulator runs the next launch normally.
@@ -535,4 +538,110 @@ TEST(SimtHost, a_barrier_that_cannot_open_fails_instead_of_hanging) {
     atomicAdd(&ran, 1);
   });
   EXPECT_EQ(ran, 64);
+}
+
+TEST(SimtHost, blocks_run_at_once_on_several_workers_and_atomics_contend) {
+  std::mutex mutex;
+  std::set<std::thread::id> workers;
+  unsigned long long count = 0;
+  simt::launch({64, 1, 1}, {128, 1, 1}, [&] {
+    if (threadIdx.x == 0) {
+      std::lock_guard<std::mutex> lock(mutex);
+      workers.insert(std::this_thread::get_id());
+    }
+    atomicAdd(&count, 1ull);
+  }, simt::Options{7, 4});
+  EXPECT_EQ(count, 64u * 128u);
+  EXPECT_GT(workers.size(), 1u) << "every block ran on one thread";
+}
+
+// A kernel whose result depends on the order of its blocks (the last writer wins) or of its
+// threads between barriers is racy, and the emulator says so.
+TEST(SimtHost, a_racy_kernel_gives_different_results_under_different_seeds) {
+  const auto last_block = [](simt::Options o) {
+    unsigned last = 0;
+    simt::launch({16, 1, 1}, {32, 1, 1}, [&] {
+      if (threadIdx.x == 0) last = blockIdx.x;
+    }, o);
+    return last;
+  };
+  EXPECT_FALSE(simt::launch_is_order_independent(last_block));
+  const auto last_thread = [](simt::Options o) {
+    std::vector<unsigned> out(4);
+    simt::launch({4, 1, 1}, {64, 1, 1}, [&] {
+      using Slot = unsigned;
+      ACCEL_SHARED(Slot, slot);
+      slot = threadIdx.x;  // every thread writes the one slot
+      __syncthreads();
+      if (threadIdx.x == 0) out[blockIdx.x] = slot;
+    }, o);
+    return out;
+  };
+  EXPECT_FALSE(simt::launch_is_order_independent(last_thread));
+  const auto summed = [](simt::Options o) {
+    unsigned sum = 0;
+    simt::launch({16, 1, 1}, {32, 1, 1}, [&] { atomicAdd(&sum, blockIdx.x + threadIdx.x); }, o);
+    return sum;
+  };
+  EXPECT_TRUE(simt::launch_is_order_independent(summed));
+}
+
+// A shared-memory tree sum: with a barrier between the levels it is exact under every seed;
+// without, threads read partial sums not yet written (garbage from the block's start).
+TEST(SimtHost, a_missing_syncthreads_gives_a_wrong_sum) {
+  const auto tree_sum = [](bool barrier, uint64_t seed) {
+    std::vector<long long> out(2);
+    simt::launch({2, 1, 1}, {128, 1, 1}, [&] {
+      using Partials = long long[128];
+      ACCEL_SHARED(Partials, partial);
+      const unsigned t = threadIdx.x;
+      partial[t] = t + 1;
+      for (unsigned w = 64; w > 0; w /= 2) {
+        if (barrier) __syncthreads();
+        if (t < w) partial[t] += partial[t + w];
+      }
+      if (t == 0) out[blockIdx.x] = partial[0];
+    }, simt::Options{seed, 2});
+    return out;
+  };
+  for (uint64_t seed : {1, 2, 3}) {
+    EXPECT_EQ(tree_sum(true, seed), (std::vector<long long>{128 * 129 / 2, 128 * 129 / 2}));
+    EXPECT_NE(tree_sum(false, seed), (std::vector<long long>{128 * 129 / 2, 128 * 129 / 2}))
+        << "seed " << seed;
+  }
+}
+
+TEST(SimtHost, shared_memory_starts_each_block_as_garbage_that_varies_with_the_seed) {
+  const auto first_read = [](uint64_t seed) {
+    std::vector<unsigned> seen(3);
+    simt::launch({3, 1, 1}, {32, 1, 1}, [&] {
+      using Word = unsigned;
+      ACCEL_SHARED(Word, never_written);
+      if (threadIdx.x == 0) seen[blockIdx.x] = never_written;
+    }, simt::Options{seed, 1});
+    return seen;
+  };
+  EXPECT_NE(first_read(1), first_read(2));
+  EXPECT_NE(first_read(1)[0], first_read(1)[1]) << "blocks must not see each other's leftovers";
+}
+
+TEST(SimtHost, launches_past_cudas_limits_are_refused) {
+  const auto nothing = [] {};
+  EXPECT_THROW(simt::launch({1, 1, 1}, {1025, 1, 1}, nothing), std::invalid_argument);
+  EXPECT_THROW(simt::launch({1, 1, 1}, {32, 32, 2}, nothing), std::invalid_argument);
+  EXPECT_THROW(simt::launch({1, 1, 1}, {1, 1, 65}, nothing), std::invalid_argument);
+  EXPECT_THROW(simt::launch({1, 65536, 1}, {32, 1, 1}, nothing), std::invalid_argument);
+  EXPECT_THROW(simt::launch({1, 1, 65536}, {32, 1, 1}, nothing), std::invalid_argument);
+  try {
+    simt::launch({2, 1, 1}, {32, 1, 1}, [] {
+      using Big = char[40 * 1024];
+      using More = char[10 * 1024];
+      ACCEL_SHARED(Big, big);
+      ACCEL_SHARED(More, more);
+      big[threadIdx.x] = more[threadIdx.x];
+    });
+    ADD_FAILURE() << "50 KiB of static shared memory was accepted";
+  } catch (const std::length_error& e) {
+    EXPECT_NE(std::string(e.what()).find("48 KiB"), std::string::npos) << e.what();
+  }
 }

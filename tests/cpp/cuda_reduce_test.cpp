@@ -20,6 +20,7 @@
 #include "accel/backend/cuda/reduce_kernels.h"
 #include "accel/backend/cuda/reduce_plan.h"
 #include "accel/runtime/errors.h"
+#include "ptxas_resources.h"
 
 namespace cu = accel::cuda;
 using accel::Dtype;
@@ -56,12 +57,21 @@ void compile(const std::vector<std::string>& names, const std::string& program, 
   o.arch = "sm_90";
   o.use_cache = false;
   o.options = cu::reduction_options();
-  if (!cubin) o.options.push_back("-fdevice-syntax-only");
+  // A CUBIN is checked for spills and register-limited occupancy at the launch block size.
+  o.options.push_back(cubin ? "--ptxas-options=-v" : "-fdevice-syntax-only");
   o.name_expressions = names;
   o.program_name = program;
   auto m = cu::compile(cu::reduction_source(), o);
   ASSERT_TRUE(m->cubin);
   for (const auto& n : names) EXPECT_EQ(m->lowered_names.count(n), 1u) << n;
+  if (!cubin) return;
+  const auto kernels = ptxas::parse(m->log);
+  EXPECT_GE(kernels.size(), names.size()) << m->log;
+  for (const auto& p : ptxas::problems(kernels, accel::kernels::kThreads, cu::reduction_source()))
+    ADD_FAILURE() << program << ": " << p;
+  for (const auto& k : kernels)
+    std::cout << "  " << k.name << ": " << k.registers << " registers, " << k.stack_bytes
+              << " bytes stack, " << k.shared_bytes << " bytes shared\n";
 }
 
 // Compiles all requests in one translation unit; on failure compiles each alone, so the message

@@ -282,6 +282,13 @@ class TestWithoutDriver:
 
 # ---------------------------------------------------------------- on a GPU
 
+def test_dlpack_of_a_cpu_array_takes_no_stream():
+    x = accel.asarray(np.arange(3.0), device="cpu")
+    assert type(x.__dlpack__(stream=None)).__name__ == "PyCapsule"
+    with pytest.raises(ValueError, match="stream must be None"):
+        x.__dlpack__(stream=1)
+
+
 def _on_gpu(x):
     return accel.asarray(x, device="cuda")
 
@@ -548,6 +555,35 @@ class TestOnGpu:
         k(_blocks(n), (256,), (y, y, y, np.int64(n)), stream=s2)     # y = 4, after s1
         s2.synchronize()
         assert accel.asnumpy(y)[[0, n - 1]].tolist() == [4.0, 4.0]
+
+    def test_streams_block_with_the_default_stream_unless_asked(self):
+        assert not accel.cuda.Stream().non_blocking
+        assert accel.cuda.Stream(non_blocking=True).non_blocking
+
+    def test_work_on_a_non_blocking_stream_is_ordered_with_the_default_stream(self):
+        # Upload on the default stream, add on a non-blocking stream, read on the default
+        # stream: accel orders them with events (the recording-driver test proves the calls;
+        # here the values). Large enough that an unordered read would see the old values.
+        n = 1 << 24
+        k = accel.RawKernel(VECTOR_ADD, "vector_add")
+        for _ in range(3):
+            x = _on_gpu(np.ones(n, np.float32))
+            y = _on_gpu(np.zeros(n, np.float32))
+            s = accel.cuda.Stream(non_blocking=True)
+            for _ in range(4):
+                k(_blocks(n), (256,), (x, y, y, np.int64(n)), stream=s)
+            assert accel.asnumpy(y)[[0, n - 1]].tolist() == [4.0, 4.0]
+            with s:
+                z = (y * 2).eval()
+            assert accel.asnumpy(z + x)[[0, n - 1]].tolist() == [9.0, 9.0]
+
+    def test_dlpack_stream_argument(self):
+        g = _on_gpu(np.arange(6, dtype=np.float32))
+        with pytest.raises(ValueError, match="ambiguous"):
+            g.__dlpack__(stream=0)
+        for stream in (None, 1, 2, -1, accel.cuda.Stream().ptr):
+            assert type(g.__dlpack__(stream=stream)).__name__ == "PyCapsule"
+        assert accel.asnumpy(g).tolist() == list(range(6))
 
     def test_kernel_fault_is_reported_as_launch_error(self):
         # Run in a child process: a faulting kernel leaves the CUDA context unusable.

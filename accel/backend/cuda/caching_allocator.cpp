@@ -1,6 +1,7 @@
 #include "accel/backend/cuda/caching_allocator.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "accel/runtime/errors.h"
 
@@ -77,6 +78,7 @@ std::shared_ptr<Buffer> CachingAllocator::allocate(size_t nbytes, StreamId strea
     pool.insert(tail);
   }
   b->allocated = true;
+  b->last_use = stream;
   allocated_[b->ptr] = b;
   stats_.in_use += b->size;
   stats_.peak = std::max(stats_.peak, stats_.in_use);
@@ -90,6 +92,8 @@ void CachingAllocator::deallocate(void* ptr, size_t) {
   if (it == allocated_.end()) return;
   Block* b = it->second;
   allocated_.erase(it);
+  // Its pool's stream must not reuse it before the last user's queued work is done.
+  if (b->last_use != b->stream) source_->order_reuse(b->stream, b->last_use);
   b->allocated = false;
   stats_.in_use -= b->size;
   Pool& pool = b->small ? small_free_ : large_free_;
@@ -111,6 +115,19 @@ void CachingAllocator::deallocate(void* ptr, size_t) {
   }
   pool.insert(b);
   stats_.cached = reserved_ - stats_.in_use;
+}
+
+std::optional<CachingAllocator::StreamId> CachingAllocator::note_use(const void* ptr,
+                                                                     StreamId stream) {
+  const auto p = reinterpret_cast<uintptr_t>(ptr);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = allocated_.upper_bound(p);
+  if (it == allocated_.begin()) return std::nullopt;
+  Block* b = std::prev(it)->second;
+  if (p >= b->ptr + b->size || b->last_use == stream) return std::nullopt;
+  const StreamId previous = b->last_use;
+  b->last_use = stream;
+  return previous;
 }
 
 size_t CachingAllocator::release_free_segments() {

@@ -13,9 +13,23 @@
 #include "accel/backend/cuda/matmul.h"
 #include "accel/backend/cuda/memory.h"
 #include "accel/backend/cuda/reduce_kernels.h"
+#include "accel/backend/cuda/stream_order.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {
+namespace {
+
+// Every operation runs on the current stream; the arrays it reads and writes may have been
+// used last on another one (stream_order.h). Returns the stream.
+Stream order_on_current(int device, std::initializer_list<const Array*> arrays,
+                        std::span<const Array> more = {}) {
+  Stream s = current_stream(device);
+  for (const Array* a : arrays) order_use(*a, s);
+  order_use(more, s);
+  return s;
+}
+
+}  // namespace
 
 std::shared_ptr<Buffer> CudaBackend::allocate(size_t nbytes) { return cuda::allocate(index_, nbytes); }
 
@@ -32,6 +46,7 @@ void CudaBackend::copy_to_host(void* dst, const void* src, size_t nbytes) {
 }
 
 void CudaBackend::elementwise(OpId op, std::span<const Array> inputs, const Array& out) {
+  order_on_current(index_, {&out}, inputs);
   const Dtype compute = inputs.empty() ? out.dtype() : inputs[0].dtype();
   run_generated_kernel(index_, op_kernel_ir(op, compute, out.dtype()), inputs,
                        std::span<const Array>(&out, 1));
@@ -39,6 +54,7 @@ void CudaBackend::elementwise(OpId op, std::span<const Array> inputs, const Arra
 
 void CudaBackend::cast(const Array& in, const Array& out) {
   if (out.size() == 0) return;
+  order_on_current(index_, {&in, &out});
   if (in.dtype() == out.dtype() && in.is_contiguous() && out.is_contiguous()) {
     // Queued only: later work on the stream sees it, and host reads synchronise anyway.
     copy_async(out.data(), in.data(), out.nbytes(), CopyKind::device_to_device, current_stream(index_));
@@ -50,20 +66,25 @@ void CudaBackend::cast(const Array& in, const Array& out) {
 
 void CudaBackend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
                              std::span<const Array> outputs) {
+  order_on_current(index_, {}, inputs);
+  order_on_current(index_, {}, outputs);
   // A region with more operands than one launch can pass runs an instruction at a time.
   if (!run_generated_kernel(index_, ir, inputs, outputs)) Backend::run_kernel(ir, inputs, outputs);
 }
 
 void CudaBackend::reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
                          const Array& out) {
+  order_on_current(index_, {&in, &out});
   run_reduce(*cuda_runner(index_), op, in, axes, out);
 }
 
 void CudaBackend::scan(ScanOp op, const Array& in, int axis, const Array& out) {
+  order_on_current(index_, {&in, &out});
   run_scan(*cuda_runner(index_), op, in, axis, out);
 }
 
 void CudaBackend::matmul(const Array& a, const Array& b, const Array& out) {
+  order_on_current(index_, {&a, &b, &out});
   cuda::matmul(index_, a, b, out);
 }
 
@@ -71,7 +92,7 @@ void CudaBackend::fill(const Array& out, const void* value) {
   if (out.size() == 0) return;
   const size_t item = out.itemsize();
   auto bytes = static_cast<const unsigned char*>(value);
-  Stream stream = current_stream(index_);
+  Stream stream = order_on_current(index_, {&out});
   if (out.is_contiguous() &&
       std::all_of(bytes, bytes + item, [&](unsigned char b) { return b == bytes[0]; })) {
     memset_async(out.data(), bytes[0], out.nbytes(), stream);  // zeros, and the like
@@ -85,21 +106,27 @@ void CudaBackend::fill(const Array& out, const void* value) {
 }
 
 void CudaBackend::arange(const Array& out, const void* first, const void* second) {
+  order_on_current(index_, {&out});
   run_arange(index_, out, first, second);
 }
 
 std::optional<IndexFault> CudaBackend::gather(const Array& src, std::span<const int> axes,
                                               std::span<const Array> indices, const Array& out) {
+  order_on_current(index_, {&src, &out}, indices);
   return cuda::gather(index_, src, axes, indices, out);
 }
 
 std::optional<IndexFault> CudaBackend::scatter(const Array& dst, std::span<const int> axes,
                                                std::span<const Array> indices,
                                                const Array& values) {
+  order_on_current(index_, {&dst, &values}, indices);
   return cuda::scatter(index_, dst, axes, indices, values);
 }
 
-Array CudaBackend::nonzero(const Array& x) { return run_nonzero(*cuda_runner(index_), x); }
+Array CudaBackend::nonzero(const Array& x) {
+  order_on_current(index_, {&x});
+  return run_nonzero(*cuda_runner(index_), x);
+}
 
 void CudaBackend::synchronize() { synchronize_device(index_); }
 

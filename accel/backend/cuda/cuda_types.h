@@ -26,6 +26,8 @@ inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 inline constexpr CUresult CUDA_ERROR_STUB_LIBRARY = 34;
 inline constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+inline constexpr CUresult CUDA_ERROR_NO_BINARY_FOR_GPU = 209;
+inline constexpr CUresult CUDA_ERROR_UNSUPPORTED_PTX_VERSION = 222;
 
 inline constexpr nvrtcResult NVRTC_SUCCESS = 0;
 inline constexpr nvrtcResult NVRTC_ERROR_COMPILATION = 6;
@@ -59,6 +61,11 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0x0;
 inline constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 inline constexpr int kPointerAttributeMemoryType = 2;  // CU_POINTER_ATTRIBUTE_MEMORY_TYPE
 inline constexpr unsigned kMemHostAllocPortable = 0x1;  // CU_MEMHOSTALLOC_PORTABLE (a macro in cuda.h)
+inline constexpr int CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0;  // __launch_bounds__, registers
+inline constexpr int CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1;  // the kernel's static __shared__
 inline constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+// Special stream handles a DLPack consumer may name (cuda.h's CU_STREAM_LEGACY/PER_THREAD).
+inline const CUstream kStreamLegacy = reinterpret_cast<CUstream>(0x1);
+inline const CUstream kStreamPerThread = reinterpret_cast<CUstream>(0x2);
 
 }  // namespace accel::cuda

@@ -93,6 +93,16 @@ void make_current(int index) {
     api.check(api.cuCtxSetCurrent(s.context), "cuCtxSetCurrent", "cuda:" + std::to_string(index));
 }
 
+bool try_make_current(int index) noexcept {
+  try {
+    if (!driver_unavailable_reason().empty()) return false;
+    make_current(index);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
 std::pair<size_t, size_t> memory_info(int index) {
   make_current(index);
   size_t free = 0, total = 0;

@@ -34,6 +34,9 @@ int device_count();
 const DeviceProperties& device_properties(int index);
 // Makes the device's primary context current on the calling thread (retaining it on first use).
 void make_current(int index);
+// For destructors, which must not throw: makes the context current when the driver is usable
+// and the call succeeds; false otherwise (the caller then skips its driver call).
+bool try_make_current(int index) noexcept;
 // Free and total device memory in bytes (cuMemGetInfo).
 std::pair<size_t, size_t> memory_info(int index);
 // Waits for all work on the device.

@@ -87,8 +87,14 @@ LoadResult load() {
   return r;
 }
 
+const LoadResult*& replacement() {
+  static const LoadResult* r = nullptr;
+  return r;
+}
+
 const LoadResult& loaded() {
-  static const LoadResult* result = new LoadResult(load());  // once per process, never freed
+  // Once per process, never freed.
+  static const LoadResult* result = replacement() ? replacement() : new LoadResult(load());
   return *result;
 }
 
@@ -110,20 +116,31 @@ std::string DriverApi::describe(CUresult r) const {
 void DriverApi::check(CUresult r, const char* call, const std::string& where) const {
   if (r == CUDA_SUCCESS) return;
   std::string msg = "[" + where + "] " + call + " failed: " + describe(r);
-  // Errors from a kernel that faulted earlier surface at the next call on the context.
-  constexpr CUresult kIllegalAddress = 700, kLaunchTimeout = 702, kIllegalInstruction = 715,
-                     kMisalignedAddress = 716, kAssert = 710, kLaunchFailed = 719;
-  switch (r) {
-    case kIllegalAddress:
-    case kLaunchTimeout:
-    case kIllegalInstruction:
-    case kMisalignedAddress:
-    case kAssert:
-    case kLaunchFailed:
-      throw LaunchError(msg + "; a kernel launched earlier faulted, and the CUDA context is now "
-                              "unusable: restart the process");
-    default: throw Error(msg);
-  }
+  if (is_sticky_error(r))
+    throw LaunchError(msg + "; this error is sticky: the CUDA context is unusable for the rest of "
+                            "the process (a kernel launched earlier faulted, or the device "
+                            "failed), so restart the process");
+  throw Error(msg);
+}
+
+bool is_sticky_error(CUresult r) {
+  // cuda.h: errors after which the context cannot be used again (they surface at the next call
+  // on the context, often far from the kernel that caused them).
+  constexpr CUresult kSticky[] = {
+      700,  // CUDA_ERROR_ILLEGAL_ADDRESS
+      702,  // CUDA_ERROR_LAUNCH_TIMEOUT
+      710,  // CUDA_ERROR_ASSERT
+      714,  // CUDA_ERROR_HARDWARE_STACK_ERROR
+      715,  // CUDA_ERROR_ILLEGAL_INSTRUCTION
+      716,  // CUDA_ERROR_MISALIGNED_ADDRESS
+      717,  // CUDA_ERROR_INVALID_ADDRESS_SPACE
+      718,  // CUDA_ERROR_INVALID_PC
+      719,  // CUDA_ERROR_LAUNCH_FAILED
+      999,  // CUDA_ERROR_UNKNOWN
+  };
+  for (CUresult s : kSticky)
+    if (r == s) return true;
+  return false;
 }
 
 const DriverApi& driver() {
@@ -133,5 +150,12 @@ const DriverApi& driver() {
 }
 
 std::string driver_unavailable_reason() { return loaded().error; }
+
+void replace_driver_for_testing(const DriverApi& api) {
+  if (replacement()) throw Error("[cuda] the driver was already replaced");
+  replacement() = new LoadResult{api, ""};
+  if (&loaded() != replacement())
+    throw Error("[cuda] replace_driver_for_testing came after the driver was first used");
+}
 
 }  // namespace accel::cuda

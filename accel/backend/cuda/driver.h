@@ -30,6 +30,12 @@ struct DriverApi {
 const DriverApi& driver();
 // Why driver() throws, or "" if the driver is usable. Never throws.
 std::string driver_unavailable_reason();
+// Errors after which the context cannot be used again (illegal address, assert, unknown, ...):
+// check() says the process must restart.
+bool is_sticky_error(CUresult r);
+// Tests only: every later driver() call returns `api` (a recording fake whose functions stand in
+// for libcuda's, tests/cpp/fake_cuda_driver.h). Must come before the first use of the driver.
+void replace_driver_for_testing(const DriverApi& api);
 // "13.0" from 13000.
 std::string cuda_version_string(int version);
 

@@ -235,9 +235,20 @@ void run_arange(int device, const Array& out, const void* first, const void* sec
     return;
   }
   // Never destroyed: unloading modules during static teardown would race the driver's own.
-  static const Module* module =
-      new Module(arange_source(), generated_kernel_options(), arange_names(), "accel_arange.cu");
-  const Kernel kernel = module->function(arange_name(out.dtype()), device);
+  // Kernels are looked up once per (dtype, device): the lookup asks the driver about them.
+  struct Table {
+    Module module{arange_source(), generated_kernel_options(), arange_names(), "accel_arange.cu"};
+    std::mutex mutex;
+    std::map<std::pair<Dtype, int>, Kernel> kernels;
+  };
+  static auto* table = new Table();
+  std::unique_lock<std::mutex> lock(table->mutex);
+  auto it = table->kernels.find({out.dtype(), device});
+  if (it == table->kernels.end())
+    it = table->kernels.emplace(std::pair{out.dtype(), device},
+                                table->module.function(arange_name(out.dtype()), device)).first;
+  const Kernel kernel = it->second;
+  lock.unlock();
   KernelArgs args;
   args.add(out);
   args.add_scalar(out.dtype(), first);

@@ -4,9 +4,32 @@
 
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/driver.h"
+#include "accel/backend/cuda/nvrtc.h"
+#include "accel/backend/cuda/stream_order.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {
+
+namespace {
+
+// Why the driver may refuse NVRTC's output: the two versions, and what to install.
+std::string module_version_note() {
+  const DriverApi& d = driver();
+  const NvrtcApi& n = nvrtc();
+  const int driver_major = d.version / 1000;
+  std::string note = "driver " + d.path + " supports CUDA " + cuda_version_string(d.version) +
+                     "; NVRTC " + n.version_string() + " (" + n.path + ") produced code for CUDA " +
+                     n.version_string() + "; install ";
+  if (n.major > driver_major)
+    return note + "an NVRTC for CUDA " + std::to_string(driver_major) +
+           " (pip install nvidia-cuda-nvrtc-cu" + std::to_string(driver_major) +
+           ", or point ACCEL_NVRTC_PATH at it) or a driver for CUDA " + n.version_string() +
+           " or newer";
+  return note + "a driver for CUDA " + n.version_string() +
+         " or newer (https://www.nvidia.com/drivers) if the versions differ, else report this";
+}
+
+}  // namespace
 
 std::string Dim3::str() const {
   std::string s = "(";  // appended piecewise: GCC 12 warns falsely (-Wrestrict) on one expression
@@ -55,12 +78,8 @@ int current_device() {
 }
 
 Module::Impl::~Impl() {
-  if (!driver_unavailable_reason().empty()) return;
   for (auto& [device, entry] : loaded)
-    if (entry.second) {
-      make_current(device);
-      driver().cuModuleUnload(entry.second);
-    }
+    if (entry.second && try_make_current(device)) driver().cuModuleUnload(entry.second);
 }
 
 Module::Module(std::string source, std::vector<std::string> options,
@@ -98,9 +117,7 @@ CUmodule Module::load(int device) const {
   if (r != CUDA_SUCCESS)
     throw LaunchError("[" + impl_->program_name + "] loading the module compiled for " +
                       compiled_module->arch + " onto cuda:" + std::to_string(device) +
-                      " failed: " + driver().describe(r) +
-                      (compiled_module->cubin ? "" : "; PTX needs a driver at least as new as "
-                                                     "NVRTC, so update the NVIDIA driver"));
+                      " failed: " + driver().describe(r) + "; " + module_version_note());
   std::lock_guard<std::mutex> lock(impl_->mutex);
   auto& slot = impl_->loaded[device];
   if (slot.second) {  // another thread loaded it meanwhile
@@ -109,6 +126,42 @@ CUmodule Module::load(int device) const {
   }
   slot = {compiled_module, mod};
   return mod;
+}
+
+Kernel::Kernel(Module module, std::string name, std::string symbol, int device, CUfunction fn)
+    : module_(std::move(module)), name_(std::move(name)), symbol_(std::move(symbol)),
+      device_(device), fn_(fn), info_(std::make_shared<Info>()) {
+  const DriverApi& api = driver();
+  if (api.cuFuncGetParamInfo) {
+    std::vector<size_t> sizes;
+    for (size_t i = 0;; ++i) {
+      size_t offset = 0, size = 0;
+      CUresult r = api.cuFuncGetParamInfo(fn_, i, &offset, &size);
+      if (r == CUDA_ERROR_INVALID_VALUE) {  // past the last parameter
+        info_->parameter_sizes = std::move(sizes);
+        break;
+      }
+      if (r != CUDA_SUCCESS) break;  // the driver cannot tell
+      sizes.push_back(size);
+    }
+  }
+  auto attribute = [&](int which) {
+    int v = 0;
+    api.check(api.cuFuncGetAttribute(&v, which, fn_), "cuFuncGetAttribute", "kernel " + name_);
+    return v;
+  };
+  info_->static_shared = static_cast<size_t>(attribute(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+  info_->max_threads = attribute(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+}
+
+void Kernel::opt_in_dynamic_shared(size_t bytes, const std::string& where) const {
+  std::lock_guard<std::mutex> lock(info_->mutex);
+  if (bytes <= info_->dynamic_shared_opted_in) return;
+  const DriverApi& api = driver();
+  api.check(api.cuFuncSetAttribute(fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                   static_cast<int>(bytes)),
+            "cuFuncSetAttribute", where);
+  info_->dynamic_shared_opted_in = bytes;
 }
 
 Kernel Module::function(const std::string& name, int device) const {
@@ -128,19 +181,6 @@ Kernel Module::function(const std::string& name, int device) const {
                       "' in the module: " + driver().describe(r) + hint);
   }
   return Kernel(*this, name, symbol, device, fn);
-}
-
-std::optional<std::vector<size_t>> Kernel::parameter_sizes() const {
-  const DriverApi& api = driver();
-  if (!api.cuFuncGetParamInfo) return std::nullopt;
-  std::vector<size_t> sizes;
-  for (size_t i = 0;; ++i) {
-    size_t offset = 0, size = 0;
-    CUresult r = api.cuFuncGetParamInfo(fn_, i, &offset, &size);
-    if (r == CUDA_ERROR_INVALID_VALUE) return sizes;  // past the last parameter
-    if (r != CUDA_SUCCESS) return std::nullopt;       // the driver cannot tell
-    sizes.push_back(size);
-  }
 }
 
 void Kernel::operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t shared_mem,
@@ -165,22 +205,28 @@ void Kernel::operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t sh
   if (threads > static_cast<uint64_t>(p.max_threads_per_block))
     fail("block " + block.str() + " has " + std::to_string(threads) + " threads; " + p.name +
          " allows at most " + std::to_string(p.max_threads_per_block) + " per block");
+  if (threads > static_cast<uint64_t>(info_->max_threads))
+    fail("block " + block.str() + " has " + std::to_string(threads) + " threads; the kernel " +
+         "allows at most " + std::to_string(info_->max_threads) +
+         " per block (its __launch_bounds__, or what its register use leaves)");
   const DriverApi& api = driver();
   make_current(device_);
-  if (shared_mem > static_cast<size_t>(p.max_shared_memory_per_block)) {
-    if (shared_mem > static_cast<size_t>(p.max_shared_memory_per_block_optin))
-      fail(std::to_string(shared_mem) + " bytes of dynamic shared memory requested; " + p.name +
-           " allows at most " + std::to_string(p.max_shared_memory_per_block_optin) + " per block");
-    // Above the default limit a kernel must opt in.
-    api.check(api.cuFuncSetAttribute(fn_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                     static_cast<int>(shared_mem)),
-              "cuFuncSetAttribute", where);
+  // The per-block limits count static and dynamic shared memory together; past the default
+  // limit the kernel must opt in (for its dynamic part) before the launch.
+  const size_t shared_total = info_->static_shared + shared_mem;
+  if (shared_total > static_cast<size_t>(p.max_shared_memory_per_block)) {
+    if (shared_total > static_cast<size_t>(p.max_shared_memory_per_block_optin))
+      fail(std::to_string(shared_mem) + " bytes of dynamic shared memory requested, " +
+           std::to_string(info_->static_shared) + " static in the kernel: " +
+           std::to_string(shared_total) + " in all; " + p.name + " allows at most " +
+           std::to_string(p.max_shared_memory_per_block_optin) + " per block");
+    opt_in_dynamic_shared(shared_mem, where);
   }
   for (const Array& a : args.arrays())
     if (a.device() != Device::cuda(device_))
       fail("an argument is a " + a.describe() + "; kernels on cuda:" + std::to_string(device_) +
            " take arrays on that device (move it with to_device)");
-  if (auto known = parameter_sizes()) {
+  if (const auto& known = parameter_sizes()) {
     const std::vector<size_t>& sizes = *known;
     if (sizes.size() != args.size())
       fail("the kernel takes " + std::to_string(sizes.size()) + " parameters, but " +
@@ -199,6 +245,9 @@ void Kernel::operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t sh
   if (s.device() != device_)
     fail("the stream belongs to cuda:" + std::to_string(s.device()) + ", the kernel to cuda:" +
          std::to_string(device_));
+  // The arrays may have been written (uploaded, computed) on another stream.
+  order_use(args.arrays(), s);
+  make_current(device_);
   CUresult r = api.cuLaunchKernel(fn_, grid.x, grid.y, grid.z, block.x, block.y, block.z,
                                   static_cast<unsigned>(shared_mem), s.handle(), params.data(),
                                   nullptr);

@@ -102,17 +102,32 @@ class Kernel {
   int device() const { return device_; }
   CUfunction handle() const { return fn_; }
   // Parameter sizes in bytes, when the driver can report them (CUDA 12.4+); else nullopt.
-  std::optional<std::vector<size_t>> parameter_sizes() const;
+  // Asked once per kernel (when it is looked up), not on every launch.
+  const std::optional<std::vector<size_t>>& parameter_sizes() const { return info_->parameter_sizes; }
+  // The kernel's static __shared__ bytes (they count against the per-block limit with the
+  // dynamic shared memory of a launch).
+  size_t static_shared_bytes() const { return info_->static_shared; }
+  // The most threads a block of this kernel may have: its __launch_bounds__, or what its
+  // register use allows (at most the device's limit).
+  int max_threads_per_block() const { return info_->max_threads; }
 
  private:
   friend class Module;
-  Kernel(Module module, std::string name, std::string symbol, int device, CUfunction fn)
-      : module_(std::move(module)), name_(std::move(name)), symbol_(std::move(symbol)),
-        device_(device), fn_(fn) {}
+  // What the driver says about the kernel, asked once; shared by copies of the Kernel.
+  struct Info {
+    std::optional<std::vector<size_t>> parameter_sizes;
+    size_t static_shared = 0;
+    int max_threads = 0;
+    std::mutex mutex;
+    size_t dynamic_shared_opted_in = 0;  // the largest limit set with cuFuncSetAttribute
+  };
+  Kernel(Module module, std::string name, std::string symbol, int device, CUfunction fn);
+  void opt_in_dynamic_shared(size_t bytes, const std::string& where) const;
   Module module_;  // keeps the CUmodule loaded
   std::string name_, symbol_;
   int device_;
   CUfunction fn_;
+  std::shared_ptr<Info> info_;
 };
 
 // The device used when none is named: the default device if it is CUDA, else cuda:0.

@@ -24,7 +24,6 @@ constexpr Dtype kAllDtypes[] = {
 };
 
 constexpr int64_t kTile = 64;  // matmul.cuh's kTile
-constexpr unsigned kMatmulThreads = 256;
 constexpr int64_t kMaxGridYZ = 65535;
 
 // One module per dtype: the first product of a dtype compiles only its own instantiation.

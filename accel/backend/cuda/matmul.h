@@ -12,6 +12,9 @@ namespace accel::cuda {
 // a (batch..., m, k) @ b (batch..., k, n) -> out (batch..., m, n), as Backend::matmul documents.
 void matmul(int device, const Array& a, const Array& b, const Array& out);
 
+// Threads per block of the kernel (matmul.cuh's kThreads).
+inline constexpr unsigned kMatmulThreads = 256;
+
 // The kernel source as NVRTC compiles it, and the instantiation for each dtype
 // ("accel_matmul<int8_t>"), for tests that compile them all.
 std::string matmul_kernel_source();

@@ -1,10 +1,12 @@
 #include "accel/backend/cuda/memory.h"
 
+#include <cstdio>
 #include <mutex>
 #include <vector>
 
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/driver.h"
+#include "accel/backend/cuda/stream_order.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {
@@ -21,12 +23,28 @@ class DeviceSegments final : public SegmentSource {
     driver().check(r, "cuMemAlloc", "cuda:" + std::to_string(device_));
     return reinterpret_cast<void*>(p);
   }
+  // Called when the cache is released, also from the allocator's destructor: never throws.
   void free(void* ptr) override {
-    make_current(device_);
-    driver().cuMemFree(reinterpret_cast<CUdeviceptr>(ptr));
+    if (try_make_current(device_)) driver().cuMemFree(reinterpret_cast<CUdeviceptr>(ptr));
   }
   std::pair<size_t, size_t> memory_info() override { return cuda::memory_info(device_); }
   void synchronize() override { synchronize_device(device_); }
+  void order_reuse(StreamId pool_stream, StreamId last_user) noexcept override {
+    try {
+      std::optional<Stream> pool = Stream::from_id(device_, pool_stream);
+      if (!pool) return;  // a destroyed stream's pool is reused by nobody (only released)
+      std::optional<Stream> user;
+      if (last_user != kExternalStream) user = Stream::from_id(device_, last_user);
+      if (user)
+        wait_for(*pool, *user);
+      else
+        synchronize_device(device_);  // no handle left to wait for just that stream's work
+    } catch (...) {
+      // A destructor cannot report it; the next call on the context fails with the cause.
+      std::fprintf(stderr, "[accel] cuda:%d: ordering a freed block after its last stream failed\n",
+                   device_);
+    }
+  }
 
  private:
   int device_;
@@ -51,8 +69,7 @@ CachingAllocator& device_allocator(int device) {
 }
 
 std::shared_ptr<Buffer> allocate(int device, size_t nbytes) {
-  return device_allocator(device).allocate(
-      nbytes, reinterpret_cast<CachingAllocator::StreamId>(current_stream(device).handle()));
+  return device_allocator(device).allocate(nbytes, current_stream(device).id());
 }
 
 std::shared_ptr<void> allocate_pinned(size_t nbytes) {
@@ -63,14 +80,19 @@ std::shared_ptr<void> allocate_pinned(size_t nbytes) {
   if (r == CUDA_ERROR_OUT_OF_MEMORY)
     throw OutOfMemoryError("allocate pinned host memory", nbytes, 0, 0, 0, 0);
   api.check(r, "cuMemHostAlloc", "pinned");
-  return std::shared_ptr<void>(p, [](void* q) {
-    if (driver_unavailable_reason().empty()) driver().cuMemFreeHost(q);
+  // The deleter may run on a thread with no context (cuMemFreeHost needs one) and must not
+  // throw.
+  return std::shared_ptr<void>(p, [](void* q) noexcept {
+    if (try_make_current(0)) driver().cuMemFreeHost(q);
   });
 }
 
 void copy_async(void* dst, const void* src, size_t nbytes, CopyKind kind, const Stream& stream) {
   if (nbytes == 0) return;
-  make_current(stream.device());
+  const int device = stream.device();
+  if (kind != CopyKind::host_to_device) order_use(device, src, stream);
+  if (kind != CopyKind::device_to_host) order_use(device, dst, stream);
+  make_current(device);
   const DriverApi& api = driver();
   std::string where = "copy cuda:" + std::to_string(stream.device());
   switch (kind) {
@@ -106,6 +128,7 @@ void copy(void* dst, const void* src, size_t nbytes, CopyKind kind, const Stream
 
 void memset_async(void* dst, unsigned char value, size_t nbytes, const Stream& stream) {
   if (nbytes == 0) return;
+  order_use(stream.device(), dst, stream);
   make_current(stream.device());
   driver().check(driver().cuMemsetD8Async(dptr(dst), value, nbytes, stream.handle()),
                  "cuMemsetD8Async", "memset cuda:" + std::to_string(stream.device()));

@@ -6,6 +6,7 @@
 #include <iterator>
 #include <mutex>
 
+#include "accel/backend/cuda/driver.h"
 #include "accel/backend/cuda/toolkit_paths.h"
 #include "accel/runtime/library_loader.h"
 #include "accel/runtime/errors.h"
@@ -20,6 +21,17 @@ constexpr const char* kSonames[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrt
 SearchDirs& search_dirs() {
   static SearchDirs dirs;
   return dirs;
+}
+
+// The driver's CUDA major, or 0 without a usable driver (compiling for a named arch needs none).
+int driver_major() {
+  return driver_unavailable_reason().empty() ? driver().version / 1000 : 0;
+}
+
+// libnvrtc.so.13 -> 13; 0 when the name has no major.
+int soname_major(const std::string& path) {
+  const size_t dot = path.rfind(".so.");
+  return dot == std::string::npos ? 0 : std::atoi(path.c_str() + dot + 4);
 }
 
 std::vector<std::string> candidates() {
@@ -75,10 +87,22 @@ constexpr const char* kInstallHint =
 LoadResult load() {
   LoadResult r;
   NvrtcApi& api = r.api;
-  LoadedLibrary lib = open_first(candidates());
+  // The driver cannot load code from an NVRTC of a newer CUDA major (as with cuBLAS).
+  std::vector<std::string> usable;
+  std::string skipped;
+  for (const auto& c : candidates()) {
+    if (nvrtc_fits_driver(soname_major(c), driver_major()))
+      usable.push_back(c);
+    else if (skipped.find(c) == std::string::npos)
+      skipped += "\n    " + c;
+  }
+  LoadedLibrary lib = open_first(usable);
   if (!lib.handle) {
     r.error = "[nvrtc] libnvrtc (CUDA's run-time compiler) was not found. Tried:" +
-              lib.attempts_text() + "\n  Fix: " + kInstallHint;
+              lib.attempts_text() +
+              (skipped.empty() ? "" : "\n  Skipped, for a newer CUDA than the driver's " +
+                                          std::to_string(driver_major()) + ":" + skipped) +
+              "\n  Fix: " + kInstallHint;
     return r;
   }
   api.path = lib.path;
@@ -94,6 +118,15 @@ LoadResult load() {
     r.error = "[nvrtc] " + found + ", which is too old" +
               (missing.empty() ? "" : " (it lacks " + missing + ")") + ": accel needs NVRTC " +
               std::to_string(kMinNvrtcMajor) + ".0 or newer. Fix: " + kInstallHint;
+    return r;
+  }
+  if (!nvrtc_fits_driver(api.major, driver_major())) {
+    r.error = "[nvrtc] " + found + " is for a newer CUDA than the driver (" + driver().path +
+              ") supports (CUDA " + cuda_version_string(driver().version) +
+              "): the driver could not load its code. Fix: pip install nvidia-cuda-nvrtc-cu" +
+              std::to_string(driver_major()) +
+              " (or point ACCEL_NVRTC_PATH at an NVRTC for CUDA " + std::to_string(driver_major()) +
+              "), or update the NVIDIA driver";
     return r;
   }
   int n = 0;
@@ -119,6 +152,10 @@ const NvrtcApi& nvrtc() {
 }
 
 std::string nvrtc_unavailable_reason() { return loaded().error; }
+
+bool nvrtc_fits_driver(int nvrtc_major, int driver_major) {
+  return nvrtc_major == 0 || driver_major == 0 || nvrtc_major <= driver_major;
+}
 
 void add_nvrtc_search_dirs(const std::vector<std::string>& dirs) { search_dirs().add(dirs); }
 

@@ -1,7 +1,8 @@
 // NVRTC, CUDA's run-time compiler, loaded with dlopen on first use (nvrtc_api.def). Looked for,
 // in order: ACCEL_NVRTC_PATH (a file or a directory), the toolkit in CUDA_HOME / CUDA_PATH and
 // /usr/local/cuda, pip's nvidia-cuda-nvrtc wheels (site-packages/nvidia/cu13/lib and
-// nvidia/cuda_nvrtc/lib, directories given by the Python package), then the loader's own path.
+// nvidia/cuda_nvrtc/lib, directories given by the Python package), then the loader's own path;
+// versions newer than the driver's CUDA major are skipped.
 #pragma once
 #include <string>
 #include <vector>
@@ -33,6 +34,10 @@ struct NvrtcApi {
 const NvrtcApi& nvrtc();
 // Why nvrtc() throws, or "" when it is usable. Never throws.
 std::string nvrtc_unavailable_reason();
+// Whether code from NVRTC of CUDA `nvrtc_major` loads on a driver for CUDA `driver_major`: not
+// when NVRTC is of a newer major. 0 stands for unknown (a library name without a version, no
+// driver) and fits. NVRTC libraries that do not fit are skipped, and the search says so.
+bool nvrtc_fits_driver(int nvrtc_major, int driver_major);
 // Extra directories to search (before the loader's own path), e.g. pip wheel directories found by
 // the Python package. Only effective before NVRTC is first loaded.
 void add_nvrtc_search_dirs(const std::vector<std::string>& dirs);

@@ -1,5 +1,7 @@
 #include "accel/backend/cuda/stream.h"
 
+#include <atomic>
+#include <mutex>
 #include <unordered_map>
 
 #include "accel/backend/cuda/devices.h"
@@ -16,13 +18,27 @@ std::unordered_map<int, Stream>& current_streams() {
   return streams;
 }
 
+// The streams alive, by id, so that memory can be ordered after the stream that last used it
+// (stream_order.cpp) without keeping that stream alive.
+struct StreamRegistry {
+  std::mutex mutex;
+  std::unordered_map<StreamId, std::weak_ptr<void>> streams;
+};
+
+StreamRegistry& registry() {
+  static auto* r = new StreamRegistry();  // never destroyed: streams may die at exit
+  return *r;
+}
+
 }  // namespace
 
 Stream::Impl::~Impl() {
-  if (handle && driver_unavailable_reason().empty()) {
-    make_current(device);
-    driver().cuStreamDestroy(handle);  // queued work still completes
+  {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    registry().streams.erase(id);
   }
+  // Queued work still completes; a destructor must not throw, so a failure is ignored.
+  if (handle && try_make_current(device)) driver().cuStreamDestroy(handle);
 }
 
 Stream Stream::default_stream(int device) {
@@ -31,11 +47,29 @@ Stream Stream::default_stream(int device) {
 }
 
 Stream Stream::create(int device, bool non_blocking) {
+  static std::atomic<StreamId> next_id{1};
   make_current(device);
   auto impl = std::make_shared<Impl>();
   impl->device = device;
+  impl->non_blocking = non_blocking;
   driver().check(driver().cuStreamCreate(&impl->handle, non_blocking ? CU_STREAM_NON_BLOCKING : 0),
                  "cuStreamCreate", where(device));
+  impl->id = next_id++;  // only now: a failed creation leaves nothing for ~Impl to unregister
+  std::lock_guard<std::mutex> lock(registry().mutex);
+  registry().streams[impl->id] = impl;
+  return Stream(device, std::move(impl));
+}
+
+std::optional<Stream> Stream::from_id(int device, StreamId id) {
+  if (id == 0) return default_stream(device);
+  std::shared_ptr<void> alive;  // released after the lock: it may be the last reference
+  {
+    std::lock_guard<std::mutex> lock(registry().mutex);
+    auto it = registry().streams.find(id);
+    if (it != registry().streams.end()) alive = it->second.lock();
+  }
+  auto impl = std::static_pointer_cast<Impl>(std::move(alive));
+  if (!impl || impl->device != device) return std::nullopt;
   return Stream(device, std::move(impl));
 }
 
@@ -59,10 +93,7 @@ void Stream::wait(const Event& event) const {
 }
 
 Event::Impl::~Impl() {
-  if (handle && driver_unavailable_reason().empty()) {
-    make_current(device);
-    driver().cuEventDestroy(handle);
-  }
+  if (handle && try_make_current(device)) driver().cuEventDestroy(handle);
 }
 
 Event Event::create(int device, bool timing) {

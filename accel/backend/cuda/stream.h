@@ -1,7 +1,9 @@
 // CUDA streams and events. Each thread has a current stream per device (the device's default
 // stream until a StreamGuard or Python's `with stream:` changes it); allocations, copies and
-// launches go to it.
+// launches go to it. How work on different streams is ordered: stream_order.h and
+// docs/ARCHITECTURE.md, "Streams and memory lifetime".
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -11,26 +13,38 @@ namespace accel::cuda {
 
 class Event;
 
+// A stream's identity for the lifetime of the process: 0 is every device's default stream, each
+// created stream gets the next number. Never reused, unlike a CUstream handle, which the driver
+// may hand to a new stream once the old one is destroyed (allocator pools are keyed by it).
+using StreamId = uint64_t;
+
 class Stream {
  public:
   // The device's default (legacy NULL) stream.
   static Stream default_stream(int device);
-  // A new stream; non-blocking ones do not wait for the default stream.
-  static Stream create(int device, bool non_blocking = true);
+  // A new stream. As CuPy's and PyTorch's, it is ordered with the legacy default stream (each
+  // waits for the other's earlier work) unless `non_blocking`.
+  static Stream create(int device, bool non_blocking = false);
+  // The stream with this id if it still exists (the default stream always does).
+  static std::optional<Stream> from_id(int device, StreamId id);
 
   CUstream handle() const { return impl_ ? impl_->handle : nullptr; }
+  StreamId id() const { return impl_ ? impl_->id : 0; }
   int device() const { return device_; }
   bool is_default() const { return handle() == nullptr; }
+  bool non_blocking() const { return impl_ && impl_->non_blocking; }
   void synchronize() const;
   bool query() const;  // true when all work queued so far has finished
   void wait(const Event& event) const;  // later work on this stream waits for the event
-  bool operator==(const Stream& o) const { return handle() == o.handle() && device_ == o.device_; }
+  bool operator==(const Stream& o) const { return id() == o.id() && device_ == o.device_; }
 
  private:
   struct Impl {
     CUstream handle = nullptr;
     int device = 0;
-    ~Impl();
+    StreamId id = 0;
+    bool non_blocking = false;
+    ~Impl();  // never throws
   };
   Stream(int device, std::shared_ptr<Impl> impl) : device_(device), impl_(std::move(impl)) {}
   int device_ = 0;
@@ -54,7 +68,7 @@ class Event {
     CUevent handle = nullptr;
     int device = 0;
     bool timing = true;
-    ~Impl();
+    ~Impl();  // never throws
   };
   explicit Event(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<Impl> impl_;

@@ -10,6 +10,7 @@
 #include "accel/backend/cuda/elementwise_kernels.h"
 #include "accel/backend/cuda/elementwise_layout.h"
 #include "accel/backend/cuda/kernel.h"
+#include "accel/backend/cuda/stream_order.h"
 #include "accel/codegen/dialect.h"
 #include "accel/runtime/errors.h"
 
@@ -71,6 +72,11 @@ void run_template_kernel(int device, const codegen::TemplateLaunch& launch) {
 }
 
 void CudaBackend::run_template(const codegen::TemplateLaunch& launch) {
+  // The args begin with the operands' device addresses (codegen/template_kernel.h), which may
+  // have been used last on another stream (stream_order.h).
+  const Stream stream = current_stream(index_);
+  for (size_t k = 0; k < launch.kernel.params.size() && k < launch.args.size(); ++k)
+    order_use(index_, reinterpret_cast<const void*>(launch.args[k]), stream);
   run_template_kernel(index_, launch);
 }
 
