@@ -5,7 +5,7 @@
 #include "accel/core/array.h"
 #include "accel/core/device.h"
 #include "accel/core/dtype.h"
-#include "accel/core/eval.h"
+#include "accel/eval/eval.h"
 #include "accel/core/shape.h"
 #include "accel/kernels/elementwise_kernel.h"
 #include "accel/kernels/reduction_kernel.h"

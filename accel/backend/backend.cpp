@@ -3,6 +3,7 @@
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cuda/cuda_backend.h"
 #include "accel/ir/kernel_ir.h"
+#include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -45,6 +46,16 @@ bool backend_available(Device device) {
   } catch (const DeviceError&) {  // e.g. cuda:3 on a machine with one GPU
     return false;
   }
+}
+
+// Declared in core/device.h; defined here because the answer depends on which backends load.
+Device default_device() {
+  static const Device dev = [] {
+    if (auto env = config::text(config::Var::ACCEL_DEVICE)) return Device::parse(*env);
+    if (backend_available(Device::cuda(0))) return Device::cuda(0);
+    return Device::cpu();
+  }();
+  return dev;
 }
 
 }  // namespace accel

@@ -10,7 +10,7 @@
 #include "accel/core/array.h"
 #include "accel/core/buffer.h"
 #include "accel/core/device.h"
-#include "accel/ops/op_id.h"
+#include "accel/core/op_id.h"
 
 namespace accel {
 

@@ -75,7 +75,7 @@ const char* functor_name(OpId op) {
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
   case OpId::name:                                            \
     return #functor;
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
   }
   return "?";

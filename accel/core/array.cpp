@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cstring>
 
-#include "accel/backend/backend.h"
-#include "accel/core/eval.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -48,19 +46,6 @@ void Buffer::evaluate_pending_readers(const ArrayImpl* except) {
 void Buffer::share_with_foreign_writers() {
   readers_.evaluate();
   foreign_writers_ = true;
-}
-
-Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
-  for (int64_t d : shape)
-    if (d < 0)
-      throw ShapeError("[empty] negative dimension in shape " + shape_str(shape));
-  auto impl = std::make_shared<ArrayImpl>();
-  impl->shape = shape;
-  impl->strides = contiguous_strides(shape);
-  impl->dtype = dtype;
-  impl->device = device;
-  impl->buffer = backend_for(device).allocate(static_cast<size_t>(shape_size(shape)) * accel::itemsize(dtype));
-  return Array(std::move(impl));
 }
 
 Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node) {
@@ -112,12 +97,6 @@ Array Array::from_buffer(std::shared_ptr<Buffer> buffer, const Shape& shape, con
   return Array(std::move(impl));
 }
 
-Array Array::from_host(const void* src, Dtype src_dtype, const Shape& shape, Device device) {
-  Array out = empty(shape, src_dtype, device);
-  backend_for(device).copy_from_host(out.data(), src, out.nbytes());
-  return out;
-}
-
 namespace {
 template <class T> Array make_scalar(T v, Dtype dt, bool weak, Device device) {
   Array a = Array::from_host(&v, dt, {}, device);
@@ -139,18 +118,6 @@ Array Array::scalar(uint64_t v, bool weak, Device d) { return make_scalar(v, Dty
 Array Array::scalar(double v, bool weak, Device d) { return make_scalar(v, Dtype::float64, weak, d); }
 Array Array::scalar(std::complex<double> v, bool weak, Device d) {
   return make_scalar(v, Dtype::complex128, weak, d);
-}
-Array Array::scalar_of(Dtype dtype, double v, Device device) {
-  Array a = empty({}, dtype, device);
-  Array src = scalar(v, false, Device::cpu());
-  if (device.is_cpu()) {
-    backend_for(device).cast(src, a);
-  } else {
-    std::vector<unsigned char> host(accel::itemsize(dtype));
-    src.copy_to_host(host.data(), dtype);
-    backend_for(device).copy_from_host(a.data(), host.data(), host.size());
-  }
-  return a;
 }
 
 int64_t Array::shape(int axis) const {
@@ -175,11 +142,6 @@ bool Array::is_f_contiguous() const {
     expected *= impl_->shape[d];
   }
   return true;
-}
-
-const Array& Array::eval() const {
-  if (impl_->node) evaluate(*this);
-  return *this;
 }
 
 const std::shared_ptr<Buffer>& Array::buffer() const {
@@ -214,38 +176,6 @@ bool Array::shares_memory_with(const Array& other) const {
   return a0 <= b1 && b0 <= a1;
 }
 
-void Array::copy_to_host(void* dst, Dtype dst_dtype) const {
-  eval();
-  if (device().is_cpu()) {
-    auto host = std::make_shared<Buffer>(dst, static_cast<size_t>(size()) * accel::itemsize(dst_dtype),
-                                         Device::cpu(), std::shared_ptr<void>());
-    Array out = from_buffer(host, shape(), contiguous_strides(shape()), 0, dst_dtype);
-    backend_for(device()).cast(*this, out);
-    return;
-  }
-  if (dst_dtype == dtype() && is_contiguous()) {
-    backend_for(device()).copy_to_host(dst, data(), nbytes());
-    return;
-  }
-  host_mirror().copy_to_host(dst, dst_dtype);
-}
-
-Array Array::host_mirror() const {
-  eval();
-  if (device().is_cpu()) return *this;
-  if (size() == 0) return Array::empty(shape(), dtype(), Device::cpu());
-  int64_t lo = offset(), hi = offset();  // elements spanned, in the buffer
-  for (int d = 0; d < ndim(); ++d) {
-    int64_t ext = (shape()[d] - 1) * strides()[d];
-    (ext < 0 ? lo : hi) += ext;
-  }
-  const auto item = static_cast<int64_t>(itemsize());
-  auto host = backend_for(Device::cpu()).allocate(static_cast<size_t>((hi - lo + 1) * item));
-  backend_for(device()).copy_to_host(host->data(),
-                                     static_cast<char*>(impl_->buffer->data()) + lo * item,
-                                     host->nbytes());
-  return from_buffer(host, shape(), strides(), offset() - lo, dtype());
-}
 
 void Array::throw_item_size_error() const {
   throw ValueError("[item] can only convert an array of size 1 to a scalar; got " + describe());

@@ -12,7 +12,7 @@
 #include "accel/core/device.h"
 #include "accel/core/dtype.h"
 #include "accel/core/shape.h"
-#include "accel/ops/op_id.h"
+#include "accel/core/op_id.h"
 
 namespace accel {
 
@@ -47,6 +47,9 @@ struct ArrayImpl {
   bool read_only = false;
 };
 
+// Core declares every member; those that need a device's backend (allocation, host copies:
+// empty, from_host, scalar_of, copy_to_host, host_mirror) are defined in
+// backend/array_memory.cpp and eval() in eval/eval.cpp, the layers above core that can do them.
 class Array {
  public:
   Array() = default;

@@ -1,8 +1,5 @@
 #include "accel/core/device.h"
 
-#include <cstdlib>
-
-#include "accel/backend/backend.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -25,14 +22,4 @@ std::string Device::str() const {
   if (type == Type::cpu) return "cpu";
   return "cuda:" + std::to_string(index);
 }
-
-Device default_device() {
-  static const Device dev = [] {
-    if (const char* env = std::getenv("ACCEL_DEVICE"); env && *env) return Device::parse(env);
-    if (backend_available(Device::cuda(0))) return Device::cuda(0);
-    return Device::cpu();
-  }();
-  return dev;
-}
-
 }  // namespace accel

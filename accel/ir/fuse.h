@@ -36,7 +36,7 @@ struct FusedRegion {
 // elsewhere sets ir.outputs[k].layout. Computes nothing: pending inputs that do not join (another
 // shape, whose values would be recomputed per broadcast element, or past a cap) are listed in
 // `deferred` and left unbound; such a region runs only after they are computed and it is fused
-// again (core/eval.cpp), since computing them may compute some of the region's nodes too.
+// again (eval/eval.cpp), since computing them may compute some of the region's nodes too.
 FusedRegion fuse_elementwise(std::span<const Array> roots);
 
 // The layout class of `a` read over its own shape (see Layout).

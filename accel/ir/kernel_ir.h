@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "accel/core/dtype.h"
-#include "accel/ops/op_id.h"
+#include "accel/core/op_id.h"
 
 namespace accel::ir {
 
@@ -24,6 +24,7 @@ const char* layout_name(Layout l);
 struct Operand {
   Dtype dtype;
   Layout layout;
+  bool operator==(const Operand&) const = default;
 };
 
 enum class InstrKind : uint8_t {
@@ -39,6 +40,7 @@ struct Instr {
   Dtype compute;  // op: dtype of the arguments and of the loop; cast: the source dtype
   int32_t args[3] = {-1, -1, -1};  // earlier instructions (load: the input index)
   int nargs() const;
+  bool operator==(const Instr&) const = default;
 };
 
 struct KernelIR {
@@ -50,6 +52,8 @@ struct KernelIR {
   // Structural hash over ops, dtypes and layouts (not sizes, not scalar values): keys every
   // kernel cache. Stable across runs and machines.
   uint64_t hash() const;
+  // The same program: what a kernel table checks before reusing a kernel (hashes may collide).
+  bool operator==(const KernelIR&) const = default;
   // "fk" + 16 hex digits of hash(): a kernel's name in generated source and in logs.
   std::string name() const;
   // Readable listing, one instruction a line, for ACCEL_DEBUG and accel.explain().

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "accel/backend/backend.h"
-#include "accel/core/eval.h"
+#include "accel/eval/eval.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {

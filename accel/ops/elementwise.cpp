@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "accel/core/eval.h"
+#include "accel/eval/eval.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/promotion.h"
 #include "accel/runtime/errors.h"
@@ -168,7 +168,7 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
     return elementwise(OpId::name, in);                             \
   }
 #define ACCEL_OP(name, arity, functor, bools, domain, output) ACCEL_OP_DEF_##arity(name)
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
 
 Array clip(const Array& x, const Array* min, const Array* max) {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "accel/core/array.h"
-#include "accel/ops/op_id.h"
+#include "accel/core/op_id.h"
 
 namespace accel {
 
@@ -16,7 +16,7 @@ Array elementwise(OpId op, std::span<const Array> inputs);
 #define ACCEL_OP_DECL_2(name) Array name(const Array& x1, const Array& x2);
 #define ACCEL_OP_DECL_3(name) Array name(const Array& x1, const Array& x2, const Array& x3);
 #define ACCEL_OP(name, arity, functor, bools, domain, output) ACCEL_OP_DECL_##arity(name)
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
 #undef ACCEL_OP_DECL_1
 #undef ACCEL_OP_DECL_2

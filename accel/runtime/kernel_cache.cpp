@@ -11,6 +11,7 @@
 #include <system_error>
 #include <vector>
 
+#include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -50,18 +51,10 @@ std::string meta_text(std::string_view payload) {
          std::to_string(payload.size()) + "\n";
 }
 
-uint64_t env_bytes(const char* name, uint64_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  unsigned long long n = std::strtoull(v, &end, 10);
-  return end && *end == '\0' ? n : fallback;
-}
-
 }  // namespace
 
 fs::path KernelCache::default_dir() {
-  if (const char* d = std::getenv("ACCEL_CACHE_DIR"); d && *d) return d;
+  if (auto d = config::text(config::Var::ACCEL_CACHE_DIR)) return *d;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "accel";
   if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "accel";
   return fs::temp_directory_path() / ("accel-cache-" + std::to_string(getuid()));
@@ -98,7 +91,7 @@ std::vector<EntryInfo> scan_entries(const fs::path& dir) {
 }  // namespace
 
 uint64_t KernelCache::default_max_bytes() {
-  return env_bytes("ACCEL_CACHE_MAX_BYTES", uint64_t(1) << 30);
+  return config::number(config::Var::ACCEL_CACHE_MAX_BYTES).value_or(uint64_t(1) << 30);
 }
 
 KernelCache& KernelCache::instance() {

@@ -1,6 +1,6 @@
 """The CPU BLAS from Python: accel uses the OpenBLAS that NumPy already loaded (one library and
 one thread pool in the process instead of two competing for the cores, 64-bit sizes, and present
-wherever NumPy's wheel is; the measurements behind the choice are in accel/backend/cpu/blas.h).
+wherever NumPy's wheel is; the measurements behind the choice are in accel/backend/cpu/cpu.h).
 ACCEL_BLAS_PATH still overrides, and without NumPy's the search goes on to the system's."""
 
 import glob

@@ -46,8 +46,15 @@ def format_blas(b):
     return lines
 
 
+def config_section():
+    """Every ACCEL_* variable accel reads (accel/runtime/config.def), and its value if set."""
+    from . import _core
+    return [{"name": n, "kind": k, "meaning": m, "value": v} for n, k, m, v in _core._config()]
+
+
 def info():
-    return {"accel": accel_section(), "cpu": cpu_section(), "cuda": _cuda_info.cuda_section()}
+    return {"accel": accel_section(), "cpu": cpu_section(), "cuda": _cuda_info.cuda_section(),
+            "config": config_section()}
 
 
 def format_info(d):
@@ -58,4 +65,7 @@ def format_info(d):
     lines += ["CPU", f"  cores:   {c['cores']} ({c['cores_usable']} usable here), "
               f"accel threads: {c['threads']}"] + format_blas(c["blas"])
     lines += _cuda_info.format_cuda_section(d["cuda"])
+    lines += ["Configuration (environment)"]
+    lines += [f"  {e['name']:22s} {e['value'] if e['value'] is not None else '(unset)':12s} {e['meaning']}"
+              for e in d["config"]]
     return "\n".join(lines)

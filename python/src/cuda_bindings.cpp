@@ -7,7 +7,6 @@
 
 #include <complex>
 
-#include "accel/backend/cuda/cublas.h"
 #include "accel/backend/cuda/cuda.h"
 #include "bindings.h"
 #include "launch_args.h"

@@ -72,7 +72,7 @@ void init_elementwise(nb::module_& m) {
   }, "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none());
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
   if (OpId::name != OpId::cast) { ACCEL_PY_OP_##arity(name) }
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
 
   m.def("clip", [](nb::handle x, nb::handle min, nb::handle max, nb::handle out) {
@@ -83,7 +83,7 @@ void init_elementwise(nb::module_& m) {
     if (!max.is_none()) hi = to_operand(max, device);
     return finish_out(clip(a, lo ? &*lo : nullptr, hi ? &*hi : nullptr), out, "clip");
   }, "x"_a, "min"_a = nb::none(), "max"_a = nb::none(), nb::kw_only(), "out"_a = nb::none());
-  m.def("_op_registry", &op_registry, "The elementwise op registry (accel/ops/ops.def) as tuples.");
+  m.def("_op_registry", &op_registry, "The elementwise op registry (accel/core/ops.def) as tuples.");
   m.def("result_type", [](nb::args args) {
     std::vector<Array> arrays;
     for (nb::handle h : args) {

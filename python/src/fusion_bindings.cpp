@@ -1,5 +1,5 @@
 // Fusion controls and diagnostics: accel.explain(y), accel.set_fusion(on), accel.fusion_enabled().
-#include "accel/backend/cpu/host_jit.h"
+#include "accel/backend/cpu/cpu.h"
 #include "bindings.h"
 
 namespace accel::py {

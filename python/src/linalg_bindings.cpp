@@ -1,6 +1,6 @@
 // Products: matmul (and ndarray's @, reflected and in-place), tensordot, vecdot, and NumPy's
 // dot, inner, outer, vdot; plus _blas_info() describing the CPU BLAS.
-#include "accel/backend/cpu/blas.h"
+#include "accel/backend/cpu/cpu.h"
 #include "bindings.h"
 
 namespace accel::py {

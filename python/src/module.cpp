@@ -1,7 +1,5 @@
 // The _core extension module: each area registers its own bindings.
-#include <cstdlib>
-#include <cstring>
-
+#include "accel/runtime/config.h"
 #include "bindings.h"
 
 NB_MODULE(_core, m) {
@@ -12,8 +10,7 @@ NB_MODULE(_core, m) {
   // but tools can keep user objects past the end: under pytest, Hypothesis never frees the values
   // it drew (a plain Python object's __del__ never runs either), so the Array API test suite
   // printed dozens of lines. The report is a developer's tool: ACCEL_LEAK_WARNINGS=1 turns it on.
-  const char* leaks = std::getenv("ACCEL_LEAK_WARNINGS");
-  nb::set_leak_warnings(leaks && std::strcmp(leaks, "1") == 0);
+  nb::set_leak_warnings(accel::config::flag(accel::config::Var::ACCEL_LEAK_WARNINGS, false));
   init_errors(m);
   init_dtype(m);
   init_array(m);

@@ -1,11 +1,21 @@
-// Runtime controls: CPU threads and memory pool statistics per device.
+// Runtime controls: configuration, CPU threads and memory pool statistics per device.
+#include <nanobind/stl/tuple.h>
+
+#include <tuple>
+
 #include "accel/backend/backend.h"
-#include "accel/backend/cpu/thread_pool.h"
+#include "accel/backend/cpu/cpu.h"
+#include "accel/runtime/config.h"
 #include "bindings.h"
 
 namespace accel::py {
 
 void init_runtime(nb::module_& m) {
+  m.def("_config", [] {
+    std::vector<std::tuple<std::string, std::string, std::string, std::optional<std::string>>> out;
+    for (const config::Entry& e : config::entries()) out.emplace_back(e.name, e.kind, e.meaning, e.value);
+    return out;
+  }, "Every ACCEL_* variable (accel/runtime/config.def): name, kind, meaning, value or None.");
   m.def("num_threads", &cpu::num_threads, "Threads the CPU backend uses (ACCEL_NUM_THREADS).");
   m.def("set_num_threads", [](int n) {
     if (n < 1) throw ValueError("[set_num_threads] needs at least 1 thread, got " + std::to_string(n));

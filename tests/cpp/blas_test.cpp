@@ -1,7 +1,7 @@
 // The run-time loaded CPU BLAS: found on a machine that has one (scripts/setup installs
 // OpenBLAS's run-time library), described by blas_info(), and giving the same products as
 // accel's own loop for every BLAS dtype, including the gemv and transposed-operand paths.
-#include "accel/backend/cpu/blas.h"
+#include "accel/backend/cpu/cpu.h"
 
 #include <gtest/gtest.h>
 

@@ -194,7 +194,7 @@ void check_op(OpId op, Dtype dt) {
           OpId::name, Dtype(d));                                     \
     }                                                              \
   }
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
 
 // ---- result dtypes NumPy gives (float16 -> float32) ---------------------------------------------

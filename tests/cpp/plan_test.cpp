@@ -1,6 +1,6 @@
 // The shared planning layer (accel/backend/common/): the N-operand coalescer and the reduction
-// layout, checked against brute force: a plan must visit exactly the addresses, in the same
-// order, that the original shape and strides do.
+// layout, checked against brute force (a plan must visit exactly the addresses, in the same
+// order, that the original shape and strides do), and the kernel table keyed by the full IR.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "accel/backend/common/coalesce.h"
+#include "accel/backend/common/kernel_table.h"
 #include "accel/backend/common/reduce_dims.h"
 
 using namespace accel;
@@ -111,4 +112,43 @@ TEST(ReduceDims, FlippedDimensionsCoverTheSameElements) {
   // argmin/argmax keep a reduced dimension's sign: positions count along it.
   EXPECT_EQ(plan::reduce_dims(shape, in, {1}, out, true, true).reduced,
             (std::vector<ReduceDim>{{4, -2, 0}}));
+}
+
+namespace {
+
+// in0 + in1 -> out, all float32 and contiguous.
+ir::KernelIR add_ir() {
+  ir::KernelIR k;
+  k.inputs = {{Dtype::float32, ir::Layout::contiguous}, {Dtype::float32, ir::Layout::contiguous}};
+  k.outputs = {{Dtype::float32, ir::Layout::contiguous}};
+  ir::Instr load0{ir::InstrKind::load, OpId::cast, Dtype::float32, Dtype::float32, {0, -1, -1}};
+  ir::Instr load1{ir::InstrKind::load, OpId::cast, Dtype::float32, Dtype::float32, {1, -1, -1}};
+  ir::Instr add{ir::InstrKind::op, OpId::add, Dtype::float32, Dtype::float32, {0, 1, -1}};
+  k.instrs = {load0, load1, add};
+  k.results = {2};
+  return k;
+}
+
+}  // namespace
+
+TEST(KernelTable, KeysByDeviceAndTheWholeProgram) {
+  plan::KernelTable<int> table;
+  const ir::KernelIR a = add_ir();
+  ir::KernelIR swapped = a;  // in1 + in0: same ops and dtypes, other arguments
+  std::swap(swapped.instrs[2].args[0], swapped.instrs[2].args[1]);
+  ir::KernelIR strided = a;
+  strided.inputs[1].layout = ir::Layout::strided;
+  EXPECT_FALSE(swapped == a);
+  EXPECT_FALSE(strided == a);
+  EXPECT_EQ(table.find(plan::kHostDevice, a), nullptr);
+  EXPECT_EQ(table.insert(plan::kHostDevice, a, 1), 1);
+  EXPECT_EQ(table.insert(plan::kHostDevice, a, 2), 1);  // the first kernel stays
+  EXPECT_EQ(table.insert(0, a, 3), 3);                  // another device
+  EXPECT_EQ(table.insert(plan::kHostDevice, swapped, 4), 4);
+  EXPECT_EQ(table.insert(plan::kHostDevice, strided, 5), 5);
+  EXPECT_EQ(*table.find(plan::kHostDevice, a), 1);
+  EXPECT_EQ(*table.find(0, a), 3);
+  EXPECT_EQ(*table.find(plan::kHostDevice, ir::KernelIR(swapped)), 4);
+  table.clear();
+  EXPECT_EQ(table.find(0, a), nullptr);
 }

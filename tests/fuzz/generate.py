@@ -3,7 +3,7 @@
 Every candidate statement is executed on NumPy as it is generated: one NumPy rejects (a bad
 broadcast, a dtype without a loop, an out-of-range index or Python int) is dropped and another
 is drawn, so programs are valid by construction and the generator needs no copy of NumPy's
-rules. Statements cover accel's surface: every op of accel/ops/ops.def and operator, Python
+rules. Statements cover accel's surface: every op of accel/core/ops.def and operator, Python
 (weak) and NumPy (strong) scalars, long chains, casts, views, reductions and scans, matmul,
 indexing, in-place operators, slice/advanced/mask assignment and out=.
 """
@@ -20,7 +20,7 @@ DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32"
           "float32", "float64", "complex64", "complex128"]
 INTS = [d for d in DTYPES if d[0] in "iu"]
 
-_OPS_DEF = pathlib.Path(__file__).resolve().parents[2] / "accel" / "ops" / "ops.def"
+_OPS_DEF = pathlib.Path(__file__).resolve().parents[2] / "accel" / "core" / "ops.def"
 _REGISTRY = re.findall(r"^ACCEL_OP\((\w+), (\d)", _OPS_DEF.read_text(), re.M)
 UNARY = [n for n, a in _REGISTRY if a == "1" and n != "cast"]
 BINARY = [n for n, a in _REGISTRY if a == "2"]

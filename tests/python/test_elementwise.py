@@ -1,4 +1,4 @@
-"""Every elementwise op of the registry (accel/ops/ops.def, read through accel._core._op_registry)
+"""Every elementwise op of the registry (accel/core/ops.def, read through accel._core._op_registry)
 against NumPy: every dtype and dtype pair, special values, Python-scalar promotion (NEP 50),
 broadcasting and strided layouts, 0-d and empty arrays, the Python operators (plain, reflected,
 in place), in-place aliasing and casting, and the errors.

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import accel as ac
+import device_arrays as dev
 
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "float32", "float64", "complex64"]
 SETTINGS = settings(max_examples=int(__import__("os").environ.get("ACCEL_TEST_EXAMPLES", 60)), deadline=None)
@@ -586,3 +587,117 @@ def test_read_only_arrays_refuse_setitem():
     with pytest.raises(ValueError, match="read-only"):
         x[[0]] = 1.0
     same(x[[1, 2]], n[[1, 2]])
+
+
+# ---------------------------------------------------------------- advanced indexing on every device
+# Gathers and scatters of device views, repeated indices, take/put, masks, a large gather, the
+# out-of-bounds errors (these were test_cuda_linalg_indexing.py's, now run on every device).
+
+DEVICE_INDEX_DTYPES = ["bool", "uint8", "int16", "float32", "float64", "complex128"]
+
+
+@pytest.mark.parametrize("dtype", DEVICE_INDEX_DTYPES)
+def test_getitem_with_integer_arrays_matches_numpy(dtype, device):
+    rng = np.random.default_rng(4)
+    x = dev.random_array(rng, (6, 7, 8), dtype)
+    d = dev.on_device(x, device)
+    i = rng.integers(-6, 6, (3, 4))
+    j = rng.integers(-8, 8, (4,))
+    for key in [i, (slice(None), rng.integers(-7, 7, (5,))), (i, slice(None), j),
+                (i[:, :1], slice(1, 5), j), (Ellipsis, j), (2, slice(None), j)]:
+        dev.check_close(d[key], x[key])
+    # transposed and sliced sources, and a reversed index array
+    dev.check_close(dev.on_device(x, device, "transposed")[i], x[i])
+    dev.check_close(dev.on_device(x, device, "sliced")[..., j[::-1]], x[..., j[::-1]])
+
+
+@pytest.mark.parametrize("dtype", DEVICE_INDEX_DTYPES)
+def test_setitem_with_integer_arrays_matches_numpy(dtype, device):
+    rng = np.random.default_rng(5)
+    x = dev.random_array(rng, (6, 7, 8), dtype)
+    i = rng.integers(-6, 6, (3, 4))
+    j = rng.integers(-8, 8, (4,))
+    for key in [i, (i, slice(None), j), (Ellipsis, j), (slice(None), j[:2] % 7)]:
+        want = x.copy()
+        value = dev.random_array(rng, want[key].shape, dtype)
+        want[key] = value
+        d = dev.on_device(x, device)
+        d[key] = dev.on_device(value, device)
+        dev.check_close(d, want)
+
+
+def test_setitem_with_repeated_indices_keeps_the_last_value(device):
+    x = np.zeros(5, np.float64)
+    idx = np.array([1, 3, 1, 1, -4, 3, 0], np.int64)
+    values = np.arange(1, 8, dtype=np.float64)
+    d = dev.on_device(x, device)
+    d[idx] = dev.on_device(values, device)
+    # NumPy assigns in order: each element keeps the value of its last occurrence (-4 is 1).
+    want = x.copy()
+    for k, v in zip(idx, values):
+        want[k] = v
+    dev.check_close(d, want)
+    # Many repeats over few rows, with a block per row.
+    rng = np.random.default_rng(6)
+    rows = rng.integers(-4, 4, 5000)
+    vals = rng.standard_normal((5000, 3))
+    want = np.zeros((4, 3))
+    for r, v in zip(rows, vals):
+        want[r] = v
+    d = dev.on_device(np.zeros((4, 3)), device)
+    d[rows] = dev.on_device(vals, device)
+    dev.check_close(d, want)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "float32", "complex64"])
+def test_take_and_put_match_numpy(dtype, device):
+    rng = np.random.default_rng(7)
+    x = dev.random_array(rng, (5, 9), dtype)
+    idx = rng.integers(-9, 9, (2, 3))
+    dev.check_close(ac.take(dev.on_device(x, device), dev.on_device(idx, device), axis=1), np.take(x, idx, axis=1))
+    flat = rng.integers(-45, 45, (7,))
+    dev.check_close(ac.take(dev.on_device(x, device), dev.on_device(flat, device)), np.take(x, flat))
+    want = x.copy()
+    values = dev.random_array(rng, (7,), dtype)
+    np.put(want, flat, values)
+    d = dev.on_device(x, device)
+    ac.put(d, dev.on_device(flat, device), dev.on_device(values, device))
+    dev.check_close(d, want)
+
+
+def test_boolean_masks_match_numpy(device):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((6, 5)).astype(np.float32)
+    mask = x > 0
+    d = dev.on_device(x, device)
+    dev.check_close(d[dev.on_device(mask, device)], x[mask])
+    dev.check_close(d[dev.on_device(mask[:, 0], device)], x[mask[:, 0]])
+    want = x.copy()
+    want[mask] = np.arange(mask.sum(), dtype=np.float32)
+    d[dev.on_device(mask, device)] = dev.on_device(np.arange(mask.sum(), dtype=np.float32), device)
+    dev.check_close(d, want)
+
+
+def test_large_gather_matches_numpy(device):
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal(1 << 20).astype(np.float32)
+    idx = rng.integers(-(1 << 20), 1 << 20, 3_000_000)
+    dev.check_close(dev.on_device(x, device)[dev.on_device(idx, device)], x[idx])
+
+
+def test_out_of_bounds_indices_raise_index_error_naming_the_first(device):
+    x = dev.on_device(np.arange(10.0).reshape(2, 5), device)
+    with pytest.raises(IndexError, match=r"\[getitem\] index 7 is out of bounds for axis 1 with size 5"):
+        x[:, np.array([0, 7, -9, 1])]
+    with pytest.raises(IndexError, match=r"\[getitem\] index -3 is out of bounds for axis 0 with size 2"):
+        x[np.array([[1, -3], [5, 0]])]
+    with pytest.raises(IndexError, match=r"\[take\] index 12 is out of bounds"):
+        ac.take(x, dev.on_device(np.array([3, 12, 40]), device))
+    # A bad index in a setitem writes nothing.
+    before = ac.asnumpy(x).copy()
+    with pytest.raises(IndexError, match=r"\[setitem\] index 5 is out of bounds for axis 1 with size 5"):
+        x[:, np.array([0, 1, 5])] = dev.on_device(np.full((2, 3), -1.0), device)
+    np.testing.assert_array_equal(ac.asnumpy(x), before)
+    # Empty index results still check their indices, as NumPy does.
+    with pytest.raises(IndexError, match="index 9 is out of bounds"):
+        x[np.array([9])[:0:1], np.array([9])]

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import accel as ac
+import device_arrays as dev
 
 SETTINGS = settings(max_examples=50, deadline=None)
 FLOAT_DTYPES = ["float32", "float64", "complex64", "complex128"]
@@ -277,3 +278,96 @@ def test_blas_reports_its_core():
     cpu = _info.info()["cpu"]
     assert cpu["blas"]["core"] == info["core"]
     assert "BLAS:" in _info.format_info(_info.info())
+
+
+# ---------------------------------------------------------------- matmul on every device
+# Fixed shapes of each of NumPy's rules, device views as operands, NumPy's float32 rounding (no
+# TF32), integer wrap-around (these were test_cuda_linalg_indexing.py's, now run on every device).
+
+DEVICE_MATMUL_SHAPES = [  # (a, b), NumPy's matmul rules
+    ((5,), (5,)),                    # vector . vector
+    ((3, 5), (5,)),                  # matrix @ vector
+    ((5,), (5, 4)),                  # vector @ matrix
+    ((3, 5), (5, 4)),
+    ((65, 33), (33, 70)),            # ragged 64-tiles in the kernel
+    ((2, 3, 5), (5, 4)),             # batch @ one matrix (stride-0 batch)
+    ((2, 1, 3, 5), (4, 5, 6)),       # broadcast batches: not uniformly strided
+    ((4, 3, 0), (4, 0, 2)),          # k = 0: zeros
+    ((0, 5), (5, 3)),                # empty result
+    ((2, 0, 5), (2, 5, 3)),
+]
+
+
+@pytest.mark.parametrize("dtype", dev.ALL_DTYPES)
+@pytest.mark.parametrize("shapes", DEVICE_MATMUL_SHAPES, ids=str)
+def test_matmul_of_every_shape_rule_matches_numpy(dtype, shapes, device):
+    rng = np.random.default_rng(0)
+    a, b = (dev.random_array(rng, s, dtype) for s in shapes)
+    want = np.matmul(a, b)
+    k = shapes[0][-1]
+    dev.check_close(ac.matmul(dev.on_device(a, device), dev.on_device(b, device)), want, k)
+    dev.check_close(dev.on_device(a, device) @ dev.on_device(b, device), want, k)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex128", "int32", "bool"])
+@pytest.mark.parametrize("la", ["transposed", "sliced", "reversed"])
+@pytest.mark.parametrize("lb", ["contiguous", "transposed", "sliced", "reversed"])
+def test_matmul_of_transposed_sliced_and_reversed_views(dtype, la, lb, device):
+    rng = np.random.default_rng(1)
+    a, b = dev.random_array(rng, (3, 40, 70), dtype), dev.random_array(rng, (70, 50), dtype)
+    dev.check_close(dev.on_device(a, device, la) @ dev.on_device(b, device, lb), a @ b, 70)
+
+
+@pytest.mark.parametrize("dtype", dev.FLOAT_DTYPES)
+@pytest.mark.parametrize("la, lb", [("contiguous", "contiguous"), ("transposed", "transposed"),
+                                    ("sliced", "reversed"), ("reversed", "sliced")])
+def test_large_products_round_like_numpy(dtype, la, lb, device):
+    # Large enough that layouts cuBLAS cannot read (steps in both axes, reversed) are packed for it.
+    rng = np.random.default_rng(2)
+    a, b = dev.random_array(rng, (2, 300, 500), dtype), dev.random_array(rng, (500, 200), dtype)
+    dev.check_close(dev.on_device(a, device, la) @ dev.on_device(b, device, lb), a @ b, 500)
+
+
+def test_float32_matmul_does_not_round_inputs_to_tf32(device):
+    # 1 + 2**-12 needs 12 mantissa bits; TF32 keeps 10 and would give exactly 256.
+    a = np.full((256, 256), 1 + 2.0**-12, np.float32)
+    b = np.ones((256, 256), np.float32)
+    got = ac.asnumpy(dev.on_device(a, device) @ dev.on_device(b, device))
+    assert np.all(got == np.float32(256 * (1 + 2.0**-12))), got[0, :4]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "int64", "uint64"])
+def test_integer_products_wrap_around_like_numpy(dtype, device):
+    info = np.iinfo(dtype)
+    a = np.full((3, 70), info.max // 3 + 7, dtype)
+    b = np.full((70, 2), info.max // 5 + 3, dtype)
+    with np.errstate(over="ignore"):
+        want = a @ b
+    dev.check_close(dev.on_device(a, device) @ dev.on_device(b, device), want)
+
+
+def test_bool_matmul_is_or_of_ands(device):
+    a = np.array([[True, False, False], [False, False, False]])
+    b = np.array([[False, True], [True, True], [False, False]])
+    dev.check_close(dev.on_device(a, device) @ dev.on_device(b, device), a @ b)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex64", "int16"])
+def test_tensordot_vecdot_and_dot(dtype, device):
+    rng = np.random.default_rng(3)
+    x, y = dev.random_array(rng, (3, 4, 5), dtype), dev.random_array(rng, (4, 5, 2), dtype)
+    dev.check_close(ac.tensordot(dev.on_device(x, device), dev.on_device(y, device), axes=2), np.tensordot(x, y, axes=2), 20)
+    dev.check_close(ac.tensordot(dev.on_device(x, device), dev.on_device(y, device), axes=([1], [0])), np.tensordot(x, y, axes=([1], [0])), 4)
+    u, v = dev.random_array(rng, (6, 9), dtype), dev.random_array(rng, (6, 9), dtype)
+    dev.check_close(ac.vecdot(dev.on_device(u, device), dev.on_device(v, device)), np.vecdot(u, v), 9)
+    dev.check_close(ac.vecdot(dev.on_device(u, device), dev.on_device(v, device), axis=0), np.vecdot(u, v, axis=0), 6)
+    w = dev.random_array(rng, (9,), dtype)
+    dev.check_close(ac.dot(dev.on_device(u, device), dev.on_device(w, device)), np.dot(u, w), 9)
+    dev.check_close(ac.dot(dev.on_device(w, device), dev.on_device(w, device)), np.dot(w, w), 9)
+
+
+def test_matmul_results_stay_on_the_device_and_shape_errors_name_shapes(device):
+    a = dev.on_device(np.ones((2, 3), np.float32), device)
+    assert str((a @ dev.on_device(np.ones((3, 4), np.float32), device)).device).startswith(device)
+    with pytest.raises(ValueError, match=r"\[matmul\] shapes \(2, 3\) and \(4, 4\) are not aligned"):
+        ac.matmul(a, dev.on_device(np.ones((4, 4), np.float32), device))

@@ -1,4 +1,4 @@
-// Finding and loading the CPU BLAS (search order and its reasons in blas.h).
+// Finding and loading the CPU BLAS (search order and its reasons in cpu.h).
 #include "accel/backend/cpu/blas_library.h"
 
 #include <climits>
@@ -7,7 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "accel/backend/cpu/blas.h"
+#include "accel/backend/cpu/cpu.h"
+#include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/library_loader.h"
 
@@ -132,9 +133,8 @@ std::optional<BlasLibrary> try_candidate(State& s, const std::string& candidate,
 
 void search(State& s) {
   s.searched = true;
-  const char* env = std::getenv("ACCEL_BLAS_PATH");
-  if (env && *env) {
-    const std::string path = env;
+  if (const auto env = config::text(config::Var::ACCEL_BLAS_PATH)) {
+    const std::string path = *env;
     if (path == "none") {
       s.problem = "disabled by ACCEL_BLAS_PATH=none";
     } else if (!(s.library = try_candidate(s, path, "ACCEL_BLAS_PATH"))) {

@@ -1,6 +1,6 @@
 // The CPU BLAS, loaded with dlopen on first use through the table in cblas_api.def: accel
 // builds without any BLAS headers or libraries, and runs its own matmul loops where no BLAS is
-// found. Public configuration (add_blas_candidate, blas_info) is in blas.h.
+// found. Public configuration (add_blas_candidate, blas_info) is in cpu.h.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 #pragma once
 #include "accel/backend/cpu/strided_loop.h"
 #include "accel/core/dtype.h"
-#include "accel/ops/op_id.h"
+#include "accel/core/op_id.h"
 
 namespace accel::cpu {
 

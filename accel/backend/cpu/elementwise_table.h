@@ -23,7 +23,7 @@ template <int Part> void fill_table_part(LoopTable& table) {
   if constexpr (static_cast<int>(OpId::name) % kTableParts == Part)                       \
     fill_row<scalar::functor, arity, BoolInputs::bools, OpDomain::domain>(                \
         table[static_cast<int>(OpId::name)]);
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
 }
 

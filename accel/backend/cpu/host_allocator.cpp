@@ -8,6 +8,7 @@
 #include <cstring>
 #include <new>
 
+#include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cpu {
@@ -27,7 +28,7 @@ size_t available_memory() {
 
 HostAllocator::HostAllocator() {
   cache_limit_ = physical_memory() / 4;
-  if (const char* env = std::getenv("ACCEL_HOST_CACHE_BYTES")) cache_limit_ = std::strtoull(env, nullptr, 10);
+  if (auto bytes = config::number(config::Var::ACCEL_HOST_CACHE_BYTES)) cache_limit_ = *bytes;
 }
 
 HostAllocator::~HostAllocator() { free_cached(); }

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <utility>
 
+#include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/kernel_cache.h"
 #include "accel/runtime/sha256.h"
@@ -30,8 +31,8 @@ constexpr const char* kLibs = "-lmvec -lm";
 const std::pair<std::string, std::string>& compiler() {
   static const std::pair<std::string, std::string> c = [] {
     std::vector<std::string> names;
-    if (const char* env = std::getenv("ACCEL_CXX"); env && *env)
-      names.push_back(env);
+    if (auto env = config::text(config::Var::ACCEL_CXX))
+      names.push_back(*env);
     else
       names = {"c++", "g++", "clang++"};
     for (const std::string& name : names) {
@@ -134,7 +135,7 @@ HostLibrary build_host_library(const std::string& source,
   if (cxx.empty())
     throw BackendUnavailable(
         "[jit] no C++ compiler found for kernel " + what + ": looked for " +
-        std::string(std::getenv("ACCEL_CXX") ? "ACCEL_CXX" : "c++, g++, clang++") +
+        std::string(config::text(config::Var::ACCEL_CXX) ? "ACCEL_CXX" : "c++, g++, clang++") +
         " on PATH; install g++ or clang++, or name one with ACCEL_CXX");
   std::string flags;
   for (const std::string& f : extra_flags) flags += " " + quoted(f);

@@ -4,14 +4,14 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <deque>
 #include <mutex>
 #include <thread>
-#include <unordered_map>
 
+#include "accel/backend/common/kernel_table.h"
 #include "accel/backend/cpu/host_compiler.h"
 #include "accel/codegen/emit.h"
+#include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cpu {
@@ -31,7 +31,6 @@ struct Entry {
 };
 
 struct Job {
-  uint64_t hash;
   ir::KernelIR ir;
 };
 
@@ -39,9 +38,8 @@ class Jit {
  public:
   HostKernel lookup(const ir::KernelIR& ir, int64_t elements) {
     if (!enabled_.load(std::memory_order_relaxed)) return nullptr;
-    const uint64_t h = ir.hash();
     std::unique_lock<std::mutex> lock(mutex_);
-    Entry& e = entries_[h];
+    Entry& e = entry(ir);
     if (e.state == State::ready) return e.fn;
     if (e.state != State::seen) return nullptr;
     ++e.runs;
@@ -49,7 +47,7 @@ class Jit {
                       (elements >= kJitRepeatedElements && e.runs >= kJitRepeatedRuns);
     if (!pays || !worth_compiling(ir)) return nullptr;
     e.state = State::queued;
-    queue_.push_back({h, ir});
+    queue_.push_back({ir});
     ++busy_;
     if (!worker_started_) {
       worker_started_ = true;
@@ -62,7 +60,7 @@ class Jit {
   HostKernel compile_now(const ir::KernelIR& ir) {
     HostKernel fn = build(ir);
     std::lock_guard<std::mutex> lock(mutex_);
-    Entry& e = entries_[ir.hash()];
+    Entry& e = entry(ir);
     e.state = State::ready;
     e.fn = fn;
     return fn;
@@ -87,13 +85,13 @@ class Jit {
     return s;
   }
 
-  std::atomic<bool> enabled_{[] {
-    const char* env = std::getenv("ACCEL_JIT");
-    return !(env && std::strcmp(env, "0") == 0);
-  }()};
+  std::atomic<bool> enabled_{config::flag(config::Var::ACCEL_JIT, true)};
   std::atomic<uint64_t> jit_runs_{0};
 
  private:
+  // Under mutex_. Keyed by the full IR (plan::KernelTable), not by its hash alone.
+  Entry& entry(const ir::KernelIR& ir) { return entries_.insert(plan::kHostDevice, ir, Entry{}); }
+
   static bool worth_compiling(const ir::KernelIR& ir) {
     int ops = 0;
     for (const ir::Instr& in : ir.instrs) ops += in.kind == ir::InstrKind::op;
@@ -113,12 +111,12 @@ class Jit {
       try {
         fn = build(job.ir);
       } catch (const std::exception& e) {
-        if (std::getenv("ACCEL_DEBUG"))
+        if (config::number(config::Var::ACCEL_DEBUG).value_or(0) >= 1)
           std::fprintf(stderr, "[accel jit] %s stays interpreted: %s\n", job.ir.name().c_str(),
                        e.what());
       }
       std::lock_guard<std::mutex> lock(mutex_);
-      Entry& e = entries_[job.hash];
+      Entry& e = entry(job.ir);
       e.state = fn ? State::ready : State::failed;
       e.fn = fn;
       if (!fn) ++stats_.failures;
@@ -143,7 +141,7 @@ class Jit {
 
   std::mutex mutex_;
   std::condition_variable cv_, idle_cv_;
-  std::unordered_map<uint64_t, Entry> entries_;
+  plan::KernelTable<Entry> entries_;
   std::deque<Job> queue_;
   int busy_ = 0;
   bool worker_started_ = false;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "accel/backend/cpu/cpu.h"  // the JIT's switches and counters
 #include "accel/ir/kernel_ir.h"
 
 namespace accel::cpu {
@@ -22,23 +23,7 @@ HostKernel host_kernel_for(const ir::KernelIR& ir, int64_t elements);
 // Compiles (or loads from the caches) now, in this thread. Throws CompileError or
 // BackendUnavailable; used by tests and by callers that want the kernel before timing it.
 HostKernel compile_host_kernel(const ir::KernelIR& ir);
-// Waits until no compile is queued or running.
-void host_jit_wait();
-// Forgets the kernels of this process (the disk cache stays), so the next request loads or
-// compiles again.
-void host_jit_forget();
-
-struct HostJitStats {
-  uint64_t compiles = 0;   // compiler runs that produced a kernel
-  uint64_t disk_hits = 0;  // kernels loaded from the kernel cache without compiling
-  uint64_t failures = 0;   // compiles or loads that failed (the interpreter kept the kernel)
-  uint64_t jit_runs = 0;   // fused runs done by compiled kernels
-  double compile_seconds = 0;
-  std::string compiler;  // the compiler's --version line, or why there is none
-};
-HostJitStats host_jit_stats();
-bool host_jit_enabled();
-void set_host_jit_enabled(bool on);
+// Counts a fused run done by a compiled kernel (HostJitStats::jit_runs).
 void note_jit_run();
 
 }  // namespace accel::cpu

@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "accel/runtime/config.h"
 
 namespace accel::cpu {
 namespace {
@@ -116,10 +117,8 @@ class ThreadPool {
 };
 
 int default_threads() {
-  if (const char* env = std::getenv("ACCEL_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n > 0) return n;
-  }
+  if (auto n = config::number(config::Var::ACCEL_NUM_THREADS); n && *n > 0)
+    return static_cast<int>(std::min<uint64_t>(*n, 1024));
   return std::max(1u, std::thread::hardware_concurrency());
 }
 

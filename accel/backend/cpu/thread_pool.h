@@ -4,12 +4,9 @@
 #include <cstdint>
 #include <functional>
 
-namespace accel::cpu {
+#include "accel/backend/cpu/cpu.h"  // num_threads, set_num_threads
 
-// Threads used by parallel_for, the caller included.
-int num_threads();
-// Changes the pool size (1 = everything inline). Not to be called while work is running.
-void set_num_threads(int n);
+namespace accel::cpu {
 
 // Calls fn(begin, end) over [0, n) split into at most num_threads() chunks of at least
 // `grain` items each; returns when all are done. Exceptions from fn are rethrown here.

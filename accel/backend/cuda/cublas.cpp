@@ -9,6 +9,7 @@
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/driver.h"
 #include "accel/backend/cuda/toolkit_paths.h"
+#include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/library_loader.h"
 
@@ -41,7 +42,8 @@ std::vector<std::string> usable_sonames() {
 std::vector<std::string> candidates() {
   const std::vector<std::string> sonames = usable_sonames();
   std::vector<std::string> c;
-  if (const char* p = std::getenv("ACCEL_CUBLAS_PATH"); p && *p) {
+  if (const auto path = config::text(config::Var::ACCEL_CUBLAS_PATH)) {
+    const char* p = path->c_str();
     std::error_code ec;
     if (std::filesystem::is_directory(p, ec))
       for (const auto& so : sonames) c.push_back(std::string(p) + "/" + so);

@@ -1,9 +1,9 @@
 #include "accel/backend/cuda/elementwise_kernels.h"
 
-#include <map>
 #include <memory>
 #include <mutex>
 
+#include "accel/backend/common/kernel_table.h"
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/elementwise_layout.h"
 #include "accel/backend/cuda/kernel.h"
@@ -17,36 +17,11 @@ namespace {
 // Kernel parameters are limited to 4 KiB before CUDA 12.1 and Volta: 55 operands.
 constexpr size_t kMaxArgsBytes = 4096;
 
-bool same_operands(const std::vector<ir::Operand>& a, const std::vector<ir::Operand>& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t k = 0; k < a.size(); ++k)
-    if (a[k].dtype != b[k].dtype || a[k].layout != b[k].layout) return false;
-  return true;
-}
-
-// The IRs one hash stands for must be equal before a kernel is reused: a 64-bit collision
-// would otherwise run the wrong code silently.
-bool same_ir(const ir::KernelIR& a, const ir::KernelIR& b) {
-  if (!same_operands(a.inputs, b.inputs) || !same_operands(a.outputs, b.outputs) ||
-      a.results != b.results || a.instrs.size() != b.instrs.size())
-    return false;
-  for (size_t i = 0; i < a.instrs.size(); ++i) {
-    const ir::Instr &x = a.instrs[i], &y = b.instrs[i];
-    if (x.kind != y.kind || x.op != y.op || x.dtype != y.dtype || x.compute != y.compute ||
-        x.args[0] != y.args[0] || x.args[1] != y.args[1] || x.args[2] != y.args[2])
-      return false;
-  }
-  return true;
-}
-
-struct LoadedKernel {
-  ir::KernelIR ir;
-  Kernel kernel;
-};
-
+// One table for every device, keyed by the full IR (plan::KernelTable): a 64-bit hash collision
+// must not run another program's code.
 struct KernelTable {
   std::mutex mutex;
-  std::map<std::pair<int, uint64_t>, std::vector<std::shared_ptr<const LoadedKernel>>> kernels;
+  plan::KernelTable<std::shared_ptr<const Kernel>> kernels;
 };
 KernelTable& table() {
   static auto* t = new KernelTable();  // never destroyed: modules outlive static teardown
@@ -55,23 +30,16 @@ KernelTable& table() {
 
 const Kernel& kernel_for(int device, const ir::KernelIR& ir) {
   KernelTable& t = table();
-  const std::pair<int, uint64_t> key{device, ir.hash()};
   {
     std::lock_guard<std::mutex> lock(t.mutex);
-    if (auto it = t.kernels.find(key); it != t.kernels.end())
-      for (const auto& k : it->second)
-        if (same_ir(k->ir, ir)) return k->kernel;
+    if (auto* k = t.kernels.find(device, ir)) return **k;
   }
   // Compiled outside the lock: NVRTC takes a while, and other kernels may be wanted meanwhile.
   Module module(codegen::emit_kernel(ir, codegen::cuda_dialect()), generated_kernel_options(), {},
                 ir.name() + ".cu");
-  auto loaded = std::make_shared<const LoadedKernel>(LoadedKernel{ir, module.function(ir.name(), device)});
+  auto kernel = std::make_shared<const Kernel>(module.function(ir.name(), device));
   std::lock_guard<std::mutex> lock(t.mutex);
-  auto& bucket = t.kernels[key];
-  for (const auto& k : bucket)
-    if (same_ir(k->ir, ir)) return k->kernel;  // another thread got there first
-  bucket.push_back(loaded);
-  return loaded->kernel;
+  return *t.kernels.insert(device, ir, std::move(kernel));  // another thread's, if it got there first
 }
 
 void check_operand(const Array& a, const Shape& shape, Dtype dtype, Device device,

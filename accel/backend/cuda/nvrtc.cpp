@@ -8,6 +8,7 @@
 
 #include "accel/backend/cuda/driver.h"
 #include "accel/backend/cuda/toolkit_paths.h"
+#include "accel/runtime/config.h"
 #include "accel/runtime/library_loader.h"
 #include "accel/runtime/errors.h"
 
@@ -36,7 +37,8 @@ int soname_major(const std::string& path) {
 
 std::vector<std::string> candidates() {
   std::vector<std::string> c;
-  if (const char* p = std::getenv("ACCEL_NVRTC_PATH"); p && *p) {
+  if (const auto path = config::text(config::Var::ACCEL_NVRTC_PATH)) {
+    const char* p = path->c_str();
     std::error_code ec;
     if (fs::is_directory(p, ec))
       for (const char* so : kSonames) c.push_back(std::string(p) + "/" + so);

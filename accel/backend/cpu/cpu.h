@@ -1,4 +1,40 @@
-// Which CPU BLAS accel uses, and where it looks for one. The library is loaded with dlopen on
+// accel::cpu, the C++ face of the CPU backend: its threads, the host JIT's switches and
+// counters, and the BLAS it uses. What the Python bindings and applications may call; the rest
+// of backend/cpu/ is internal.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace accel::cpu {
+
+// --- threads (thread_pool.h) ---
+// Threads used by parallel_for, the caller included.
+int num_threads();
+// Changes the pool size (1 = everything inline). Not to be called while work is running.
+void set_num_threads(int n);
+
+// --- the host JIT for fused kernels (host_jit.h) ---
+// Waits until no compile is queued or running.
+void host_jit_wait();
+// Forgets the kernels of this process (the disk cache stays), so the next request loads or
+// compiles again.
+void host_jit_forget();
+
+struct HostJitStats {
+  uint64_t compiles = 0;   // compiler runs that produced a kernel
+  uint64_t disk_hits = 0;  // kernels loaded from the kernel cache without compiling
+  uint64_t failures = 0;   // compiles or loads that failed (the interpreter kept the kernel)
+  uint64_t jit_runs = 0;   // fused runs done by compiled kernels
+  double compile_seconds = 0;
+  std::string compiler;  // the compiler's --version line, or why there is none
+};
+HostJitStats host_jit_stats();
+bool host_jit_enabled();
+void set_host_jit_enabled(bool on);
+
+// --- the BLAS ---
+// Which BLAS is used, and where it is looked for. The library is loaded with dlopen on
 // first use (blas_library.h), searching in this order:
 //   1. ACCEL_BLAS_PATH: a file (or soname) to use and nothing else; "none" disables BLAS;
 //   2. candidates the embedding registered with add_blas_candidate (accel's Python package
@@ -11,12 +47,6 @@
 //   3. system libraries (OpenBLAS, its 64-bit-integer build, MKL, BLIS, then a generic CBLAS
 //      unless it is the reference BLAS, which is slower than accel's own loop).
 // Without a BLAS, matmul runs accel's own loops: correct, several times slower.
-#pragma once
-#include <string>
-#include <vector>
-
-namespace accel::cpu {
-
 // Adds a library to try (in registration order) before the system names. Has no effect once
 // the BLAS is loaded (the first float matmul or blas_info()).
 void add_blas_candidate(const std::string& path);

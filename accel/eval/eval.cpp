@@ -1,33 +1,26 @@
-#include "accel/core/eval.h"
+#include "accel/eval/eval.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <vector>
 
 #include "accel/backend/backend.h"
 #include "accel/codegen/emit.h"
 #include "accel/ir/fuse.h"
+#include "accel/runtime/config.h"
 
 namespace accel {
 namespace {
 
 std::atomic<bool>& fusion_flag() {
-  static std::atomic<bool> on{[] {
-    const char* env = std::getenv("ACCEL_FUSION");
-    return !(env && std::strcmp(env, "0") == 0);
-  }()};
+  static std::atomic<bool> on{config::flag(config::Var::ACCEL_FUSION, true)};
   return on;
 }
 
 bool debug_enabled() {
-  static const bool on = [] {
-    const char* env = std::getenv("ACCEL_DEBUG");
-    return env && std::atoi(env) >= 1;
-  }();
+  static const bool on = config::number(config::Var::ACCEL_DEBUG).value_or(0) >= 1;
   return on;
 }
 
@@ -184,6 +177,12 @@ bool runs_directly(const Array& a) {
   for (const Array& in : node.inputs)
     if (in.is_pending() || (!small && in.dtype() != node.compute)) return false;
   return true;
+}
+
+// Declared in core/array.h; defined here, in the layer that evaluates.
+const Array& Array::eval() const {
+  if (impl_->node) evaluate(*this);
+  return *this;
 }
 
 void evaluate(const Array& a) {

@@ -9,13 +9,13 @@ namespace accel {
 
 enum class OpId : uint8_t {
 #define ACCEL_OP(name, arity, functor, bools, domain, output) name,
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
 };
 
 inline constexpr int kNumOps = 0
 #define ACCEL_OP(name, arity, functor, bools, domain, output) +1
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
     ;
 

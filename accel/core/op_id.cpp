@@ -1,4 +1,4 @@
-#include "accel/ops/op_id.h"
+#include "accel/core/op_id.h"
 
 #include <array>
 #include <string>
@@ -11,7 +11,7 @@ namespace {
 constexpr std::array<OpInfo, kNumOps> kOps = {{
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
   {#name, arity, BoolInputs::bools, OpDomain::domain, OpOutput::output},
-#include "accel/ops/ops.def"
+#include "accel/core/ops.def"
 #undef ACCEL_OP
 }};
 

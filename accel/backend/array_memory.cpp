@@ -1,0 +1,76 @@
+// The members of Array (core/array.h) that allocate or move memory: they need a device's
+// backend, which sits above core, so they are defined here and core includes no backend header.
+#include <vector>
+
+#include "accel/backend/backend.h"
+#include "accel/core/array.h"
+#include "accel/runtime/errors.h"
+
+namespace accel {
+
+Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
+  for (int64_t d : shape)
+    if (d < 0)
+      throw ShapeError("[empty] negative dimension in shape " + shape_str(shape));
+  auto impl = std::make_shared<ArrayImpl>();
+  impl->shape = shape;
+  impl->strides = contiguous_strides(shape);
+  impl->dtype = dtype;
+  impl->device = device;
+  impl->buffer = backend_for(device).allocate(static_cast<size_t>(shape_size(shape)) * accel::itemsize(dtype));
+  return Array(std::move(impl));
+}
+
+Array Array::from_host(const void* src, Dtype src_dtype, const Shape& shape, Device device) {
+  Array out = empty(shape, src_dtype, device);
+  backend_for(device).copy_from_host(out.data(), src, out.nbytes());
+  return out;
+}
+
+Array Array::scalar_of(Dtype dtype, double v, Device device) {
+  Array a = empty({}, dtype, device);
+  Array src = scalar(v, false, Device::cpu());
+  if (device.is_cpu()) {
+    backend_for(device).cast(src, a);
+  } else {
+    std::vector<unsigned char> host(accel::itemsize(dtype));
+    src.copy_to_host(host.data(), dtype);
+    backend_for(device).copy_from_host(a.data(), host.data(), host.size());
+  }
+  return a;
+}
+
+void Array::copy_to_host(void* dst, Dtype dst_dtype) const {
+  eval();
+  if (device().is_cpu()) {
+    auto host = std::make_shared<Buffer>(dst, static_cast<size_t>(size()) * accel::itemsize(dst_dtype),
+                                         Device::cpu(), std::shared_ptr<void>());
+    Array out = from_buffer(host, shape(), contiguous_strides(shape()), 0, dst_dtype);
+    backend_for(device()).cast(*this, out);
+    return;
+  }
+  if (dst_dtype == dtype() && is_contiguous()) {
+    backend_for(device()).copy_to_host(dst, data(), nbytes());
+    return;
+  }
+  host_mirror().copy_to_host(dst, dst_dtype);
+}
+
+Array Array::host_mirror() const {
+  eval();
+  if (device().is_cpu()) return *this;
+  if (size() == 0) return Array::empty(shape(), dtype(), Device::cpu());
+  int64_t lo = offset(), hi = offset();  // elements spanned, in the buffer
+  for (int d = 0; d < ndim(); ++d) {
+    int64_t ext = (shape()[d] - 1) * strides()[d];
+    (ext < 0 ? lo : hi) += ext;
+  }
+  const auto item = static_cast<int64_t>(itemsize());
+  auto host = backend_for(Device::cpu()).allocate(static_cast<size_t>((hi - lo + 1) * item));
+  backend_for(device()).copy_to_host(host->data(),
+                                     static_cast<char*>(impl_->buffer->data()) + lo * item,
+                                     host->nbytes());
+  return from_buffer(host, shape(), strides(), offset() - lo, dtype());
+}
+
+}  // namespace accel
