@@ -149,6 +149,8 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
         raise _core.AxisError(f"[diff] axis {axis} is out of bounds for array of dimension "
                               f"{a.ndim}")
     axis %= a.ndim
+    if n == 0:
+        return a  # NumPy returns the input untouched, prepend= and append= ignored
     parts = ([_edge(prepend, a, axis)] if prepend is not None else []) + [a] + \
         ([_edge(append, a, axis)] if append is not None else [])
     if len(parts) > 1:

@@ -63,17 +63,17 @@ void init_sorting(nb::module_& m) {
          nb::handle stable) {
         return sort_like<&accel::sort>(a, axis, kind, order, descending, stable, "sort");
       },
-      "a"_a, "axis"_a = -1, "kind"_a = nb::none(), "order"_a = nb::none(), nb::kw_only(),
-      "descending"_a = false, "stable"_a = nb::none());
+      "a"_a, "axis"_a.none() = -1, "kind"_a.none() = nb::none(), "order"_a.none() = nb::none(), nb::kw_only(),
+      "descending"_a = false, "stable"_a.none() = nb::none());
   m.def(
       "argsort",
       [](nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, bool descending,
          nb::handle stable) {
         return sort_like<&accel::argsort>(a, axis, kind, order, descending, stable, "argsort");
       },
-      "a"_a, "axis"_a = -1, "kind"_a = nb::none(), "order"_a = nb::none(), nb::kw_only(),
-      "descending"_a = false, "stable"_a = nb::none());
-  m.def("searchsorted", &searchsorted_of, "a"_a, "v"_a, "side"_a = "left", "sorter"_a = nb::none());
+      "a"_a, "axis"_a.none() = -1, "kind"_a.none() = nb::none(), "order"_a.none() = nb::none(), nb::kw_only(),
+      "descending"_a = false, "stable"_a.none() = nb::none());
+  m.def("searchsorted", &searchsorted_of, "a"_a, "v"_a, "side"_a = "left", "sorter"_a.none() = nb::none());
 
   // ndarray.sort is NumPy's in-place sort: the sorted values are written back into the array.
   nb::cpp_function_def<void>(
@@ -81,20 +81,20 @@ void init_sorting(nb::module_& m) {
         write_into(self, sort_like<&accel::sort>(self, axis, kind, order, false, stable, "sort"),
                    false, "sort");
       },
-      nb::scope(cls), nb::name("sort"), nb::is_method(), "axis"_a = -1, "kind"_a = nb::none(),
-      "order"_a = nb::none(), nb::kw_only(), "stable"_a = nb::none());
+      nb::scope(cls), nb::name("sort"), nb::is_method(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(),
+      "order"_a.none() = nb::none(), nb::kw_only(), "stable"_a.none() = nb::none());
   nb::cpp_function_def<Array>(
       [](nb::handle self, nb::handle axis, nb::handle kind, nb::handle order, nb::handle stable) {
         return sort_like<&accel::argsort>(self, axis, kind, order, false, stable, "argsort");
       },
-      nb::scope(cls), nb::name("argsort"), nb::is_method(), "axis"_a = -1, "kind"_a = nb::none(),
-      "order"_a = nb::none(), nb::kw_only(), "stable"_a = nb::none());
+      nb::scope(cls), nb::name("argsort"), nb::is_method(), "axis"_a.none() = -1, "kind"_a.none() = nb::none(),
+      "order"_a.none() = nb::none(), nb::kw_only(), "stable"_a.none() = nb::none());
   nb::cpp_function_def<Array>(
       [](nb::handle self, nb::handle v, const std::string& side, nb::handle sorter) {
         return searchsorted_of(self, v, side, sorter);
       },
       nb::scope(cls), nb::name("searchsorted"), nb::is_method(), "v"_a, "side"_a = "left",
-      "sorter"_a = nb::none());
+      "sorter"_a.none() = nb::none());
 }
 
 }  // namespace accel::py

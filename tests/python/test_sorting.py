@@ -24,7 +24,8 @@ def make(shape, dtype, rng):
                                        endpoint=True), dtype=dtype)
     x = rng.choice(np.asarray(SPECIALS + [2.5, -3.0]), size=shape)
     if dtype.startswith("complex"):
-        x = x + 1j * rng.choice(np.asarray(SPECIALS), size=shape)
+        real, x = x, np.empty(shape, dtype=dtype)
+        x.real, x.imag = real, rng.choice(np.asarray(SPECIALS), size=shape)
     return np.asarray(x, dtype=dtype)
 
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -69,9 +70,9 @@ template <class E, class Cmp> void sort_range(E* data, int64_t n, Cmp cmp, bool 
       std::stable_sort(data + b, data + e, cmp);
     }
   });
-  std::vector<E> scratch(static_cast<size_t>(n));
+  std::unique_ptr<E[]> scratch(new E[static_cast<size_t>(n)]);
   E* src = data;
-  E* dst = scratch.data();
+  E* dst = scratch.get();
   for (int64_t width = width0; width < n; width *= 2) {
     const int64_t pairs = (n + 2 * width - 1) / (2 * width);
     parallel_for(pairs, 1, [&](int64_t p0, int64_t p1) {
@@ -115,14 +116,15 @@ void sort_typed(const Array& in, int axis, bool descending, const Array* values,
 
   auto run_rows = [&](int64_t r0, int64_t r1) {
     Odometer at_in(w.shape, w.in, r0), at_v(w.shape, w.values, r0), at_i(w.shape, w.indices, r0);
-    std::vector<T> keys;
+    // Not std::vector<T>: vector<bool> has no data().
+    std::unique_ptr<T[]> keys;
     std::vector<std::pair<T, int64_t>> pairs;
     for (int64_t r = r0; r < r1; ++r, at_in.next(), at_v.next(), at_i.next()) {
       const T* p = src + at_in.offset();
       if (!indices) {
-        keys.resize(static_cast<size_t>(len));
+        if (!keys) keys.reset(new T[static_cast<size_t>(len)]);
         for (int64_t j = 0; j < len; ++j) keys[j] = p[j * in_step];
-        sort_range(keys.data(), len, order, !parallel_rows);
+        sort_range(keys.get(), len, order, !parallel_rows);
         T* o = vdst + at_v.offset();
         for (int64_t j = 0; j < len; ++j) o[j * v_step] = keys[j];
         continue;
