@@ -138,7 +138,7 @@ def _edge(value, a, axis):
 def diff(a, n=1, axis=-1, prepend=None, append=None):
     """The n-th discrete difference along axis (NumPy's and the Array API's diff): lazy slices
     subtracted, `!=` for bool. prepend/append are joined to a first."""
-    a = _core.asarray(a)
+    given, a = a, _core.asarray(a)
     if a.ndim == 0:
         raise ValueError("[diff] diff requires input that is at least one dimensional")
     n = operator.index(n)
@@ -150,7 +150,9 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
                               f"{a.ndim}")
     axis %= a.ndim
     if n == 0:
-        return a  # NumPy returns the input untouched, prepend= and append= ignored
+        # NumPy returns its input itself (prepend= and append= ignored): the same object, which
+        # later in-place writes to it change.
+        return given if isinstance(given, _core.ndarray) else a
     parts = ([_edge(prepend, a, axis)] if prepend is not None else []) + [a] + \
         ([_edge(append, a, axis)] if append is not None else [])
     if len(parts) > 1:

@@ -600,7 +600,13 @@ class Builder:
             if self.chance(0.3):
                 extra = f", {self.choice(['prepend', 'append'])}={self.scalar().text}"
             text = f"xp.diff({x}, n={n}, axis={axis}{extra})"
-        return self.define(text, self.uses_of(text), guard=guard)
+        uses = self.uses_of(text)
+        guards = [guard] if guard else []
+        if text.startswith("xp.isin("):
+            guards.append(f"exact_in_common_dtype({x}, {y})")
+        if self.rounded.intersection(uses) and not text.startswith("xp.diff("):
+            guards.append(f"well_separated({', '.join(uses)})")
+        return self.define(text, uses, guard=" and ".join(guards) or None)
 
     def observe(self):
         """Printing computes a value mid-program, between the writes."""
