@@ -36,16 +36,6 @@ void Backend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
     cast(values[static_cast<size_t>(ir.results[k])], outputs[k]);
 }
 
-void Backend::sort(const Array&, int, bool, const Array*, const Array*) {
-  throw BackendUnavailable("[sort] sort/argsort have no implementation on " + device().str() +
-                           " yet; copy the array to the CPU (to_device(\"cpu\")) to sort it");
-}
-
-void Backend::searchsorted(const Array&, const Array&, bool, const Array&) {
-  throw BackendUnavailable("[searchsorted] searchsorted has no implementation on " +
-                           device().str() + " yet; copy the arrays to the CPU to search them");
-}
-
 bool backend_available(Device device) {
   try {
     backend_for(device);

@@ -107,19 +107,6 @@ class Backend {
   // positions each. The operands' addresses are in launch.args; they are computed already.
   virtual void run_template(const codegen::TemplateLaunch& launch) = 0;
 
-  // Sorting and searching (sort.cpp on the CPU). Both default to BackendUnavailable: a backend
-  // without them says so instead of moving data to another device behind the caller's back.
-  // Stable sort of `in` along `axis`, NaNs last (NumPy's order; complex lexicographic, a NaN
-  // part after every number). Descending is the reverse of an ascending sort of the reversed
-  // axis (NaNs first, equal elements keep their order). Writes the sorted values into `values`
-  // (in's dtype) and/or their positions along `axis` into `indices` (int64); either may be
-  // null; both have in's shape and any strides.
-  virtual void sort(const Array& in, int axis, bool descending, const Array* values,
-                    const Array* indices);
-  // out[i] = where values[i] goes in the sorted 1-d `sorted` (same dtype, NaNs last): the first
-  // position whose element is not less (right: greater) than it. out is int64 of values' shape.
-  virtual void searchsorted(const Array& sorted, const Array& values, bool right, const Array& out);
-
   virtual void synchronize() {}
 };
 

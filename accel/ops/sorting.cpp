@@ -3,7 +3,7 @@
 #include <array>
 #include <string>
 
-#include "accel/backend/backend.h"
+#include "accel/backend/sorting.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/indexing.h"
 #include "accel/ops/promotion.h"
@@ -23,7 +23,7 @@ Array sort(const Array& x, int64_t axis, bool descending, bool /*stable*/) {
   const int ax = sort_axis(x, axis, "sort");
   x.eval();
   Array values = Array::empty(x.shape(), x.dtype(), x.device());
-  backend_for(x.device()).sort(x, ax, descending, &values, nullptr);
+  sort_on_device(x, ax, descending, &values, nullptr);
   return values;
 }
 
@@ -31,7 +31,7 @@ Array argsort(const Array& x, int64_t axis, bool descending, bool /*stable*/) {
   const int ax = sort_axis(x, axis, "argsort");
   x.eval();
   Array indices = Array::empty(x.shape(), Dtype::int64, x.device());
-  backend_for(x.device()).sort(x, ax, descending, nullptr, &indices);
+  sort_on_device(x, ax, descending, nullptr, &indices);
   return indices;
 }
 
@@ -58,7 +58,7 @@ Array searchsorted(const Array& sorted, const Array& values, bool right,
   a_c.eval();
   v_c.eval();
   Array out = Array::empty(values.shape(), Dtype::int64, values.device());
-  backend_for(values.device()).searchsorted(a_c, v_c, right, out);
+  searchsorted_on_device(a_c, v_c, right, out);
   return out;
 }
 

@@ -30,10 +30,6 @@ class CpuBackend final : public Backend {
                                     const Array& values) override;  // gather_scatter.cpp
   Array nonzero(const Array& x) override;  // nonzero.cpp
   void run_template(const codegen::TemplateLaunch& launch) override;  // template_kernels.cpp
-  void sort(const Array& in, int axis, bool descending, const Array* values,
-            const Array* indices) override;  // sort.cpp
-  void searchsorted(const Array& sorted, const Array& values, bool right,
-                    const Array& out) override;  // sort.cpp
 };
 
 CpuBackend& cpu_backend();

@@ -1,4 +1,4 @@
-// CpuBackend::sort and searchsorted. A row (the sorted axis of one position of the other axes)
+// The CPU's sort and searchsorted. A row (the sorted axis of one position of the other axes)
 // is copied into a contiguous scratch buffer, sorted there and written back: rows are spread
 // over the thread pool, and a single long row is cut into chunks sorted in parallel and merged.
 // Every sort is stable (stable_sort and merges that take from the left on ties), so the order of
@@ -10,7 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "accel/backend/cpu/cpu_backend.h"
+#include "accel/backend/cpu/sort.h"
+
+#include "accel/core/dtype.h"
 #include "accel/backend/cpu/reduce_layout.h"
 #include "accel/backend/cpu/thread_pool.h"
 
@@ -171,7 +173,7 @@ void searchsorted_typed(const Array& sorted, const Array& values, bool right, co
 
 }  // namespace
 
-void CpuBackend::sort(const Array& in, int axis, bool descending, const Array* values,
+void sort(const Array& in, int axis, bool descending, const Array* values,
                       const Array* indices) {
   if (in.size() == 0) return;
   dispatch_dtype(in.dtype(), [&](auto tag) {
@@ -179,7 +181,7 @@ void CpuBackend::sort(const Array& in, int axis, bool descending, const Array* v
   });
 }
 
-void CpuBackend::searchsorted(const Array& sorted, const Array& values, bool right, const Array& out) {
+void searchsorted(const Array& sorted, const Array& values, bool right, const Array& out) {
   if (values.size() == 0) return;
   dispatch_dtype(values.dtype(), [&](auto tag) {
     searchsorted_typed<typename decltype(tag)::type>(sorted, values, right, out);
