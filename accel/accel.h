@@ -19,5 +19,6 @@
 #include "accel/ops/promotion.h"
 #include "accel/ops/raw_kernel.h"
 #include "accel/ops/reduction.h"
+#include "accel/ops/sorting.h"
 #include "accel/backend/cuda/cuda.h"
 #include "accel/runtime/errors.h"

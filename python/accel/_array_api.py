@@ -13,7 +13,7 @@ from . import cuda as _cuda
 
 __all__ = [
     "__array_api_version__", "__array_namespace_info__", "e", "pi", "inf", "nan", "newaxis",
-    "finfo", "iinfo", "isdtype",
+    "finfo", "iinfo", "isdtype", "from_dlpack",
 ]
 
 __array_api_version__ = "2025.12"
@@ -165,7 +165,7 @@ class _NamespaceInfo:
         return {name: d for name, d in every.items() if isdtype(d, kind)}
 
     def devices(self):
-        return _devices()
+        return tuple(_devices())  # the standard (2025.12) asks for a tuple
 
 
 def _supports_boolean_indexing():
@@ -174,6 +174,14 @@ def _supports_boolean_indexing():
         return x[_core.asarray([True, False], device="cpu")].shape == (1,)
     except Exception:  # noqa: BLE001 - any failure means "not supported"
         return False
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An accel array of a DLPack producer's memory (zero copy on the CPU unless copy=True or
+    another device is asked for)."""
+    if not hasattr(x, "__dlpack__"):
+        raise TypeError(f"[from_dlpack] {type(x).__name__} does not implement __dlpack__")
+    return _core.asarray(x, device=device, copy=copy)
 
 
 def __array_namespace_info__():

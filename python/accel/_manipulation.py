@@ -1,12 +1,14 @@
 """NumPy's stacking, splitting and flipping conveniences, built from the core manipulation ops
 (python/src/manipulation_bindings.cpp): atleast_1d/2d/3d, hstack, vstack, dstack, column_stack,
-hsplit, vsplit, dsplit, fliplr and flipud."""
+hsplit, vsplit, dsplit, fliplr, flipud and diff."""
+
+import operator
 
 from . import _core
 
 __all__ = [
     "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "dstack", "column_stack",
-    "hsplit", "vsplit", "dsplit", "fliplr", "flipud",
+    "hsplit", "vsplit", "dsplit", "fliplr", "flipud", "diff",
 ]
 
 
@@ -115,3 +117,47 @@ def flipud(m):
     if a.ndim < 1:
         raise ValueError("[flipud] needs an array of at least 1 dimension; got 0")
     return _core.flip(a, 0)
+
+
+def _along(a, axis, start, stop):
+    key = [slice(None)] * a.ndim
+    key[axis] = slice(start, stop)
+    return a[tuple(key)]
+
+
+def _edge(value, a, axis):
+    """prepend=/append= as an array to join along axis: a scalar fills one slice."""
+    v = _core.asarray(value, device=a.device)
+    if v.ndim == 0:
+        shape = list(a.shape)
+        shape[axis] = 1
+        v = _core.broadcast_to(v, tuple(shape))
+    return v
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """The n-th discrete difference along axis (NumPy's and the Array API's diff): lazy slices
+    subtracted, `!=` for bool. prepend/append are joined to a first."""
+    given, a = a, _core.asarray(a)
+    if a.ndim == 0:
+        raise ValueError("[diff] diff requires input that is at least one dimensional")
+    n = operator.index(n)
+    if n < 0:
+        raise ValueError(f"[diff] order must be non-negative but got {n}")
+    axis = operator.index(axis)
+    if not -a.ndim <= axis < a.ndim:
+        raise _core.AxisError(f"[diff] axis {axis} is out of bounds for array of dimension "
+                              f"{a.ndim}")
+    axis %= a.ndim
+    if n == 0:
+        # NumPy returns its input itself (prepend= and append= ignored): the same object, which
+        # later in-place writes to it change.
+        return given if isinstance(given, _core.ndarray) else a
+    parts = ([_edge(prepend, a, axis)] if prepend is not None else []) + [a] + \
+        ([_edge(append, a, axis)] if append is not None else [])
+    if len(parts) > 1:
+        a = _core.concat(parts, axis=axis)
+    for _ in range(n):
+        hi, lo = _along(a, axis, 1, None), _along(a, axis, None, -1)
+        a = _core.not_equal(hi, lo) if a.dtype == _core.bool else hi - lo
+    return a

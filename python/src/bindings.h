@@ -22,6 +22,7 @@ void init_array_protocols(nb::module_& m);
 void init_elementwise(nb::module_& m);
 void init_creation(nb::module_& m);
 void init_reduction(nb::module_& m);
+void init_sorting(nb::module_& m);
 void init_manipulation(nb::module_& m);
 void init_indexing(nb::module_& m);
 void init_linalg(nb::module_& m);

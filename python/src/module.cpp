@@ -18,6 +18,7 @@ NB_MODULE(_core, m) {
   init_elementwise(m);
   init_creation(m);
   init_reduction(m);
+  init_sorting(m);
   init_manipulation(m);
   init_indexing(m);
   init_linalg(m);

@@ -5,7 +5,8 @@ broadcast, a dtype without a loop, an out-of-range index or Python int) is dropp
 is drawn, so programs are valid by construction and the generator needs no copy of NumPy's
 rules. Statements cover accel's surface: every op of accel/core/ops.def and operator, Python
 (weak) and NumPy (strong) scalars, long chains, casts, views, reductions and scans, matmul,
-indexing, in-place operators, slice/advanced/mask assignment and out=.
+indexing, sorting, searching and set functions, in-place operators, slice/advanced/mask
+assignment and out=.
 """
 
 import pathlib
@@ -573,6 +574,51 @@ class Builder:
         return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", inexact=inexact,
                              guard=" and ".join(guards)))
 
+    def sorting(self):
+        """sort/argsort (NumPy's stable kind: its default quicksort orders ties, -0.0 and 0.0
+        among them, as it likes), searchsorted into a sorted value, isin, unique and diff."""
+        x = self.pick(lambda v: v.ndim > 0)
+        if x is None:
+            return False
+        v = self.env[x]
+        nd = v.ndim
+        axis = int(self.rng.integers(-nd, nd))
+        y = self.pick(lambda u: u.size < 500) or x
+        guard = None
+        r = self.rng.random()
+        if r < 0.3:
+            fn = self.choice(["sort", "argsort"])
+            text = self.choice([f"xp.{fn}({x}, axis={axis}, kind='stable')",
+                                f"xp.{fn}({x}, axis=None, kind='stable')",
+                                f"{x}.{fn}(axis={axis}, kind='stable')"])
+        elif r < 0.45:
+            side = self.choice(["left", "right"])
+            text = f"xp.searchsorted(xp.sort({x}, axis=None, kind='stable'), {y}, side={side!r})"
+        elif r < 0.6:
+            text = f"xp.isin({x}, {y}, invert={self.chance(0.3)})"
+        elif r < 0.8:
+            part = self.choice(["", "[0]", "[1]"])
+            flag = self.choice(["return_counts", "return_index", "return_inverse"])
+            text = (f"xp.unique({x}, {flag}=True, equal_nan={self.chance(0.5)}){part}" if part
+                    else f"xp.unique({x}, equal_nan={self.chance(0.5)})")
+            # NumPy's unique sorts with its unstable quicksort unless it returns indices: which
+            # of -0.0 and 0.0 stands for their value is then open.
+            if v.dtype.kind in "fc":
+                guard = f"no_signed_zeros({x})"
+        else:
+            n = int(self.rng.integers(0, 3))
+            extra = ""
+            if self.chance(0.3):
+                extra = f", {self.choice(['prepend', 'append'])}={self.scalar().text}"
+            text = f"xp.diff({x}, n={n}, axis={axis}{extra})"
+        uses = self.uses_of(text)
+        guards = [guard] if guard else []
+        if text.startswith("xp.isin("):
+            guards.append(f"exact_in_common_dtype({x}, {y})")
+        if self.rounded.intersection(uses) and not text.startswith("xp.diff("):
+            guards.append(f"well_separated({', '.join(uses)})")
+        return self.define(text, uses, guard=" and ".join(guards) or None)
+
     def observe(self):
         """Printing computes a value mid-program, between the writes."""
         x = self.pick()
@@ -580,7 +626,7 @@ class Builder:
 
     MAKERS = [("elementwise", 30), ("chain", 2), ("astype", 5), ("view", 12), ("index", 6),
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
-              ("setitem", 10), ("out", 3), ("observe", 2)]
+              ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4)]
 
 
 def python_int(text, default):

@@ -334,6 +334,40 @@ def order_free_product(x):
     return bool(down > fi.minexp and not (may_overflow and (mags < 1).any()))
 
 
+def exact_in_common_dtype(*arrays):
+    """isin of operands whose promoted dtype holds every value exactly: NumPy's sort path
+    concatenates both operands in that dtype and takes neighbours that became equal (two uint64
+    near 2^64 rounding to one float64) as found, answering True for values in no test element;
+    accel compares each element with the test values only."""
+    common = np.result_type(*arrays)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return all(np.array_equal(np.asarray(a).astype(common).astype(np.asarray(a).dtype),
+                                  np.asarray(a), equal_nan=np.asarray(a).dtype.kind in "fc")
+                   for a in arrays)
+
+
+def well_separated(*arrays):
+    """Sorting, searching and set results over values that may carry rounding differences: no
+    two elements are equal or within 10^4 units in the last place, so no rounding can reorder
+    them or merge them. (Unlike a comparison, ties inside one array cannot be left to the noise
+    runs: an exact 0 has no relative noise, and var of equal values is 0 in NumPy and 5e-38 in
+    another summation order.)"""
+    vals = np.concatenate([np.ravel(np.asarray(a)) for a in arrays])
+    if vals.dtype.kind not in "fc":
+        return True
+    parts = [np.real(vals), np.imag(vals)] if vals.dtype.kind == "c" else [vals]
+    for p in parts:
+        p = np.sort(p[np.isfinite(p)].astype(np.float64))
+        if p.size < 2:
+            continue
+        gap = np.diff(p)
+        eps = np.finfo(vals.real.dtype).eps
+        if (gap <= 1e4 * eps * np.maximum(np.abs(p[1:]), np.abs(p[:-1]))).any():
+            return False
+    return True
+
+
 def finite_if_complex(x):
     x = np.asarray(x)
     return x.dtype.kind != "c" or bool(np.isfinite(x).all())
@@ -346,7 +380,8 @@ GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, 
           "cancel_free": cancel_free, "order_free_product": order_free_product,
           "exact_float_sum": exact_float_sum, "no_near_tie": no_near_tie,
           "no_extreme_tie": no_extreme_tie, "no_near_multiple": no_near_multiple,
-          "no_signed_zeros": no_signed_zeros}
+          "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
+          "well_separated": well_separated}
 
 
 def to_python(program, *, fusion=True, device="cpu", note=""):

@@ -1,0 +1,191 @@
+// The CPU's sort and searchsorted. A row (the sorted axis of one position of the other axes)
+// is copied into a contiguous scratch buffer, sorted there and written back: rows are spread
+// over the thread pool, and a single long row is cut into chunks sorted in parallel and merged.
+// Every sort is stable (stable_sort and merges that take from the left on ties), so the order of
+// equal elements (-0.0 and 0.0, NaNs) is the same on every run and for every thread count.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "accel/backend/cpu/sort.h"
+
+#include "accel/core/dtype.h"
+#include "accel/backend/cpu/reduce_layout.h"
+#include "accel/backend/cpu/thread_pool.h"
+
+namespace accel::cpu {
+namespace {
+
+constexpr int64_t kSerialElements = 1 << 15;  // below this a row is sorted on one thread
+
+// NumPy's sort order: NaN after every number; complex numbers by real then imaginary part, the
+// classes R+Rj < R+nanj < nan+Rj < nan+nanj (numpy/_core/src/npysort's CFLOAT_LT).
+template <class T> struct Less {
+  bool operator()(const T& a, const T& b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      return a < b || (std::isnan(b) && !std::isnan(a));
+    } else if constexpr (is_complex_v<T>) {
+      const int ca = 2 * std::isnan(a.real()) + std::isnan(a.imag());
+      const int cb = 2 * std::isnan(b.real()) + std::isnan(b.imag());
+      if (ca != cb) return ca < cb;
+      if (ca == 0) return a.real() < b.real() || (a.real() == b.real() && a.imag() < b.imag());
+      if (ca == 1) return a.real() < b.real();
+      if (ca == 2) return a.imag() < b.imag();
+      return false;
+    } else {
+      return a < b;
+    }
+  }
+};
+
+// Descending is the ascending order with its arguments swapped: with a stable sort that is the
+// reverse of an ascending sort of the reversed row (NaNs first, ties in their original order).
+template <class T> struct Order {
+  bool descending;
+  bool operator()(const T& a, const T& b) const { return descending ? Less<T>{}(b, a) : Less<T>{}(a, b); }
+};
+
+template <class T> struct KeyOrder {
+  Order<T> order;
+  bool operator()(const std::pair<T, int64_t>& a, const std::pair<T, int64_t>& b) const {
+    return order(a.first, b.first);
+  }
+};
+
+// Stable sort of [data, data + n), on the pool when the row is long: chunks sorted in parallel,
+// then merged pairwise (std::merge takes the left run's element on ties, so stability holds).
+template <class E, class Cmp> void sort_range(E* data, int64_t n, Cmp cmp, bool parallel) {
+  const int threads = parallel ? num_threads() : 1;
+  if (threads == 1 || n < 2 * kSerialElements) {
+    std::stable_sort(data, data + n, cmp);
+    return;
+  }
+  int64_t chunks = 1;
+  while (chunks < threads) chunks *= 2;
+  const int64_t width0 = (n + chunks - 1) / chunks;
+  parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      const int64_t b = std::min(n, c * width0), e = std::min(n, b + width0);
+      std::stable_sort(data + b, data + e, cmp);
+    }
+  });
+  std::unique_ptr<E[]> scratch(new E[static_cast<size_t>(n)]);
+  E* src = data;
+  E* dst = scratch.get();
+  for (int64_t width = width0; width < n; width *= 2) {
+    const int64_t pairs = (n + 2 * width - 1) / (2 * width);
+    parallel_for(pairs, 1, [&](int64_t p0, int64_t p1) {
+      for (int64_t p = p0; p < p1; ++p) {
+        const int64_t b = p * 2 * width, m = std::min(n, b + width), e = std::min(n, b + 2 * width);
+        std::merge(src + b, src + m, src + m, src + e, dst + b, cmp);
+      }
+    });
+    std::swap(src, dst);
+  }
+  if (src != data) std::copy(src, src + n, data);
+}
+
+// The positions of every row: the other axes of `a` walked in C order.
+struct RowWalk {
+  Shape shape;
+  Strides in, values, indices;
+};
+
+template <class T>
+void sort_typed(const Array& in, int axis, bool descending, const Array* values,
+                const Array* indices) {
+  const int64_t len = in.shape()[axis];
+  RowWalk w;
+  for (int d = 0; d < in.ndim(); ++d) {
+    if (d == axis) continue;
+    w.shape.push_back(in.shape()[d]);
+    w.in.push_back(in.strides()[d]);
+    w.values.push_back(values ? values->strides()[d] : 0);
+    w.indices.push_back(indices ? indices->strides()[d] : 0);
+  }
+  const int64_t rows = shape_size(w.shape);
+  const int64_t in_step = in.strides()[axis];
+  const int64_t v_step = values ? values->strides()[axis] : 0;
+  const int64_t i_step = indices ? indices->strides()[axis] : 0;
+  const T* src = static_cast<const T*>(in.data());
+  T* vdst = values ? static_cast<T*>(values->data()) : nullptr;
+  int64_t* idst = indices ? static_cast<int64_t*>(indices->data()) : nullptr;
+  const Order<T> order{descending};
+  const bool parallel_rows = rows > 1 && num_threads() > 1 && rows * len >= kSerialElements;
+
+  auto run_rows = [&](int64_t r0, int64_t r1) {
+    Odometer at_in(w.shape, w.in, r0), at_v(w.shape, w.values, r0), at_i(w.shape, w.indices, r0);
+    // Not std::vector<T>: vector<bool> has no data().
+    std::unique_ptr<T[]> keys;
+    std::vector<std::pair<T, int64_t>> pairs;
+    for (int64_t r = r0; r < r1; ++r, at_in.next(), at_v.next(), at_i.next()) {
+      const T* p = src + at_in.offset();
+      if (!indices) {
+        if (!keys) keys.reset(new T[static_cast<size_t>(len)]);
+        for (int64_t j = 0; j < len; ++j) keys[j] = p[j * in_step];
+        sort_range(keys.get(), len, order, !parallel_rows);
+        T* o = vdst + at_v.offset();
+        for (int64_t j = 0; j < len; ++j) o[j * v_step] = keys[j];
+        continue;
+      }
+      pairs.resize(static_cast<size_t>(len));
+      for (int64_t j = 0; j < len; ++j) pairs[j] = {p[j * in_step], j};
+      sort_range(pairs.data(), len, KeyOrder<T>{order}, !parallel_rows);
+      int64_t* oi = idst + at_i.offset();
+      for (int64_t j = 0; j < len; ++j) oi[j * i_step] = pairs[j].second;
+      if (values) {
+        T* o = vdst + at_v.offset();
+        for (int64_t j = 0; j < len; ++j) o[j * v_step] = pairs[j].first;
+      }
+    }
+  };
+  if (!parallel_rows) return run_rows(0, rows);
+  parallel_for(rows, std::max<int64_t>(1, kSerialElements / std::max<int64_t>(len, 1)), run_rows);
+}
+
+template <class T>
+void searchsorted_typed(const Array& sorted, const Array& values, bool right, const Array& out) {
+  const T* a = static_cast<const T*>(sorted.data());
+  const int64_t n = sorted.shape()[0], step = sorted.strides()[0];
+  const T* v = static_cast<const T*>(values.data());
+  int64_t* o = static_cast<int64_t*>(out.data());
+  const Shape& shape = values.shape();
+  const Less<T> less;
+  // lower_bound/upper_bound over positions, reading the (possibly strided) sorted array.
+  auto find = [&](const T& x) {
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      const T& m = a[mid * step];
+      if (right ? !less(x, m) : less(m, x)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  parallel_for(values.size(), 4096, [&](int64_t k0, int64_t k1) {
+    Odometer at_v(shape, values.strides(), k0), at_o(shape, out.strides(), k0);
+    for (int64_t k = k0; k < k1; ++k, at_v.next(), at_o.next()) o[at_o.offset()] = find(v[at_v.offset()]);
+  });
+}
+
+}  // namespace
+
+void sort(const Array& in, int axis, bool descending, const Array* values,
+                      const Array* indices) {
+  if (in.size() == 0) return;
+  dispatch_dtype(in.dtype(), [&](auto tag) {
+    sort_typed<typename decltype(tag)::type>(in, axis, descending, values, indices);
+  });
+}
+
+void searchsorted(const Array& sorted, const Array& values, bool right, const Array& out) {
+  if (values.size() == 0) return;
+  dispatch_dtype(values.dtype(), [&](auto tag) {
+    searchsorted_typed<typename decltype(tag)::type>(sorted, values, right, out);
+  });
+}
+
+}  // namespace accel::cpu

@@ -1,0 +1,21 @@
+// Sorting and searching on an array's device. Dispatched here by device kind rather than through
+// the Backend interface while only the CPU has them: on CUDA they raise BackendUnavailable
+// instead of moving data to the CPU behind the caller's back. When CUDA gets sort kernels they
+// become Backend methods like reduce and scan.
+#pragma once
+#include "accel/core/array.h"
+
+namespace accel {
+
+// Stable sort of `in` along `axis`, NaNs last (NumPy's order; complex lexicographic, a NaN part
+// after every number). Descending is the reverse of an ascending sort of the reversed axis (NaNs
+// first, equal elements keep their order). Writes the sorted values into `values` (in's dtype)
+// and/or their positions along `axis` into `indices` (int64); either may be null; both have
+// in's shape and any strides; all on in's device.
+void sort_on_device(const Array& in, int axis, bool descending, const Array* values,
+                    const Array* indices);
+// out[i] = where values[i] goes in the sorted 1-d `sorted` (same dtype, NaNs last): the first
+// position whose element is not less (right: greater) than it. out is int64 of values' shape.
+void searchsorted_on_device(const Array& sorted, const Array& values, bool right, const Array& out);
+
+}  // namespace accel

@@ -1,0 +1,289 @@
+"""sort, argsort, searchsorted, the unique_* family, unique, isin and diff against NumPy: random
+shapes, dtypes, views and axes; NaN, inf and -0.0 ordering; stability; descending; empty and
+0-d inputs; errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import accel as ac
+
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float32", "float64", "complex64", "complex128"]
+SETTINGS = settings(max_examples=60, deadline=None)
+SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0]
+
+
+def make(shape, dtype, rng):
+    """Few distinct values (ties matter for stability), with special values for floats."""
+    if dtype == "bool":
+        return np.asarray(rng.random(shape) < 0.5)
+    if dtype.startswith(("int", "uint")):
+        info = np.iinfo(dtype)
+        return np.asarray(rng.integers(max(info.min, -4), min(info.max, 4), size=shape,
+                                       endpoint=True), dtype=dtype)
+    x = rng.choice(np.asarray(SPECIALS + [2.5, -3.0]), size=shape)
+    if dtype.startswith("complex"):
+        real, x = x, np.empty(shape, dtype=dtype)
+        x.real, x.imag = real, rng.choice(np.asarray(SPECIALS), size=shape)
+    return np.asarray(x, dtype=dtype)
+
+
+@st.composite
+def array_and_axis(draw, dtypes=DTYPES):
+    ndim = draw(st.integers(1, 3))
+    shape = tuple(draw(st.lists(st.integers(0, 7), min_size=ndim, max_size=ndim)))
+    dtype = draw(st.sampled_from(dtypes))
+    x = make(shape, dtype, np.random.default_rng(draw(st.integers(0, 2**32 - 1))))
+    view = draw(st.sampled_from(["plain", "transpose", "reverse"]))
+    if view == "transpose":
+        x = x.T
+    elif view == "reverse":
+        x = x[::-1]
+    return x, draw(st.integers(-ndim, ndim - 1))
+
+
+def same_bits(got, want):
+    """Equal values, NaNs in the same places and the same sign of zero (the order of -0.0 and
+    0.0 shows whether a sort was stable)."""
+    got = ac.asnumpy(got)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.shape)
+    np.testing.assert_array_equal(got, want)
+    if want.dtype.kind in "fc":
+        for part in (np.real, np.imag):
+            np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)))
+
+
+def np_sort(x, axis, descending):
+    if not descending:
+        return np.sort(x, axis=axis, kind="stable")
+    return np.flip(np.sort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+
+
+def np_argsort(x, axis, descending):
+    if not descending:
+        return np.argsort(x, axis=axis, kind="stable")
+    n = x.shape[axis]
+    return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+
+
+@SETTINGS
+@given(array_and_axis(), st.booleans())
+def test_sort_and_argsort_match_numpys_stable_order(case, descending):
+    x, axis = case
+    a = ac.asarray(x)
+    same_bits(ac.sort(a, axis=axis, descending=descending), np_sort(x, axis, descending))
+    same_bits(ac.argsort(a, axis=axis, descending=descending), np_argsort(x, axis, descending))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "uint8", "complex64"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_long_rows_sort_in_parallel_chunks_and_stay_stable(dtype, threads):
+    # Rows long enough to be cut into chunks and merged; few distinct values, so ties and the
+    # merge's tie rule decide the indices.
+    x = make((3, 70001), dtype, np.random.default_rng(1))
+    old = ac.num_threads()
+    try:
+        ac.set_num_threads(threads)
+        for a in (x[0], x, x.T):
+            for descending in (False, True):
+                same_bits(ac.sort(ac.asarray(a), axis=0, descending=descending),
+                          np_sort(a, 0, descending))
+                same_bits(ac.argsort(ac.asarray(a), axis=0, descending=descending),
+                          np_argsort(a, 0, descending))
+    finally:
+        ac.set_num_threads(old)
+
+
+def test_numpy_signatures_axis_none_kind_and_in_place_method():
+    x = np.asarray([[3.0, np.nan, -1.0], [0.0, -0.0, 2.0]])
+    same_bits(ac.sort(ac.asarray(x), axis=None), np.sort(x, axis=None, kind="stable"))
+    same_bits(ac.argsort(ac.asarray(x), axis=None, kind="quicksort"),
+              np.argsort(x, axis=None, kind="stable"))
+    a = ac.asarray(x.copy())
+    assert a.sort(axis=0) is None
+    same_bits(a, np.sort(x, axis=0, kind="stable"))
+    same_bits(ac.asarray(x).argsort(), np.argsort(x, kind="stable"))
+    same_bits(ac.sort(ac.asarray(x), stable=False), np.sort(x, kind="stable"))
+
+
+def test_sort_reads_pending_values():
+    x = np.asarray([5, 1, 4, 1, 3], dtype=np.int16)
+    a = ac.asarray(x) * 2 - 1
+    same_bits(ac.sort(a), np.sort(x * 2 - 1))
+
+
+def test_sort_errors_name_the_problem():
+    with pytest.raises(ac.AxisError, match=r"\[sort\]"):
+        ac.sort(ac.asarray(1.0))
+    with pytest.raises(ac.AxisError, match=r"\[argsort\]"):
+        ac.argsort(ac.asarray([1, 2]), axis=1)
+    with pytest.raises(ValueError, match="kind"):
+        ac.sort(ac.asarray([1, 2]), kind="bogo")
+    with pytest.raises(TypeError, match="order"):
+        ac.sort(ac.asarray([1, 2]), order="f")
+
+
+@st.composite
+def searchsorted_case(draw):
+    dtype = draw(st.sampled_from(DTYPES))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    a = np.sort(make((draw(st.integers(0, 12)),), dtype, rng), kind="stable")
+    vshape = tuple(draw(st.lists(st.integers(0, 4), max_size=2)))
+    return a, make(vshape, dtype, rng)
+
+
+@SETTINGS
+@given(searchsorted_case(), st.sampled_from(["left", "right"]), st.booleans())
+def test_searchsorted_matches_numpy(case, side, use_sorter):
+    a, v = case
+    if use_sorter:
+        perm = np.random.default_rng(0).permutation(a.shape[0])
+        shuffled = a[perm]
+        sorter = np.argsort(shuffled, kind="stable")
+        want = np.searchsorted(shuffled, v, side=side, sorter=sorter)
+        got = ac.searchsorted(ac.asarray(shuffled), ac.asarray(v), side=side,
+                              sorter=ac.asarray(sorter))
+    else:
+        want = np.searchsorted(a, v, side=side)
+        got = ac.asarray(a).searchsorted(ac.asarray(v), side=side)
+    same_bits(got, want.astype(np.int64))
+
+
+def test_searchsorted_promotes_and_takes_scalars():
+    a = np.asarray([1, 2, 2, 5], dtype=np.int8)
+    for v in (2, 2.5, 300, -1.0):
+        same_bits(ac.searchsorted(ac.asarray(a), v), np.asarray(np.searchsorted(a, v)))
+    same_bits(ac.searchsorted(ac.asarray(a), ac.asarray([1.5, 2.0])),
+              np.searchsorted(a, np.asarray([1.5, 2.0])))
+
+
+def test_searchsorted_errors():
+    with pytest.raises(ValueError, match="1-d"):
+        ac.searchsorted(ac.asarray([[1, 2]]), 1)
+    with pytest.raises(ValueError, match="side"):
+        ac.searchsorted(ac.asarray([1, 2]), 1, side="middle")
+    with pytest.raises(ValueError, match="sorter"):
+        ac.searchsorted(ac.asarray([1, 2]), 1, sorter=ac.asarray([0]))
+
+
+@st.composite
+def any_array(draw):
+    ndim = draw(st.integers(0, 3))
+    shape = tuple(draw(st.lists(st.integers(0, 6), min_size=ndim, max_size=ndim)))
+    dtype = draw(st.sampled_from(DTYPES))
+    return make(shape, dtype, np.random.default_rng(draw(st.integers(0, 2**32 - 1))))
+
+
+def equal_values(got, want):
+    got = ac.asnumpy(got)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.shape)
+    np.testing.assert_array_equal(got, want)
+
+
+@SETTINGS
+@given(any_array())
+def test_unique_family_matches_numpy(x):
+    # NumPy 2's unique_* keep NaNs distinct (equal_nan=False) and return sorted values.
+    values, index, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                               return_counts=True, equal_nan=False)
+    a = ac.asarray(x)
+    equal_values(ac.unique_values(a), values)
+    got = ac.unique_all(a)
+    equal_values(got.values, values)
+    equal_values(got.indices, index.astype(np.int64))
+    equal_values(got.inverse_indices, inverse.reshape(x.shape).astype(np.int64))
+    equal_values(got.counts, counts.astype(np.int64))
+    got = ac.unique_counts(a)
+    equal_values(got.counts, counts.astype(np.int64))
+    got = ac.unique_inverse(a)
+    equal_values(got.inverse_indices, inverse.reshape(x.shape).astype(np.int64))
+    # NumPy's unique: NaNs as one value by default.
+    for equal_nan in (True, False):
+        want = np.unique(x, return_counts=True, equal_nan=equal_nan)
+        got = ac.unique(a, return_counts=True, equal_nan=equal_nan)
+        equal_values(got[0], want[0])
+        equal_values(got[1], want[1].astype(np.int64))
+
+
+def test_unique_index_is_the_first_occurrence_of_each_value():
+    x = np.asarray([3, 1, 3, 2, 1, 3], dtype=np.int32)
+    got = ac.unique_all(ac.asarray(x))
+    equal_values(got.indices, np.asarray([1, 3, 0], dtype=np.int64))
+    with pytest.raises(NotImplementedError, match="axis"):
+        ac.unique(ac.asarray(x), axis=0)
+
+
+@SETTINGS
+@given(any_array(), any_array(), st.booleans())
+def test_isin_matches_numpy(x, t, invert):
+    got = ac.isin(ac.asarray(x), ac.asarray(t), invert=invert)
+    equal_values(got, np.isin(x, t, invert=invert))
+
+
+def test_isin_scalars_and_lists():
+    equal_values(ac.isin(2, [1, 2, 3]), np.isin(2, [1, 2, 3]))
+    equal_values(ac.isin(ac.asarray([1.5, np.nan, 3.0]), [3, np.nan]),
+                 np.isin([1.5, np.nan, 3.0], [3, np.nan]))
+
+
+@st.composite
+def diff_case(draw):
+    ndim = draw(st.integers(1, 3))
+    shape = tuple(draw(st.lists(st.integers(0, 5), min_size=ndim, max_size=ndim)))
+    dtype = draw(st.sampled_from(DTYPES))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    x = make(shape, dtype, rng)
+    axis = draw(st.integers(-ndim, ndim - 1))
+    n = draw(st.integers(0, 3))
+    edge_shape = list(shape)
+    edge_shape[axis] = draw(st.integers(1, 2))
+
+    def edge():
+        kind = draw(st.sampled_from(["none", "scalar", "array"]))
+        if kind == "none":
+            return None
+        if kind == "scalar":
+            return make((), dtype, rng)[()]
+        return make(tuple(edge_shape), dtype, rng)
+
+    return x, n, axis, edge(), edge()
+
+
+@SETTINGS
+@given(diff_case())
+def test_diff_matches_numpy(case):
+    x, n, axis, prepend, append = case
+    kw = {}
+    if prepend is not None:
+        kw["prepend"] = prepend
+    if append is not None:
+        kw["append"] = append
+    with np.errstate(all="ignore"):
+        want = np.diff(x, n=n, axis=axis, **kw)
+    got = ac.diff(ac.asarray(x), n=n, axis=axis,
+                  **{k: ac.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()})
+    equal_values(got, want)
+
+
+def test_diff_errors():
+    with pytest.raises(ValueError, match="at least one dimensional"):
+        ac.diff(ac.asarray(1.0))
+    with pytest.raises(ValueError, match="non-negative"):
+        ac.diff(ac.asarray([1, 2]), n=-1)
+    with pytest.raises(ac.AxisError, match="axis"):
+        ac.diff(ac.asarray([1, 2]), axis=1)
+
+
+def test_from_dlpack_shares_memory_and_devices_is_a_tuple():
+    x = np.arange(6, dtype=np.float32)
+    a = ac.from_dlpack(x)
+    x[2] = 42.0
+    assert ac.asnumpy(a)[2] == 42.0
+    b = ac.from_dlpack(x, copy=True)
+    x[3] = -1.0
+    assert ac.asnumpy(b)[3] == 3.0
+    with pytest.raises(TypeError, match="__dlpack__"):
+        ac.from_dlpack([1, 2])
+    devices = ac.__array_namespace_info__().devices()
+    assert isinstance(devices, tuple) and ac.Device("cpu") in devices
