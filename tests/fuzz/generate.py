@@ -75,6 +75,9 @@ class Builder:
         self.readonly = set()
         # Names whose values may differ from NumPy's in the last places (see rounded()).
         self.rounded = set()
+        # The coarsest precision each rounded name was rounded at (its machine epsilon): a
+        # float32 sin widened to complex128 still carries float32-sized differences.
+        self.rounding_eps = {}
 
     # ---- choices --------------------------------------------------------------------------------
 
@@ -206,12 +209,18 @@ class Builder:
             if stmt.kind == "view" and not v.flags.writeable:
                 self.readonly.add(stmt.defines)
             self.env[stmt.defines] = v
-        if stmt.inexact or self.rounded.intersection(stmt.uses):
+        if (stmt.defines or stmt.writes) and (stmt.inexact or self.rounded.intersection(stmt.uses)):
+            dtype = self.env[stmt.defines or stmt.writes].dtype
+            own = float(np.finfo(dtype).eps) if stmt.inexact and dtype.kind in "fc" else 0.0
+            eps = max([self.rounding_eps[n] for n in self.rounded.intersection(stmt.uses)] + [own])
             if stmt.defines:
-                self.rounded.add(stmt.defines)
-            elif stmt.writes:  # every name that shows the memory written
+                names = [stmt.defines]
+            else:  # every name that shows the memory written
                 w = self.env[stmt.writes]
-                self.rounded.update(n for n, v in self.env.items() if np.shares_memory(v, w))
+                names = [n for n, v in self.env.items() if np.shares_memory(v, w)]
+            for n in names:
+                self.rounded.add(n)
+                self.rounding_eps[n] = max(self.rounding_eps.get(n, 0.0), eps)
         self.stmts.append(stmt)
         return True
 
@@ -220,6 +229,12 @@ class Builder:
         reads a name an inexact statement computed (a libm-rounded sin, a sum in another order)."""
         return node.value.dtype.kind in "fc" and bool(
             self.rounded.intersection(self.uses_of(node.text)))
+
+    def rounding_eps_of(self, *nodes):
+        """The machine epsilon of the coarsest precision the nodes' rounded names were rounded
+        at, as a literal for a guard's eps argument."""
+        return repr(max([self.rounding_eps[n] for x in nodes
+                         for n in self.rounded.intersection(self.uses_of(x.text))] + [0.0]))
 
     def new_name(self):
         return f"v{len(self.stmts)}"
@@ -269,7 +284,7 @@ class Builder:
                 if op in PERIODIC:
                     guards.append(f"moderate({a.text})")
                 if op in ("floor", "ceil", "trunc") and self.is_rounded(a):
-                    guards.append(f"no_near_multiple({a.text}, 1)")
+                    guards.append(f"no_near_multiple({a.text}, 1, {self.rounding_eps_of(a)})")
             elif r < 0.9:
                 op = self.choice(BINARY)
                 b = self.node(depth - 1, False) if self.chance(0.3) else self.leaf(a.value)
@@ -284,9 +299,11 @@ class Builder:
                         and (self.is_rounded(args[0]) or self.is_rounded(args[1]))):
                     # acos(cos(1)) == 1: NumPy's 1 - 1 ulp is another library's 1. The noise
                     # runs find exact ties, not such near ones.
-                    guards.append(f"no_near_tie({args[0].text}, {args[1].text})")
+                    guards.append(f"no_near_tie({args[0].text}, {args[1].text}, "
+                                  f"{self.rounding_eps_of(*args)})")
                 if op in AMPLIFIERS and self.is_rounded(args[0]):
-                    guards.append(f"no_near_multiple({args[0].text}, {args[1].text})")
+                    guards.append(f"no_near_multiple({args[0].text}, {args[1].text}, "
+                                  f"{self.rounding_eps_of(args[0])})")
                 if (op in AMPLIFIERS and args[1].value.dtype.kind in "fc"
                         and args[1].text not in {i.name for i in self.inputs}
                         and not args[1].text[0].isdigit()):
@@ -458,7 +475,7 @@ class Builder:
             guard = no_cancellation(text, [x])
         if op in ("argmin", "argmax") and x in self.rounded and v.dtype.kind == "f":
             # which of two (near-)equal rounded values is the extreme is the rounding's choice
-            guard = f"no_extreme_tie({x}, {op == 'argmax'}, {axis})"
+            guard = f"no_extreme_tie({x}, {op == 'argmax'}, {axis}, {self.rounding_eps[x]!r})"
         if op in ("mean", "var", "std") and v.dtype.kind in "iu":
             guard = f"exact_float_sum({x})"  # integers the float64 sum cannot hold round in it
         return self.define(text, [x], inexact=inexact, guard=guard)

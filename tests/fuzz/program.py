@@ -210,9 +210,11 @@ def moderate(x):
     return not (np.abs(finite) >= 2.0**20).any()
 
 
-def no_near_tie(a, b):
+def no_near_tie(a, b, eps=0.0):
     """An equality test of values that may carry rounding differences: no pair of values is
-    close without being equal (closer than 10^4 units in the last place)."""
+    close without being equal (closer than 10^4 units in the last place, of the compared dtype
+    or of the coarser precision eps the values were rounded at: rad2deg(deg2rad(1)) in float32,
+    widened to complex128, is 1 - 2^-24 in one library and 1 in another)."""
     a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
     dt = np.result_type(a, b)
     if dt.kind not in "fc":
@@ -220,11 +222,12 @@ def no_near_tie(a, b):
     with np.errstate(all="ignore"):
         a, b = a.astype(np.complex128), b.astype(np.complex128)
         gap = np.abs(a - b)
-        near = (gap > 0) & (gap <= 1e4 * np.finfo(dt).eps * np.maximum(np.abs(a), np.abs(b)))
+        tol = 1e4 * max(np.finfo(dt).eps, eps)
+        near = (gap > 0) & (gap <= tol * np.maximum(np.abs(a), np.abs(b)))
     return not near.any()
 
 
-def no_near_multiple(a, b):
+def no_near_multiple(a, b, eps=0.0):
     """floor/ceil/trunc, %, // and fmod of values that may carry rounding differences: none
     within 10^4 ulps of a multiple of the divisor, where the result jumps (NumPy's tan(pi/4)
     is 1 - 2^-53, another library's 1.0: 2 * tan(pi/4) % 1 is then 1 or 0)."""
@@ -233,11 +236,12 @@ def no_near_multiple(a, b):
         return True
     with np.errstate(all="ignore"):
         q = a.astype(np.float64) / b.astype(np.float64)
-        near = np.abs(q - np.round(q)) <= 1e4 * np.finfo(a.dtype).eps * np.maximum(np.abs(q), 1)
+        tol = 1e4 * max(np.finfo(a.dtype).eps, eps)  # eps: as no_near_tie's
+        near = np.abs(q - np.round(q)) <= tol * np.maximum(np.abs(q), 1)
     return not (near & np.isfinite(q)).any()
 
 
-def no_extreme_tie(x, largest, axis):
+def no_extreme_tie(x, largest, axis, eps=0.0):
     """argmin/argmax of values that may carry rounding differences: along the axis, the extreme
     is apart from the runner-up by more than 10^4 ulps (var of two rows can tie exactly in NumPy
     and differ by an ulp in another library, which then picks the other row)."""
@@ -250,7 +254,8 @@ def no_extreme_tie(x, largest, axis):
     with np.errstate(all="ignore"):
         s = np.sort(-x if largest else x, axis=-1)  # NaNs last
         a, b = s[..., 0], s[..., 1]
-        near = (np.abs(a - b) <= 1e4 * np.finfo(x.dtype).eps * np.maximum(np.abs(a), np.abs(b)))
+        tol = 1e4 * max(np.finfo(x.dtype).eps, eps)  # eps: as no_near_tie's
+        near = (np.abs(a - b) <= tol * np.maximum(np.abs(a), np.abs(b)))
     return not (near | np.isinf(a) & (a == b)).any()
 
 

@@ -54,3 +54,30 @@ def test_a_program_prints_as_a_reproducer_that_runs(seed, tmp_path):
     script.write_text(to_python(generate(seed)))
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_tie_guards_use_the_precision_a_value_was_rounded_at():
+    """rad2deg(deg2rad(1)) in float32 is 1 - 2^-24 in one library and 1 in another; widened to
+    complex128 and compared with True, the tie is near at float32's precision, not complex128's
+    (seed 20038191 of the 100,000-program run). The generator passes that precision as eps."""
+    import numpy as np
+
+    from generate import Builder
+    from program import Stmt, no_extreme_tie, no_near_multiple, no_near_tie
+
+    one_ulp_low = np.complex128(np.float32(1) - np.float32(2.0**-24))
+    assert no_near_tie(one_ulp_low, True)  # at complex128's own precision: not near
+    assert not no_near_tie(one_ulp_low, True, float(np.finfo(np.float32).eps))
+    assert no_near_tie(np.float64(1.5), True, float(np.finfo(np.float32).eps))
+    low = np.float64(np.float32(3) - np.float32(3 * 2.0**-24))
+    assert no_near_multiple(low, 1) and not no_near_multiple(low, 1, 2.0**-23)
+    x = np.array([1.0, 1.0 - 2.0**-23])
+    assert no_extreme_tie(x, True, None) and not no_extreme_tie(x, True, None, 2.0**-23)
+
+    # The builder records the coarsest precision along a chain: a float32 inexact op, then an
+    # exact widening, keeps float32's epsilon.
+    b = Builder(0)
+    b.env["a"] = np.ones(3, np.float32)
+    b.add(Stmt("v0 = xp.sin(a)", "v0", ("a",), inexact=True))
+    b.add(Stmt("v1 = v0.astype(xp.complex128)", "v1", ("v0",)))
+    assert b.rounding_eps["v1"] == np.finfo(np.float32).eps
