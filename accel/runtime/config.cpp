@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <string_view>
 
 #include "accel/runtime/errors.h"
 
@@ -60,8 +61,17 @@ std::optional<uint64_t> number(Var v) {
 
 std::vector<Entry> entries() {
   std::vector<Entry> out;
-  for (size_t k = 0; k < std::size(kVars); ++k)
-    out.push_back({kVars[k].name, kVars[k].kind, kVars[k].meaning, text(static_cast<Var>(k))});
+  for (size_t k = 0; k < std::size(kVars); ++k) {
+    const Var v = static_cast<Var>(k);
+    Entry e{kVars[k].name, kVars[k].kind, kVars[k].meaning, text(v), std::nullopt};
+    try {  // parsed as its readers will parse it, so `accel doctor` can say what is wrong
+      if (std::string_view(e.kind) == "flag") flag(v, false);
+      if (std::string_view(e.kind) == "number") number(v);
+    } catch (const ValueError& err) {
+      e.problem = err.what();
+    }
+    out.push_back(std::move(e));
+  }
   return out;
 }
 

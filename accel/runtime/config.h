@@ -27,6 +27,7 @@ struct Entry {
   const char* kind;
   const char* meaning;
   std::optional<std::string> value;  // as set in the environment
+  std::optional<std::string> problem;  // why the value is malformed (the ValueError's text)
 };
 // Every variable with its meaning and current value (for `python -m accel info`).
 std::vector<Entry> entries();

@@ -1,4 +1,4 @@
-"""python -m accel <command>: info [--json], cache stats|clear [--json], demo."""
+"""python -m accel <command>: info [--json], doctor [--json], cache stats|clear [--json], demo."""
 
 import argparse
 import json
@@ -10,6 +10,14 @@ def _cmd_info(args):
     d = _info.info()
     print(json.dumps(d, indent=2) if args.json else _info.format_info(d))
     return 0
+
+
+def _cmd_doctor(args):
+    from . import _doctor
+    findings = _doctor.diagnose(_doctor.gather())
+    print(_doctor.format_json(findings) if args.json else _doctor.format_text(findings))
+    errors, _ = _doctor.counts(findings)
+    return 1 if errors else 0
 
 
 def _cmd_cache(args):
@@ -41,6 +49,10 @@ def main(argv=None):
     p = sub.add_parser("info", help="the environment: devices, drivers, compilers, caches")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=_cmd_info)
+    p = sub.add_parser("doctor", help="check the environment: each finding with its evidence and "
+                                      "the fix; exits 1 when something is broken")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=_cmd_doctor)
     p = sub.add_parser("cache", help="the compiled-kernel cache (ACCEL_CACHE_DIR)")
     p.add_argument("action", choices=["stats", "clear"])
     p.add_argument("--json", action="store_true", help="machine-readable output (stats)")

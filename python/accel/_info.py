@@ -49,7 +49,8 @@ def format_blas(b):
 def config_section():
     """Every ACCEL_* variable accel reads (accel/runtime/config.def), and its value if set."""
     from . import _core
-    return [{"name": n, "kind": k, "meaning": m, "value": v} for n, k, m, v in _core._config()]
+    return [{"name": n, "kind": k, "meaning": m, "value": v, "problem": bad}
+            for n, k, m, v, bad in _core._config()]
 
 
 def info():

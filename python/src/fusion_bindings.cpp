@@ -34,6 +34,7 @@ void init_fusion(nb::module_& m) {
         d["jit_runs"] = s.jit_runs;
         d["compile_seconds"] = s.compile_seconds;
         d["compiler"] = s.compiler;
+        d["enabled"] = cpu::host_jit_enabled();
         return d;
       },
       "Counters of the host JIT of fused kernels in this process.");

@@ -12,10 +12,13 @@ namespace accel::py {
 
 void init_runtime(nb::module_& m) {
   m.def("_config", [] {
-    std::vector<std::tuple<std::string, std::string, std::string, std::optional<std::string>>> out;
-    for (const config::Entry& e : config::entries()) out.emplace_back(e.name, e.kind, e.meaning, e.value);
+    std::vector<std::tuple<std::string, std::string, std::string, std::optional<std::string>,
+                           std::optional<std::string>>> out;
+    for (const config::Entry& e : config::entries())
+      out.emplace_back(e.name, e.kind, e.meaning, e.value, e.problem);
     return out;
-  }, "Every ACCEL_* variable (accel/runtime/config.def): name, kind, meaning, value or None.");
+  }, "Every ACCEL_* variable (accel/runtime/config.def): name, kind, meaning, value or None, "
+     "and why the value is malformed or None.");
   m.def("num_threads", &cpu::num_threads, "Threads the CPU backend uses (ACCEL_NUM_THREADS).");
   m.def("set_num_threads", [](int n) {
     if (n < 1) throw ValueError("[set_num_threads] needs at least 1 thread, got " + std::to_string(n));

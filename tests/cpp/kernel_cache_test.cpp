@@ -85,6 +85,23 @@ TEST(KernelCache, miss_then_store_then_hit) {
   EXPECT_EQ(s.corrupt, 0u);
 }
 
+TEST(KernelCache, a_directory_it_creates_is_private_and_an_existing_one_keeps_its_mode) {
+  // The cache holds shared libraries accel loads: others must not be able to plant one.
+  TempDir dir;
+  KernelCache cache(dir.path / "nested" / "cache");
+  cache.store(accel::sha256_hex("k"), "bytes");
+  EXPECT_EQ(fs::status(dir.path / "nested" / "cache").permissions() & fs::perms::all,
+            fs::perms::owner_all);
+  TempDir shared;
+  fs::create_directories(shared.path);
+  fs::permissions(shared.path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec,
+                  fs::perm_options::replace);
+  KernelCache existing(shared.path);
+  existing.store(accel::sha256_hex("k"), "bytes");
+  EXPECT_EQ(fs::status(shared.path).permissions() & fs::perms::all,
+            fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+}
+
 TEST(KernelCache, keys_that_are_not_hashes_still_work_and_stay_apart) {
   TempDir dir;
   KernelCache cache(dir.path);

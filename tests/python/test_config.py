@@ -19,7 +19,7 @@ def run(code, **env):
 
 
 def test_the_registry_lists_every_variable_with_its_value():
-    names = {n: (kind, value) for n, kind, _, value in accel._core._config()}
+    names = {n: (kind, value) for n, kind, _, value, _ in accel._core._config()}
     assert {"ACCEL_DEVICE", "ACCEL_NUM_THREADS", "ACCEL_FUSION", "ACCEL_JIT", "ACCEL_DEBUG",
             "ACCEL_BLAS_PATH", "ACCEL_CACHE_DIR", "ACCEL_LEAK_WARNINGS"} <= names.keys()
     assert names["ACCEL_FUSION"][0] == "flag" and names["ACCEL_NUM_THREADS"][0] == "number"
