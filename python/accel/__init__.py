@@ -17,3 +17,6 @@ __version__ = "0.1.0"
 from ._indexing import copyto, where  # noqa: E402,F401
 from ._nanreductions import *  # noqa: E402,F401,F403
 from ._sets import *  # noqa: E402,F401,F403
+from ._numpy_functions import *  # noqa: E402,F401,F403
+from . import _numpy_protocols  # noqa: E402
+_numpy_protocols.install()

@@ -1,6 +1,8 @@
 // The Python protocols of accel.ndarray that are not arithmetic: repr/str/format, pickling,
-// copy/deepcopy, iteration and __array_namespace__. Formatting and pickling are written in
-// Python (python/accel/_array_api.py, reusing NumPy's printer); the methods here forward to it.
+// copy/deepcopy, iteration, __array_namespace__, and NumPy's dispatch (__array_ufunc__,
+// __array_function__). Formatting, pickling and dispatch are written in Python
+// (python/accel/_array_api.py, reusing NumPy's printer; python/accel/_numpy_protocols.py); the
+// methods here forward to them.
 // They are C++ functions on the type rather than Python functions set from Python, so the type
 // holds no reference to a module's globals and nanobind's exit-time leak check stays quiet.
 #include <string>
@@ -12,6 +14,10 @@ namespace {
 
 nb::object array_api(const char* name) {
   return nb::module_::import_("accel._array_api").attr(name);
+}
+
+nb::object numpy_protocols(const char* name) {
+  return nb::module_::import_("accel._numpy_protocols").attr(name);
 }
 
 // Iterating an array yields views of its sub-arrays along the first axis, as NumPy.
@@ -51,6 +57,14 @@ void init_array_protocols(nb::module_& m) {
   def("__array_namespace__", [](nb::handle self, nb::handle api_version) {
     return array_api("array_namespace")(self, api_version);
   }, "api_version"_a = nb::none());
+  def("__array_ufunc__", [](nb::handle self, nb::handle ufunc, nb::handle method, nb::args inputs,
+                            nb::kwargs kwargs) {
+    return numpy_protocols("array_ufunc")(self, ufunc, method, inputs, kwargs);
+  });
+  def("__array_function__", [](nb::handle self, nb::handle func, nb::handle types, nb::handle args,
+                               nb::handle kwargs) {
+    return numpy_protocols("array_function")(self, func, types, args, kwargs);
+  });
   def("__copy__", [](const Array& a) { return accel::copy(a); });
   def("__deepcopy__", [](const Array& a, nb::handle) { return accel::copy(a); }, "memo"_a);
   def("__iter__", [](const Array& a) {

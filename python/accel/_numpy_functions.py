@@ -1,0 +1,185 @@
+"""Everyday NumPy functions outside the Array API (comparisons of whole arrays, shape queries,
+nan_to_num, diagonal/trace, average, ...), composed from accel's ops so they run on every
+device and, through `__array_function__`, answer `np.allclose(a, b)` and the like for accel
+arrays. Each follows NumPy 2's definition, dtype rules included."""
+
+import math as _math
+
+import numpy as _np
+
+from . import _core
+from ._indexing import where as _where
+
+__all__ = ["isclose", "allclose", "array_equal", "array_equiv", "copy", "ndim", "shape", "size",
+           "iscomplexobj", "isrealobj", "ptp", "nan_to_num", "angle", "diagonal", "trace",
+           "average"]
+
+
+def _arr(x):
+    return x if isinstance(x, _core.ndarray) else _core.asarray(x)
+
+
+def _is_complex(dt):
+    return dt in (_core.complex64, _core.complex128)
+
+
+def _is_float(dt):
+    return dt in (_core.float32, _core.float64)
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    # NumPy 2: b is taken in at least float64 precision's kind (result_type(b, 1.0)), so
+    # integer and bool arrays compare as floats; infinities are close only to themselves.
+    x = _arr(a)
+    y = _arr(b)
+    y = _core.astype(y, _core.result_type(y, 1.0))
+    close = _core.less_equal(_core.abs(x - y), atol + rtol * _core.abs(y))
+    result = _core.logical_or(_core.logical_and(close, _core.isfinite(y)), _core.equal(x, y))
+    if equal_nan:
+        result = _core.logical_or(result, _core.logical_and(_core.isnan(x), _core.isnan(y)))
+    return result
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    return bool(_core.all(isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def array_equal(a1, a2, equal_nan=False):
+    x, y = _arr(a1), _arr(a2)
+    if tuple(x.shape) != tuple(y.shape):
+        return False
+    same = _core.equal(x, y)
+    if equal_nan and (_is_float(x.dtype) or _is_complex(x.dtype)) \
+            and (_is_float(y.dtype) or _is_complex(y.dtype)):
+        same = _core.logical_or(same, _core.logical_and(_core.isnan(x), _core.isnan(y)))
+    return bool(_core.all(same))
+
+
+def array_equiv(a1, a2):
+    x, y = _arr(a1), _arr(a2)
+    try:
+        _core.broadcast_shapes(tuple(x.shape), tuple(y.shape))
+    except ValueError:
+        return False
+    return bool(_core.all(_core.equal(x, y)))
+
+
+def copy(a, order="K"):
+    if order not in ("K", "A", "C"):
+        raise ValueError(f"copy: accel arrays are C-ordered; order={order!r} is not supported")
+    return _core.asarray(a, copy=True)
+
+
+def ndim(a):
+    return _arr(a).ndim
+
+
+def shape(a):
+    return tuple(_arr(a).shape)
+
+
+def size(a, axis=None):
+    s = shape(a)
+    if axis is None:
+        return _math.prod(s)
+    return s[axis]
+
+
+def iscomplexobj(x):
+    return _is_complex(_arr(x).dtype)
+
+
+def isrealobj(x):
+    return not iscomplexobj(x)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    x = _arr(a)
+    r = _core.subtract(_core.max(x, axis=axis, keepdims=keepdims),
+                       _core.min(x, axis=axis, keepdims=keepdims))
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def _nan_to_num_real(x, nan, posinf, neginf):
+    big = float(_np.finfo(x.dtype.name).max)
+    x = _where(_core.isnan(x), nan, x)
+    x = _where(_core.isinf(x) & (x > 0), big if posinf is None else posinf, x)
+    return _where(_core.isinf(x) & (x < 0), -big if neginf is None else neginf, x)
+
+
+def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
+    a = _arr(x)
+    if _is_float(a.dtype):
+        r = _core.astype(_nan_to_num_real(a, nan, posinf, neginf), a.dtype)
+    elif _is_complex(a.dtype):
+        re = _nan_to_num_real(_core.real(a), nan, posinf, neginf)
+        im = _nan_to_num_real(_core.imag(a), nan, posinf, neginf)
+        r = _core.astype(re + 1j * im, a.dtype)
+    else:
+        r = _core.asarray(a, copy=True)  # integers and bools have nothing to replace
+    if not copy and isinstance(x, _core.ndarray):
+        x[...] = r
+        return x
+    return r
+
+
+def angle(z, deg=False):
+    a = _arr(z)
+    if _is_complex(a.dtype):
+        r = _core.atan2(_core.imag(a), _core.real(a))
+    else:
+        r = _core.atan2(_core.zeros_like(a), a)  # NumPy's arctan2(0, z): z's float dtype
+    return r * (180.0 / _math.pi) if deg else r
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """NumPy's diagonal, as a new array (NumPy returns a read-only view)."""
+    x = _arr(a)
+    if x.ndim < 2:
+        raise ValueError(f"diagonal requires an array of at least two dimensions, got {x.ndim}")
+    b = _core.moveaxis(x, (axis1, axis2), (-2, -1))
+    rows, cols = b.shape[-2], b.shape[-1]
+    n = max(0, min(rows - max(-offset, 0), cols - max(offset, 0)))
+    i = _core.arange(n, dtype=_core.int64, device=x.device) + max(-offset, 0)
+    j = _core.arange(n, dtype=_core.int64, device=x.device) + max(offset, 0)
+    return b[..., i, j]
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    r = _core.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
+    if out is not None:
+        out[...] = r
+        return out
+    return r
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    x = _arr(a)
+    if weights is None:
+        avg = _core.mean(x if _is_float(x.dtype) or _is_complex(x.dtype)
+                         else _core.astype(x, _core.float64), axis=axis, keepdims=keepdims)
+        count = _core.asarray(x.size // max(avg.size, 1), dtype=avg.dtype, device=x.device)
+        return (avg, _core.broadcast_to(count, avg.shape)) if returned else avg
+    w = _arr(weights)
+    exact = not (_is_float(x.dtype) or _is_complex(x.dtype))
+    dt = _core.result_type(x.dtype, w.dtype, _core.float64) if exact \
+        else _core.result_type(x.dtype, w.dtype)
+    if tuple(x.shape) != tuple(w.shape):
+        if axis is None:
+            raise TypeError("average: axis must be specified when shapes of a and weights differ")
+        if w.ndim != 1 or isinstance(axis, tuple):
+            raise TypeError("average: 1D weights expected when shapes of a and weights differ")
+        if w.shape[0] != x.shape[axis]:
+            raise ValueError("average: length of weights differs from the length of the axis")
+        shape1 = [1] * x.ndim
+        shape1[axis] = w.shape[0]
+        w = _core.reshape(w, tuple(shape1))
+    w = _core.astype(_core.broadcast_to(w, tuple(x.shape)), dt)
+    scl = _core.sum(w, axis=axis, keepdims=keepdims)
+    if bool(_core.any(scl == 0)):
+        raise ZeroDivisionError("average: weights sum to zero, can't be normalized")
+    avg = _core.sum(_core.astype(x, dt) * w, axis=axis, keepdims=keepdims) / scl
+    return (avg, scl) if returned else avg

@@ -1,0 +1,125 @@
+"""NumPy functions outside the Array API composed in python/accel/_numpy_functions.py, against
+NumPy: dtypes, special values, empty and 0-d arrays, offsets and axes."""
+
+import numpy as np
+import pytest
+
+import accel as ac
+
+rng = np.random.default_rng(11)
+SPECIAL = np.array([0.0, -0.0, 1.0, -1.5, np.nan, np.inf, -np.inf, 1e-300, 1e300])
+DTYPES = ["bool", "int8", "uint16", "int64", "float32", "float64", "complex64", "complex128"]
+
+
+def sample(dt, shape=(4, 9)):
+    dt = np.dtype(dt)
+    if dt == bool:
+        return rng.random(shape) < 0.5
+    if dt.kind in "iu":
+        return rng.integers(0, 50, shape).astype(dt)
+    v = rng.permutation(np.resize(SPECIAL, shape).ravel()).reshape(shape)
+    if dt.kind == "c":
+        v = v + 1j * rng.permutation(v.ravel()).reshape(shape)
+    with np.errstate(all="ignore"):
+        return v.astype(dt)
+
+
+def same(got, want):
+    got = ac.asnumpy(got) if isinstance(got, ac.ndarray) else got
+    want = np.asarray(want)
+    assert np.asarray(got).dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+@pytest.mark.parametrize("equal_nan", [False, True])
+def test_isclose_allclose(dt, equal_nan, device):
+    a = sample(dt)
+    with np.errstate(all="ignore"):
+        b = a.copy() if dt == "bool" else (a + (a * 1e-7).astype(a.dtype) if np.dtype(dt).kind in "fc" else a + 1)
+    x, y = ac.asarray(a, device=device), ac.asarray(b, device=device)
+    with np.errstate(all="ignore"):
+        same(ac.isclose(x, y, equal_nan=equal_nan), np.isclose(a, b, equal_nan=equal_nan))
+        same(ac.isclose(x, y, rtol=0, atol=2), np.isclose(a, b, rtol=0, atol=2))
+        assert ac.allclose(x, x, equal_nan=equal_nan) == np.allclose(a, a, equal_nan=equal_nan)
+        assert ac.allclose(x, y) == np.allclose(a, b)
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_array_equal_and_equiv(dt, device):
+    a = sample(dt)
+    x = ac.asarray(a, device=device)
+    for b in (a, a[:, ::-1], a[:2], a[:1]):
+        y = ac.asarray(b, device=device)
+        for equal_nan in (False, True):
+            assert ac.array_equal(x, y, equal_nan=equal_nan) == np.array_equal(a, b, equal_nan=equal_nan)
+        assert ac.array_equiv(x, y) == np.array_equiv(a, b)
+    assert ac.array_equiv(x[:1], ac.asarray(a[:1, :1], device=device)) == np.array_equiv(a[:1], a[:1, :1])
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128", "int16", "bool"])
+def test_nan_to_num(dt, device):
+    a = sample(dt)
+    x = ac.asarray(a, device=device)
+    same(ac.nan_to_num(x), np.nan_to_num(a))
+    same(ac.nan_to_num(x, nan=-1.0, posinf=7.0, neginf=-7.0),
+         np.nan_to_num(a, nan=-1.0, posinf=7.0, neginf=-7.0))
+    r = ac.nan_to_num(x, copy=False)
+    assert r is x
+    same(x, np.nan_to_num(a))
+
+
+@pytest.mark.parametrize("shape,axes", [((3, 5), (0, 1)), ((4, 4), (1, 0)), ((2, 3, 4), (0, 2)),
+                                        ((2, 3, 4), (2, 1)), ((0, 3), (0, 1))])
+@pytest.mark.parametrize("offset", [-3, -1, 0, 2, 6])
+def test_diagonal_and_trace(shape, axes, offset, device):
+    a = rng.integers(-9, 9, shape).astype(np.int32)
+    x = ac.asarray(a, device=device)
+    same(ac.diagonal(x, offset, *axes), np.diagonal(a, offset, *axes))
+    same(ac.trace(x, offset, *axes), np.trace(a, offset, *axes))
+    same(ac.trace(x, offset, *axes, dtype=ac.float32), np.trace(a, offset, *axes, dtype=np.float32))
+    with pytest.raises(ValueError):
+        ac.diagonal(ac.asarray([1, 2], device=device))
+
+
+@pytest.mark.parametrize("dt", ["int32", "float32", "float64", "complex64"])
+def test_average(dt, device):
+    a = rng.integers(-5, 5, (3, 4)).astype(dt)
+    w = rng.integers(1, 4, 4).astype(np.float32)
+    x = ac.asarray(a, device=device)
+    np.testing.assert_allclose(ac.asnumpy(ac.average(x)), np.average(a), rtol=1e-6)
+    assert ac.asnumpy(ac.average(x)).dtype == np.average(a).dtype
+    got, want = ac.average(x, axis=1, weights=ac.asarray(w, device=device)), np.average(a, axis=1, weights=w)
+    assert ac.asnumpy(got).dtype == want.dtype
+    np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-6)
+    g, s = ac.average(x, axis=0, weights=ac.asarray(np.ones((3, 4)), device=device), returned=True)
+    wg, ws = np.average(a, axis=0, weights=np.ones((3, 4)), returned=True)
+    np.testing.assert_allclose(ac.asnumpy(g), wg, rtol=1e-6)
+    np.testing.assert_allclose(ac.asnumpy(s), ws)
+    with pytest.raises(ZeroDivisionError):
+        ac.average(x, axis=1, weights=ac.zeros(4, device=device))
+    with pytest.raises(ValueError):
+        ac.average(x, axis=1, weights=ac.ones(3, device=device))
+
+
+# int16, not int8: NumPy's angle of int8 is float16, which accel does not have yet.
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128", "int16"])
+def test_angle_ptp_and_queries(dt, device):
+    a = sample(dt) if dt != "int16" else (sample(dt) - 25).astype(dt)
+    x = ac.asarray(a, device=device)
+    with np.errstate(all="ignore"):
+        want = np.angle(a)
+    got = ac.asnumpy(ac.angle(x))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True)
+    np.testing.assert_allclose(ac.asnumpy(ac.angle(x, deg=True)), np.angle(a, deg=True), rtol=1e-6,
+                               equal_nan=True)
+    if np.dtype(dt).kind != "c":
+        with np.errstate(all="ignore"):
+            same(ac.ptp(x, axis=1), np.ptp(a, axis=1))
+    assert ac.ndim(x) == 2 and ac.shape(x) == (4, 9) and ac.size(x) == 36 and ac.size(x, 0) == 4
+    assert ac.iscomplexobj(x) == np.iscomplexobj(a) and ac.isrealobj(x) == np.isrealobj(a)
+    c = ac.copy(x)
+    assert c is not x
+    same(c, a)
+    assert ac.ndim(5.0) == 0 and ac.shape([[1, 2]]) == (1, 2)

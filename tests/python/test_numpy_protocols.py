@@ -1,0 +1,173 @@
+"""NumPy's dispatch protocols on accel arrays (python/accel/_numpy_protocols.py): NumPy's
+ufuncs and functions given accel arrays run accel's and return accel arrays on the same device;
+what accel lacks raises TypeError naming it; accel dtypes work wherever NumPy takes a dtype."""
+
+import numpy as np
+import pytest
+
+import accel as ac
+
+UFUNCS = sorted(n for n in dir(np) if isinstance(getattr(np, n), np.ufunc))
+MISSING = {"bitwise_count", "frexp", "gcd", "isnat", "lcm", "ldexp", "matvec", "modf",
+           "spacing", "vecmat"}
+rng = np.random.default_rng(7)
+
+
+def operands(ufunc, dtype):
+    n = 12
+    if dtype == bool:
+        return [rng.random(n) < 0.5 for _ in range(ufunc.nin)]
+    if np.issubdtype(dtype, np.integer):
+        return [rng.integers(1, 6, n).astype(dtype) for _ in range(ufunc.nin)]
+    vals = np.concatenate([rng.uniform(-3, 3, n - 4), [0.0, -0.0, np.nan, np.inf]])
+    return [rng.permutation(vals).astype(dtype) for _ in range(ufunc.nin)]
+
+
+def loop_dtype(ufunc):
+    """A dtype the ufunc has a loop for: float64, else int64, else bool."""
+    for dt in (np.float64, np.int64, np.bool_):
+        if any(t.startswith(np.dtype(dt).char * ufunc.nin) for t in ufunc.types):
+            return dt
+    return None
+
+
+@pytest.mark.parametrize("name", [n for n in UFUNCS if n not in MISSING])
+def test_every_numpy_ufunc_accel_has_runs_accels_and_matches_numpy(name, device):
+    ufunc = getattr(np, name)
+    dt = loop_dtype(ufunc)
+    if dt is None or name == "matmul":
+        pytest.skip(f"numpy.{name} has no elementwise float64/int64/bool loop to compare")
+    xs = operands(ufunc, dt)
+    with np.errstate(all="ignore"):
+        want = ufunc(*xs)
+        got = ufunc(*[ac.asarray(x, device=device) for x in xs])
+    for w, g in zip(want if isinstance(want, tuple) else (want,),
+                    got if isinstance(got, tuple) else (got,)):
+        assert isinstance(g, ac.ndarray) and g.device == ac.asarray(xs[0], device=device).device
+        g = ac.asnumpy(g)
+        assert g.dtype == w.dtype, name
+        np.testing.assert_allclose(g, w, rtol=1e-12, equal_nan=True, err_msg=name)
+
+
+def test_matmul_and_out_and_scalars(device):
+    a = rng.random((3, 4))
+    b = rng.random((4, 2))
+    x, y = ac.asarray(a, device=device), ac.asarray(b, device=device)
+    np.testing.assert_allclose(ac.asnumpy(np.matmul(x, y)), a @ b, rtol=1e-12)
+    out = ac.empty((3, 4), device=device)
+    r = np.multiply(x, 2.0, out=out)
+    assert r is out
+    np.testing.assert_array_equal(ac.asnumpy(out), a * 2)
+    assert ac.asnumpy(np.add(x, np.float32(1))).dtype == np.float64
+
+
+@pytest.mark.parametrize("ufunc,axis", [(np.add, None), (np.add, 1), (np.multiply, 0),
+                                        (np.maximum, 1), (np.minimum, 0), (np.logical_and, 0),
+                                        (np.logical_or, 1), (np.fmax, 0), (np.fmin, 1)])
+def test_ufunc_reduce(ufunc, axis, device):
+    a = rng.uniform(-2, 2, (4, 5))
+    if ufunc in (np.logical_and, np.logical_or):
+        a = a > 0
+    if ufunc in (np.fmax, np.fmin):
+        a[1, 2] = np.nan
+    x = ac.asarray(a, device=device)
+    kw = {} if axis is None else {"axis": axis}
+    got = ufunc.reduce(x, **kw)
+    assert isinstance(got, ac.ndarray)
+    np.testing.assert_allclose(ac.asnumpy(got), ufunc.reduce(a, **kw), rtol=1e-12)
+    np.testing.assert_allclose(ac.asnumpy(ufunc.reduce(x, axis=1, keepdims=True)),
+                               ufunc.reduce(a, axis=1, keepdims=True), rtol=1e-12)
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.multiply])
+def test_ufunc_accumulate(ufunc, device):
+    a = rng.uniform(-2, 2, (3, 4))
+    x = ac.asarray(a, device=device)
+    for kw in ({}, {"axis": 1}):
+        np.testing.assert_allclose(ac.asnumpy(ufunc.accumulate(x, **kw)), ufunc.accumulate(a, **kw),
+                                   rtol=1e-12)
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a, b: m.concatenate([a, b]),
+    lambda m, a, b: m.concatenate([a, b], axis=1),
+    lambda m, a, b: m.stack([a, b], axis=1),
+    lambda m, a, b: m.mean(a, axis=0),
+    lambda m, a, b: m.std(a, axis=1),
+    lambda m, a, b: m.sum(a),
+    lambda m, a, b: m.argmax(a, axis=1),
+    lambda m, a, b: m.where(a > 0, a, b),
+    lambda m, a, b: m.tensordot(a, b.T, 1),
+    lambda m, a, b: m.transpose(a),
+    lambda m, a, b: m.reshape(a, (4, 3)),
+    lambda m, a, b: m.clip(a, -0.5, 0.5),
+    lambda m, a, b: m.sort(a, axis=0),
+    lambda m, a, b: m.cumsum(a, axis=1),
+    lambda m, a, b: m.expand_dims(a, 0),
+    lambda m, a, b: m.broadcast_to(a[:1], (3, 4)),
+    lambda m, a, b: m.trace(a, 1),
+    lambda m, a, b: m.average(a, axis=1, weights=m.abs(b[0])),
+    lambda m, a, b: m.nan_to_num(m.log(a)),
+    lambda m, a, b: m.isclose(a, a + 1e-9),
+])
+def test_numpy_functions_run_accels_on_the_same_device(call, device):
+    a, b = rng.uniform(-1, 1, (3, 4)), rng.uniform(-1, 1, (3, 4))
+    x, y = ac.asarray(a, device=device), ac.asarray(b, device=device)
+    want = call(np, a, b)
+    got = call(np, x, y)
+    assert isinstance(got, ac.ndarray) and got.device == x.device
+    np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-12)
+
+
+def test_what_accel_lacks_raises_type_error_naming_it():
+    x = ac.asarray([1.0, 2.0])
+    with pytest.raises(TypeError, match=r"numpy\.frexp"):
+        np.frexp(x)
+    with pytest.raises(TypeError, match=r"numpy\.add\.outer"):
+        np.add.outer(x, x)
+    with pytest.raises(TypeError, match=r"numpy\.polyfit"):
+        np.polyfit(x, x, 1)
+    # Explicit conversion still works, and NumPy's own arrays are untouched by the protocol.
+    assert isinstance(np.asarray(x), np.ndarray)
+    assert isinstance(np.polyfit(ac.asnumpy(x), ac.asnumpy(x), 1), np.ndarray)
+
+
+def test_other_array_types_are_left_to_their_own_protocols():
+    class Other:
+        def __array_function__(self, func, types, args, kwargs):
+            return "other"
+
+    assert np.concatenate([ac.asarray([1.0]), Other()]) == "other"
+
+
+@pytest.mark.parametrize("dt", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                "uint32", "uint64", "float32", "float64", "complex64",
+                                "complex128"])
+def test_accel_dtypes_wherever_numpy_takes_a_dtype(dt):
+    d = getattr(ac, dt)
+    assert np.dtype(d) == np.dtype(dt)
+    assert np.zeros(2, dtype=d).dtype == np.dtype(dt)
+    x = ac.zeros(2, dtype=d)
+    for other in (1, 1.0, np.int16(1), np.float32(1), ac.zeros(1, dtype=ac.float32)):
+        ref = np.float32(1) if isinstance(other, ac.ndarray) else other
+        zero = np.zeros(2, dt)
+        with np.errstate(all="ignore"):
+            want = np.result_type(zero, ref.dtype if isinstance(other, ac.ndarray) else ref)
+        assert np.result_type(x, other) == want
+    assert np.can_cast(d, ac.complex128) == np.can_cast(np.dtype(dt), np.complex128)
+    assert np.can_cast(x, np.float64) == np.can_cast(np.dtype(dt), np.float64)
+    if dt.startswith(("float", "complex")):
+        assert np.finfo(d) == np.finfo(np.dtype(dt))
+
+
+@pytest.mark.parametrize("call", [
+    lambda m, a, b: m.allclose(a, b), lambda m, a, b: m.allclose(a, a + 1e-9),
+    lambda m, a, b: m.array_equal(a, a), lambda m, a, b: m.array_equal(a, b),
+    lambda m, a, b: m.array_equiv(a, a[:1]), lambda m, a, b: m.ndim(a),
+    lambda m, a, b: m.shape(a), lambda m, a, b: m.size(a, 1), lambda m, a, b: m.iscomplexobj(a),
+])
+def test_numpy_functions_returning_python_values(call, device):
+    a, b = rng.uniform(-1, 1, (3, 4)), rng.uniform(-1, 1, (3, 4))
+    x, y = ac.asarray(a, device=device), ac.asarray(b, device=device)
+    want, got = call(np, a, b), call(np, x, y)
+    assert type(got) is type(want) and got == want
