@@ -12,7 +12,7 @@ from ._indexing import where as _where
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "copy", "ndim", "shape", "size",
            "iscomplexobj", "isrealobj", "ptp", "nan_to_num", "angle", "diagonal", "trace",
-           "average"]
+           "average", "unravel_index", "ravel_multi_index"]
 
 
 def _arr(x):
@@ -183,3 +183,51 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         raise ZeroDivisionError("average: weights sum to zero, can't be normalized")
     avg = _core.sum(_core.astype(x, dt) * w, axis=axis, keepdims=keepdims) / scl
     return (avg, scl) if returned else avg
+
+
+def unravel_index(indices, shape, order="C"):
+    """Flat indices into a shape as a tuple of coordinate arrays (int64, as NumPy's intp)."""
+    if order not in ("C", "F"):
+        raise ValueError(f"unravel_index: order must be 'C' or 'F', got {order!r}")
+    shape = (shape,) if isinstance(shape, int) else tuple(int(n) for n in shape)
+    i = _core.astype(_arr(indices), _core.int64)
+    if i.dtype != _core.int64 or _is_float(_arr(indices).dtype):
+        raise TypeError("unravel_index: only int indices permitted")
+    total = _math.prod(shape)
+    if i.size and (bool(_core.any(i < 0)) or bool(_core.any(i >= total))):
+        raise ValueError(f"unravel_index: index out of bounds for array with size {total}")
+    out = []
+    for n in (reversed(shape) if order == "C" else shape):
+        out.append(i % n if n else i)
+        i = i // n if n else i
+    return tuple(reversed(out)) if order == "C" else tuple(out)
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    """Coordinate arrays into flat indices (int64); mode 'raise', 'wrap' or 'clip' per axis."""
+    if order not in ("C", "F"):
+        raise ValueError(f"ravel_multi_index: order must be 'C' or 'F', got {order!r}")
+    dims = (dims,) if isinstance(dims, int) else tuple(int(n) for n in dims)
+    if len(multi_index) != len(dims):
+        raise ValueError(f"ravel_multi_index: {len(multi_index)} index arrays for {len(dims)} dimensions")
+    modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
+    coords = []
+    for c, n, m in zip(multi_index, dims, modes):
+        c = _arr(c)
+        if _is_float(c.dtype) or _is_complex(c.dtype):
+            raise TypeError("ravel_multi_index: only int indices permitted")
+        c = _core.astype(c, _core.int64)
+        if m == "wrap":
+            c = c % n
+        elif m == "clip":
+            c = _core.clip(c, 0, n - 1)
+        elif m == "raise":
+            if c.size and (bool(_core.any(c < 0)) or bool(_core.any(c >= n))):
+                raise ValueError("ravel_multi_index: invalid entry in coordinates array")
+        else:
+            raise ValueError(f"ravel_multi_index: mode must be raise, wrap or clip, got {m!r}")
+        coords.append(c)
+    flat = None
+    for c, n in (zip(coords, dims) if order == "C" else zip(reversed(coords), reversed(dims))):
+        flat = c if flat is None else flat * n + c
+    return flat

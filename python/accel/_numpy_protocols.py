@@ -35,6 +35,18 @@ def _not_implemented(what):
                      "with accel.asnumpy(x) to run NumPy's (a copy to the host)")
 
 
+def _foreign(x):
+    """An array of another library that takes part in NumPy's dispatch (Dask, xarray, ...)."""
+    t = type(x)
+    return (not isinstance(x, (_core.ndarray, _np.ndarray, _np.generic, int, float, complex))
+            and (hasattr(t, "__array_ufunc__") or hasattr(t, "__array_function__")))
+
+
+def _outputs(kwargs):
+    out = kwargs.get("out")
+    return out if isinstance(out, tuple) else () if out is None else (out,)
+
+
 def _single_out(kwargs, what):
     out = kwargs.get("out")
     if isinstance(out, tuple):  # NumPy always passes out= to __array_ufunc__ as a tuple
@@ -49,6 +61,8 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
     tuple and the keywords as a dict."""
     accel = _accel()
     name = ufunc.__name__
+    if any(_foreign(x) for x in inputs + tuple(_outputs(kwargs))):
+        return NotImplemented  # a Dask (or other) array holding accel chunks: its own dispatch
     if method == "__call__":
         fn = getattr(accel, _UFUNC_ALIASES.get(name, name), None)
         if fn is None:
@@ -73,6 +87,44 @@ def _numpy_dtype_of(x):
     return x
 
 
+def _like(kind):
+    """NumPy's zeros_like/ones_like/empty_like/full_like take shape= (Dask makes its chunks'
+    `_meta` that way) and order/subok, which accel's functions do not: the NumPy signature
+    here, made with accel's creation functions on the prototype's device."""
+    def like(prototype, *args, dtype=None, order="K", subok=True, shape=None):
+        accel = _accel()
+        x = prototype if isinstance(prototype, _core.ndarray) else accel.asarray(prototype)
+        fill = args[:1] if kind == "full" else ()
+        if kind != "full" and args:
+            dtype = args[0]
+        if shape is None:
+            return getattr(accel, f"{kind}_like")(x, *fill, dtype=dtype)
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        return getattr(accel, kind)(shape, *fill, dtype=dtype if dtype is not None else x.dtype,
+                                    device=x.device)
+    return like
+
+
+def _array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None):
+    """np.array(..., like=accel_array): NumPy's signature (copy by default, ndmin)."""
+    accel = _accel()
+    if order not in ("K", "A", "C"):
+        raise ValueError(f"accel arrays are C-ordered; order={order!r} is not supported")
+    x = accel.asarray(obj, dtype=dtype, copy=True if copy else None, device=device)
+    if x.ndim < ndmin:
+        x = accel.reshape(x, (1,) * (ndmin - x.ndim) + tuple(x.shape))
+    return x
+
+
+# NumPy functions whose signature differs from accel's function of the same name.
+_NUMPY_SIGNATURES = {f"{k}_like": _like(k) for k in ("zeros", "ones", "empty", "full")}
+_NUMPY_SIGNATURES["array"] = _array
+# Creation functions NumPy dispatches through `like=`: the result goes on the device of the
+# `like` array (the `self` of __array_function__).
+_LIKE_CREATION = {"array", "asarray", "asanyarray", "ascontiguousarray", "empty", "zeros", "ones",
+                  "full", "arange", "linspace", "eye", "identity", "frombuffer", "fromiter"}
+
+
 def _accel_function(func):
     accel = _accel()
     module = func.__module__ or ""
@@ -89,10 +141,36 @@ def array_function(self, func, types, args, kwargs):
     if func.__name__ in _DTYPE_FUNCTIONS:
         return func(*[_numpy_dtype_of(a) for a in args],
                     **{k: _numpy_dtype_of(v) for k, v in kwargs.items()})
+    if func.__name__ in _LIKE_CREATION and "device" not in kwargs:
+        kwargs = {**kwargs, "device": self.device}
+    if func.__name__ in _NUMPY_SIGNATURES and func.__module__.startswith("numpy"):
+        return _NUMPY_SIGNATURES[func.__name__](*args, **kwargs)
     fn, what = _accel_function(func)
     if fn is None or fn is func:
         raise _not_implemented(what)
+    _check_keywords(func, kwargs)
     return fn(*args, **kwargs)
+
+
+_NUMPY_KEYWORDS = {}
+
+
+def _check_keywords(func, kwargs):
+    """A keyword NumPy's function does not take raises NumPy's own TypeError ("... got an
+    unexpected keyword argument ..."), which callers probe for (Dask's meta inference passes
+    `computing_meta=` and retries without it on exactly that message)."""
+    import inspect
+    if func not in _NUMPY_KEYWORDS:
+        try:
+            params = inspect.signature(func).parameters.values()
+            _NUMPY_KEYWORDS[func] = None if any(p.kind == p.VAR_KEYWORD for p in params) \
+                else {p.name for p in params}
+        except (TypeError, ValueError):  # a C function without a signature: not checked
+            _NUMPY_KEYWORDS[func] = None
+    names = _NUMPY_KEYWORDS[func]
+    for k in kwargs:
+        if names is not None and k not in names:
+            raise TypeError(f"{func.__name__}() got an unexpected keyword argument '{k}'")
 
 
 def to_numpy_dtype(dt):
@@ -101,8 +179,34 @@ def to_numpy_dtype(dt):
     return _np.dtype(dt.name)
 
 
+def _function_by_name(module, qualname):
+    import importlib
+    obj = importlib.import_module(module)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _reduce_function(f):
+    # A bound C++ function pickles as its module and name, as Python functions do (Dask and
+    # multiprocessing ship functions such as accel.asarray to worker processes).
+    return _function_by_name, (f.__module__, getattr(f, "__qualname__", f.__name__))
+
+
 def install():
+    import copyreg
+    copyreg.pickle(type(_core.asarray), _reduce_function)
     # NumPy accepts any object with a `.dtype` attribute holding a NumPy dtype as a dtype:
     # np.dtype(accel.int8), np.zeros(3, dtype=accel.float32), np.finfo(accel.float64).
-    type(_core.float32).dtype = property(to_numpy_dtype,
-                                         doc="This dtype as a NumPy dtype (for NumPy's APIs).")
+    dtype_class = type(_core.float32)
+    dtype_class.dtype = property(to_numpy_dtype,
+                                 doc="This dtype as a NumPy dtype (for NumPy's APIs).")
+    # Code written for NumPy reads dtype attributes (kind, itemsize, char, type, ...; Dask's
+    # reductions do): an accel dtype answers them as its NumPy dtype does.
+    dtype_class.__getattr__ = _numpy_dtype_attribute
+
+
+def _numpy_dtype_attribute(self, name):
+    if name.startswith("_"):
+        raise AttributeError(name)
+    return getattr(to_numpy_dtype(self), name)

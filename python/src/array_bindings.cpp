@@ -17,8 +17,23 @@ using BinaryFn = Array (*)(const Array&, const Array&);
 
 nb::object not_implemented() { return nb::borrow(Py_NotImplemented); }
 
+// An array type of another library that takes part in NumPy's dispatch (a Dask or xarray array
+// holding accel chunks): accel's operators leave it to that type's reflected operator, as
+// NEP 13 asks, instead of converting it (which would compute a whole Dask graph into one array).
+bool foreign_duck_array(nb::handle other) {
+  if (nb::isinstance<Array>(other) || PyFloat_Check(other.ptr()) || PyLong_Check(other.ptr()) ||
+      PyComplex_Check(other.ptr()) || PyBool_Check(other.ptr()))
+    return false;
+  nb::handle type = other.type();
+  if (!nb::hasattr(type, "__array_ufunc__") && !nb::hasattr(type, "__array_function__"))
+    return false;
+  nb::object numpy = nb::module_::import_("numpy");
+  return !nb::isinstance(other, numpy.attr("ndarray")) && !nb::isinstance(other, numpy.attr("generic"));
+}
+
 // a <op> other, or NotImplemented when other is no array-like (so Python tries the reflection).
 template <BinaryFn F> nb::object binary(const Array& self, nb::handle other) {
+  if (foreign_duck_array(other)) return not_implemented();
   Array o;
   try {
     o = to_operand(other, self.device());
@@ -31,6 +46,7 @@ template <BinaryFn F> nb::object binary(const Array& self, nb::handle other) {
 }
 
 template <BinaryFn F> nb::object reflected(const Array& self, nb::handle other) {
+  if (foreign_duck_array(other)) return not_implemented();
   Array o;
   try {
     o = to_operand(other, self.device());

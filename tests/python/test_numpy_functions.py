@@ -123,3 +123,33 @@ def test_angle_ptp_and_queries(dt, device):
     assert c is not x
     same(c, a)
     assert ac.ndim(5.0) == 0 and ac.shape([[1, 2]]) == (1, 2)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_unravel_index(order, device):
+    shape = (3, 4, 5)
+    idx = rng.integers(0, 60, 17)
+    got = ac.unravel_index(ac.asarray(idx, device=device), shape, order=order)
+    want = np.unravel_index(idx, shape, order=order)
+    assert len(got) == 3
+    for g, w in zip(got, want):
+        same(g, w.astype(np.int64))
+    same(ac.unravel_index(ac.asarray(7, device=device), (2, 5))[1], np.int64(2))
+    with pytest.raises(ValueError):
+        ac.unravel_index(ac.asarray([60], device=device), shape)
+    with pytest.raises(TypeError):
+        ac.unravel_index(ac.asarray([1.0], device=device), shape)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_ravel_multi_index(order, mode, device):
+    dims = (3, 4, 5)
+    coords = [rng.integers(-2 if mode != "raise" else 0, n + (2 if mode != "raise" else 0), 11)
+              for n in dims]
+    got = ac.ravel_multi_index(tuple(ac.asarray(c, device=device) for c in coords), dims,
+                               mode=mode, order=order)
+    same(got, np.ravel_multi_index(coords, dims, mode=mode, order=order).astype(np.int64))
+    if mode == "raise":
+        with pytest.raises(ValueError):
+            ac.ravel_multi_index((ac.asarray([3]), ac.asarray([0]), ac.asarray([0])), dims)
