@@ -1,0 +1,238 @@
+"""Kernel objects: ``@accel.jit.kernel`` (launched Numba-style), ``@accel.jit.func`` device
+functions, and the ``Program`` that assembles one signature's CUDA C++ source.
+
+A launch finds the signature of its arguments (dtypes, ndims, layouts), translates the function
+once per signature and hands the source to ``RawKernel``: the same source runs on the CPU
+(SIMT runtime) and on CUDA (NVRTC), from the in-memory and disk kernel caches.
+"""
+
+import sys
+
+import numpy as np
+
+from .. import _core
+from .._raw_kernel import RawKernel
+from . import types as T
+from .prelude import ASSERT, ATOMICS, CHECKED, PRELUDE
+from .translate import FunctionTranslator, parse_function
+
+
+class Program:
+    """The pieces of one generated source: tuple structs, device functions, the kernel."""
+
+    def __init__(self, checked, atomics=True):
+        self.checked = checked
+        self.atomics = atomics
+        self.structs = {}      # Tuple -> struct name
+        self.struct_text = []
+        self.functions = {}    # (DeviceFunction, types) -> (cname, ret, written)
+        self.function_text = []
+        self.in_progress = set()
+
+    def tuple_struct(self, t):
+        name = self.structs.get(t)
+        if name is None:
+            name = f"accel_jit_tuple{len(self.structs)}"
+            self.structs[t] = name
+            fields = " ".join(f"{x.ctype} f{k};" for k, x in enumerate(t.items))
+            self.struct_text.append(f"struct {name} {{ {fields} }};")
+        return name
+
+    def parse(self, f):
+        return parse_function(f.pyfunc)
+
+    def device_function(self, f, types, checked, node, loc):
+        key = (f, types)
+        hit = self.functions.get(key)
+        if hit is not None:
+            return hit
+        if key in self.in_progress:
+            raise loc.syntax_error(node, f"{f.__name__} calls itself; recursion is not supported "
+                                   "in a kernel", "write it as a loop")
+        self.in_progress.add(key)
+        cname = f"accel_fn_{f.__name__}_{len(self.functions)}"
+        tr = FunctionTranslator(self, f.pyfunc, types, "device", cname, checked)
+        text, ret, written = tr.translate()
+        self.in_progress.discard(key)
+        self.function_text.append(text)
+        self.functions[key] = (cname, ret, written)
+        return self.functions[key]
+
+    def source(self, kernel_text, uses_assert):
+        head = PRELUDE + (ATOMICS if self.atomics else "") + (CHECKED if self.checked else ASSERT if uses_assert else "")
+        return "\n".join([head] + self.struct_text + self.function_text + [kernel_text])
+
+
+def arg_type(a, where="argument"):
+    """The jit type of a launch argument."""
+    if isinstance(a, _core.ndarray):
+        name = T.from_dtype(a.dtype)
+        if name is None:
+            raise _core.KernelTypeError(f"[jit] {where}: arrays of {a.dtype} are not supported "
+                                        "in jit kernels yet (complex numbers are not)")
+        return T.Array(name, a.ndim, "C" if _c_contiguous(a) else "A")
+    if isinstance(a, np.ndarray):
+        raise _core.KernelTypeError(f"[jit] {where} is a NumPy array; pass an accel array "
+                                    "(accel.asarray(x, device=...)): copies are never implicit")
+    if isinstance(a, (bool, np.bool_)):
+        return T.BOOL
+    if isinstance(a, np.generic):
+        name = T.from_dtype(a.dtype)
+        if name is not None:
+            return T.Scalar(name)
+    elif isinstance(a, int):
+        return T.INT64
+    elif isinstance(a, float):
+        return T.FLOAT64
+    raise _core.KernelTypeError(f"[jit] {where} of type {type(a).__name__} is not supported",)
+
+
+def _c_contiguous(a):
+    expect = a.itemsize
+    for n, s in zip(reversed(a.shape), reversed(a.strides)):
+        if n != 1 and s != expect:
+            return False
+        expect *= n
+    return True
+
+
+def _spec_type(s):
+    """A signature entry of ``source()``: a jit type, an example value, or a dtype."""
+    if isinstance(s, (T.Scalar, T.Array)):
+        return s
+    from .calls import dtype_name
+    if not isinstance(s, (_core.ndarray, np.ndarray, np.generic, bool, int, float)):
+        name = dtype_name(s)
+        if name is not None:
+            return T.Scalar(name)
+    return arg_type(s)
+
+
+def _debug_level():
+    for name, _kind, _meaning, value in _core._config():
+        if name == "ACCEL_DEBUG" and value:
+            try:
+                return int(value)
+            except ValueError:
+                return 0
+    return 0
+
+
+class Compiled:
+    """One signature's source and RawKernel, and how it packs the launch arguments."""
+
+    def __init__(self, name, source, types):
+        self.source = source
+        self.types = types
+        self.raw = RawKernel(source, name)
+
+    def pack(self, args):
+        out = []
+        for a, t in zip(args, self.types):
+            if isinstance(t, T.Array):
+                out.append(a)
+                out.extend(a.shape)
+                if t.layout == "A":
+                    item = a.itemsize
+                    out.extend(s // item for s in a.strides)
+            elif t.dtype == "int64" and type(a) is int or t.dtype == "float64" and \
+                    type(a) is float or t.dtype == "bool" and type(a) is bool:
+                out.append(a)
+            else:
+                out.append(np.dtype(t.dtype).type(a))
+        return out
+
+
+class JitKernel:
+    """A Python function compiled as a kernel; ``kernel[blocks, threads](*args)`` or
+    ``kernel(grid, block, args, shared_mem=0, stream=None)`` (see accel.jit)."""
+
+    def __init__(self, pyfunc, check=False):
+        self.pyfunc = pyfunc
+        self.__name__ = pyfunc.__name__
+        self.__doc__ = pyfunc.__doc__
+        self.check = check
+        self._compiled = {}  # (types, checked) -> Compiled
+
+    def compile(self, types, checked=False):
+        key = (types, checked)
+        c = self._compiled.get(key)
+        if c is None:
+            parse_function(self.pyfunc)
+            program = Program(checked)
+            cname = "accel_jit_" + self.__name__
+            tr = FunctionTranslator(program, self.pyfunc, types, "kernel", cname, checked)
+            text, _, _ = tr.translate()
+            source = program.source(text, "assert(" in text)
+            if _debug_level() >= 1:
+                print(f"[accel.jit] {self.__name__}{tuple(str(t) for t in types)}:\n{source}",
+                      file=sys.stderr)
+            c = Compiled(cname, source, types)
+            self._compiled[key] = c
+        return c
+
+    def source(self, *signature, checked=False):
+        """The CUDA C++ generated for ``signature``: example arguments (arrays, scalars),
+        dtypes (a scalar of that dtype) or accel.jit.types values."""
+        if len(signature) == 1 and isinstance(signature[0], (tuple, list)):
+            signature = tuple(signature[0])
+        types = tuple(_spec_type(s) for s in signature)
+        return self.compile(types, checked).source
+
+    @property
+    def signatures(self):
+        """The signatures compiled so far (tuples of accel.jit.types)."""
+        return [k[0] for k in self._compiled]
+
+    def __getitem__(self, config):
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise TypeError(f"[jit {self.__name__}] launch as kernel[blocks, threads] (or "
+                            "[blocks, threads, stream, shared_mem_bytes])")
+        grid, block = config[0], config[1]
+        stream = config[2] if len(config) > 2 and config[2] not in (0, None) else None
+        shared_mem = config[3] if len(config) > 3 else 0
+        return lambda *args: self(grid, block, args, shared_mem=shared_mem, stream=stream)
+
+    def __call__(self, grid, block, args, *, shared_mem=0, stream=None, check=None):
+        args = tuple(args)
+        types = tuple(arg_type(a, f"argument {k} of {self.__name__}")
+                      for k, a in enumerate(args))
+        checked = bool(self.check or _core._cpu_kernels.check_default()) if check is None \
+            else bool(check)
+        c = self._compiled.get((types, checked)) or self.compile(types, checked)
+        grid = grid if isinstance(grid, tuple) else (grid,)
+        block = block if isinstance(block, tuple) else (block,)
+        try:
+            c.raw(grid, block, c.pack(args), shared_mem=shared_mem, stream=stream,
+                  check=checked)
+        except _core.KernelAssertionError as e:
+            msg = str(e)
+            marker = "accel.jit: index out of bounds for "
+            if marker in msg:
+                what = msg.split(marker, 1)[1].split('"', 1)[0]
+                where = msg.rsplit("failed (", 1)[-1].split(")", 1)[0] if "failed (" in msg \
+                    else "?"
+                tail = msg.split(")", 1)[1] if "failed (" in msg else ""
+                raise _core.IndexError(f"[jit {self.__name__}] index out of bounds for {what} "
+                                       f"at {where}{tail}") from None
+            raise
+
+    def __repr__(self):
+        return f"<accel.jit.kernel {self.__name__}>"
+
+
+class DeviceFunction:
+    """A Python function callable from kernels (``@accel.jit.func``), compiled per signature
+    into each kernel that calls it."""
+
+    def __init__(self, pyfunc):
+        self.pyfunc = pyfunc
+        self.__name__ = pyfunc.__name__
+        self.__doc__ = pyfunc.__doc__
+
+    def __call__(self, *args):
+        raise RuntimeError(f"{self.__name__} is an accel.jit device function: call it from a "
+                           "kernel (or use accel.jit.vectorize for an elementwise op)")
+
+    def __repr__(self):
+        return f"<accel.jit.func {self.__name__}>"
