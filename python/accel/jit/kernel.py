@@ -6,6 +6,7 @@ once per signature and hands the source to ``RawKernel``: the same source runs o
 (SIMT runtime) and on CUDA (NVRTC), from the in-memory and disk kernel caches.
 """
 
+import re
 import sys
 
 import numpy as np
@@ -206,16 +207,16 @@ class JitKernel:
             c.raw(grid, block, c.pack(args), shared_mem=shared_mem, stream=stream,
                   check=checked)
         except _core.KernelAssertionError as e:
+            # checked mode: an index assert (prelude.CHECKED) becomes an IndexError at its line
             msg = str(e)
-            marker = "accel.jit: index out of bounds for "
-            if marker in msg:
-                what = msg.split(marker, 1)[1].split('"', 1)[0]
-                where = msg.rsplit("failed (", 1)[-1].split(")", 1)[0] if "failed (" in msg \
-                    else "?"
-                tail = msg.split(")", 1)[1] if "failed (" in msg else ""
-                raise _core.IndexError(f"[jit {self.__name__}] index out of bounds for {what} "
-                                       f"at {where}{tail}") from None
-            raise
+            what = re.search(r'"accel\.jit: index out of bounds for ([^"]*)"', msg)
+            if what is None:
+                raise
+            where = re.search(r"failed \(([^()]*)\)\s*$", msg)
+            who = re.search(r"block \([^)]*\), thread \([^)]*\)", msg)
+            raise _core.IndexError(
+                f"[jit {self.__name__}] index out of bounds for {what.group(1)} at "
+                f"{where.group(1) if where else '?'} ({who.group(0) if who else ''})") from None
 
     def __repr__(self):
         return f"<accel.jit.kernel {self.__name__}>"

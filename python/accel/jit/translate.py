@@ -618,10 +618,16 @@ class FunctionTranslator:
 
     def expr_IfExp(self, node):
         cond = self.as_bool(self.expr(node.test), node.test)
-        a = self.scalar(self.expr(node.body), node.body)
-        b = self.scalar(self.expr(node.orelse), node.orelse)
+        a, b = self.expr(node.body), self.expr(node.orelse)
+        if isinstance(a, TupleVal) and isinstance(b, TupleVal) and len(a.items) == len(b.items):
+            return TupleVal([self._select(cond, x, y, node) for x, y in zip(a.items, b.items)])
+        return self._select(cond, a, b, node)
+
+    def _select(self, cond, a, b, node):
+        a, b = self.scalar(a, node.body), self.scalar(b, node.orelse)
         t = T.promote(a.type, b.type)
-        return Value(f"(({cond}) ? {self.cast(a, t, node)} : {self.cast(b, t, node)})", t)
+        ct = T.concrete(t) if not (a.type.weak and b.type.weak) else t
+        return Value(f"(({cond}) ? {self.cast(a, ct, node)} : {self.cast(b, ct, node)})", t)
 
     def expr_UnaryOp(self, node):
         v = self.scalar(self.expr(node.operand), node.operand)

@@ -1,0 +1,606 @@
+"""accel.jit: Python functions compiled as kernels, checked against NumPy (or against the same
+Python function run by Python) on every device the suite knows.
+
+Kernels are compiled by the host C++ compiler (CPU) or NVRTC (cuda); several constructs share a
+kernel so the suite compiles little.
+"""
+import atexit
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import pytest
+
+if "ACCEL_CACHE_DIR" not in os.environ:
+    os.environ["ACCEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="accel-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["ACCEL_CACHE_DIR"], True)
+
+import accel as ac  # noqa: E402
+from accel.jit import types as JT  # noqa: E402
+
+HAVE_CXX = shutil.which(os.environ.get("ACCEL_CXX") or "c++") or shutil.which("g++") or \
+    shutil.which("clang++")
+needs_cxx = pytest.mark.skipif(not HAVE_CXX, reason="no C++ compiler on PATH (jit kernels on "
+                               "the CPU are compiled by it)")
+
+rng = np.random.default_rng(11)
+jit = ac.jit
+
+
+def dev(a, device):
+    return ac.asarray(np.ascontiguousarray(a), device=device)
+
+
+# ---------------------------------------------------------------- the issue's three examples
+@jit.kernel
+def saxpy(a, x, y, out):
+    i = jit.grid(1)
+    if i < out.size:
+        out[i] = a * x[i] + y[i]
+
+
+@jit.vectorize
+def clip_scale(v, lo, hi):
+    return min(max(v, lo), hi) * 2.0
+
+
+@jit.kernel
+def block_sum(x, out):
+    buf = jit.shared.array(256, ac.float32)
+    t = jit.threadIdx.x
+    i = jit.blockIdx.x * jit.blockDim.x + t
+    buf[t] = x[i] if i < x.size else 0.0
+    jit.syncthreads()
+    s = 128
+    while s > 0:
+        if t < s:
+            buf[t] += buf[t + s]
+        jit.syncthreads()
+        s //= 2
+    if t == 0:
+        jit.atomic.add(out, 0, buf[0])
+
+
+@needs_cxx
+def test_issue_examples_match_numpy(device):
+    n = 1000
+    xn = rng.standard_normal(n).astype(np.float32)
+    yn = rng.standard_normal(n).astype(np.float32)
+    x, y = dev(xn, device), dev(yn, device)
+    out = ac.zeros(n, dtype=ac.float32, device=device)
+    saxpy[4, 256](2.0, x, y, out)
+    np.testing.assert_allclose(ac.asnumpy(out), 2.0 * xn.astype(np.float64) + yn, rtol=1e-6)
+    saxpy((4,), (256,), (np.float32(3), x, y, out))   # the CuPy-style call
+    np.testing.assert_allclose(ac.asnumpy(out), 3 * xn + yn, rtol=1e-6)
+
+    got = clip_scale(x.reshape(10, 100), -0.5, 0.5)
+    np.testing.assert_array_equal(ac.asnumpy(got), np.clip(xn, -0.5, 0.5).reshape(10, 100) * 2)
+    assert got.dtype == ac.float32  # the Python literals are weak (NEP 50)
+
+    total = ac.zeros(1, dtype=ac.float32, device=device)
+    block_sum[4, 256](x, total)
+    np.testing.assert_allclose(ac.asnumpy(total)[0], xn.sum(dtype=np.float64), rtol=1e-4)
+
+
+# ---------------------------------------------------------------- arithmetic semantics
+@jit.kernel
+def int_ops(a, b, out):
+    i = jit.grid(1)
+    if i < a.size:
+        x = a[i]
+        y = b[i]
+        out[i, 0] = x // y
+        out[i, 1] = x % y
+        out[i, 2] = x + y * 3 - 7
+        out[i, 3] = (x & y) | (x ^ 5)
+        out[i, 4] = x ** 3 if y > 0 else -x
+        out[i, 5] = x << 2
+        out[i, 6] = x >> 1
+        out[i, 7] = abs(x) + max(x, y, 3) - min(x, y)
+
+
+@needs_cxx
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.int8])
+def test_integer_operators_follow_numpy(device, dtype):
+    n = 300
+    a = rng.integers(-50, 50, n).astype(dtype)
+    b = rng.integers(-9, 9, n).astype(dtype)
+    b[::7] = 0       # NumPy's integer division by zero gives 0
+    a[5], b[5] = -7, 2
+    out = ac.zeros((n, 8), dtype=ac.int64, device=device)
+    int_ops[2, 256](dev(a, device), dev(b, device), out)
+    got = ac.asnumpy(out)
+    with np.errstate(all="ignore"):
+        want = [a // b, a % b, a + b * 3 - 7, (a & b) | (a ^ 5),
+                np.where(b > 0, a ** 3, -a), a << 2, a >> 1,
+                np.abs(a) + np.maximum(np.maximum(a, b), 3) - np.minimum(a, b)]
+    for k, w in enumerate(want):
+        np.testing.assert_array_equal(got[:, k], w.astype(dtype).astype(np.int64), err_msg=k)
+
+
+@jit.kernel
+def float_ops(a, b, out):
+    i = jit.grid(1)
+    if i < a.size:
+        x = a[i]
+        y = b[i]
+        out[i, 0] = x // y
+        out[i, 1] = x % y
+        out[i, 2] = x / y
+        out[i, 3] = x ** 2 + math.sqrt(abs(y))
+        out[i, 4] = math.sin(x) * ac.exp(y) - math.atan2(x, y)
+        out[i, 5] = 1.0 if math.isnan(x / y) else 0.0
+        out[i, 6] = ac.floor(x) + ac.ceil(y) + (math.floor(y) if abs(y) < 100 else 0)
+        out[i, 7] = math.inf if x > 10 else -math.pi
+
+
+@needs_cxx
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_operators_and_math_follow_numpy(device, dtype):
+    n = 257
+    a = (rng.standard_normal(n) * 5).astype(dtype)
+    b = (rng.standard_normal(n) * 3).astype(dtype)
+    b[:4] = [0, -0.0, np.inf, -np.inf]
+    a[:4] = [1, -1, 2, -3]
+    a[10], b[10] = np.nan, 1
+    out = ac.zeros((n, 8), dtype=dtype, device=device)
+    float_ops[3, 128](dev(a, device), dev(b, device), out)
+    got = ac.asnumpy(out)
+    with np.errstate(all="ignore"):
+        want = [a // b, a % b, a / b, a ** 2 + np.sqrt(np.abs(b)),
+                np.sin(a) * np.exp(b) - np.arctan2(a, b), np.isnan(a / b).astype(dtype),
+                np.floor(a) + np.ceil(b) + np.where(np.abs(b) < 100, np.floor(b), 0), np.where(a > 10, np.inf, -np.pi)]
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    for k, w in enumerate(want):
+        np.testing.assert_allclose(got[:, k], w.astype(dtype), rtol=tol, atol=tol, err_msg=k)
+
+
+def test_promotion_matches_numpy_for_every_dtype_pair():
+    for a in JT.DTYPES:
+        for b in JT.DTYPES:
+            got = JT.promote(JT.Scalar(a), JT.Scalar(b)).dtype
+            assert got == np.result_type(a, b).name, (a, b)
+        # Python literals are weak, as NEP 50's scalars
+        for lit in (3, 2.5):
+            want = (np.zeros(1, a) + lit).dtype.name if a != "bool" or isinstance(lit, float) \
+                else "int64"
+            got = JT.promote(JT.Scalar(a), JT.literal_type(lit)).dtype
+            assert got == want, (a, lit)
+
+
+# ---------------------------------------------------------------- control flow, via Python itself
+@jit.func
+def control(n, x):
+    acc = 0
+    for k in range(n):
+        if k % 3 == 0:
+            continue
+        elif k > 20:
+            break
+        acc += k * x
+    for k in range(n, -1, -2):
+        acc -= k
+    for k in range(1, n, 4):
+        acc += 1 if (k > 2 and not k == 5) or k == 1 else -1
+    j = n
+    while True:
+        j -= 1
+        if j < 2:
+            break
+    if x < -1.5:
+        return acc * 2.0
+    return acc + j
+
+
+@jit.vectorize
+def run_control(n, x):
+    return control(n, x)
+
+
+@needs_cxx
+def test_control_flow_matches_python(device):
+    ns = rng.integers(0, 40, 64).astype(np.int32)
+    xs = rng.standard_normal(64)
+    got = ac.asnumpy(run_control(dev(ns, device), dev(xs, device)))
+    want = [control.pyfunc(int(n), float(x)) for n, x in zip(ns, xs)]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@jit.func
+def divmod_(a, b):
+    return a // b, a % b
+
+
+@jit.kernel
+def tuple_returns(a, b, q, r):
+    i = jit.grid(1)
+    if i < a.size:
+        q[i], r[i] = divmod_(a[i], b[i])
+        lo, hi = (a[i], b[i]) if a[i] < b[i] else (b[i], a[i])
+        q[i] += lo - lo
+        r[i] += hi - hi
+
+
+@needs_cxx
+def test_device_function_returns_a_tuple(device):
+    a = rng.integers(-100, 100, 50)
+    b = rng.integers(1, 9, 50) * rng.choice([-1, 1], 50)
+    q = ac.zeros(50, dtype=ac.int64, device=device)
+    r = ac.zeros(50, dtype=ac.int64, device=device)
+    tuple_returns[1, 64](dev(a, device), dev(b, device), q, r)
+    np.testing.assert_array_equal(ac.asnumpy(q), a // b)
+    np.testing.assert_array_equal(ac.asnumpy(r), a % b)
+
+
+# ---------------------------------------------------------------- n-d arrays and views
+@jit.kernel
+def transpose_add(x, y, out):
+    i, j = jit.grid(2)
+    n, m = out.shape
+    if i < n and j < m:
+        out[i, j] = x[j, i] + y[i, j] * out.ndim
+
+
+@needs_cxx
+def test_nd_indexing_with_strided_views(device):
+    xn = rng.standard_normal((9, 14))
+    yn = rng.standard_normal((28, 9))
+    x = ac.asarray(xn, device=device)
+    y = ac.asarray(yn, device=device)[::2, ::-1]    # a strided, reversed view
+    out = ac.zeros((14, 9), device=device)
+    transpose_add[(2, 1), (8, 16)](x, y, out)
+    np.testing.assert_array_equal(ac.asnumpy(out), xn.T + yn[::2, ::-1] * 2)
+
+
+@jit.kernel
+def sum_3d(x, out):
+    i = jit.grid(1)
+    if i < x.shape[0]:
+        tmp = jit.local.array((2, 3), ac.float64)
+        for a in range(2):
+            for b in range(3):
+                tmp[a, b] = 0.0
+        for j in range(x.shape[1]):
+            for k in range(x.shape[2]):
+                tmp[j % 2, k % 3] += x[i, j, k]
+        s = 0.0
+        for a in range(2):
+            for b in range(3):
+                s += tmp[a, b]
+        out[i] = s + x[i, -1, -1] - x[i, -1, -1]
+
+
+@needs_cxx
+def test_3d_arrays_and_local_arrays(device):
+    xn = rng.standard_normal((5, 4, 7))
+    out = ac.zeros(5, device=device)
+    sum_3d[1, 32](ac.asarray(xn, device=device), out)
+    np.testing.assert_allclose(ac.asnumpy(out), xn.sum(axis=(1, 2)), rtol=1e-12)
+
+
+# ---------------------------------------------------------------- atomics, warps, barriers
+@jit.kernel
+def atomics(x, ints, floats):
+    i = jit.grid(1)
+    if i < x.size:
+        v = x[i]
+        jit.atomic.add(ints, 0, v)
+        jit.atomic.sub(ints, 1, v)
+        jit.atomic.max(ints, 2, v)
+        jit.atomic.min(ints, 3, v)
+        jit.atomic.add(floats, 0, 0.5)
+        jit.atomic.max(floats, 1, v * 1.5)
+        jit.atomic.min(floats, 2, v * 1.5)
+        if jit.atomic.cas(ints, 4, 0, v) == 0:
+            jit.atomic.exch(ints, 5, v)
+
+
+@needs_cxx
+def test_atomics(device):
+    xn = rng.integers(1, 1000, 700).astype(np.int32)
+    ints = ac.zeros(6, dtype=ac.int32, device=device)
+    ac.asnumpy(ints)
+    ints_n = np.array([0, 0, -10**6, 10**6, 0, 0], np.int32)
+    ints = dev(ints_n, device)
+    floats = dev(np.array([0, -1e9, 1e9]), device)
+    atomics[3, 256](dev(xn, device), ints, floats)
+    got = ac.asnumpy(ints)
+    assert got[:4].tolist() == [xn.sum(), -xn.sum(), xn.max(), xn.min()]
+    assert got[4] in xn and got[5] == got[4]
+    np.testing.assert_array_equal(ac.asnumpy(floats), [350.0, xn.max() * 1.5, xn.min() * 1.5])
+
+
+@jit.kernel
+def warp_ops(x, out):
+    t = jit.threadIdx.x
+    v = x[t]
+    s = v
+    off = 16
+    while off > 0:
+        s += jit.shfl_down_sync(0xFFFFFFFF, s, off)
+        off //= 2
+    lane = jit.laneid
+    out[t, 0] = jit.shfl_sync(0xFFFFFFFF, s, 0)
+    out[t, 1] = jit.shfl_xor_sync(0xFFFFFFFF, v, 1)
+    out[t, 2] = jit.ballot_sync(0xFFFFFFFF, v > 0)
+    out[t, 3] = 1 if jit.any_sync(0xFFFFFFFF, v > 40) else 0
+    out[t, 4] = 1 if jit.all_sync(0xFFFFFFFF, v > -100) else 0
+    out[t, 5] = jit.syncthreads_count(v > 0)
+    out[t, 6] = jit.syncthreads_or(v > 49) + 10 * jit.syncthreads_and(v > -51)
+    out[t, 7] = lane + jit.warpsize
+
+
+@needs_cxx
+def test_warp_shuffles_votes_and_barrier_reductions(device):
+    xn = rng.integers(-50, 50, 64).astype(np.int32)
+    out = ac.zeros((64, 8), dtype=ac.int64, device=device)
+    warp_ops[1, 64](dev(xn, device), out)
+    got = ac.asnumpy(out)
+    w = xn.reshape(2, 32)
+    np.testing.assert_array_equal(got[:, 0], np.repeat(w.sum(axis=1), 32))
+    np.testing.assert_array_equal(got[:, 1], xn.reshape(-1, 2)[:, ::-1].ravel())
+    ballots = [sum(1 << k for k in range(32) if row[k] > 0) for row in w]
+    np.testing.assert_array_equal(got[:, 2], np.repeat(ballots, 32))
+    np.testing.assert_array_equal(got[:, 3], np.repeat((w > 40).any(axis=1), 32))
+    assert (got[:, 4] == 1).all()
+    assert (got[:, 5] == (xn > 0).sum()).all()
+    assert (got[:, 6] == int((xn > 49).any()) + 10).all()
+    np.testing.assert_array_equal(got[:, 7], np.arange(64) % 32 + 32)
+
+
+@jit.kernel
+def dynamic_shared_reverse(x, out):
+    buf = jit.shared.array(0, ac.float64)
+    t = jit.threadIdx.x
+    buf[t] = x[t]
+    jit.syncthreads()
+    out[t] = buf[jit.blockDim.x - 1 - t]
+
+
+@needs_cxx
+def test_dynamic_shared_memory(device):
+    xn = rng.standard_normal(100)
+    out = ac.zeros(100, device=device)
+    dynamic_shared_reverse[1, 100, 0, 800](dev(xn, device), out)
+    np.testing.assert_array_equal(ac.asnumpy(out), xn[::-1])
+
+
+# ---------------------------------------------------------------- Numba-ported kernels
+TPB = 16
+
+
+@jit.kernel
+def fast_matmul(A, B, C):
+    # Numba's documentation example (shared-memory tiles), with `cuda.` changed to `jit.`.
+    sA = jit.shared.array(shape=(TPB, TPB), dtype=ac.float32)
+    sB = jit.shared.array(shape=(TPB, TPB), dtype=ac.float32)
+    x, y = jit.grid(2)
+    tx = jit.threadIdx.x
+    ty = jit.threadIdx.y
+    bpg = jit.gridDim.x
+    tmp = ac.float32(0.)
+    for i in range(bpg):
+        sA[ty, tx] = 0
+        sB[ty, tx] = 0
+        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
+            sA[ty, tx] = A[y, tx + i * TPB]
+        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
+            sB[ty, tx] = B[ty + i * TPB, x]
+        jit.syncthreads()
+        for j in range(TPB):
+            tmp += sA[ty, j] * sB[j, tx]
+        jit.syncthreads()
+    if y < C.shape[0] and x < C.shape[1]:
+        C[y, x] = tmp
+
+
+@jit.kernel
+def histogram(x, xmin, xmax, histogram_out):
+    # Numba's "CUDA by example" histogram with a grid-stride loop.
+    nbins = histogram_out.shape[0]
+    bin_width = (xmax - xmin) / nbins
+    start = jit.grid(1)
+    stride = jit.gridsize(1)
+    for i in range(start, x.shape[0], stride):
+        bin_number = ac.int32((x[i] - xmin) / bin_width)
+        if bin_number >= 0 and bin_number < histogram_out.shape[0]:
+            jit.atomic.add(histogram_out, bin_number, 1)
+
+
+@needs_cxx
+def test_numba_ported_kernels(device):
+    an = rng.standard_normal((40, 40)).astype(np.float32)
+    bn = rng.standard_normal((40, 40)).astype(np.float32)
+    c = ac.zeros((40, 40), dtype=ac.float32, device=device)
+    fast_matmul[(3, 3), (TPB, TPB)](dev(an, device), dev(bn, device), c)
+    np.testing.assert_allclose(ac.asnumpy(c), an @ bn, rtol=1e-4, atol=1e-4)
+
+    xn = rng.standard_normal(5000)
+    h = ac.zeros(10, dtype=ac.int32, device=device)
+    histogram[4, 128](dev(xn, device), -2.0, 2.0, h)
+    bins = ((xn + 2.0) / 0.4).astype(np.int32)    # truncation, as the kernel's int32()
+    want = np.bincount(bins[(bins >= 0) & (bins < 10)], minlength=10)
+    np.testing.assert_array_equal(ac.asnumpy(h), want)
+
+
+# ---------------------------------------------------------------- vectorize / reduce
+@jit.vectorize
+def hypot_plus(a, b):
+    return math.sqrt(a * a + b * b) + 1
+
+
+@jit.reduce
+def add(a, b):
+    return a + b
+
+
+@jit.reduce(identity=-math.inf)
+def biggest(a, b):
+    return a if a > b else b
+
+
+@needs_cxx
+def test_vectorize_broadcasts_and_takes_out(device):
+    a = rng.standard_normal((3, 1, 5)).astype(np.float32)
+    b = rng.standard_normal((4, 1)).astype(np.float32)
+    got = hypot_plus(dev(a, device), dev(b, device))
+    assert got.shape == (3, 4, 5) and got.dtype == ac.float32
+    np.testing.assert_allclose(ac.asnumpy(got), np.sqrt(a * a + b * b) + 1, rtol=1e-6)
+    out = ac.zeros((3, 4, 5), dtype=ac.float32, device=device)
+    r = hypot_plus(dev(a, device), dev(b, device), out=out)
+    np.testing.assert_allclose(ac.asnumpy(out), np.sqrt(a * a + b * b) + 1, rtol=1e-6)
+    assert r is out or np.array_equal(ac.asnumpy(r), ac.asnumpy(out))
+
+
+@needs_cxx
+def test_reduce_with_axis(device):
+    x = rng.standard_normal((6, 50))
+    np.testing.assert_allclose(ac.asnumpy(add(dev(x, device))), x.sum(), rtol=1e-12)
+    np.testing.assert_allclose(ac.asnumpy(add(dev(x, device), axis=1)), x.sum(axis=1),
+                               rtol=1e-12)
+    np.testing.assert_array_equal(ac.asnumpy(biggest(dev(x, device), axis=0)), x.max(axis=0))
+
+
+# ---------------------------------------------------------------- errors at the Python source
+def _line_of(fn, text):
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    for k, line in enumerate(lines):
+        if text in line:
+            return first + k, line.index(text) + 1
+    raise AssertionError(text)
+
+
+def bad_with(x):
+    with open("f"):
+        x[0] = 1
+
+
+def bad_comprehension(x):
+    x[0] = [v for v in range(3)][0]
+
+
+def bad_reassign(x, out):
+    v = x[0]
+    v = 2.5
+    out[0] = v
+
+
+def bad_index(x):
+    x[0, 1] = 1
+
+
+def bad_string(x):
+    x[0] = "s"
+
+
+def bad_call(x):
+    x[0] = print(1)
+
+
+@pytest.mark.parametrize("fn,cls,text", [
+    (bad_with, ac.KernelSyntaxError, "with open"),
+    (bad_comprehension, ac.KernelSyntaxError, "[v for"),
+    (bad_reassign, ac.KernelTypeError, "v = 2.5"),
+    (bad_index, ac.KernelTypeError, "x[0, 1] = 1"),
+    (bad_string, ac.KernelSyntaxError, '"s"'),
+    (bad_call, ac.KernelTypeError, "print"),
+])
+def test_rejected_constructs_name_file_line_and_column(fn, cls, text):
+    k = jit.kernel(fn)
+    args = [ac.zeros(3, dtype=ac.int32)] * len(fn.__code__.co_varnames[:fn.__code__.co_argcount])
+    with pytest.raises(cls) as e:
+        k.source(*args)
+    line, col = _line_of(fn, text)
+    assert e.value.lineno == line
+    assert e.value.offset == col
+    assert os.path.basename(__file__) in str(e.value) or \
+        os.path.basename(__file__) in e.value.filename
+    assert isinstance(e.value, SyntaxError if cls is ac.KernelSyntaxError else TypeError)
+
+
+def test_reassignment_error_says_what_is_allowed():
+    with pytest.raises(ac.KernelTypeError, match=r"'v' is int32 .*cannot take a .*float"):
+        jit.kernel(bad_reassign).source(ac.zeros(3, dtype=ac.int32), ac.zeros(3))
+
+
+def test_kernels_reject_numpy_arrays_and_return_values():
+    with pytest.raises(ac.KernelTypeError, match="NumPy array"):
+        saxpy[1, 1](2.0, np.zeros(3), np.zeros(3), np.zeros(3))
+
+    def returns(x):
+        return x[0]
+    with pytest.raises(ac.KernelTypeError, match="cannot return a value"):
+        jit.kernel(returns).source(ac.zeros(2))
+
+
+@jit.kernel(check=True)
+def off_by_one(x, out):
+    i = jit.grid(1)
+    if i <= x.size:
+        out[i] = x[i] * 2
+
+
+@needs_cxx
+def test_checked_mode_reports_the_python_line():
+    x = ac.zeros(10)
+    out = ac.zeros(10)
+    line, _ = _line_of(off_by_one.pyfunc, "out[i] = x[i] * 2")
+    with pytest.raises(ac.IndexError, match=rf"for x axis 0 at .*test_jit.py:{line}"):
+        off_by_one[1, 16](x, out)
+
+
+# ---------------------------------------------------------------- source, debug, caching
+def test_source_shows_the_generated_cpp():
+    src = saxpy.source(2.0, ac.zeros(4, dtype=ac.float32), ac.zeros(4, dtype=ac.float32),
+                       ac.zeros(4, dtype=ac.float32))
+    assert 'extern "C" __global__ void accel_jit_saxpy(double a, const float* x' in src
+    assert "float* out" in src and "#line" in src
+    assert saxpy.source(ac.float32, JT.Array("float32", 1, "C"), JT.Array("float32", 1, "C"),
+                        JT.Array("float32", 1, "C")) != src
+
+
+@needs_cxx
+def test_second_call_compiles_nothing():
+    x = ac.ones(64, dtype=ac.float32)
+    out = ac.zeros(64, dtype=ac.float32)
+    saxpy[1, 64](1.0, x, x, out)
+    before = ac._core._cpu_kernels.stats()
+    saxpy[1, 64](2.0, x, x, out)
+    after = ac._core._cpu_kernels.stats()
+    assert after["compiles"] == before["compiles"]
+    assert after["disk_hits"] == before["disk_hits"]
+    assert (ac.asnumpy(out) == 3).all()
+
+
+CHILD = r"""
+import sys, accel as ac
+sys.path.insert(0, sys.argv[1])
+import jit_child_kernel as m
+x = ac.ones(8)
+m.double[1, 8](x)
+print(ac.asnumpy(x).tolist(), ac._core._cpu_kernels.stats())
+"""
+
+
+@needs_cxx
+def test_a_second_process_hits_the_disk_cache(tmp_path):
+    (tmp_path / "jit_child_kernel.py").write_text(
+        "import accel as ac\n@ac.jit.kernel\ndef double(x):\n    i = ac.jit.grid(1)\n"
+        "    if i < x.size:\n        x[i] *= 2\n")
+    (tmp_path / "child.py").write_text(CHILD)
+    env = dict(os.environ, ACCEL_DEBUG="1")
+
+    def run():
+        r = subprocess.run([sys.executable, str(tmp_path / "child.py"), str(tmp_path)],
+                           capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr
+        return r
+    first, second = run(), run()
+    assert "[2.0, 2.0" in first.stdout and "'compiles': 1" in first.stdout
+    assert "'compiles': 0" in second.stdout and "'disk_hits': 1" in second.stdout
+    assert "accel_jit_double" in first.stderr   # ACCEL_DEBUG prints the source
