@@ -604,3 +604,47 @@ def test_a_second_process_hits_the_disk_cache(tmp_path):
     assert "[2.0, 2.0" in first.stdout and "'compiles': 1" in first.stdout
     assert "'compiles': 0" in second.stdout and "'disk_hits': 1" in second.stdout
     assert "accel_jit_double" in first.stderr   # ACCEL_DEBUG prints the source
+
+
+# ---------------------------------------------------------------- NVRTC compiles the same sources
+HAVE_NVRTC = ac.cuda.nvrtc_unavailable_reason() == ""
+needs_nvrtc = pytest.mark.skipif(
+    not HAVE_NVRTC, reason="no NVRTC: " + ac.cuda.nvrtc_unavailable_reason().split("\n")[0])
+
+
+def _a(dtype, ndim=1, layout="C"):
+    return JT.Array(dtype, ndim, layout)
+
+
+NVRTC_CASES = [
+    (saxpy, (JT.FLOAT64, _a("float32"), _a("float32"), _a("float32"))),
+    (block_sum, (_a("float32"), _a("float32"))),
+    (int_ops, (_a("int64"), _a("int64"), _a("int64", 2))),
+    (int_ops, (_a("int8"), _a("int8"), _a("int64", 2))),
+    (float_ops, (_a("float32"), _a("float32"), _a("float32", 2))),
+    (tuple_returns, (_a("int64"), _a("int64"), _a("int64"), _a("int64"))),
+    (transpose_add, (_a("float64", 2), _a("float64", 2, "A"), _a("float64", 2))),
+    (sum_3d, (_a("float64", 3), _a("float64"))),
+    (atomics, (_a("int32"), _a("int32"), _a("float64"))),
+    (warp_ops, (_a("int32"), _a("int64", 2))),
+    (dynamic_shared_reverse, (_a("float64"), _a("float64"))),
+    (fast_matmul, (_a("float32", 2), _a("float32", 2), _a("float32", 2))),
+    (histogram, (_a("float64"), JT.FLOAT64, JT.FLOAT64, _a("int32"))),
+]
+
+
+@needs_nvrtc
+@pytest.mark.parametrize("checked", [False, True])
+def test_nvrtc_compiles_every_kernel_for_sm_90(checked):
+    for k, sig in NVRTC_CASES:
+        m = ac.cuda.compile(k.source(*sig, checked=checked), arch="sm_90")
+        assert m.is_cubin, k
+
+
+@needs_nvrtc
+def test_nvrtc_compiles_vectorize_and_reduce_kernels():
+    x = ac.zeros(3, dtype=ac.float32)
+    for src in (hypot_plus.source(x, x, device="cuda"),
+                run_control.source(ac.zeros(3, dtype=ac.int32), ac.zeros(3), device="cuda")):
+        # the templates are compiled as the CUDA backend does: -default-device
+        assert ac.cuda.compile(src, arch="sm_90", options=["-default-device"]).is_cubin

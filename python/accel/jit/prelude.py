@@ -80,11 +80,17 @@ template <class T> struct accel_jit_word { typedef unsigned int type; };
 template <> struct accel_jit_word<double> { typedef unsigned long long type; };
 template <> struct accel_jit_word<long long> { typedef unsigned long long type; };
 template <> struct accel_jit_word<unsigned long long> { typedef unsigned long long type; };
-template <class T, class W> __device__ __forceinline__ W accel_jit_to_word(T v) {
-  W w = 0; __builtin_memcpy(&w, &v, sizeof(T)); return w;
-}
+// Bit casts through CUDA's intrinsics (NVRTC has no memcpy without headers).
+__device__ __forceinline__ unsigned int accel_jit_to_word(float v) { return (unsigned)__float_as_int(v); }
+__device__ __forceinline__ unsigned long long accel_jit_to_word(double v) { return (unsigned long long)__double_as_longlong(v); }
+__device__ __forceinline__ unsigned int accel_jit_to_word(int v) { return (unsigned)v; }
+__device__ __forceinline__ unsigned int accel_jit_to_word(unsigned int v) { return v; }
+__device__ __forceinline__ unsigned long long accel_jit_to_word(long long v) { return (unsigned long long)v; }
+__device__ __forceinline__ unsigned long long accel_jit_to_word(unsigned long long v) { return v; }
 template <class T, class W> __device__ __forceinline__ T accel_jit_from_word(W w) {
-  T v; __builtin_memcpy(&v, &w, sizeof(T)); return v;
+  if constexpr ((T)0.5 == 0) return (T)w;
+  else if constexpr (sizeof(T) == 4) return __int_as_float((int)w);
+  else return __longlong_as_double((long long)w);
 }
 template <class T, class F> __device__ __forceinline__ T accel_jit_atomic_update(T* p, F f) {
   typedef typename accel_jit_word<T>::type W;
@@ -92,7 +98,7 @@ template <class T, class F> __device__ __forceinline__ T accel_jit_atomic_update
   W old = *(volatile W*)w, seen;
   do {
     seen = old;
-    old = atomicCAS(w, seen, accel_jit_to_word<T, W>(f(accel_jit_from_word<T, W>(seen))));
+    old = atomicCAS(w, seen, accel_jit_to_word(f(accel_jit_from_word<T, W>(seen))));
   } while (old != seen);
   return accel_jit_from_word<T, W>(old);
 }
@@ -121,8 +127,8 @@ template <class T> __device__ __forceinline__ T accel_jit_atomic_exch(T* p, T v)
 }
 template <class T> __device__ __forceinline__ T accel_jit_atomic_cas(T* p, T cmp, T v) {
   typedef typename accel_jit_word<T>::type W;
-  return accel_jit_from_word<T, W>(atomicCAS((W*)p, accel_jit_to_word<T, W>(cmp),
-                                             accel_jit_to_word<T, W>(v)));
+  return accel_jit_from_word<T, W>(atomicCAS((W*)p, accel_jit_to_word(cmp),
+                                             accel_jit_to_word(v)));
 }
 """
 
