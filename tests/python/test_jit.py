@@ -648,3 +648,173 @@ def test_nvrtc_compiles_vectorize_and_reduce_kernels():
                 run_control.source(ac.zeros(3, dtype=ac.int32), ac.zeros(3), device="cuda")):
         # the templates are compiled as the CUDA backend does: -default-device
         assert ac.cuda.compile(src, arch="sm_90", options=["-default-device"]).is_cubin
+
+
+# ---------------------------------------------------------------- scalars of every dtype, locals
+@jit.kernel
+def scalar_ops(a, b, out):
+    i = jit.grid(1)
+    if i < out.size:
+        out[i] = a * b + i - a // 3
+
+
+@needs_cxx
+@pytest.mark.parametrize("dtype", JT.DTYPES)
+def test_scalar_arguments_of_every_dtype(device, dtype):
+    if dtype == "bool":
+        a, b = np.bool_(True), np.bool_(True)
+    else:
+        a, b = np.dtype(dtype).type(7), np.dtype(dtype).type(3)
+    out = ac.zeros(8, device=device)
+    scalar_ops[1, 8](a, b, out)
+    i = np.arange(8)
+    with np.errstate(all="ignore"):
+        want = (np.asarray(a * b).astype(np.float64) + i
+                - np.asarray(a // 3 if dtype != "bool" else np.int8(a) // 3).astype(np.float64))
+    np.testing.assert_allclose(ac.asnumpy(out), want)
+
+
+@jit.kernel
+def literal_locals(x, out):
+    i = jit.grid(1)
+    if i < x.size:
+        acc = 0                # a literal: takes the type its later assignments promote it to
+        for k in range(3):
+            acc += x[i]
+        n: ac.int16 = 7        # an annotation fixes the type
+        n += 1
+        if_ = 2                # a name that is a C++ keyword-ish is renamed
+        int_ = if_ * n
+        assert acc == acc, "acc is never NaN here"
+        out[i] = acc + int_
+
+
+@needs_cxx
+def test_literal_initialised_locals_take_the_promoted_type(device):
+    xn = rng.standard_normal(20).astype(np.float32)
+    out = ac.zeros(20, dtype=ac.float32, device=device)
+    literal_locals[1, 32](dev(xn, device), out)
+    np.testing.assert_allclose(ac.asnumpy(out), xn * 3 + 16, rtol=1e-6)
+    src = literal_locals.source(ac.zeros(2, dtype=ac.float32), ac.zeros(2, dtype=ac.float32))
+    assert "  float acc;" in src and "  short n;" in src   # float32, not float64
+
+
+@jit.func
+def forever(n):
+    return forever(n - 1)
+
+
+def test_recursion_is_a_syntax_error():
+    def calls_forever(x):
+        x[0] = forever(3)
+    with pytest.raises(ac.KernelSyntaxError, match="recursion"):
+        jit.kernel(calls_forever).source(ac.zeros(2))
+
+
+@jit.kernel
+def loops(out):
+    t = jit.threadIdx.x
+    s = 0
+    for k in range(10, t, -3):        # negative literal step
+        s += k
+    step = -1 if t % 2 else 2
+    for k in range(t, 5, step):       # a step known only at run time
+        s += 100
+        if s > 10000:
+            break
+    k = 0
+    while k < 50:
+        k += 1
+        if k % 2:
+            continue
+        s += 1
+    out[t] = s
+
+
+@needs_cxx
+def test_range_steps_and_while_match_python(device):
+    out = ac.zeros(16, dtype=ac.int64, device=device)
+    loops[1, 16](out)
+    want = []
+    for t in range(16):
+        s = sum(range(10, t, -3))
+        step = -1 if t % 2 else 2
+        for _ in range(t, 5, step):
+            s += 100
+            if s > 10000:
+                break
+        want.append(s + 25)
+    np.testing.assert_array_equal(ac.asnumpy(out), want)
+
+
+# ---------------------------------------------------------------- the same kernels under Numba
+NUMBA_KERNELS = r'''
+import math
+
+@cuda.jit
+def axpb(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        v = x[i]
+        out[i] = 2.5 * v - math.floor(v) + (v // 2) % 3
+
+@cuda.jit
+def tiles(a, out):
+    buf = cuda.shared.array((8, 8), float64)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    x, y = cuda.grid(2)
+    if x < a.shape[0] and y < a.shape[1]:
+        buf[tx, ty] = a[x, y]
+    cuda.syncthreads()
+    if x < a.shape[0] and y < a.shape[1]:
+        out[x, y] = buf[tx, ty] + buf[ty, tx] * 0.5
+
+@cuda.jit
+def count(x, bins):
+    for i in range(cuda.grid(1), x.shape[0], cuda.gridsize(1)):
+        cuda.atomic.add(bins, int(x[i]) % bins.shape[0], 1)
+'''
+
+NUMBA_CHILD = r'''
+import sys, numpy as np
+from numba import cuda, float64
+exec(open(sys.argv[1]).read())
+rng = np.random.default_rng(3)
+x = rng.standard_normal(100) * 10
+a = rng.standard_normal((16, 16))
+out1, out2, bins = np.zeros(100), np.zeros((16, 16)), np.zeros(7, np.int32)
+axpb[4, 32](x, out1)
+tiles[(2, 2), (8, 8)](a, out2)
+count[2, 32](np.abs(x), bins)
+np.savez(sys.argv[2], out1=out1, out2=out2, bins=bins)
+'''
+
+
+@needs_cxx
+def test_numba_kernels_give_the_same_results_under_numbas_simulator(tmp_path):
+    pytest.importorskip("numba", reason="Numba is not installed: the compatibility check "
+                        "compares with Numba's CUDA simulator")
+    src = tmp_path / "numba_kernels.py"
+    src.write_text(NUMBA_KERNELS)
+    (tmp_path / "child.py").write_text(NUMBA_CHILD)
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    r = subprocess.run([sys.executable, str(tmp_path / "child.py"), str(src),
+                        str(tmp_path / "numba.npz")], capture_output=True, text=True, env=env,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    ref = np.load(tmp_path / "numba.npz")
+    # the same source under accel: only the import changes
+    ns = {"cuda": ac.jit, "float64": ac.float64}
+    exec(compile(NUMBA_KERNELS, str(src), "exec"), ns)
+    rng_ = np.random.default_rng(3)
+    x = rng_.standard_normal(100) * 10
+    a = rng_.standard_normal((16, 16))
+    out1, out2 = ac.zeros(100), ac.zeros((16, 16))
+    bins = ac.zeros(7, dtype=ac.int32)
+    ns["axpb"][4, 32](ac.asarray(x), out1)
+    ns["tiles"][(2, 2), (8, 8)](ac.asarray(a), out2)
+    ns["count"][2, 32](ac.asarray(np.abs(x)), bins)
+    np.testing.assert_allclose(ac.asnumpy(out1), ref["out1"], rtol=1e-14)
+    np.testing.assert_array_equal(ac.asnumpy(out2), ref["out2"])
+    np.testing.assert_array_equal(ac.asnumpy(bins), ref["bins"])

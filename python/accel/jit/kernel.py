@@ -88,6 +88,14 @@ def arg_type(a, where="argument"):
     raise _core.KernelTypeError(f"[jit] {where} of type {type(a).__name__} is not supported",)
 
 
+def _cheap_key(a):
+    """What decides an argument's jit type, cheaply (a warm call's cache key)."""
+    t = type(a)
+    if t is _core.ndarray:
+        return (a.dtype, a.ndim, _c_contiguous(a))
+    return t
+
+
 def _c_contiguous(a):
     expect = a.itemsize
     for n, s in zip(reversed(a.shape), reversed(a.strides)):
@@ -154,6 +162,7 @@ class JitKernel:
         self.__doc__ = pyfunc.__doc__
         self.check = check
         self._compiled = {}  # (types, checked) -> Compiled
+        self._by_key = {}    # (checked, cheap key of each argument) -> Compiled: warm calls
 
     def compile(self, types, checked=False):
         key = (types, checked)
@@ -196,11 +205,15 @@ class JitKernel:
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None, check=None):
         args = tuple(args)
-        types = tuple(arg_type(a, f"argument {k} of {self.__name__}")
-                      for k, a in enumerate(args))
         checked = bool(self.check or _core._cpu_kernels.check_default()) if check is None \
             else bool(check)
-        c = self._compiled.get((types, checked)) or self.compile(types, checked)
+        key = (checked, *[_cheap_key(a) for a in args])
+        c = self._by_key.get(key)
+        if c is None:
+            types = tuple(arg_type(a, f"argument {k} of {self.__name__}")
+                          for k, a in enumerate(args))
+            c = self._compiled.get((types, checked)) or self.compile(types, checked)
+            self._by_key[key] = c
         grid = grid if isinstance(grid, tuple) else (grid,)
         block = block if isinstance(block, tuple) else (block,)
         try:
