@@ -818,3 +818,11 @@ def test_numba_kernels_give_the_same_results_under_numbas_simulator(tmp_path):
     np.testing.assert_allclose(ac.asnumpy(out1), ref["out1"], rtol=1e-14)
     np.testing.assert_array_equal(ac.asnumpy(out2), ref["out2"])
     np.testing.assert_array_equal(ac.asnumpy(bins), ref["bins"])
+
+
+def test_the_example_runs():
+    example = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "python",
+                           "jit_kernels.py")
+    r = subprocess.run([sys.executable, example], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "[cpu] largest(axis=1)" in r.stdout and "accel_jit_saxpy" in r.stdout

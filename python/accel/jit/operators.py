@@ -79,4 +79,10 @@ def compare(tr, op, a, b, node):
         raise tr.loc.syntax_error(node, f"the comparison {type(op).__name__} is not supported "
                                   "in a kernel", "use < <= > >= == !=")
     t = T.concrete(T.promote(a.type, b.type))
-    return f"({tr.cast(a, t, node)} {_COMPARE[type(op)]} {tr.cast(b, t, node)})"
+    return f"({_bare(tr.cast(a, t, node))} {_COMPARE[type(op)]} {_bare(tr.cast(b, t, node))})"
+
+
+def _bare(code):
+    """A name or literal without its parentheses (readability of the generated source)."""
+    inner = code[1:-1] if code.startswith("(") and code.endswith(")") else code
+    return inner if inner.replace("_", "").replace(".", "").isalnum() else code

@@ -175,10 +175,10 @@ class FunctionTranslator:
         if isinstance(t, T.Array):
             shape = [f"{cname}_shape{k}" for k in range(t.ndim)]
             out = [(t.ctype + "*", cname, name)] + [("long long", s, None) for s in shape]
-            if t.layout == "C":
-                strides = [f"{cname}_stride{k}" for k in range(t.ndim)]
-                for k in reversed(range(t.ndim)):
-                    inner = "1ll" if k == t.ndim - 1 else f"{shape[k + 1]} * {strides[k + 1]}"
+            if t.layout == "C":  # strides from the shape; the last axis indexes directly
+                strides = [f"{cname}_stride{k}" for k in range(t.ndim - 1)] + ["1"]
+                for k in reversed(range(t.ndim - 1)):
+                    inner = shape[k + 1] if k == t.ndim - 2 else f"{shape[k + 1]} * {strides[k + 1]}"
                     self.decls.append(f"const long long {strides[k]} = {inner};")
             else:
                 strides = [f"{cname}_stride{k}" for k in range(t.ndim)]
@@ -605,7 +605,7 @@ class FunctionTranslator:
             v = self.scalar(v, n)
             if v.type.kind not in "iub":
                 raise self.loc.type_error(n, f"an index must be an integer, not {v.type}")
-            code = f"(long long)({v.code})"
+            code = v.code if v.type == T.INT64 else f"(long long)({v.code})"
             if v.const is not None and v.const < 0:  # a negative literal counts from the end
                 code = f"({arr.shape[k]} + {v.const}ll)"
             if self.checked:
@@ -671,7 +671,7 @@ class FunctionTranslator:
             right = self.scalar(self.expr(right_node), right_node)
             parts.append(compare(self, op, left, right, node))
             left = right
-        return Value("(" + " && ".join(parts) + ")", T.BOOL)
+        return Value(parts[0] if len(parts) == 1 else "(" + " && ".join(parts) + ")", T.BOOL)
 
     def expr_Call(self, node):
         from .calls import call
@@ -690,7 +690,9 @@ class FunctionTranslator:
 
     def as_bool(self, v, node):
         v = self.scalar(v, node)
-        return v.code if v.type.kind == "b" else f"(({v.code}) != 0)"
+        code = v.code if v.type.kind == "b" else f"(({v.code}) != 0)"
+        return code[1:-1] if code.startswith("((") and code.endswith("))") and \
+            _balanced(code[1:-1]) else code
 
     def const_int(self, node):
         v = self.expr(node)
@@ -712,6 +714,16 @@ class FunctionTranslator:
         if not isinstance(node, ast.Name):
             raise self.loc.syntax_error(node, "an annotation needs a plain name")
         return node.id
+
+
+def _balanced(code):
+    depth = 0
+    for ch in code:
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _describe(v):
