@@ -826,3 +826,79 @@ def test_the_example_runs():
     r = subprocess.run([sys.executable, example], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "[cpu] largest(axis=1)" in r.stdout and "accel_jit_saxpy" in r.stdout
+
+
+# ---------------------------------------------------------------- random expressions vs NumPy
+_DTYPES = [d for d in JT.DTYPES if d != "bool"]
+_OPS = ["+", "-", "*", "//", "%", "min", "max", "where", "&", "|"]
+
+
+def _random_expr(r, depth, dtypes):
+    """(jit text, NumPy text) of a random expression over a, b, c; a literal is only ever the
+    right operand of a subexpression holding a variable (literal-only expressions are Python
+    arithmetic in NumPy too, not array arithmetic)."""
+    if depth == 0:
+        v = "abc"[r.integers(3)]
+        return v, v
+    op = _OPS[r.integers(len(_OPS))]
+    lhs = _random_expr(r, depth - 1, dtypes)
+    if r.random() < 0.3:
+        lit = str(int(r.integers(0, 6))) if r.random() < 0.7 else f"{r.integers(0, 6)}.5"
+        rhs = (lit, lit)
+    else:
+        rhs = _random_expr(r, r.integers(depth), dtypes)
+    if op in ("&", "|") and ("." in lhs[1] + rhs[1]):
+        op = "+"
+    if op in ("min", "max"):
+        cmp = "<" if op == "min" else ">"
+        return (f"{op}({lhs[0]}, {rhs[0]})",
+                f"np.where(({rhs[1]}) {cmp} ({lhs[1]}), {rhs[1]}, {lhs[1]})")
+    if op == "where":
+        return (f"({lhs[0]} if {lhs[0]} < {rhs[0]} else {rhs[0]})",
+                f"np.where(({lhs[1]}) < ({rhs[1]}), {lhs[1]}, {rhs[1]})")
+    return f"({lhs[0]} {op} {rhs[0]})", f"(({lhs[1]}) {op} ({rhs[1]}))"
+
+
+@needs_cxx
+@pytest.mark.parametrize("seed", range(4))
+def test_random_expressions_match_numpy_in_value_and_dtype(tmp_path, seed):
+    r = np.random.default_rng(1000 + seed)
+    dtypes = [_DTYPES[k] for k in r.integers(len(_DTYPES), size=3)]
+    if any(d in ("int8", "uint8") for d in dtypes):  # keep products of small ints in range
+        dtypes = [d.replace("8", "16") for d in dtypes]
+    exprs = []
+    for _ in range(8):
+        jit_text, np_text = _random_expr(r, int(r.integers(1, 4)), dtypes)
+        if "&" in jit_text or "|" in jit_text:
+            if len({JT.Scalar(d).kind for d in dtypes}) > 1 or \
+                    JT.Scalar(dtypes[0]).kind == "f":  # float or int64|uint64 -> float64
+                jit_text, np_text = jit_text.replace("&", "+").replace("|", "-"), \
+                    np_text.replace("&", "+").replace("|", "-")
+        exprs.append((jit_text, np_text))
+    values = {n: (r.integers(-6, 7, 64) if JT.Scalar(d).kind != "u" else r.integers(0, 7, 64))
+              .astype(d) for n, d in zip("abc", dtypes)}
+    with np.errstate(all="ignore"):
+        want = [eval(t, {"np": np}, dict(values)) for _, t in exprs]
+    body = "\n".join(f"        r{k} = {t}\n        out{k}[i] = r{k}" for k, (t, _) in
+                     enumerate(exprs))
+    outs = ", ".join(f"out{k}" for k in range(len(exprs)))
+    (tmp_path / f"rand_kernel_{seed}.py").write_text(
+        "import accel as ac\n\n\n@ac.jit.kernel\n"
+        f"def rand_kernel(A, B, C, {outs}):\n    i = ac.jit.grid(1)\n    if i < A.size:\n"
+        f"        a = A[i]\n        b = B[i]\n        c = C[i]\n{body}\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        mod = __import__(f"rand_kernel_{seed}")
+    finally:
+        sys.path.remove(str(tmp_path))
+    ins = [ac.asarray(values[n]) for n in "abc"]
+    outs_ = [ac.zeros(64, dtype=getattr(ac, w.dtype.name)) for w in want]
+    src = mod.rand_kernel.source(*ins, *outs_)
+    ctypes = {v: k for k, v in JT.C_TYPES.items()}
+    for k, ((jit_text, np_text), w) in enumerate(zip(exprs, want)):
+        declared = [line.strip()[:-len(f" r{k};")] for line in src.splitlines()
+                    if line.strip().endswith(f" r{k};")]
+        assert ctypes[declared[0]] == w.dtype.name, (jit_text, dtypes)
+    mod.rand_kernel[1, 64](*ins, *outs_)
+    for (jit_text, _), w, o in zip(exprs, want, outs_):
+        np.testing.assert_array_equal(ac.asnumpy(o), w, err_msg=f"{jit_text} {dtypes}")
