@@ -71,7 +71,7 @@ def arg_type(a, where="argument"):
         if name is None:
             raise _core.KernelTypeError(f"[jit] {where}: arrays of {a.dtype} are not supported "
                                         "in jit kernels yet (complex numbers are not)")
-        return T.Array(name, a.ndim, "C" if _c_contiguous(a) else "A")
+        return T.Array(name, a.ndim, "C" if _c_contiguous(a.shape, a.strides, a.itemsize) else "A")
     if isinstance(a, np.ndarray):
         raise _core.KernelTypeError(f"[jit] {where} is a NumPy array; pass an accel array "
                                     "(accel.asarray(x, device=...)): copies are never implicit")
@@ -88,18 +88,12 @@ def arg_type(a, where="argument"):
     raise _core.KernelTypeError(f"[jit] {where} of type {type(a).__name__} is not supported",)
 
 
-def _cheap_key(a):
-    """What decides an argument's jit type, cheaply (a warm call's cache key)."""
-    t = type(a)
-    if t is _core.ndarray:
-        return (a.dtype, a.ndim, _c_contiguous(a))
-    return t
-
-
-def _c_contiguous(a):
-    expect = a.itemsize
-    for n, s in zip(reversed(a.shape), reversed(a.strides)):
-        if n != 1 and s != expect:
+def _c_contiguous(shape, strides, itemsize):
+    if len(shape) == 1:
+        return strides[0] == itemsize or shape[0] <= 1
+    expect = itemsize
+    for n, st in zip(reversed(shape), reversed(strides)):
+        if n != 1 and st != expect:
             return False
         expect *= n
     return True
@@ -135,22 +129,6 @@ class Compiled:
         self.types = types
         self.raw = RawKernel(source, name)
 
-    def pack(self, args):
-        out = []
-        for a, t in zip(args, self.types):
-            if isinstance(t, T.Array):
-                out.append(a)
-                out.extend(a.shape)
-                if t.layout == "A":
-                    item = a.itemsize
-                    out.extend(s // item for s in a.strides)
-            elif t.dtype == "int64" and type(a) is int or t.dtype == "float64" and \
-                    type(a) is float or t.dtype == "bool" and type(a) is bool:
-                out.append(a)
-            else:
-                out.append(np.dtype(t.dtype).type(a))
-        return out
-
 
 class JitKernel:
     """A Python function compiled as a kernel; ``kernel[blocks, threads](*args)`` or
@@ -163,6 +141,7 @@ class JitKernel:
         self.check = check
         self._compiled = {}  # (types, checked) -> Compiled
         self._by_key = {}    # (checked, cheap key of each argument) -> Compiled: warm calls
+        self._launchers = {}  # kernel[config] -> its launch function
 
     def compile(self, types, checked=False):
         key = (types, checked)
@@ -195,29 +174,62 @@ class JitKernel:
         return [k[0] for k in self._compiled]
 
     def __getitem__(self, config):
-        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
-            raise TypeError(f"[jit {self.__name__}] launch as kernel[blocks, threads] (or "
-                            "[blocks, threads, stream, shared_mem_bytes])")
-        grid, block = config[0], config[1]
-        stream = config[2] if len(config) > 2 and config[2] not in (0, None) else None
-        shared_mem = config[3] if len(config) > 3 else 0
-        return lambda *args: self(grid, block, args, shared_mem=shared_mem, stream=stream)
+        try:
+            launch = self._launchers.get(config)
+        except TypeError:  # a list in the configuration: not hashable
+            launch = None
+        if launch is None:
+            if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+                raise TypeError(f"[jit {self.__name__}] launch as kernel[blocks, threads] (or "
+                                "[blocks, threads, stream, shared_mem_bytes])")
+            grid, block = config[0], config[1]
+            grid = tuple(grid) if isinstance(grid, (tuple, list)) else (grid,)
+            block = tuple(block) if isinstance(block, (tuple, list)) else (block,)
+            stream = config[2] if len(config) > 2 and config[2] not in (0, None) else None
+            shared_mem = config[3] if len(config) > 3 else 0
+
+            def launch(*args):
+                self(grid, block, args, shared_mem=shared_mem, stream=stream)
+            try:
+                if len(self._launchers) < 64:
+                    self._launchers[config] = launch
+            except TypeError:
+                pass
+        return launch
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None, check=None):
         args = tuple(args)
         checked = bool(self.check or _core._cpu_kernels.check_default()) if check is None \
             else bool(check)
-        key = (checked, *[_cheap_key(a) for a in args])
+        # One pass: the cache key (what decides each argument's jit type) and the launch
+        # arguments (arrays expand to pointer, shape and, unless C-contiguous, strides).
+        key = [checked]
+        packed = []
+        for a in args:
+            if type(a) is _core.ndarray:
+                shape, strides, item = a.shape, a.strides, a.itemsize
+                contiguous = _c_contiguous(shape, strides, item)
+                key.append((id(a.dtype), len(shape), contiguous))
+                packed.append(a)
+                packed.extend(shape)
+                if not contiguous:
+                    packed.extend([st // item for st in strides])
+            else:
+                key.append(type(a))
+                packed.append(a)
+        key = tuple(key)
         c = self._by_key.get(key)
         if c is None:
             types = tuple(arg_type(a, f"argument {k} of {self.__name__}")
                           for k, a in enumerate(args))
             c = self._compiled.get((types, checked)) or self.compile(types, checked)
             self._by_key[key] = c
-        grid = grid if isinstance(grid, tuple) else (grid,)
-        block = block if isinstance(block, tuple) else (block,)
+        if type(grid) is not tuple:
+            grid = tuple(grid) if isinstance(grid, list) else (grid,)
+        if type(block) is not tuple:
+            block = tuple(block) if isinstance(block, list) else (block,)
         try:
-            c.raw(grid, block, c.pack(args), shared_mem=shared_mem, stream=stream,
+            c.raw(grid, block, packed, shared_mem=shared_mem, stream=stream,
                   check=checked)
         except _core.KernelAssertionError as e:
             # checked mode: an index assert (prelude.CHECKED) becomes an IndexError at its line
