@@ -499,7 +499,7 @@ def bad_string(x):
 
 
 def bad_call(x):
-    x[0] = print(1)
+    x[0] = open("f")
 
 
 @pytest.mark.parametrize("fn,cls,text", [
@@ -508,7 +508,7 @@ def bad_call(x):
     (bad_reassign, ac.KernelTypeError, "v = 2.5"),
     (bad_index, ac.KernelTypeError, "x[0, 1] = 1"),
     (bad_string, ac.KernelSyntaxError, '"s"'),
-    (bad_call, ac.KernelTypeError, "print"),
+    (bad_call, ac.KernelTypeError, "open"),
 ])
 def test_rejected_constructs_name_file_line_and_column(fn, cls, text):
     k = jit.kernel(fn)
@@ -616,27 +616,31 @@ def _a(dtype, ndim=1, layout="C"):
     return JT.Array(dtype, ndim, layout)
 
 
-NVRTC_CASES = [
-    (saxpy, (JT.FLOAT64, _a("float32"), _a("float32"), _a("float32"))),
-    (block_sum, (_a("float32"), _a("float32"))),
-    (int_ops, (_a("int64"), _a("int64"), _a("int64", 2))),
-    (int_ops, (_a("int8"), _a("int8"), _a("int64", 2))),
-    (float_ops, (_a("float32"), _a("float32"), _a("float32", 2))),
-    (tuple_returns, (_a("int64"), _a("int64"), _a("int64"), _a("int64"))),
-    (transpose_add, (_a("float64", 2), _a("float64", 2, "A"), _a("float64", 2))),
-    (sum_3d, (_a("float64", 3), _a("float64"))),
-    (atomics, (_a("int32"), _a("int32"), _a("float64"))),
-    (warp_ops, (_a("int32"), _a("int64", 2))),
-    (dynamic_shared_reverse, (_a("float64"), _a("float64"))),
-    (fast_matmul, (_a("float32", 2), _a("float32", 2), _a("float32", 2))),
-    (histogram, (_a("float64"), JT.FLOAT64, JT.FLOAT64, _a("int32"))),
-]
+def _nvrtc_cases():  # every kernel of this file, with a signature (a function: some come later)
+    return [
+        (saxpy, (JT.FLOAT64, _a("float32"), _a("float32"), _a("float32"))),
+        (block_sum, (_a("float32"), _a("float32"))),
+        (int_ops, (_a("int64"), _a("int64"), _a("int64", 2))),
+        (int_ops, (_a("int8"), _a("int8"), _a("int64", 2))),
+        (float_ops, (_a("float32"), _a("float32"), _a("float32", 2))),
+        (tuple_returns, (_a("int64"), _a("int64"), _a("int64"), _a("int64"))),
+        (transpose_add, (_a("float64", 2), _a("float64", 2, "A"), _a("float64", 2))),
+        (sum_3d, (_a("float64", 3), _a("float64"))),
+        (atomics, (_a("int32"), _a("int32"), _a("float64"))),
+        (warp_ops, (_a("int32"), _a("int64", 2))),
+        (dynamic_shared_reverse, (_a("float64"), _a("float64"))),
+        (fast_matmul, (_a("float32", 2), _a("float32", 2), _a("float32", 2))),
+        (histogram, (_a("float64"), JT.FLOAT64, JT.FLOAT64, _a("int32"))),
+        (loops, (_a("int64"),)),
+        (literal_locals, (_a("float32"), _a("float32"))),
+        (prints, (_a("float64"),)),
+    ]
 
 
 @needs_nvrtc
 @pytest.mark.parametrize("checked", [False, True])
 def test_nvrtc_compiles_every_kernel_for_sm_90(checked):
-    for k, sig in NVRTC_CASES:
+    for k, sig in _nvrtc_cases():
         m = ac.cuda.compile(k.source(*sig, checked=checked), arch="sm_90")
         assert m.is_cubin, k
 
@@ -902,3 +906,17 @@ def test_random_expressions_match_numpy_in_value_and_dtype(tmp_path, seed):
     mod.rand_kernel[1, 64](*ins, *outs_)
     for (jit_text, _), w, o in zip(exprs, want, outs_):
         np.testing.assert_array_equal(ac.asnumpy(o), w, err_msg=f"{jit_text} {dtypes}")
+
+
+@jit.kernel
+def prints(x):
+    i = jit.threadIdx.x
+    if i == 0:
+        print("x[0] =", x[0], "100%", x[0] > 0, jit.threadIdx.x + 7, ac.uint8(250))
+
+
+@needs_cxx
+def test_print_writes_one_line(capfd):
+    prints[1, 4](ac.asarray(np.array([2.5])))
+    out, _ = capfd.readouterr()
+    assert out == "x[0] = 2.5 100% True 7 250\n"

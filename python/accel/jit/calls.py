@@ -100,6 +100,8 @@ def call(tr, node):
         if handler is None:
             raise tr.loc.syntax_error(node, f"accel.jit.{f.name} cannot be called")
         return handler(tr, node)
+    if f is builtins.print:
+        return _print(tr, node)
     if node.keywords:
         raise tr.loc.syntax_error(node, "keyword arguments are only taken by shared.array and "
                                   "local.array here")
@@ -189,6 +191,35 @@ def _math(tr, node, name, from_math_module):
     if from_math_module and name in _INTEGER_RESULT:
         return Value(f"((long long){code})", T.INT64)
     return Value(code, t)
+
+
+def _print(tr, node):
+    """print(...) as one printf (C's on the CPU, the device's on a GPU): strings, numbers and
+    bools, separated by spaces; floats as %g."""
+    if node.keywords:
+        raise tr.loc.syntax_error(node, "print() in a kernel takes no keyword arguments")
+    fmt, vals = [], []
+    for a in node.args:
+        if isinstance(a, ast.Constant) and isinstance(a.value, str):
+            fmt.append(a.value.replace("%", "%%"))
+            continue
+        v = tr.scalar(tr.expr(a), a)
+        kind = v.type.kind
+        if kind == "b":
+            fmt.append("%s")
+            vals.append(f'(({tr.as_bool(v, a)}) ? "True" : "False")')
+        elif kind == "i":
+            fmt.append("%lld")
+            vals.append(f"(long long)({v.code})")
+        elif kind == "u":
+            fmt.append("%llu")
+            vals.append(f"(unsigned long long)({v.code})")
+        else:
+            fmt.append("%g")
+            vals.append(f"(double)({v.code})")
+    from .translate import _c_string
+    text = _c_string(" ".join(fmt) + "\n")
+    return Value(f"printf({', '.join([text] + vals)})", None)
 
 
 # ---- jit intrinsics ----
