@@ -920,3 +920,27 @@ def test_print_writes_one_line(capfd):
     prints[1, 4](ac.asarray(np.array([2.5])))
     out, _ = capfd.readouterr()
     assert out == "x[0] = 2.5 100% True 7 250\n"
+
+
+@jit.kernel
+def negative_indices(x, m, out, counts):
+    i = jit.grid(1)
+    if i < x.size:
+        j = i - x.size                  # -n .. -1 counts from the end, as NumPy and Numba
+        out[i] = x[j] + m[-1, j % -3]   # j % -3 is in -2 .. 0
+        jit.atomic.add(counts, j % 2 - 2, 1)
+
+
+@needs_cxx
+def test_negative_indices_wrap_around(device):
+    xn = rng.standard_normal(10)
+    mn = rng.standard_normal((2, 3))
+    out = ac.zeros(10, device=device)
+    counts = ac.zeros(2, dtype=ac.int32, device=device)
+    negative_indices[1, 16](dev(xn, device), dev(mn, device), out, counts)
+    j = np.arange(10) - 10
+    np.testing.assert_array_equal(ac.asnumpy(out), xn[j] + mn[-1, j % -3])
+    np.testing.assert_array_equal(ac.asnumpy(counts), [5, 5])
+    src = negative_indices.source(ac.zeros(2), ac.zeros((2, 2)), ac.zeros(2),
+                                  ac.zeros(2, dtype=ac.int32))
+    assert "out[i]" in src      # an index known non-negative is used as it is

@@ -67,7 +67,7 @@ def special_value(tr, obj, node):
     """Intrinsics used as values (``laneid``) and Python constants; None if neither."""
     if obj is I.laneid:
         return Value("((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * "
-                     "threadIdx.z)) & 31))", T.INT32)
+                     "threadIdx.z)) & 31))", T.INT32, nonneg=True)
     return None
 
 
@@ -75,7 +75,7 @@ def attribute(tr, obj, attr, node):
     if isinstance(obj, I.Dim3):
         if attr not in ("x", "y", "z"):
             raise tr.loc.syntax_error(node, f"{obj.name} has .x, .y and .z, not .{attr}")
-        return Value(f"((int){obj.name}.{attr})", T.INT32)
+        return Value(f"((int){obj.name}.{attr})", T.INT32, nonneg=True)
     if not hasattr(obj, attr):
         raise tr.loc.type_error(node, f"{obj!r} has no attribute {attr!r}")
     value = getattr(obj, attr)
@@ -123,7 +123,7 @@ def call(tr, node):
             t = T.Scalar(name)
             if t.kind == "b":
                 return Value(tr.as_bool(v, node), t)
-            return Value(tr.cast(v, t, node), t)
+            return Value(tr.cast(v, t, node), t, nonneg=v.nonneg and t.kind != "f")
     global _math_table
     if _math_table is None:
         _math_table = _math_functions()
@@ -157,14 +157,17 @@ def _minmax(tr, node, fn):
     for v in vals[1:]:
         t = T.promote(acc.type, v.type)
         ct = T.concrete(t)
-        acc = Value(f"{fn}<{ct.ctype}>({tr.cast(acc, ct, node)}, {tr.cast(v, ct, node)})", t)
+        nonneg = (acc.nonneg and v.nonneg) if fn == "accel_jit_min" else (acc.nonneg or
+                                                                          v.nonneg)
+        acc = Value(f"{fn}<{ct.ctype}>({tr.cast(acc, ct, node)}, {tr.cast(v, ct, node)})", t,
+                    nonneg=nonneg)
     return acc
 
 
 def _len(tr, node):
     v = _args(tr, node, 1, arrays=True)[0]
     if isinstance(v, ArrayVal):
-        return Value(v.shape[0], T.INT64) if v.shape else Value("1ll", T.INT64)
+        return Value(v.shape[0] if v.shape else "1ll", T.INT64, nonneg=True)
     if isinstance(v, TupleVal):
         return Value(str(len(v.items)), T.WEAK_INT, len(v.items))
     raise tr.loc.type_error(node, "len() takes an array or a tuple")
@@ -229,10 +232,11 @@ def _grid(tr, node, size):
         raise tr.loc.type_error(node, "grid()/gridsize() take 1, 2 or 3")
     axes = "xyz"[:n]
     if size:
-        items = [Value(f"((long long)blockDim.{a} * gridDim.{a})", T.INT64) for a in axes]
-    else:
-        items = [Value(f"((long long)blockIdx.{a} * blockDim.{a} + threadIdx.{a})", T.INT64)
+        items = [Value(f"((long long)blockDim.{a} * gridDim.{a})", T.INT64, nonneg=True)
                  for a in axes]
+    else:
+        items = [Value(f"((long long)blockIdx.{a} * blockDim.{a} + threadIdx.{a})", T.INT64,
+                       nonneg=True) for a in axes]
     return items[0] if n == 1 else TupleVal(items)
 
 

@@ -36,11 +36,13 @@ def binary(tr, op, a, b, node):
     ct = T.concrete(t)
     kind = t.kind
     x, y = tr.cast(a, ct, node), tr.cast(b, ct, node)
+    both = a.nonneg and b.nonneg  # signed wrap on overflow aside, as C++'s arithmetic
     if type(op) in _SIMPLE:
         if kind == "b" and isinstance(op, ast.Sub):
             raise tr.loc.type_error(node, "- of two bools is not allowed (as in NumPy)",
                                     "use ^ or !=")
-        return Value(f"(({ct.ctype})({x} {_SIMPLE[type(op)]} {y}))", t)
+        return Value(f"(({ct.ctype})({x} {_SIMPLE[type(op)]} {y}))", t,
+                     nonneg=both and not isinstance(op, ast.Sub))
     if isinstance(op, ast.Div):
         if kind in "biu":
             r = T.WEAK_FLOAT if t.weak else T.FLOAT64
@@ -51,7 +53,8 @@ def binary(tr, op, a, b, node):
             t, ct = T.Scalar("int8"), T.Scalar("int8")
             x, y = tr.cast(a, ct, node), tr.cast(b, ct, node)
         fn = "accel_jit_floordiv" if isinstance(op, ast.FloorDiv) else "accel_jit_mod"
-        return Value(f"{fn}<{ct.ctype}>({x}, {y})", t)
+        nonneg = both if isinstance(op, ast.FloorDiv) else b.nonneg  # % has the divisor's sign
+        return Value(f"{fn}<{ct.ctype}>({x}, {y})", t, nonneg=nonneg)
     if isinstance(op, ast.Pow):
         if kind == "f":
             fn = "powf" if ct.dtype == "float32" else "pow"
@@ -64,12 +67,14 @@ def binary(tr, op, a, b, node):
         if kind == "f":
             raise tr.loc.type_error(node, f"bitwise operators take integers or bools, not {t}")
         if type(op) in _BITWISE:
-            return Value(f"(({ct.ctype})({x} {_BITWISE[type(op)]} {y}))", t)
+            nonneg = (a.nonneg or b.nonneg) if isinstance(op, ast.BitAnd) else both
+            return Value(f"(({ct.ctype})({x} {_BITWISE[type(op)]} {y}))", t, nonneg=nonneg)
         if kind == "b":
             t, ct = T.INT64, T.INT64
             x, y = tr.cast(a, ct, node), tr.cast(b, ct, node)
         fn = "accel_jit_lshift" if isinstance(op, ast.LShift) else "accel_jit_rshift"
-        return Value(f"{fn}<{ct.ctype}>({x}, {y})", t)
+        return Value(f"{fn}<{ct.ctype}>({x}, {y})", t,
+                     nonneg=a.nonneg and isinstance(op, ast.RShift))
     raise tr.loc.syntax_error(node, f"the operator {type(op).__name__} is not supported",
                               "use + - * / // % ** & | ^ << >>")
 

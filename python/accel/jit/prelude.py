@@ -5,6 +5,8 @@ PRELUDE = r"""
 // ---- accel.jit helpers: Python/NumPy semantics C++ does not have ----
 #define ACCEL_JIT_INF (1e308 * 10.0)
 #define ACCEL_JIT_NAN (ACCEL_JIT_INF * 0.0)
+// A negative index counts from the end of its axis (NumPy, Numba).
+__device__ __forceinline__ long long accel_jit_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 template <class T> __device__ __forceinline__ T accel_jit_floordiv(T a, T b) {
   if constexpr (sizeof(T) <= 8 && (T)0.5 == 0) {  // integers: floor, and 0 for b == 0 (NumPy)
     if (b == 0) return 0;

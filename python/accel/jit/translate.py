@@ -30,13 +30,16 @@ memcpy memset""".split())
 
 
 class Value:
-    """An expression's C++ text and its type (Scalar or a struct-returned Tuple)."""
-    __slots__ = ("code", "type", "const")
+    """An expression's C++ text and its type (Scalar or a struct-returned Tuple); ``nonneg``:
+    known never to be negative (an index that needs no wrap-around)."""
+    __slots__ = ("code", "type", "const", "nonneg")
 
-    def __init__(self, code, type_, const=None):
+    def __init__(self, code, type_, const=None, nonneg=False):
         self.code = code
         self.type = type_
         self.const = const  # the Python value when known at translation time
+        self.nonneg = bool(nonneg) or (const is not None and const >= 0) or (
+            isinstance(type_, T.Scalar) and type_.kind in "ub")
 
 
 class ArrayVal:
@@ -83,6 +86,7 @@ class FunctionTranslator:
         self.checked = checked
         self.tree, self.loc = parse_function(pyfunc)
         self.hints = {}      # local name -> type, from an earlier pass
+        self.signed = set()  # locals assigned a value that may be negative (earlier passes)
         self.ret_hint = None
 
     # ---- driver ----
@@ -103,6 +107,8 @@ class FunctionTranslator:
         self.decls = []        # hoisted declarations
         self.written = set()   # parameter names of arrays written
         self.returns = []      # (node, type) of each return with a value
+        self.params = set()    # scalar parameters (of unknown sign unless unsigned)
+        self.new_signed = set()
         self.lines = []
         self.depth = 1
         self.loop_depth = 0
@@ -127,6 +133,9 @@ class FunctionTranslator:
         ret = self._return_type()
         if self.kind == "device" and ret != self.ret_hint:
             self.ret_hint = ret
+            changed = True
+        if not self.new_signed <= self.signed:  # a local thought non-negative is not
+            self.signed |= self.new_signed
             changed = True
         if changed:
             raise Redo()
@@ -171,6 +180,7 @@ class FunctionTranslator:
         if isinstance(t, T.Scalar):
             self.locals[name] = t
             self.first[name] = self.tree
+            self.params.add(name)
             return [(t.ctype, cname, None)]
         if isinstance(t, T.Array):
             shape = [f"{cname}_shape{k}" for k in range(t.ndim)]
@@ -264,7 +274,7 @@ class FunctionTranslator:
             name = node.target.id
             if name not in self.locals:
                 raise self.loc.type_error(node.target, f"{name!r} is used before it is assigned")
-            cur = Value(self.cname_of(name), self.local_type(name))
+            cur = self.expr_Name(node.target)
             self.store_local(name, self.binop(op, cur, self.expr(node.value), node), node)
         elif isinstance(node.target, ast.Subscript):
             arr, idx = self.element(node.target)
@@ -293,7 +303,7 @@ class FunctionTranslator:
                     if isinstance(item, Value) and item.const is None:
                         t = self.temp()
                         self.emit(f"const {T.concrete(item.type).ctype} {t} = {item.code};", node)
-                        tmps.append(Value(t, item.type))
+                        tmps.append(Value(t, item.type, nonneg=item.nonneg))
                     else:
                         tmps.append(item)
                 for tgt, item in zip(target.elts, tmps):
@@ -359,6 +369,8 @@ class FunctionTranslator:
 
     def store_local(self, name, v, node):
         t = self.locals[name]
+        if not v.nonneg:
+            self.new_signed.add(name)
         if isinstance(t, T.Tuple) or isinstance(v.type, T.Tuple):
             if t != v.type:
                 raise self.loc.type_error(node, f"{name!r} is a {t}; it cannot take a {v.type}")
@@ -447,7 +459,11 @@ class FunctionTranslator:
         self.emit(f"for ({ct.ctype} {it_var} = {self.cast(args[0], ct, it)}; {cond}; "
                   f"{it_var} += {step_var}) {{")
         self.depth += 1
-        self.store_local(name, Value(it_var, ct), node.target)
+        # the loop variable is never negative when counting up from >= 0, or down to >= -1
+        nonneg = args[0].nonneg and step.nonneg or (
+            step.const is not None and step.const < 0 and args[1].const is not None and
+            args[1].const >= -1)
+        self.store_local(name, Value(it_var, ct, nonneg=nonneg), node.target)
         self.loop_depth += 1
         self.block(node.body)
         self.loop_depth -= 1
@@ -514,7 +530,8 @@ class FunctionTranslator:
         if name in self.arrays:
             return self.arrays[name]
         if name in self.locals:
-            return Value(self.cname_of(name), self.local_type(name))
+            return Value(self.cname_of(name), self.local_type(name),
+                         nonneg=name not in self.signed and name not in self.params)
         return self.from_python(self.resolve_global(name, node), node)
 
     def resolve_global(self, name, node=None):
@@ -548,9 +565,9 @@ class FunctionTranslator:
         attr = node.attr
         if isinstance(base, ArrayVal):
             if attr == "shape":
-                return TupleVal([Value(s, T.INT64) for s in base.shape])
+                return TupleVal([Value(s, T.INT64, nonneg=True) for s in base.shape])
             if attr == "size":
-                return Value(base.size(), T.INT64)
+                return Value(base.size(), T.INT64, nonneg=True)
             if attr == "ndim":
                 return Value(str(base.type.ndim), T.WEAK_INT, base.type.ndim)
             raise self.loc.syntax_error(node, f"arrays have no attribute {attr!r} in a kernel",
@@ -608,6 +625,8 @@ class FunctionTranslator:
             code = v.code if v.type == T.INT64 else f"(long long)({v.code})"
             if v.const is not None and v.const < 0:  # a negative literal counts from the end
                 code = f"({arr.shape[k]} + {v.const}ll)"
+            elif not v.nonneg:  # NumPy's (and Numba's) wrap-around of a negative index
+                code = f"accel_jit_wrap({code}, {arr.shape[k]})"
             if self.checked:
                 what = _c_string(f"accel.jit: index out of bounds for {_array_name(node.value)} "
                                  f"axis {k}")
@@ -627,7 +646,8 @@ class FunctionTranslator:
         a, b = self.scalar(a, node.body), self.scalar(b, node.orelse)
         t = T.promote(a.type, b.type)
         ct = T.concrete(t) if not (a.type.weak and b.type.weak) else t
-        return Value(f"(({cond}) ? {self.cast(a, ct, node)} : {self.cast(b, ct, node)})", t)
+        return Value(f"(({cond}) ? {self.cast(a, ct, node)} : {self.cast(b, ct, node)})", t,
+                     nonneg=a.nonneg and b.nonneg)
 
     def expr_UnaryOp(self, node):
         v = self.scalar(self.expr(node.operand), node.operand)
