@@ -8,7 +8,9 @@
 - @jit.vectorize (clip_scale) on 1e7 float32 vs accel's expression, NumPy, and Numba's
   vectorize(target='parallel') where Numba is installed;
 - compile time of a first call (cold cache, new process) and of a disk-cache hit (new process),
-  beside Numba's first-call compile of the same vectorize (new process).
+  beside Numba's first-call compile of the same vectorize (new process);
+- the same block_sum source under Numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1, the peer
+  that runs CUDA Python kernels on a CPU) at a size it finishes, beside accel at that size.
 
 Run: PYTHONPATH=python python3 benchmarks/bench_jit.py [--quick]
 """
@@ -132,6 +134,34 @@ print(time.perf_counter() - t0)
 """
 
 
+SIMULATOR_CHILD = r"""
+import sys, time, numpy as np
+from numba import cuda, float32
+@cuda.jit
+def block_sum(x, out):
+    buf = cuda.shared.array(256, float32)
+    t = cuda.threadIdx.x
+    i = cuda.blockIdx.x * cuda.blockDim.x + t
+    buf[t] = x[i] if i < x.size else 0.0
+    cuda.syncthreads()
+    s = 128
+    while s > 0:
+        if t < s:
+            buf[t] += buf[t + s]
+        cuda.syncthreads()
+        s //= 2
+    if t == 0:
+        cuda.atomic.add(out, 0, buf[0])
+n = int(sys.argv[1])
+x = np.ones(n, np.float32)
+out = np.zeros(1, np.float32)
+block_sum[n // 256, 256](x, out)
+t0 = time.perf_counter()
+block_sum[n // 256, 256](x, out)
+print(time.perf_counter() - t0)
+"""
+
+
 def first_call_seconds(cache_dir, tmp):
     kfile = os.path.join(tmp, "kernel_file.py")
     with open(kfile, "w") as f:
@@ -216,6 +246,21 @@ def main():
                                  check=True)
             t_nb = float(out.stdout.strip().splitlines()[-1])
             row("cold jit kernel vs Numba's first vectorize compile", cold, t_nb, "numba")
+        except ImportError:
+            pass
+        try:
+            import numba  # noqa: F401
+            ns = 2048
+            sim = os.path.join(tmp, "sim.py")
+            with open(sim, "w") as f:
+                f.write(SIMULATOR_CHILD)
+            out = subprocess.run([sys.executable, sim, str(ns)], capture_output=True,
+                                 text=True, check=True,
+                                 env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1"))
+            t_sim = float(out.stdout.strip().splitlines()[-1])
+            xs = ac.ones(ns, dtype=ac.float32)
+            t_acc = median_time(lambda: block_sum[ns // 256, 256](xs, total))
+            row(f"block_sum {ns} float32 vs Numba's CUDA simulator", t_acc, t_sim, "cudasim")
         except ImportError:
             pass
     print("ratio = accel time / baseline time (below 1: accel faster)")

@@ -560,8 +560,14 @@ def test_source_shows_the_generated_cpp():
                        ac.zeros(4, dtype=ac.float32))
     assert 'extern "C" __global__ void accel_jit_saxpy(double a, const float* x' in src
     assert "float* out" in src and "#line" in src
-    assert saxpy.source(ac.float32, JT.Array("float32", 1, "C"), JT.Array("float32", 1, "C"),
-                        JT.Array("float32", 1, "C")) != src
+    by_types = saxpy.source(ac.float32, JT.Array("float32", 1, "C"),
+                            JT.Array("float32", 1, "C"), JT.Array("float32", 1, "C"))
+    assert by_types != src and "(float a, const float* x" in by_types
+    assert saxpy.source("float32, float32[::1], float32[::1], float32[::1]") == by_types
+    strided = saxpy.source("float64, float32[:], float32[:], float32[:]")
+    assert "long long x_stride0" in strided
+    with pytest.raises(ac.KernelTypeError, match="float33"):
+        saxpy.source("float33, float32[:], float32[:], float32[:]")
 
 
 @needs_cxx

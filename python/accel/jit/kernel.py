@@ -99,6 +99,37 @@ def _c_contiguous(shape, strides, itemsize):
     return True
 
 
+def parse_signature(text):
+    """Numba-style signature text: ``"float32, float32[:], int64[:, ::1]"`` (``[:]`` an array
+    of any layout, ``::1`` last: C-contiguous)."""
+    items, depth, cur = [], 0, ""
+    for ch in text.replace(" ", ""):
+        depth += (ch == "[") - (ch == "]")
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    items.append(cur)
+    out = []
+    for item in items:
+        name, _, dims = item.partition("[")
+        name = "bool" if name in ("bool_", "b1") else name
+        if name not in T.C_TYPES:
+            raise _core.KernelTypeError(f"[jit] {item!r} in the signature {text!r} is not a "
+                                        f"dtype or an array of one (float32, int64[:, :], "
+                                        f"float64[:, ::1])")
+        if not dims:
+            out.append(T.Scalar(name))
+            continue
+        axes = dims.rstrip("]").split(",")
+        if not all(a in (":", "::1") for a in axes):
+            raise _core.KernelTypeError(f"[jit] {item!r}: write each axis as ':' ('::1' last "
+                                        "for C-contiguous)")
+        out.append(T.Array(name, len(axes), "C" if axes[-1] == "::1" else "A"))
+    return tuple(out)
+
+
 def _spec_type(s):
     """A signature entry of ``source()``: a jit type, an example value, or a dtype."""
     if isinstance(s, (T.Scalar, T.Array)):
@@ -162,10 +193,15 @@ class JitKernel:
 
     def source(self, *signature, checked=False):
         """The CUDA C++ generated for ``signature``: example arguments (arrays, scalars),
-        dtypes (a scalar of that dtype) or accel.jit.types values."""
+        dtypes (a scalar of that dtype), accel.jit.types values, or Numba-style text
+        (``"float32, float32[::1], float32[:]"``)."""
         if len(signature) == 1 and isinstance(signature[0], (tuple, list)):
             signature = tuple(signature[0])
-        types = tuple(_spec_type(s) for s in signature)
+        if len(signature) == 1 and isinstance(signature[0], str) and \
+                signature[0] not in T.C_TYPES:
+            types = parse_signature(signature[0])
+        else:
+            types = tuple(_spec_type(s) for s in signature)
         return self.compile(types, checked).source
 
     @property
