@@ -165,9 +165,9 @@ def test_promotion_matches_numpy_for_every_dtype_pair():
             got = JT.promote(JT.Scalar(a), JT.Scalar(b)).dtype
             assert got == np.result_type(a, b).name, (a, b)
         # Python literals are weak, as NEP 50's scalars
-        for lit in (3, 2.5):
-            want = (np.zeros(1, a) + lit).dtype.name if a != "bool" or isinstance(lit, float) \
-                else "int64"
+        for lit in (3, 2.5, 1j):
+            want = (np.zeros(1, a) + lit).dtype.name if a != "bool" or \
+                not isinstance(lit, int) else "int64"
             got = JT.promote(JT.Scalar(a), JT.literal_type(lit)).dtype
             assert got == want, (a, lit)
 
@@ -640,6 +640,8 @@ def _nvrtc_cases():  # every kernel of this file, with a signature (a function: 
         (loops, (_a("int64"),)),
         (literal_locals, (_a("float32"), _a("float32"))),
         (prints, (_a("float64"),)),
+        (complex_ops, (_a("complex64"), _a("complex64"), JT.Scalar("complex64"),
+                       _a("complex128"), _a("float32"))),
     ]
 
 
@@ -655,7 +657,8 @@ def test_nvrtc_compiles_every_kernel_for_sm_90(checked):
 def test_nvrtc_compiles_vectorize_and_reduce_kernels():
     x = ac.zeros(3, dtype=ac.float32)
     for src in (hypot_plus.source(x, x, device="cuda"),
-                run_control.source(ac.zeros(3, dtype=ac.int32), ac.zeros(3), device="cuda")):
+                run_control.source(ac.zeros(3, dtype=ac.int32), ac.zeros(3), device="cuda"),
+                rotate.source(ac.zeros(3, dtype=ac.complex64), 2.0, device="cuda")):
         # the templates are compiled as the CUDA backend does: -default-device
         assert ac.cuda.compile(src, arch="sm_90", options=["-default-device"]).is_cubin
 
@@ -669,8 +672,8 @@ def scalar_ops(a, b, out):
 
 
 @needs_cxx
-@pytest.mark.parametrize("dtype", JT.DTYPES)
-def test_scalar_arguments_of_every_dtype(device, dtype):
+@pytest.mark.parametrize("dtype", [d for d in JT.DTYPES if not d.startswith("complex")])
+def test_scalar_arguments_of_every_real_dtype(device, dtype):
     if dtype == "bool":
         a, b = np.bool_(True), np.bool_(True)
     else:
@@ -839,7 +842,7 @@ def test_the_example_runs():
 
 
 # ---------------------------------------------------------------- random expressions vs NumPy
-_DTYPES = [d for d in JT.DTYPES if d != "bool"]
+_DTYPES = [d for d in JT.DTYPES if d != "bool" and not d.startswith("complex")]
 _OPS = ["+", "-", "*", "//", "%", "min", "max", "where", "&", "|"]
 
 
@@ -950,3 +953,58 @@ def test_negative_indices_wrap_around(device):
     src = negative_indices.source(ac.zeros(2), ac.zeros((2, 2)), ac.zeros(2),
                                   ac.zeros(2, dtype=ac.int32))
     assert "out[i]" in src      # an index known non-negative is used as it is
+
+
+# ---------------------------------------------------------------- complex numbers
+@jit.kernel
+def complex_ops(z, w, s, out, mag):
+    i = jit.grid(1)
+    if i < z.size:
+        a = z[i]
+        b = w[i]
+        c = a * b + s / (b - 1j) - a.conjugate() * 2
+        if c != 0 and a == a:
+            out[i] = c + complex(a.real, b.imag)
+        mag[i] = abs(c) + a.imag
+
+
+@jit.vectorize
+def rotate(z, k):
+    return z * 1j + k
+
+
+@needs_cxx
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_complex_arithmetic_matches_numpy(device, dtype):
+    z = (rng.standard_normal(50) + 1j * rng.standard_normal(50)).astype(dtype)
+    w = (rng.standard_normal(50) + 1j * rng.standard_normal(50)).astype(dtype)
+    w[0] = 0
+    out = ac.zeros(50, dtype=ac.complex128, device=device)
+    real = ac.float32 if dtype == np.complex64 else ac.float64
+    mag = ac.zeros(50, dtype=real, device=device)
+    s = dtype(2 + 3j)
+    complex_ops[1, 64](dev(z, device), dev(w, device), s, out, mag)
+    c = z * w + s / (w - 1j) - np.conj(z) * 2
+    tol = 1e-5 if dtype == np.complex64 else 1e-13
+    np.testing.assert_allclose(ac.asnumpy(out), c + (z.real + 1j * w.imag), rtol=tol)
+    np.testing.assert_allclose(ac.asnumpy(mag), np.abs(c) + z.imag, rtol=tol)
+
+    r = rotate(dev(z, device), 2.0)
+    assert r.dtype == getattr(ac, np.dtype(dtype).name)
+    np.testing.assert_array_equal(ac.asnumpy(r), z * 1j + 2.0)
+
+
+def test_complex_rejects_what_numpy_rejects():
+    def floor_div(z):
+        z[0] = z[0] // 2
+
+    def ordered(z):
+        z[0] = min(z[0], z[1])
+
+    def less(z, out):
+        out[0] = z[0] < z[1]
+    for fn, what in ((floor_div, "complex numbers take"), (ordered, "no order"),
+                     (less, "== and != only")):
+        args = [ac.zeros(2, dtype=ac.complex64)] * fn.__code__.co_argcount
+        with pytest.raises(ac.KernelTypeError, match=what):
+            jit.kernel(fn).source(*args)

@@ -52,6 +52,8 @@ def dtype_name(obj):
         return "int64"
     if obj is bool:
         return "bool"
+    if obj is complex:
+        return "complex128"
     if isinstance(obj, str):
         return obj if obj in T.C_TYPES else None
     name = T.from_dtype(obj)
@@ -84,6 +86,13 @@ def attribute(tr, obj, attr, node):
 
 
 def call(tr, node):
+    if isinstance(node.func, ast.Attribute) and node.func.attr in ("conjugate", "conj"):
+        base = tr.expr(node.func.value)
+        if isinstance(base, Value) and isinstance(base.type, T.Scalar):
+            _args(tr, node, 0)
+            if base.type.kind != "c":
+                return base
+            return Value(f"accel_jit_conj({base.code})", base.type)
     callee = tr.expr(node.func)
     if not isinstance(callee, PyObj):
         raise tr.loc.type_error(node.func, "this is not a function that can be called in a "
@@ -111,6 +120,10 @@ def call(tr, node):
         return _minmax(tr, node, "accel_jit_min" if f is builtins.min else "accel_jit_max")
     if f is builtins.abs:
         v = _args(tr, node, 1)[0]
+        if v.type.kind == "c":
+            t = T.Scalar(T.REAL_OF[v.type.dtype], weak=v.type.weak)
+            return Value(f"accel_jit_abs({tr.cast(v, T.concrete(v.type), node)})", t,
+                         nonneg=True)
         t = T.INT64 if v.type.kind == "b" else v.type
         return Value(f"accel_jit_abs({tr.cast(v, T.concrete(t), node)})", t)
     if f is builtins.len:
@@ -118,6 +131,12 @@ def call(tr, node):
     if f in (builtins.int, builtins.float, builtins.bool) or dtype_name(f) is not None and \
             not callable(getattr(f, "__code__", None)):
         name = dtype_name(f)
+        if f is builtins.complex and len(node.args) == 2:
+            re, im = _args(tr, node, 2)
+            if "c" in (re.type.kind, im.type.kind):
+                raise tr.loc.type_error(node, "complex(re, im) takes two real numbers")
+            return Value(f"accel_jit_complex<double>({tr.cast(re, T.FLOAT64, node)}, "
+                         f"{tr.cast(im, T.FLOAT64, node)})", T.Scalar("complex128"))
         if name is not None and len(node.args) == 1:
             v = _args(tr, node, 1)[0]
             t = T.Scalar(name)
@@ -150,6 +169,9 @@ def _args(tr, node, n, arrays=False):
 
 def _minmax(tr, node, fn):
     vals = [tr.scalar(tr.expr(a), a) for a in node.args]
+    if any(v.type.kind == "c" for v in vals):
+        raise tr.loc.type_error(node, "min()/max() take real numbers (complex ones have no "
+                                "order)")
     if len(vals) < 2:
         raise tr.loc.type_error(node, "min()/max() in a kernel take two or more numbers",
                                 "write min(a, b) or min(a, b, c)")
@@ -182,6 +204,9 @@ def _math(tr, node, name, from_math_module):
         return Value(f"({name}({v.code}) != 0)", T.BOOL)
     arity = _MATH[name]
     vals = _args(tr, node, arity)
+    if any(v.type.kind == "c" for v in vals):
+        raise tr.loc.type_error(node, f"{name} of complex numbers is not supported in a kernel",
+                                "complex numbers have abs(), .real, .imag and .conjugate()")
     t = vals[0].type
     for v in vals[1:]:
         t = T.promote(t, v.type)
@@ -208,7 +233,10 @@ def _print(tr, node):
             continue
         v = tr.scalar(tr.expr(a), a)
         kind = v.type.kind
-        if kind == "b":
+        if kind == "c":
+            fmt.append("(%g%+gj)")
+            vals += [f"(double)(({v.code}).re)", f"(double)(({v.code}).im)"]
+        elif kind == "b":
             fmt.append("%s")
             vals.append(f'(({tr.as_bool(v, a)}) ? "True" : "False")')
         elif kind == "i":
@@ -259,7 +287,7 @@ def _syncwarp(tr, node):
 def _shuffle(fn):
     def handler(tr, node):
         mask, value, lane = _args(tr, node, 3)
-        if value.type.kind == "b" or value.type.dtype in ("int8", "int16", "uint8", "uint16"):
+        if value.type.kind in "bc" or value.type.dtype in ("int8", "int16", "uint8", "uint16"):
             raise tr.loc.type_error(node.args[1], f"a shuffle moves 32- and 64-bit numbers, not "
                                     f"{value.type}")
         vt = T.concrete(value.type)

@@ -70,7 +70,7 @@ def arg_type(a, where="argument"):
         name = T.from_dtype(a.dtype)
         if name is None:
             raise _core.KernelTypeError(f"[jit] {where}: arrays of {a.dtype} are not supported "
-                                        "in jit kernels yet (complex numbers are not)")
+                                        "in jit kernels")
         return T.Array(name, a.ndim, "C" if _c_contiguous(a.shape, a.strides, a.itemsize) else "A")
     if isinstance(a, np.ndarray):
         raise _core.KernelTypeError(f"[jit] {where} is a NumPy array; pass an accel array "
@@ -85,6 +85,8 @@ def arg_type(a, where="argument"):
         return T.INT64
     elif isinstance(a, float):
         return T.FLOAT64
+    elif isinstance(a, complex):
+        return T.Scalar("complex128")
     raise _core.KernelTypeError(f"[jit] {where} of type {type(a).__name__} is not supported",)
 
 

@@ -48,6 +48,9 @@ def binary(tr, op, a, b, node):
             r = T.WEAK_FLOAT if t.weak else T.FLOAT64
             return Value(f"((double)({x}) / (double)({y}))", r)
         return Value(f"({x} / {y})", t)
+    if kind == "c" and not isinstance(op, ast.Div):
+        raise tr.loc.type_error(node, f"complex numbers take + - * / here, not "
+                                f"{type(op).__name__} (as NumPy: no //, % or bitwise)")
     if isinstance(op, (ast.FloorDiv, ast.Mod)):
         if kind == "b":
             t, ct = T.Scalar("int8"), T.Scalar("int8")
@@ -80,6 +83,8 @@ def binary(tr, op, a, b, node):
 
 
 def compare(tr, op, a, b, node):
+    if "c" in (a.type.kind, b.type.kind) and not isinstance(op, (ast.Eq, ast.NotEq)):
+        raise tr.loc.type_error(node, "complex numbers are compared with == and != only")
     if type(op) not in _COMPARE:
         raise tr.loc.syntax_error(node, f"the comparison {type(op).__name__} is not supported "
                                   "in a kernel", "use < <= > >= == !=")

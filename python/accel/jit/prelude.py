@@ -66,6 +66,46 @@ template <class T> __device__ __forceinline__ T accel_jit_lshift(T a, T b) {
 template <class T> __device__ __forceinline__ T accel_jit_rshift(T a, T b) {
   return (b < 0 || b >= (T)(8 * sizeof(T))) ? (a < 0 ? (T)-1 : (T)0) : (T)(a >> b);
 }
+// complex64/complex128: the layout of NumPy's, arithmetic as NumPy's (Smith's division).
+template <class T> struct accel_jit_complex {
+  typedef accel_jit_complex C;
+  T re, im;
+  __device__ accel_jit_complex() : re(0), im(0) {}
+  __device__ accel_jit_complex(T r, T i = 0) : re(r), im(i) {}
+  template <class U> __device__ explicit accel_jit_complex(const accel_jit_complex<U>& o)
+      : re((T)o.re), im((T)o.im) {}
+#define ACCEL_JIT_TO(U) __device__ explicit operator U() const { return (U)re; }
+  ACCEL_JIT_TO(bool) ACCEL_JIT_TO(signed char) ACCEL_JIT_TO(short) ACCEL_JIT_TO(int)
+  ACCEL_JIT_TO(long long) ACCEL_JIT_TO(unsigned char) ACCEL_JIT_TO(unsigned short)
+  ACCEL_JIT_TO(unsigned int) ACCEL_JIT_TO(unsigned long long) ACCEL_JIT_TO(float)
+  ACCEL_JIT_TO(double)
+#undef ACCEL_JIT_TO
+  friend __device__ C operator+(const C& a, const C& b) { return C(a.re + b.re, a.im + b.im); }
+  friend __device__ C operator-(const C& a, const C& b) { return C(a.re - b.re, a.im - b.im); }
+  friend __device__ C operator-(const C& a) { return C(-a.re, -a.im); }
+  friend __device__ C operator*(const C& a, const C& b) {
+    return C(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+  }
+  friend __device__ C operator/(const C& a, const C& b) {
+    const T abr = b.re < 0 ? -b.re : b.re, abi = b.im < 0 ? -b.im : b.im;
+    if (abr >= abi) {
+      if (abr == 0 && abi == 0) return C(a.re / abr, a.im / abi);
+      const T rat = b.im / b.re, scl = T(1) / (b.re + b.im * rat);
+      return C((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+    }
+    const T rat = b.re / b.im, scl = T(1) / (b.im + b.re * rat);
+    return C((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+  }
+  friend __device__ bool operator==(const C& a, const C& b) { return a.re == b.re && a.im == b.im; }
+  friend __device__ bool operator!=(const C& a, const C& b) { return !(a == b); }
+};
+template <class T> __device__ __forceinline__ T accel_jit_abs(accel_jit_complex<T> a) {
+  return sizeof(T) == 4 ? hypotf(a.re, a.im) : hypot(a.re, a.im);
+}
+template <class T> __device__ __forceinline__ accel_jit_complex<T> accel_jit_conj(accel_jit_complex<T> a) {
+  return accel_jit_complex<T>(a.re, -a.im);
+}
+
 // Python's min and max: the first of equal values, NaN where Python's comparisons give it.
 template <class T> __device__ __forceinline__ T accel_jit_min(T a, T b) { return b < a ? b : a; }
 template <class T> __device__ __forceinline__ T accel_jit_max(T a, T b) { return b > a ? b : a; }

@@ -38,7 +38,7 @@ class Value:
         self.code = code
         self.type = type_
         self.const = const  # the Python value when known at translation time
-        self.nonneg = bool(nonneg) or (const is not None and const >= 0) or (
+        self.nonneg = bool(nonneg) or (isinstance(const, (int, float)) and const >= 0) or (
             isinstance(type_, T.Scalar) and type_.kind in "ub")
 
 
@@ -575,7 +575,14 @@ class FunctionTranslator:
         if isinstance(base, PyObj):
             from .calls import attribute
             return attribute(self, base.obj, attr, node)
-        raise self.loc.syntax_error(node, f"attribute {attr!r} of a number is not supported")
+        if isinstance(base, Value) and isinstance(base.type, T.Scalar) and \
+                attr in ("real", "imag"):
+            if base.type.kind != "c":
+                return base if attr == "real" else Value("0", T.WEAK_INT, 0)
+            part = T.Scalar(T.REAL_OF[base.type.dtype], weak=base.type.weak)
+            return Value(f"({base.code}).{attr[:2]}", part)
+        raise self.loc.syntax_error(node, f"attribute {attr!r} of a number is not supported",
+                                    "numbers have .real and .imag")
 
     def expr_Tuple(self, node):
         return TupleVal([self.expr(e) for e in node.elts])

@@ -15,8 +15,10 @@ C_TYPES = {
     "bool": "bool", "int8": "signed char", "int16": "short", "int32": "int",
     "int64": "long long", "uint8": "unsigned char", "uint16": "unsigned short",
     "uint32": "unsigned int", "uint64": "unsigned long long", "float32": "float",
-    "float64": "double",
+    "float64": "double", "complex64": "accel_jit_complex<float>",
+    "complex128": "accel_jit_complex<double>",
 }
+REAL_OF = {"complex64": "float32", "complex128": "float64"}
 DTYPES = tuple(C_TYPES)
 
 
@@ -27,7 +29,7 @@ class Scalar:
 
     @property
     def kind(self):
-        return np.dtype(self.dtype).kind  # b, i, u, f
+        return np.dtype(self.dtype).kind  # b, i, u, f, c
 
     @property
     def ctype(self):
@@ -37,8 +39,8 @@ class Scalar:
         return Scalar(self.dtype)
 
     def __str__(self):
-        return f"python {'int' if self.kind in 'iu' else 'float'} literal" if self.weak \
-            else self.dtype
+        name = {"i": "int", "u": "int", "f": "float", "c": "complex"}[self.kind]
+        return f"python {name} literal" if self.weak else self.dtype
 
 
 @dataclass(frozen=True)
@@ -74,15 +76,19 @@ UINT32 = Scalar("uint32")
 FLOAT64 = Scalar("float64")
 WEAK_INT = Scalar("int64", weak=True)
 WEAK_FLOAT = Scalar("float64", weak=True)
+WEAK_COMPLEX = Scalar("complex128", weak=True)
+_KINDS = "biufc"
 
 
 def promote(a, b):
     """NumPy's result type of a binary operation on scalars ``a`` and ``b`` (weak literals
     adapt: int32 + 1 -> int32, float32 * 2.0 -> float32, int32 * 2.0 -> float64)."""
     if a.weak and b.weak:
-        return WEAK_FLOAT if "f" in (a.kind, b.kind) else WEAK_INT
+        return max(a, b, key=lambda t: _KINDS.index(t.kind))
     if a.weak or b.weak:
         weak, strong = (a, b) if a.weak else (b, a)
+        if weak.kind == "c" and strong.kind != "c":  # complex64 from float32, else complex128
+            return Scalar("complex64") if strong.dtype == "float32" else Scalar("complex128")
         if weak.kind == "f" and strong.kind in "biu":
             return FLOAT64
         if weak.kind in "iu" and strong.kind == "b":
@@ -101,9 +107,8 @@ def can_assign(target, value):
     casting (float64 into float32 yes, float into int no); weak literals fit any numeric type
     of a kind at least as wide (an int literal into a float, a float literal into a float)."""
     if value.weak:
-        order = "biuf"
-        return target.kind == "f" or (value.kind in "iu" and target.kind in "iu")\
-            or order.index(target.kind) >= order.index(value.kind)
+        return (value.kind in "iu" and target.kind in "iu") or \
+            _KINDS.index(target.kind) >= _KINDS.index(value.kind)
     return bool(np.can_cast(value.dtype, target.dtype, "same_kind"))
 
 
@@ -125,6 +130,8 @@ def literal_type(value):
         return WEAK_INT
     if isinstance(value, float):
         return WEAK_FLOAT
+    if isinstance(value, complex):
+        return WEAK_COMPLEX
     return None
 
 
@@ -132,6 +139,10 @@ def c_literal(value, t):
     """C++ text of a constant of type ``t``."""
     if t.kind == "b":
         return "true" if value else "false"
+    if t.kind == "c":
+        value = complex(value)
+        part = Scalar(REAL_OF[t.dtype])
+        return f"{t.ctype}({c_literal(value.real, part)}, {c_literal(value.imag, part)})"
     if t.kind == "f":
         v = float(value)
         if v != v:

@@ -26,6 +26,8 @@ def _operand_type(a):
         return T.WEAK_INT
     if isinstance(a, float):
         return T.WEAK_FLOAT
+    if isinstance(a, complex):
+        return T.WEAK_COMPLEX
     if isinstance(a, np.ndarray):
         raise _core.KernelTypeError("[jit] a NumPy array was given; pass an accel array "
                                     "(accel.asarray): copies are never implicit")
@@ -58,8 +60,16 @@ class Vectorized:
             preamble, cname, ret = _device_source(self.pyfunc, types)
             names = [f"in{j}" for j in range(len(types))]
             params = ", ".join(f"{T.concrete(t).dtype} {n}" for t, n in zip(types, names))
-            k = ElementwiseKernel(params, f"{ret.dtype} out0",
-                                  f"out0 = {cname}({', '.join(names)})", self.__name__,
+            # the templates' complex is std::complex (CUDA: nvrtc_std.cuh's); the jit's its own
+            args = [f"{T.concrete(t).ctype}({n}.real(), {n}.imag())" if t.kind == "c" else n
+                    for t, n in zip(types, names)]
+            call = f"{cname}({', '.join(args)})"
+            if ret.kind == "c":
+                real = T.C_TYPES[T.REAL_OF[ret.dtype]]
+                op = f"const auto r = {call}; out0 = std::complex<{real}>(r.re, r.im)"
+            else:
+                op = f"out0 = {call}"
+            k = ElementwiseKernel(params, f"{ret.dtype} out0", op, self.__name__,
                                   preamble=preamble)
             self._kernels[types] = k
         return k
@@ -104,6 +114,9 @@ class Reduction:
         t = _operand_type(x)
         if not isinstance(x, _core.ndarray):
             raise _core.KernelTypeError(f"[jit {self.__name__}] reduces an accel array")
+        if t.kind == "c":
+            raise _core.KernelTypeError(f"[jit {self.__name__}] @reduce of complex arrays is "
+                                        "not supported yet (use @vectorize or a kernel)")
         ident = self.identity if identity is None else identity
         return self._kernel(t, ident)(x, axis=axis, keepdims=keepdims, out=out)
 
