@@ -10,7 +10,7 @@ import numpy as np
 
 from . import intrinsics as I
 from . import types as T
-from .translate import ArrayVal, PyObj, TupleVal, Value
+from .values import ArrayVal, PyObj, TupleVal, Value, _c_string
 
 # name -> (arity, float32 C function, float64 C function); results keep a float input's
 # precision, integers compute in float64 (as NumPy's ufuncs on int32/int64).
@@ -248,7 +248,6 @@ def _print(tr, node):
         else:
             fmt.append("%g")
             vals.append(f"(double)({v.code})")
-    from .translate import _c_string
     text = _c_string(" ".join(fmt) + "\n")
     return Value(f"printf({', '.join([text] + vals)})", None)
 

@@ -4,7 +4,7 @@ semantics (floor division and modulo round toward -inf; ``/`` of integers is flo
 import ast
 
 from . import types as T
-from .translate import Value
+from .values import Value
 
 _SIMPLE = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 _BITWISE = {ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
