@@ -498,6 +498,17 @@ def bad_string(x):
     x[0] = "s"
 
 
+def bad_device_args(x):
+    x[0] = divmod_(1)[0]
+
+
+def bad_while_else(x):
+    while x[0] < 1:
+        x[0] += 1
+    else:
+        x[0] = 0
+
+
 def bad_call(x):
     x[0] = open("f")
 
@@ -509,6 +520,8 @@ def bad_call(x):
     (bad_index, ac.KernelTypeError, "x[0, 1] = 1"),
     (bad_string, ac.KernelSyntaxError, '"s"'),
     (bad_call, ac.KernelTypeError, "open"),
+    (bad_device_args, ac.KernelTypeError, "divmod_(1)"),
+    (bad_while_else, ac.KernelSyntaxError, "while x[0]"),
 ])
 def test_rejected_constructs_name_file_line_and_column(fn, cls, text):
     k = jit.kernel(fn)

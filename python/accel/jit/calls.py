@@ -377,6 +377,10 @@ def _array(space):
 def _device_call(tr, f, node):
     if node.keywords:
         raise tr.loc.syntax_error(node, "device functions take positional arguments only")
+    params = [p.arg for p in tr.program.parse(f)[0].args.args]
+    if len(params) != len(node.args):
+        raise tr.loc.type_error(node, f"{f.__name__}() takes {len(params)} arguments, got "
+                                f"{len(node.args)}")
     vals = [tr.expr(a) for a in node.args]
     types, codes = [], []
     for v, a in zip(vals, node.args):
@@ -389,7 +393,6 @@ def _device_call(tr, f, node):
             types.append(t)
             codes.append(tr.cast(v, t, a))
     cname, ret, written = tr.program.device_function(f, tuple(types), tr.checked, node, tr.loc)
-    params = [p.arg for p in tr.program.parse(f)[0].args.args]
     for v, p in zip(vals, params):
         if isinstance(v, ArrayVal) and p in written:
             tr.mark_written(v)
