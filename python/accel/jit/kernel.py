@@ -18,6 +18,9 @@ from .prelude import ASSERT, ATOMICS, CHECKED, PRELUDE
 from .translate import FunctionTranslator, parse_function
 
 
+_check_default = _core._cpu_kernels.check_default
+
+
 class Program:
     """The pieces of one generated source: tuple structs, device functions, the kernel."""
 
@@ -227,7 +230,7 @@ class JitKernel:
             shared_mem = config[3] if len(config) > 3 else 0
 
             def launch(*args):
-                self(grid, block, args, shared_mem=shared_mem, stream=stream)
+                self._launch(grid, block, args, shared_mem, stream, None)
             try:
                 if len(self._launchers) < 64:
                     self._launchers[config] = launch
@@ -236,9 +239,14 @@ class JitKernel:
         return launch
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None, check=None):
-        args = tuple(args)
-        checked = bool(self.check or _core._cpu_kernels.check_default()) if check is None \
-            else bool(check)
+        if type(grid) is not tuple:
+            grid = tuple(grid) if isinstance(grid, list) else (grid,)
+        if type(block) is not tuple:
+            block = tuple(block) if isinstance(block, list) else (block,)
+        self._launch(grid, block, tuple(args), shared_mem, stream, check)
+
+    def _launch(self, grid, block, args, shared_mem, stream, check):
+        checked = bool(self.check or _check_default()) if check is None else bool(check)
         # One pass: the cache key (what decides each argument's jit type) and the launch
         # arguments (arrays expand to pointer, shape and, unless C-contiguous, strides).
         key = [checked]
@@ -262,10 +270,6 @@ class JitKernel:
                           for k, a in enumerate(args))
             c = self._compiled.get((types, checked)) or self.compile(types, checked)
             self._by_key[key] = c
-        if type(grid) is not tuple:
-            grid = tuple(grid) if isinstance(grid, list) else (grid,)
-        if type(block) is not tuple:
-            block = tuple(block) if isinstance(block, list) else (block,)
         try:
             c.raw(grid, block, packed, shared_mem=shared_mem, stream=stream,
                   check=checked)
