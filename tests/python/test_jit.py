@@ -1214,3 +1214,27 @@ def test_the_cuda_cpp_corpus_as_python_kernels(device):
     d = pn[None, :, :] - pn[:, None, :]
     inv = 1 / np.sqrt((d ** 2).sum(-1) + 0.01)
     np.testing.assert_allclose(ac.asnumpy(ao), (d * inv[..., None] ** 3).sum(1), rtol=1e-10)
+
+
+@jit.kernel
+def zero_d(x, out):
+    out[()] = x[()] * 2 + x.size + len(out.shape)
+
+
+@jit.kernel
+def fill_ones(x):
+    i = jit.grid(1)
+    if i < x.size:
+        x[i] = 1
+
+
+@needs_cxx
+def test_0d_and_empty_arrays(device):
+    out = ac.asarray(np.array(0.0), device=device)
+    zero_d[1, 1](ac.asarray(np.array(3.0), device=device), out)
+    assert ac.asnumpy(out) == 7.0
+    e = ac.zeros(0, device=device)
+    fill_ones[1, 32](e)
+    assert ac.asnumpy(e).shape == (0,)
+    with pytest.raises(ac.LaunchError, match="zero dimension"):
+        fill_ones[0, 32](e)
