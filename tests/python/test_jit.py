@@ -153,7 +153,8 @@ def test_float_operators_and_math_follow_numpy(device, dtype):
     with np.errstate(all="ignore"):
         want = [a // b, a % b, a / b, a ** 2 + np.sqrt(np.abs(b)),
                 np.sin(a) * np.exp(b) - np.arctan2(a, b), np.isnan(a / b).astype(dtype),
-                np.floor(a) + np.ceil(b) + np.where(np.abs(b) < 100, np.floor(b), 0), np.where(a > 10, np.inf, -np.pi)]
+                np.floor(a) + np.ceil(b) + np.where(np.abs(b) < 100, np.floor(b), 0),
+                np.where(a > 10, np.inf, -np.pi)]
     tol = 1e-5 if dtype == np.float32 else 1e-12
     for k, w in enumerate(want):
         np.testing.assert_allclose(got[:, k], w.astype(dtype), rtol=tol, atol=tol, err_msg=k)

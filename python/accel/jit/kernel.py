@@ -63,7 +63,8 @@ class Program:
         return self.functions[key]
 
     def source(self, kernel_text, uses_assert):
-        head = PRELUDE + (ATOMICS if self.atomics else "") + (CHECKED if self.checked else ASSERT if uses_assert else "")
+        checks = CHECKED if self.checked else ASSERT if uses_assert else ""
+        head = PRELUDE + (ATOMICS if self.atomics else "") + checks
         return "\n".join([head] + self.struct_text + self.function_text + [kernel_text])
 
 

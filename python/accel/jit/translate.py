@@ -5,7 +5,8 @@ of a ``__global__`` kernel or a ``__device__`` function. Types flow forward from
 a local's type is fixed by its first assignment, except that a first assignment of a Python
 literal (``acc = 0``) takes the type its later assignments promote it to (NEP 50's weak
 literals), found by translating again. Expressions are in ``expressions.py``, operators in
-``operators.py``, calls (builtins, math, jit intrinsics, device functions) in ``calls.py``. Every statement is preceded by ``#line`` so compiler messages, asserts and
+``operators.py``, calls (builtins, math, jit intrinsics, device functions) in ``calls.py``.
+Every statement is preceded by ``#line`` so compiler messages, asserts and
 checked-mode index errors name the user's Python file and line.
 """
 
@@ -109,7 +110,9 @@ class FunctionTranslator(ExpressionTranslator):
         if self.kind == "kernel":
             head = f'extern "C" __global__ void {self.cname}({", ".join(param_text)})'
         else:
-            head = f"__device__ {self._ret_ctype(ret)} {self.cname}({', '.join(param_text)})"
+            # internal linkage: inlined into the caller even in a -fPIC shared object
+            head = (f"static __device__ inline {self._ret_ctype(ret)} {self.cname}"
+                    f"({', '.join(param_text)})")
         body = [f"#line {self.loc.line(fdef)} \"{self._file()}\"", head + " {"]
         body += ["  " + d for d in self.decls] + self.lines + ["}"]
         return "\n".join(body) + "\n", ret, self.written
@@ -149,7 +152,8 @@ class FunctionTranslator(ExpressionTranslator):
             if t.layout == "C":  # strides from the shape; the last axis indexes directly
                 strides = [f"{cname}_stride{k}" for k in range(t.ndim - 1)] + ["1"]
                 for k in reversed(range(t.ndim - 1)):
-                    inner = shape[k + 1] if k == t.ndim - 2 else f"{shape[k + 1]} * {strides[k + 1]}"
+                    inner = shape[k + 1] if k == t.ndim - 2 else \
+                        f"{shape[k + 1]} * {strides[k + 1]}"
                     self.decls.append(f"const long long {strides[k]} = {inner};")
             else:
                 strides = [f"{cname}_stride{k}" for k in range(t.ndim)]

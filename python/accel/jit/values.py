@@ -35,7 +35,8 @@ class ArrayVal:
 
 
 class TupleVal:
-    """A tuple known element by element at translation time (``x.shape``, ``grid(2)``, ``(a, b)``)."""
+    """A tuple known element by element at translation time (``x.shape``, ``grid(2)``,
+    ``(a, b)``)."""
 
     def __init__(self, items):
         self.items = items
