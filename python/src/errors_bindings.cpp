@@ -45,6 +45,11 @@ void init_errors(nb::module_& m) {
   e.kernel_assertion = make_class(m, "KernelAssertionError", {base, PyExc_AssertionError},
                                   "An assert in a kernel failed; the message names the kernel, "
                                   "block and thread.");
+  // Raised by the accel.jit front end (Python) at the user's source: file, line and column.
+  make_class(m, "KernelSyntaxError", {base, PyExc_SyntaxError},
+             "A construct an accel.jit kernel cannot contain, at its file, line and column.");
+  make_class(m, "KernelTypeError", {base, PyExc_TypeError},
+             "A type error in an accel.jit kernel, at its file, line and column.");
   e.unavailable = make_class(m, "BackendUnavailable", {base, PyExc_RuntimeError},
                              "A backend (CUDA, NVRTC, a compiler) cannot be used here, and why.");
 
