@@ -149,7 +149,7 @@ def _spec_type(s):
 
 
 def _debug_level():
-    for name, _kind, _meaning, value in _core._config():
+    for name, _kind, _meaning, value, _problem in _core._config():
         if name == "ACCEL_DEBUG" and value:
             try:
                 return int(value)
