@@ -569,6 +569,12 @@ template <class... P> const Param* signature(void (*)(P...)) {
   return Signature<void, P...>::params;
 }
 
+// __launch_bounds__(max threads per block, min blocks per SM, max cluster size): the launcher
+// reads the first (the macro itself expands to nothing on the CPU).
+template <class... More> constexpr long long launch_bound(long long max_threads, More...) {
+  return max_threads;
+}
+
 // `extern __shared__ T name[];` at namespace scope becomes `static DynamicShared<T> name;`: it
 // reads this block's dynamic shared memory wherever it is used (inside a function it becomes a
 // plain pointer).

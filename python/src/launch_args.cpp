@@ -23,6 +23,23 @@ std::array<unsigned, 3> to_launch_dims(nb::handle obj, const char* what) {
   return d;
 }
 
+int arrays_device(nb::handle args) {
+  int found = -2;
+  for (nb::handle a : args) {
+    if (!nb::isinstance<Array>(a)) continue;
+    const Device d = nb::cast<const Array&>(a).device();
+    const int where = d.is_cpu() ? -1 : d.index;
+    if (found == -2) {
+      found = where;
+    } else if (found != where) {
+      auto name = [](int w) { return w == -1 ? std::string("cpu") : "cuda:" + std::to_string(w); };
+      throw DeviceError("[launch] the array arguments are on " + name(found) + " and " +
+                        name(where) + "; a kernel runs on one device (move them with to_device)");
+    }
+  }
+  return found;
+}
+
 bool is_numpy_scalar(nb::handle obj) {
   // Leaked on purpose: a static nb::object would be released after the interpreter is gone.
   static nb::object* generic = [] {

@@ -54,14 +54,19 @@ class RawArgs {
   // A struct passed by value, as raw bytes (laid out as the kernel declares it).
   RawArgs& add_bytes(const void* data, size_t size);
   size_t size() const { return values_.size(); }
+  // Room for n arguments (a launch then allocates once).
+  void reserve(size_t n) {
+    values_.reserve(n);
+    arrays_.reserve(n);
+  }
 
  private:
   friend class RawFunction;
   struct Value {
-    std::string bytes;
-    std::string what;  // "float32 scalar", "16-byte struct" (arrays describe themselves)
-    char kind;         // 'p' array, 'b' bool, 'i'/'u' integer, 'f' float, 'c' complex, 's' bytes
-    int array = -1;    // index into arrays_, or -1
+    std::string bytes;  // scalars fit the string's inline buffer: no allocation per launch
+    char kind;          // 'p' array, 'b' bool, 'i'/'u' integer, 'f' float, 'c' complex, 's' bytes
+    Dtype dtype = Dtype::int8;  // of a scalar
+    int array = -1;             // index into arrays_, or -1
   };
   std::vector<Value> values_;
   std::vector<Array> arrays_;
