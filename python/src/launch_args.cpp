@@ -3,24 +3,24 @@
 namespace accel::py {
 
 std::array<unsigned, 3> to_launch_dims(nb::handle obj, const char* what) {
-  std::vector<int64_t> v;
+  int64_t v[3] = {1, 1, 1};  // no allocation: this runs twice per launch
+  size_t n = 0;
   if (nb::isinstance<nb::int_>(obj)) {
-    v.push_back(nb::cast<int64_t>(obj));
+    v[n++] = nb::cast<int64_t>(obj);
   } else if (nb::isinstance<nb::tuple>(obj) || nb::isinstance<nb::list>(obj)) {
-    for (nb::handle h : obj) v.push_back(nb::cast<int64_t>(h));
+    const size_t len = nb::len(obj);
+    if (len == 0 || len > 3)
+      throw ValueError(std::string("[launch] ") + what + " must have 1 to 3 dimensions, got " +
+                       std::to_string(len));
+    for (nb::handle h : obj) v[n++] = nb::cast<int64_t>(h);
   } else {
     throw nb::type_error((std::string("[launch] ") + what + " must be an int or a tuple of 1 to 3 ints").c_str());
   }
-  if (v.empty() || v.size() > 3)
-    throw ValueError(std::string("[launch] ") + what + " must have 1 to 3 dimensions, got " +
-                     std::to_string(v.size()));
-  for (int64_t x : v)
-    if (x < 0 || x > 0xffffffffLL)
-      throw ValueError(std::string("[launch] ") + what + " dimension " + std::to_string(x) +
+  for (size_t i = 0; i < n; ++i)
+    if (v[i] < 0 || v[i] > 0xffffffffLL)
+      throw ValueError(std::string("[launch] ") + what + " dimension " + std::to_string(v[i]) +
                        " is out of range");
-  std::array<unsigned, 3> d = {1, 1, 1};
-  for (size_t i = 0; i < v.size(); ++i) d[i] = static_cast<unsigned>(v[i]);
-  return d;
+  return {static_cast<unsigned>(v[0]), static_cast<unsigned>(v[1]), static_cast<unsigned>(v[2])};
 }
 
 int arrays_device(nb::handle args) {
