@@ -1,5 +1,8 @@
 #include "launch_args.h"
 
+#include <utility>
+#include <vector>
+
 namespace accel::py {
 
 std::array<unsigned, 3> to_launch_dims(nb::handle obj, const char* what) {
@@ -53,8 +56,18 @@ bool is_numpy_scalar(nb::handle obj) {
 }
 
 Dtype numpy_scalar_dtype(nb::handle obj) {
+  // By the scalar's type, remembered: numpy's dtype.name is computed in Python, and asking it
+  // cost several microseconds per scalar argument of every launch. NumPy's own scalar types are
+  // static types that live as long as the interpreter, so their addresses stay valid keys (a
+  // subclass, a heap type, could be freed: it is asked each time). Accessed under the GIL.
+  static auto* known = new std::vector<std::pair<PyTypeObject*, Dtype>>();
+  PyTypeObject* type = Py_TYPE(obj.ptr());
+  for (const auto& [t, d] : *known)
+    if (t == type) return d;
   nb::object name = obj.attr("dtype").attr("name");
-  return dtype_from_name(nb::cast<std::string>(name));
+  const Dtype d = dtype_from_name(nb::cast<std::string>(name));
+  if (!(type->tp_flags & Py_TPFLAGS_HEAPTYPE)) known->emplace_back(type, d);
+  return d;
 }
 
 }  // namespace accel::py
