@@ -472,13 +472,18 @@ void run_fibers(Launch* l) {
 // Barrier-free kernels: every thread of every block of this call in one loop, on one fiber (so
 // that a failed assert can leave it), with the parameters copied once into locals.
 
-template <auto F, class... P>
+// Split kernels (backend/cpu/barrier_split.h) loop over their threads themselves: one call per block.
+template <auto F, bool Split, class... P>
 void run_loop_threads(P... p) {
   Launch* l = launch;
   const unsigned bx = l->block[0], by = l->block[1], bz = l->block[2];
   for (long long k = l->block_begin; k < l->block_end; ++k) {
     if (__atomic_load_n(l->abort, __ATOMIC_RELAXED)) return;
     set_block(k);
+    if constexpr (Split) {
+      F(p...);
+      continue;
+    }
     for (unsigned z = 0; z < bz; ++z)
       for (unsigned y = 0; y < by; ++y) {
         threadIdx.y = y;
@@ -491,23 +496,23 @@ void run_loop_threads(P... p) {
   }
 }
 
-template <auto F, class... P, size_t... I>
+template <auto F, bool Split, class... P, size_t... I>
 void loop_main_impl(std::index_sequence<I...>) {
-  run_loop_threads<F, P...>(*static_cast<const P*>(launch->args[I])...);
+  run_loop_threads<F, Split, P...>(*static_cast<const P*>(launch->args[I])...);
 }
 
-template <auto F, class... P>
+template <auto F, bool Split, class... P>
 void loop_main(void*) {
-  loop_main_impl<F, P...>(std::index_sequence_for<P...>{});
+  loop_main_impl<F, Split, P...>(std::index_sequence_for<P...>{});
   switch_context(loop_state->runner, loop_state->scheduler);
   __builtin_trap();
 }
 
-template <auto F, class... P>
+template <auto F, bool Split, class... P>
 void run_loop(Launch* l) {
   LoopState s{};
   loop_state = &s;
-  make_context(s.runner, l->stacks, l->stack_bytes, &loop_main<F, P...>, nullptr);
+  make_context(s.runner, l->stacks, l->stack_bytes, &loop_main<F, Split, P...>, nullptr);
   switch_context(s.scheduler, s.runner);
   loop_state = nullptr;
 }
@@ -572,15 +577,19 @@ template <class R, class... P> struct Signature {
   fail(1, what);
 }
 
+// How the threads of a block run: a loop around the kernel, fibers, or loops inside the kernel
+// (split at its barriers).
+enum class Mode { loop, fibers, split };
+
 // Entry point of one kernel: runs blocks [block_begin, block_end) of the launch on this OS thread.
-template <auto F, bool Fibers, class... P>
+template <auto F, Mode M, class... P>
 int run(Launch* l, void (*)(P...)) {
   launch = l;
   blockDim = dim3(l->block[0], l->block[1], l->block[2]);
   gridDim = dim3(l->grid[0], l->grid[1], l->grid[2]);
   dyn_shared_base = l->dyn_shared;
-  if constexpr (Fibers) run_fibers<F, P...>(l);
-  else run_loop<F, P...>(l);
+  if constexpr (M == Mode::fibers) run_fibers<F, P...>(l);
+  else run_loop<F, M == Mode::split, P...>(l);
   std::fflush(stdout);
   launch = nullptr;
   return l->error_kind;

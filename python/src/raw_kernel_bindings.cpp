@@ -22,6 +22,9 @@ void init_raw_kernels(nb::module_& parent) {
   nb::class_<RawFunction>(m, "Function")
       .def_prop_ro("name", &RawFunction::name)
       .def_prop_ro("uses_fibers", &RawFunction::uses_fibers)
+      .def_prop_ro("mode", [](const RawFunction& f) {
+        return f.mode() == 's' ? "split" : f.mode() == 'f' ? "fibers" : "loop";
+      })
       .def_prop_ro("checked", &RawFunction::checked)
       .def_prop_ro("parameters", [](const RawFunction& f) {
         nb::list out;

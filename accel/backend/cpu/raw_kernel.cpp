@@ -11,6 +11,7 @@
 #include <mutex>
 #include <optional>
 
+#include "accel/backend/cpu/barrier_split.h"
 #include "accel/backend/cpu/host_compiler.h"
 #include "accel/backend/cpu/raw_kernel_source.h"
 #include "accel/backend/cpu/thread_pool.h"
@@ -130,7 +131,7 @@ struct RawModule::Compiled {
   std::vector<RunFn> run;
   std::vector<const Param*> signature;
   std::vector<long long> max_threads;  // per kernel: its __launch_bounds__, or 0
-  bool fibers = false;
+  std::vector<char> mode;              // per kernel: 'l' loop, 'f' fibers, 's' split at barriers
   bool checked = false;
 };
 
@@ -196,25 +197,41 @@ std::shared_ptr<const RawModule::Compiled> build(const std::string& source,
   const std::shared_ptr<const PreparedSource> prepared = prepared_source(source, program_name);
   std::vector<std::string> flags = {kHiddenVisibility};
   for (std::string& f : host_options(options)) flags.push_back(std::move(f));
-  std::string text = embedded::simt_cpu_h;
-  text += "\n#line 1 \"" + program_name + "\"\n" +
-          (checked ? checked_kernel_parameters(prepared->text) : prepared->text) +
-          "\n#line 1 \"accel-launcher\"\n";
-  for (size_t i = 0; i < names.size(); ++i) {
-    const std::string idx = std::to_string(i), fn = "&" + names[i];
-    const std::string exported = "extern \"C\" __attribute__((visibility(\"default\"))) ";
-    text += exported + "int accel_run_" + idx + "(::accel_simt::Launch* l) { return ::accel_simt::run<" +
-            fn + ", " + (prepared->fibers ? "true" : "false") + ">(l, " + fn + "); }\n";
-    text += exported + "const ::accel_simt::Param* accel_signature_" + idx +
-            "() { return ::accel_simt::signature(" + fn + "); }\n";
-    // __launch_bounds__(max threads, ...), evaluated by the compiler (macros and constants work).
-    auto bounds = prepared->launch_bounds.find(names[i]);
-    text += exported + "long long accel_max_threads_" + idx + "() { return " +
-            (bounds == prepared->launch_bounds.end()
-                 ? std::string("0")
-                 : "::accel_simt::launch_bound(" + bounds->second + ")") +
-            "; }\n";
-  }
+  // Kernels with barriers are split into loops over threads where that is safe (not in checked
+  // mode: its barrier checks need the fibers); the others keep fibers.
+  SplitSource split;
+  if (prepared->fibers && !checked) split = split_at_barriers(prepared->text, program_name);
+  const std::string& kernel_text =
+      checked ? checked_kernel_parameters(prepared->text) : split.kernels.empty() ? prepared->text : split.text;
+  auto mode_of = [&](const std::string& name) {
+    if (std::find(split.kernels.begin(), split.kernels.end(), name) != split.kernels.end()) return 's';
+    return prepared->fibers && !split.all_barriers_split ? 'f' : 'l';
+  };
+  auto module_text = [&](const std::string& body, bool use_split) {
+    std::string text = embedded::simt_cpu_h;
+    text += "\n#line 1 \"" + program_name + "\"\n" + body + "\n#line 1 \"accel-launcher\"\n";
+    for (size_t i = 0; i < names.size(); ++i) {
+      const std::string idx = std::to_string(i), fn = "&" + names[i];
+      const std::string exported = "extern \"C\" __attribute__((visibility(\"default\"))) ";
+      const char mode = use_split ? mode_of(names[i]) : prepared->fibers ? 'f' : 'l';
+      text += exported + "int accel_run_" + idx + "(::accel_simt::Launch* l) { return ::accel_simt::run<" +
+              fn + ", ::accel_simt::Mode::" + (mode == 's' ? "split" : mode == 'f' ? "fibers" : "loop") +
+              ">(l, " + fn + "); }\n";
+      text += exported + "char accel_mode_" + idx + "() { return '" + mode + "'; }\n";
+      text += exported + "const ::accel_simt::Param* accel_signature_" + idx +
+              "() { return ::accel_simt::signature(" + fn + "); }\n";
+      // __launch_bounds__(max threads, ...), evaluated by the compiler (macros and constants work).
+      auto bounds = prepared->launch_bounds.find(names[i]);
+      text += exported + "long long accel_max_threads_" + idx + "() { return " +
+              (bounds == prepared->launch_bounds.end()
+                   ? std::string("0")
+                   : "::accel_simt::launch_bound(" + bounds->second + ")") +
+              "; }\n";
+    }
+    return text;
+  };
+  const bool use_split = !checked && !split.kernels.empty();
+  std::string text = module_text(kernel_text, use_split);
   // Modules already loaded in this process, by their full source and flags.
   std::string key = text;
   for (const std::string& f : flags) key += "\n" + f;
@@ -225,7 +242,16 @@ std::shared_ptr<const RawModule::Compiled> build(const std::string& source,
   }
   if (!found) {
     const std::string what = "RawKernel " + program_name;
-    const HostLibrary lib = build_host_library(text, flags, what);  // never closed, as RawFunctions keep pointers into it
+    HostLibrary lib;
+    try {
+      lib = build_host_library(text, flags, what);  // never closed, as RawFunctions keep pointers into it
+    } catch (const CompileError&) {
+      if (!use_split) throw;
+      // The split source did not compile (a construct the splitter misread): the kernels keep
+      // their fibers, and a real error in the user's source is reported from that build.
+      text = module_text(prepared->text, false);
+      lib = build_host_library(text, flags, what);
+    }
     {
       std::lock_guard<std::mutex> s(stats().mutex);
       if (lib.from_disk) {
@@ -237,11 +263,11 @@ std::shared_ptr<const RawModule::Compiled> build(const std::string& source,
     }
     auto c = std::make_shared<RawModule::Compiled>();
     c->names = names;
-    c->fibers = prepared->fibers;
     c->checked = checked;
     for (size_t i = 0; i < names.size(); ++i) {
       const std::string idx = std::to_string(i);
       c->run.push_back(reinterpret_cast<RunFn>(host_symbol(lib, "accel_run_" + idx, what)));
+      c->mode.push_back(reinterpret_cast<char (*)()>(host_symbol(lib, "accel_mode_" + idx, what))());
       c->signature.push_back(reinterpret_cast<SignatureFn>(
           host_symbol(lib, "accel_signature_" + idx, what))());
       c->max_threads.push_back(reinterpret_cast<long long (*)()>(
@@ -355,7 +381,8 @@ RawFunction RawModule::function(const std::string& name, bool checked) const {
   return RawFunction(compiled, index, name, std::move(params));
 }
 
-bool RawFunction::uses_fibers() const { return so_->fibers; }
+bool RawFunction::uses_fibers() const { return mode() == 'f'; }
+char RawFunction::mode() const { return so_->mode[static_cast<size_t>(index_)]; }
 bool RawFunction::checked() const { return so_->checked; }
 
 bool kernel_check_default() {
@@ -464,7 +491,7 @@ void RawFunction::operator()(LaunchDims grid, LaunchDims block, const RawArgs& a
   }
 
   const long long blocks = (long long)grid.x * grid.y * grid.z;
-  const bool fibers = so_->fibers;
+  const bool fibers = so_->mode[static_cast<size_t>(index_)] == 'f';
   const RunFn run = so_->run[static_cast<size_t>(index_)];
   const bool check_barriers = check || kernel_check_default();
   int abort = 0;

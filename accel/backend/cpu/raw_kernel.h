@@ -115,7 +115,10 @@ class RawFunction {
                   bool check = false) const;
   const std::string& name() const { return name_; }
   const std::vector<RawParam>& parameters() const { return params_; }
-  // True when the threads of a block run as fibers (the source uses barriers or warp functions).
+  // How the threads of a block run: 'l' a loop around the kernel (no barrier), 'f' fibers that
+  // meet at barriers and warp functions, 's' loops inside the kernel, split at its barriers.
+  char mode() const;
+  // True when the threads of a block run as fibers.
   bool uses_fibers() const;
   // True for the checked-mode build (array accesses bounds-checked).
   bool checked() const;
