@@ -4,19 +4,27 @@
 - a tiled shared-memory matmul at 1024^2 float32 vs a plain -O2 triple loop in C++ (target:
   faster) and vs the same kernel without shared memory (target: within 2x);
 - a tree reduction with barriers on 1e7 float32 vs accel.sum (target: within 3x);
-- a warm launch of a tiny kernel (target: at most 5 us), a cold compile (under 1.5 s) and a
-  disk-cache hit in a new process (under 2 ms);
+- a warm launch of a tiny kernel and of one with three arrays and a scalar (target: at most
+  5 us), a new RawKernel of a source already loaded (an in-memory hit), a cold compile (under
+  1.5 s) and a disk-cache hit in a new process (under 2 ms);
+- the cost of one thread passing one __syncthreads (fibers), per thread and barrier;
 - the vector add and the tree reduction under Numba's CUDA simulator (NUMBA_ENABLE_CUDASIM=1,
   the peer that runs CUDA kernels on a CPU), at a size it finishes, beside accel at that size.
 
-Run: PYTHONPATH=python python3 benchmarks/bench_raw_kernel.py [--quick]
+Run: PYTHONPATH=python python3 benchmarks/bench_raw_kernel.py [--quick] [--against DIR]
+
+--against DIR: the same cases also run, in the same run, by the accel package under DIR (another
+build's python/ directory, e.g. of the commit before a change); each row then shows that build's
+time too and the speed-up of this one over it.
 """
 
 import ctypes
+import json
 import os
 import shutil
 import subprocess
 import sys
+import statistics
 import tempfile
 import time
 
@@ -40,6 +48,24 @@ extern "C" __global__ void matmul_naive(const float* a, const float* b, float* c
   c[row * n + col] = acc;
 }
 extern "C" __global__ void tiny(float* x) { x[threadIdx.x] = 1.0f; }
+"""
+
+LAUNCH_KERNELS = r"""
+extern "C" __global__ void axpy3(const float* a, const float* b, float* c, float s, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = s * a[i] + b[i];
+}
+extern "C" __global__ void barriers(float* out, int k) {
+  __shared__ float s[1024];
+  float acc = threadIdx.x;
+  for (int j = 0; j < k; ++j) {
+    s[threadIdx.x] = acc;
+    __syncthreads();
+    acc += s[(threadIdx.x + 1) % blockDim.x];
+    __syncthreads();
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
 """
 
 BARRIER_KERNELS = r"""
@@ -126,13 +152,26 @@ print(t1 - t0, t2 - t1)
 """
 
 
+ROWS = []  # (case, kernel seconds, baseline name, baseline seconds or None, target)
+
+
 def row(case, t, base, base_name, target=""):
-    print(f"{case:50s} {fmt_time(t):>10s} {base_name:>22s} {fmt_time(base):>10s} "
-          f"{base / t:7.2f}x  {target}")
+    ROWS.append((case, t, base_name, base, target))
 
 
-def main():
-    quick = "--quick" in sys.argv
+def print_rows(rows, before=None):
+    print(f"{'case':50s} {'kernel':>10s} {'baseline':>22s} {'time':>10s} {'ratio':>8s}  "
+          f"{'target':10s}" + (f" {'before':>10s} {'speed-up':>8s}" if before is not None else ""))
+    for case, t, base_name, base, target in rows:
+        line = (f"{case:50s} {fmt_time(t):>10s} {base_name:>22s} "
+                + (f"{fmt_time(base):>10s} {base / t:7.2f}x" if base else f"{'-':>10s} {'-':>8s}")
+                + f"  {target:10s}")
+        if before is not None and case in before:
+            line += f" {fmt_time(before[case]):>10s} {before[case] / t:7.2f}x"
+        print(line)
+
+
+def measure(quick):
     rng = np.random.default_rng(0)
     n = 10**7
     a_np, b_np = rng.random(n, dtype=np.float32), rng.random(n, dtype=np.float32)
@@ -141,8 +180,6 @@ def main():
     mod, bmod = ac.RawModule(KERNELS), ac.RawModule(BARRIER_KERNELS)
     vadd, naive, tiny = (mod.get_function(k) for k in ("vector_add", "matmul_naive", "tiny"))
     tiled, tree = (bmod.get_function(k) for k in ("matmul_tiled", "tree_sum"))
-    print(f"{os.cpu_count()} cores; ratio = baseline time / kernel time (above 1: the kernel is faster)")
-    print(f"{'case':50s} {'kernel':>10s} {'baseline':>22s} {'time':>10s} {'ratio':>8s}  target")
 
     grid = ((n + 255) // 256,)
     t_k = median_time(lambda: vadd(grid, (256,), (a, b, c, n)), repeat=5)
@@ -187,9 +224,30 @@ def main():
     t_sum = median_time(lambda: a.sum(), repeat=5)
     row("tree reduction 1e7 float32 (barriers)", t_tree, t_sum, "accel.sum", ">= 0.33x")
 
-    x32 = ac.zeros(32, dtype=ac.float32)
+    # The module splits its kernels at their barriers; with a warp function beside them, the
+    # same kernel runs as fibers.
+    lmod = ac.RawModule(LAUNCH_KERNELS)
+    fmod = ac.RawModule(LAUNCH_KERNELS + 'extern "C" __global__ void keep_fibers() { __syncwarp(); }')
+    axpy3 = lmod.get_function("axpy3")
+    ob = ac.zeros(64 * 256, dtype=ac.float32)
+    for mode, module in (("split", lmod), ("fibers", fmod)):
+        barriers = module.get_function("barriers")
+        # (a build before splitting, run by --against, has no mode: it ran fibers)
+        assert getattr(barriers.kernel("cpu"), "mode", mode) == mode
+        t_bar = median_time(lambda: barriers((64,), (256,), (ob, np.int32(32))), repeat=5)
+        row(f"one thread through one __syncthreads ({mode})", t_bar / (64 * 256 * 64), None, "-")
+
+    x32, y32, z32 = (ac.zeros(32, dtype=ac.float32) for _ in range(3))
     t_warm = median_time(lambda: tiny((1,), (32,), (x32,)))
     row("warm launch, tiny kernel (Python call)", t_warm, 5e-6, "target 5 us", "<= 5 us")
+    s32, n32 = np.float32(2), np.int32(32)
+    t_warm3 = median_time(lambda: axpy3((1,), (32,), (x32, y32, z32, s32, n32)))
+    row("warm launch, 3 arrays + 2 scalars", t_warm3, 5e-6, "target 5 us", "<= 5 us")
+
+    def fresh():
+        ac.RawKernel(LAUNCH_KERNELS, "axpy3")((1,), (32,), (x32, y32, z32, s32, n32))
+    t_fresh = median_time(fresh, repeat=5)
+    row("new RawKernel of a loaded source + launch", t_fresh, None, "-")
 
     cold_dir = tempfile.mkdtemp(prefix="accel-bench-cache-")
     try:
@@ -203,7 +261,9 @@ def main():
         env = {**os.environ, "ACCEL_CACHE_DIR": cold_dir}
         run = [sys.executable, "-c", child, src]
         t_cold = float(subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout)
-        t_disk = float(subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout)
+        t_disk = statistics.median(
+            float(subprocess.run(run, env=env, capture_output=True, text=True, check=True).stdout)
+            for _ in range(5))
     finally:
         shutil.rmtree(cold_dir, True)
     row("cold compile (3 kernels, new cache)", t_cold, 1.5, "target 1.5 s", "< 1.5 s")
@@ -229,6 +289,28 @@ def main():
     row(f"vector add {ns} float32 vs Numba CUDA simulator", t_add_s, t_nb_add, "numba cudasim")
     row(f"tree reduction {ns} float32 vs Numba simulator", t_tree_s, t_nb_tree, "numba cudasim")
     return 0
+
+
+def main():
+    quick = "--quick" in sys.argv
+    if "--json" in sys.argv:  # the child of --against: figures only
+        rc = measure(quick)
+        print(json.dumps({case: t for case, t, *_ in ROWS}))
+        return rc
+    before = None
+    if "--against" in sys.argv:
+        other = sys.argv[sys.argv.index("--against") + 1]
+        r = subprocess.run([sys.executable, __file__, "--json"] + (["--quick"] if quick else []),
+                           env={**os.environ, "PYTHONPATH": other}, capture_output=True, text=True)
+        if r.returncode != 0:
+            print(f"the build under {other} failed:", r.stderr[-2000:])
+            return 1
+        before = json.loads(r.stdout.strip().splitlines()[-1])
+    print(f"{os.cpu_count()} cores; ratio = baseline time / kernel time (above 1: the kernel is faster)"
+          + ("; speed-up = before / kernel time" if before is not None else ""))
+    rc = measure(quick)
+    print_rows(ROWS, before)
+    return rc
 
 
 if __name__ == "__main__":

@@ -175,6 +175,8 @@ struct Block {
   Fiber* fibers;
   int n;
   int current;
+  int warp_end;  // one past the last lane of the warp being run
+  int done;      // threads that have exited
   Context scheduler;
   bool failed;
   int block_result;  // the count / and / or of the last block barrier
@@ -203,9 +205,24 @@ inline void record_error(int kind, const char* message) {
   __atomic_store_n(launch->abort, 1, __ATOMIC_RELAXED);
 }
 
-__attribute__((noinline)) void yield_to_scheduler() {
-  Fiber& f = block->fibers[block->current];
-  switch_context(f.ctx, block->scheduler);
+inline void set_thread(const Fiber& f) { threadIdx = f.idx; }
+
+// The thread that waits passes the OS thread straight to the next runnable lane of its warp (one
+// switch instead of two through the scheduler: a switch's cost is mostly its mispredicted
+// returns); the last lane of the warp, or a failed block, goes back to the scheduler.
+inline __attribute__((always_inline)) void yield_to_scheduler() {
+  Block& b = *block;
+  Fiber& f = b.fibers[b.current];
+  if (!b.failed)
+    for (int t = b.current + 1; t < b.warp_end; ++t) {
+      Fiber& next = b.fibers[t];
+      if (next.wait != Wait::none) continue;
+      b.current = t;
+      set_thread(next);
+      switch_context(f.ctx, next.ctx);
+      return;
+    }
+  switch_context(f.ctx, b.scheduler);
 }
 
 // A failed assert, __trap or misplaced barrier ends the thread's block (fibers) or the loop of
@@ -218,6 +235,7 @@ __attribute__((noinline)) void yield_to_scheduler() {
   if (block) {
     block->failed = true;
     block->fibers[block->current].wait = Wait::done;
+    ++block->done;
     yield_to_scheduler();
   } else {
     switch_context(loop_state->runner, loop_state->scheduler);
@@ -229,7 +247,7 @@ inline unsigned linear_thread(uint3 t) {
   return t.x + blockDim.x * (t.y + blockDim.y * t.z);
 }
 
-__attribute__((noinline)) int block_barrier(int pred, const void* site) {
+inline __attribute__((always_inline)) int block_barrier(int pred, const void* site) {
   if (!block) fail(2, "a barrier was reached in a kernel compiled without barriers");
   Fiber& f = block->fibers[block->current];
   f.wait = Wait::block_barrier;
@@ -239,7 +257,7 @@ __attribute__((noinline)) int block_barrier(int pred, const void* site) {
   return f.pred;
 }
 
-__attribute__((noinline)) unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long value, int src) {
+inline unsigned long long warp_op(WarpOp op, unsigned mask, unsigned long long value, int src) {
   if (!block) fail(2, "a warp function was reached in a kernel compiled without them");
   Fiber& f = block->fibers[block->current];
   f.wait = Wait::warp_op;
@@ -320,8 +338,6 @@ inline bool release_warp(Block& b, int first, int count) {
   return true;
 }
 
-inline void set_thread(const Fiber& f) { threadIdx = f.idx; }
-
 inline void block_error(Block& b, const char* what) {
   char msg[1024];
   std::snprintf(msg, sizeof msg, "kernel %s, block (%u, %u, %u): %s", launch->kernel, blockIdx.x,
@@ -375,6 +391,7 @@ template <auto F, class... P>
 void fiber_main(void*) {
   call_kernel<F, P...>(std::index_sequence_for<P...>{});
   block->fibers[block->current].wait = Wait::done;
+  ++block->done;
   yield_to_scheduler();
   __builtin_trap();  // a finished fiber is never resumed
 }
@@ -393,21 +410,25 @@ void run_fiber_block(Block& b) {
   }
   // Warp by warp: a warp's lanes run until each waits, and run on as soon as their warp function
   // can complete, so 32 stacks stay in cache; the block barrier opens once every warp waits at it.
-  int done = 0;
+  // Each pass starts the warp's first runnable lane, which hands over to the next (see
+  // yield_to_scheduler): every lane runnable at the start of a pass runs once in it.
+  b.done = 0;
   while (!b.failed) {
     for (int first = 0; first < b.n && !b.failed; first += 32) {
       const int count = b.n - first < 32 ? b.n - first : 32;
+      b.warp_end = first + count;
       do {
-        for (int t = first; t < first + count && !b.failed; ++t) {
+        for (int t = first; t < first + count; ++t) {
           Fiber& f = b.fibers[t];
           if (f.wait != Wait::none) continue;
           b.current = t;
           set_thread(f);
           switch_context(b.scheduler, f.ctx);
-          done += f.wait == Wait::done;
+          break;
         }
       } while (!b.failed && release_warp(b, first, count));
     }
+    const int done = b.done;
     if (b.failed || done == b.n) break;
     if (!release_block_barrier(b)) {
       int at_block = 0, at_warp = 0;
@@ -451,13 +472,18 @@ void run_fibers(Launch* l) {
 // Barrier-free kernels: every thread of every block of this call in one loop, on one fiber (so
 // that a failed assert can leave it), with the parameters copied once into locals.
 
-template <auto F, class... P>
+// Split kernels (backend/cpu/barrier_split.h) loop over their threads themselves: one call per block.
+template <auto F, bool Split, class... P>
 void run_loop_threads(P... p) {
   Launch* l = launch;
   const unsigned bx = l->block[0], by = l->block[1], bz = l->block[2];
   for (long long k = l->block_begin; k < l->block_end; ++k) {
     if (__atomic_load_n(l->abort, __ATOMIC_RELAXED)) return;
     set_block(k);
+    if constexpr (Split) {
+      F(p...);
+      continue;
+    }
     for (unsigned z = 0; z < bz; ++z)
       for (unsigned y = 0; y < by; ++y) {
         threadIdx.y = y;
@@ -470,23 +496,23 @@ void run_loop_threads(P... p) {
   }
 }
 
-template <auto F, class... P, size_t... I>
+template <auto F, bool Split, class... P, size_t... I>
 void loop_main_impl(std::index_sequence<I...>) {
-  run_loop_threads<F, P...>(*static_cast<const P*>(launch->args[I])...);
+  run_loop_threads<F, Split, P...>(*static_cast<const P*>(launch->args[I])...);
 }
 
-template <auto F, class... P>
+template <auto F, bool Split, class... P>
 void loop_main(void*) {
-  loop_main_impl<F, P...>(std::index_sequence_for<P...>{});
+  loop_main_impl<F, Split, P...>(std::index_sequence_for<P...>{});
   switch_context(loop_state->runner, loop_state->scheduler);
   __builtin_trap();
 }
 
-template <auto F, class... P>
+template <auto F, bool Split, class... P>
 void run_loop(Launch* l) {
   LoopState s{};
   loop_state = &s;
-  make_context(s.runner, l->stacks, l->stack_bytes, &loop_main<F, P...>, nullptr);
+  make_context(s.runner, l->stacks, l->stack_bytes, &loop_main<F, Split, P...>, nullptr);
   switch_context(s.scheduler, s.runner);
   loop_state = nullptr;
 }
@@ -551,15 +577,19 @@ template <class R, class... P> struct Signature {
   fail(1, what);
 }
 
+// How the threads of a block run: a loop around the kernel, fibers, or loops inside the kernel
+// (split at its barriers).
+enum class Mode { loop, fibers, split };
+
 // Entry point of one kernel: runs blocks [block_begin, block_end) of the launch on this OS thread.
-template <auto F, bool Fibers, class... P>
+template <auto F, Mode M, class... P>
 int run(Launch* l, void (*)(P...)) {
   launch = l;
   blockDim = dim3(l->block[0], l->block[1], l->block[2]);
   gridDim = dim3(l->grid[0], l->grid[1], l->grid[2]);
   dyn_shared_base = l->dyn_shared;
-  if constexpr (Fibers) run_fibers<F, P...>(l);
-  else run_loop<F, P...>(l);
+  if constexpr (M == Mode::fibers) run_fibers<F, P...>(l);
+  else run_loop<F, M == Mode::split, P...>(l);
   std::fflush(stdout);
   launch = nullptr;
   return l->error_kind;
@@ -567,6 +597,12 @@ int run(Launch* l, void (*)(P...)) {
 
 template <class... P> const Param* signature(void (*)(P...)) {
   return Signature<void, P...>::params;
+}
+
+// __launch_bounds__(max threads per block, min blocks per SM, max cluster size): the launcher
+// reads the first (the macro itself expands to nothing on the CPU).
+template <class... More> constexpr long long launch_bound(long long max_threads, More...) {
+  return max_threads;
 }
 
 // `extern __shared__ T name[];` at namespace scope becomes `static DynamicShared<T> name;`: it

@@ -28,33 +28,25 @@ __all__ = ["RawKernel", "RawModule"]
 
 def _launch_device(args, stream):
     """'cpu' or a CUDA device index: where the array arguments live (they must agree)."""
-    found = None
-    for a in args:
-        if isinstance(a, _core.ndarray):
-            d = a.device
-            where = "cpu" if d.type == "cpu" else d.index
-            if found is None:
-                found = where
-            elif found != where:
-                raise _core.DeviceError(
-                    f"[launch] the array arguments are on {_name(found)} and {_name(where)}; "
-                    "a kernel runs on one device (move them with to_device)")
-    if found is not None:
-        if stream is not None and found == "cpu":
+    if not isinstance(args, (tuple, list)):
+        raise TypeError("[launch] args must be a tuple or list")
+    found = _cpu.arrays_device(args)  # one C++ pass: a warm launch costs microseconds
+    if found != -2:
+        if stream is not None and found == -1:
             raise _core.DeviceError("[launch] a CUDA stream was given, but the arrays are on the cpu")
-        return found
+        return "cpu" if found == -1 else found
     if stream is not None:
         return stream.device
     d = _core.default_device()
     return "cpu" if d.type == "cpu" else d.index
 
 
-def _name(where):
-    return "cpu" if where == "cpu" else f"cuda:{where}"
+# ACCEL_KERNEL_CHECK is read once per process (as the C++ side does).
+_CHECK_DEFAULT = _cpu.check_default()
 
 
 def _check_default():
-    return _cpu.check_default()
+    return _CHECK_DEFAULT
 
 
 class RawModule:
@@ -144,23 +136,25 @@ class RawKernel:
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None, check=None):
         device = self._device if self._device is not None else _launch_device(args, stream)
-        checked = (self.check or _check_default()) if check is None else check
-        if str(device) == "cpu":
-            device = ("cpu", bool(checked))
+        checked = (self.check or _CHECK_DEFAULT) if check is None else bool(check)
+        if device == "cpu" or str(device) == "cpu":
+            key = ("cpu", checked)
+            k = self._kernels.get(key)
+            if k is None:
+                k = self.kernel("cpu", checked=checked)
+            k(grid, block, args, shared_mem=shared_mem, check=checked)
+            return
         k = self._kernels.get(device)
         if k is None:
-            k = self.kernel(device[0] if isinstance(device, tuple) else device, checked=checked)
-        if isinstance(device, tuple):
-            k(grid, block, args, shared_mem=shared_mem, check=checked)
-        else:
-            k(grid, block, args, shared_mem=shared_mem, stream=stream)
-            if checked:  # an asynchronous fault surfaces here, naming this kernel
-                try:
-                    (stream.synchronize() if stream is not None
-                     else _core._cuda.synchronize(k.device))
-                except Exception as e:
-                    raise _core.LaunchError(f"[launch {self.name}] checked mode: the kernel "
-                                            f"failed: {e}") from e
+            k = self.kernel(device)
+        k(grid, block, args, shared_mem=shared_mem, stream=stream)
+        if checked:  # an asynchronous fault surfaces here, naming this kernel
+            try:
+                (stream.synchronize() if stream is not None
+                 else _core._cuda.synchronize(k.device))
+            except Exception as e:
+                raise _core.LaunchError(f"[launch {self.name}] checked mode: the kernel "
+                                        f"failed: {e}") from e
 
     @property
     def parameters(self):

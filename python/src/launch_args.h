@@ -13,6 +13,9 @@ namespace accel::py {
 // An int or a tuple/list of 1 to 3 ints, each in [0, 2^32).
 std::array<unsigned, 3> to_launch_dims(nb::handle obj, const char* what);
 bool is_numpy_scalar(nb::handle obj);
+// Where the accel arrays among `args` live: -1 the cpu, k >= 0 cuda:k, -2 no array. Arrays on
+// two devices are a DeviceError (a kernel runs on one device).
+int arrays_device(nb::handle args);
 // A NumPy scalar's dtype (through its dtype's name) and bytes (through the buffer protocol).
 Dtype numpy_scalar_dtype(nb::handle obj);
 template <class Args> void add_numpy_scalar(Args& out, nb::handle a) {
@@ -34,6 +37,7 @@ template <class Args> Args to_launch_args(nb::handle args, const std::string& ke
   if (!nb::isinstance<nb::tuple>(args) && !nb::isinstance<nb::list>(args))
     throw nb::type_error(("[launch " + kernel + "] args must be a tuple or list").c_str());
   Args out;
+  if constexpr (requires { out.reserve(size_t{}); }) out.reserve(nb::len(args));
   size_t i = 0;
   for (nb::handle a : args) {
     if (nb::isinstance<Array>(a)) {

@@ -22,6 +22,9 @@ void init_raw_kernels(nb::module_& parent) {
   nb::class_<RawFunction>(m, "Function")
       .def_prop_ro("name", &RawFunction::name)
       .def_prop_ro("uses_fibers", &RawFunction::uses_fibers)
+      .def_prop_ro("mode", [](const RawFunction& f) {
+        return f.mode() == 's' ? "split" : f.mode() == 'f' ? "fibers" : "loop";
+      })
       .def_prop_ro("checked", &RawFunction::checked)
       .def_prop_ro("parameters", [](const RawFunction& f) {
         nb::list out;
@@ -37,6 +40,8 @@ void init_raw_kernels(nb::module_& parent) {
       }, nb::arg("grid"), nb::arg("block"), nb::arg("args"), nb::kw_only(),
          nb::arg("shared_mem") = 0, nb::arg("check") = false);
   m.def("check_default", &cpu::kernel_check_default);
+  m.def("arrays_device", [](nb::handle args) { return arrays_device(args); }, nb::arg("args"),
+        "Where the accel arrays among args live: -1 cpu, k cuda:k, -2 none (DeviceError if two).");
   m.def("stats", [] {
     cpu::RawKernelStats s = cpu::raw_kernel_stats();
     nb::dict d;

@@ -58,9 +58,14 @@ TEST(RawKernelSource, KernelNamesSkipTemplatesAndLaunchBounds) {
   const auto p = prepare_cuda_source(
       "template <class T> __global__ void t(T* x) {}\n"
       "extern \"C\" __global__ void __launch_bounds__(256, 2) bounded(float* x) {}\n"
-      "__global__ void plain() {}\n",
+      "__global__ void plain() {}\n"
+      "namespace ns { __global__ void __launch_bounds__(K) inner() {} }\n"
+      "extern \"C\" { __global__ void __launch_bounds__((N * 2)) in_block() {} }\n",
       "k.cu");
-  EXPECT_EQ(p.kernels, (std::vector<std::string>{"bounded", "plain"}));
+  EXPECT_EQ(p.kernels, (std::vector<std::string>{"bounded", "plain", "inner", "in_block"}));
+  // The launcher evaluates the bounds at global scope: kernels in a namespace have none read.
+  EXPECT_EQ(p.launch_bounds, (std::map<std::string, std::string>{{"bounded", "256, 2"},
+                                                                 {"in_block", "(N * 2)"}}));
 }
 
 TEST(RawKernelSource, WhatTheCpuCannotRunIsACompileErrorNamingTheLine) {
@@ -97,6 +102,8 @@ extern "C" __global__ void scan_blocks(const int* x, int* out, int n) {
   }
   if (i < n) out[i] = s[t];
 }
+constexpr int kBound = 32;
+extern "C" __global__ void __launch_bounds__(kBound) bounded(int* x) { x[threadIdx.x] = 1; }
 extern "C" __global__ void positive(const int* x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) assert(x[i] >= 0);
@@ -149,6 +156,24 @@ TEST(RawKernelCpu, FailedAssertNamesKernelBlockAndThread) {
   } catch (const accel::LaunchError& e) {
     EXPECT_NE(std::string(e.what()).find("parameter 1 is a 4-byte signed integer, but argument 1 "
                                          "is a int64 scalar"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(RawKernelCpu, LaunchBoundsAreHonouredAsOnAGpu) {
+  if (!have_compiler()) GTEST_SKIP() << accel::cpu::host_compiler_identity();
+  CacheDir cache;
+  accel::Array x = accel::zeros({64}, accel::int32);
+  accel::RawKernel bounded(kSource, "bounded");
+  bounded({1}, {32}, x);
+  EXPECT_EQ(x.to_vector<int>()[31], 1);
+  try {
+    bounded({1}, {33}, x);
+    FAIL() << "no error";
+  } catch (const accel::LaunchError& e) {
+    EXPECT_NE(std::string(e.what()).find("block (33, 1, 1) has 33 threads, but the kernel declares "
+                                         "__launch_bounds__(32)"),
               std::string::npos)
         << e.what();
   }

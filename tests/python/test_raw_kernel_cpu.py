@@ -144,7 +144,9 @@ extern "C" __global__ void scale_by_macro(float* x, int n) {
 }
 """
 
-FIBER_SOURCE = r"""
+# Kernels whose only synchronisation is __syncthreads(): alone in a module they are split at
+# their barriers into loops over threads; beside WARP_SOURCE (FIBER_SOURCE) they run as fibers.
+BARRIER_SOURCE = r"""
 // Tree reduction: a grid-stride sum per thread, then a shared-memory tree with barriers.
 extern "C" __global__ void tree_sum(const float* x, float* out, int n) {
   __shared__ float s[256];
@@ -171,33 +173,6 @@ extern "C" __global__ void dyn_sum(const float* x, float* out, int n) {
     __syncthreads();
   }
   if (t == 0) out[blockIdx.x] = ns_dynamic[0];
-}
-extern "C" __global__ void barrier_forms(const int* x, int* out) {
-  int t = threadIdx.x, v = x[blockIdx.x * blockDim.x + t];
-  int* o = out + 3 * blockIdx.x;
-  int c = __syncthreads_count(v > 0);
-  int a = __syncthreads_and(v > 0);
-  int r = __syncthreads_or(v > 0);
-  if (t == 0) { o[0] = c; o[1] = a; o[2] = r; }
-}
-// Warp functions; a block of 48 threads has one full and one partial warp.
-extern "C" __global__ void warp_ops(const int* x, int* out) {
-  int t = threadIdx.x, lane = t % 32, v = x[blockIdx.x * blockDim.x + t];
-  int* o = out + 8 * (blockIdx.x * blockDim.x + t);
-  o[0] = __shfl_sync(0xffffffffu, v, 3);
-  o[1] = __shfl_up_sync(0xffffffffu, v, 2);
-  o[2] = __shfl_down_sync(0xffffffffu, v, 5);
-  o[3] = __shfl_xor_sync(0xffffffffu, v, 1);
-  o[4] = __shfl_sync(0xffffffffu, v, lane + 1, 8);
-  o[5] = (int)__ballot_sync(0xffffffffu, v > 0);
-  o[6] = __any_sync(0xffffffffu, v > 90) * 2 + __all_sync(0xffffffffu, v >= -100);
-  o[7] = __reduce_add_sync(0xffffffffu, v);
-}
-extern "C" __global__ void warp_sum(const double* x, double* out, int n) {
-  double v = 0.0;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += x[i];
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
-  if ((threadIdx.x & 31) == 0) atomicAdd(out, v);
 }
 extern "C" __global__ void histogram_shared(const int* x, unsigned* bins, int n, int nbins) {
   extern __shared__ unsigned local[];
@@ -308,12 +283,45 @@ extern "C" __global__ void early_return(float* x, int n) {
   __syncthreads();
   x[i] = s[(threadIdx.x + 1) % (n - blockIdx.x * blockDim.x < 64 ? n - blockIdx.x * blockDim.x : 64)];
 }
+"""
+
+# Warp functions and the _count/_and/_or barriers: these keep fibers (barrier_split.h).
+WARP_SOURCE = r"""
+extern "C" __global__ void barrier_forms(const int* x, int* out) {
+  int t = threadIdx.x, v = x[blockIdx.x * blockDim.x + t];
+  int* o = out + 3 * blockIdx.x;
+  int c = __syncthreads_count(v > 0);
+  int a = __syncthreads_and(v > 0);
+  int r = __syncthreads_or(v > 0);
+  if (t == 0) { o[0] = c; o[1] = a; o[2] = r; }
+}
+// Warp functions; a block of 48 threads has one full and one partial warp.
+extern "C" __global__ void warp_ops(const int* x, int* out) {
+  int t = threadIdx.x, lane = t % 32, v = x[blockIdx.x * blockDim.x + t];
+  int* o = out + 8 * (blockIdx.x * blockDim.x + t);
+  o[0] = __shfl_sync(0xffffffffu, v, 3);
+  o[1] = __shfl_up_sync(0xffffffffu, v, 2);
+  o[2] = __shfl_down_sync(0xffffffffu, v, 5);
+  o[3] = __shfl_xor_sync(0xffffffffu, v, 1);
+  o[4] = __shfl_sync(0xffffffffu, v, lane + 1, 8);
+  o[5] = (int)__ballot_sync(0xffffffffu, v > 0);
+  o[6] = __any_sync(0xffffffffu, v > 90) * 2 + __all_sync(0xffffffffu, v >= -100);
+  o[7] = __reduce_add_sync(0xffffffffu, v);
+}
+extern "C" __global__ void warp_sum(const double* x, double* out, int n) {
+  double v = 0.0;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += x[i];
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  if ((threadIdx.x & 31) == 0) atomicAdd(out, v);
+}
 // Misuse: half the warp waits at a warp function, the other half at __syncthreads.
 extern "C" __global__ void never_meet(int* x) {
   if (threadIdx.x < 16) x[threadIdx.x] = __shfl_sync(0xffffffffu, (int)threadIdx.x, 0);
   else __syncthreads();
 }
 """
+FIBER_SOURCE = BARRIER_SOURCE + WARP_SOURCE
+
 
 
 def cpu(a):
@@ -329,6 +337,12 @@ def loop_module():
 @pytest.fixture(scope="module")
 def fiber_module():
     return accel.RawModule(FIBER_SOURCE)
+
+
+@pytest.fixture(scope="module", params=["split", "fibers"])
+def barrier_module(request, fiber_module):
+    """The plain-barrier kernels twice: split at their barriers, and as fibers."""
+    return accel.RawModule(BARRIER_SOURCE) if request.param == "split" else fiber_module
 
 
 # ------------------------------------------------------------------ barrier-free kernels
@@ -561,19 +575,21 @@ def test_compile_error_names_the_line():
 
 # ------------------------------------------------------------------ barriers and warp functions
 
-def test_tree_reduction_with_barriers(fiber_module):
+def test_tree_reduction_with_barriers(barrier_module):
     x = rng.standard_normal(100_000).astype(np.float32)
     out = accel.zeros(40, dtype=accel.float32)
-    k = fiber_module.get_function("tree_sum")
+    k = barrier_module.get_function("tree_sum")
     k((40,), (256,), (cpu(x), out, np.int32(x.size)))
-    assert k.kernel("cpu").uses_fibers
+    # Alone, the plain-barrier kernels are split; beside warp functions they keep fibers.
+    want = "split" if barrier_module.code == BARRIER_SOURCE else "fibers"
+    assert k.kernel("cpu").mode == want and k.kernel("cpu", checked=True).mode == "fibers"
     np.testing.assert_allclose(accel.asnumpy(out).sum(dtype=np.float64), x.sum(dtype=np.float64), rtol=1e-5)
 
 
-def test_dynamic_shared_memory_at_namespace_and_function_scope(fiber_module):
+def test_dynamic_shared_memory_at_namespace_and_function_scope(barrier_module):
     x = rng.standard_normal(1000).astype(np.float32)
     out = accel.zeros(8, dtype=accel.float32)
-    fiber_module.get_function("dyn_sum")((8,), (128,), (cpu(x), out, np.int32(1000)), shared_mem=128 * 4)
+    barrier_module.get_function("dyn_sum")((8,), (128,), (cpu(x), out, np.int32(1000)), shared_mem=128 * 4)
     want = np.pad(x, (0, 24)).reshape(8, 128).sum(1, dtype=np.float64)
     np.testing.assert_allclose(accel.asnumpy(out), want, rtol=1e-5, atol=1e-5)
 
@@ -626,27 +642,27 @@ def test_warp_shuffle_reduction(fiber_module):
     np.testing.assert_allclose(accel.asnumpy(out)[0], x.sum(), rtol=1e-12)
 
 
-def test_histogram_with_shared_and_global_atomics(fiber_module):
+def test_histogram_with_shared_and_global_atomics(barrier_module):
     x = rng.integers(0, 100, 200_000).astype(np.int32)
     bins = accel.zeros(100, dtype=accel.uint32)
-    fiber_module.get_function("histogram_shared")((24,), (256,), (cpu(x), bins, np.int32(x.size), np.int32(100)),
+    barrier_module.get_function("histogram_shared")((24,), (256,), (cpu(x), bins, np.int32(x.size), np.int32(100)),
                                                   shared_mem=100 * 4)
     np.testing.assert_array_equal(accel.asnumpy(bins), np.bincount(x, minlength=100))
 
 
 @pytest.mark.parametrize("m,k,n", [(64, 64, 64), (37, 50, 21), (1, 17, 1)])
-def test_tiled_shared_memory_matmul(fiber_module, m, k, n):
+def test_tiled_shared_memory_matmul(barrier_module, m, k, n):
     a = rng.standard_normal((m, k)).astype(np.float32)
     b = rng.standard_normal((k, n)).astype(np.float32)
     c = accel.zeros((m, n), dtype=accel.float32)
-    fiber_module.get_function("matmul_tiled")(((n + 15) // 16, (m + 15) // 16), (16, 16),
+    barrier_module.get_function("matmul_tiled")(((n + 15) // 16, (m + 15) // 16), (16, 16),
                                               (cpu(a), cpu(b), c, np.int32(m), np.int32(k), np.int32(n)))
     np.testing.assert_allclose(accel.asnumpy(c), a @ b, rtol=1e-4, atol=1e-4)
 
 
-def test_early_return_before_a_barrier_runs_but_checked_mode_reports_it(fiber_module):
+def test_early_return_before_a_barrier_runs_but_checked_mode_reports_it(barrier_module):
     x = np.arange(100, dtype=np.float32)
-    k = fiber_module.get_function("early_return")
+    k = barrier_module.get_function("early_return")
     y = cpu(x)
     k((2,), (64,), (y, np.int32(100)))           # as a GPU: exited threads do not hold the barrier
     want = np.concatenate([np.roll(x[:64], -1), np.roll(x[64:], -1)])
@@ -692,30 +708,30 @@ def test_mandelbrot(loop_module):
 
 
 @pytest.mark.parametrize("n", [1, 300, 1024, 5000])
-def test_blelloch_scan(fiber_module, n):
+def test_blelloch_scan(barrier_module, n):
     x = rng.integers(-50, 50, n).astype(np.int32)
     out = accel.zeros(n, dtype=accel.int32)
-    fiber_module.get_function("blelloch_scan")(((n + 511) // 512,), (256,), (cpu(x), out, np.int32(n)),
+    barrier_module.get_function("blelloch_scan")(((n + 511) // 512,), (256,), (cpu(x), out, np.int32(n)),
                                                 shared_mem=512 * 4)
     want = np.concatenate([np.concatenate([[0], np.cumsum(c)[:-1]]) for c in np.split(x, range(512, n, 512))])
     np.testing.assert_array_equal(accel.asnumpy(out), want)
 
 
 @pytest.mark.parametrize("rows,cols", [(32, 32), (45, 70), (1, 33)])
-def test_padded_tile_transpose(fiber_module, rows, cols):
+def test_padded_tile_transpose(barrier_module, rows, cols):
     a = rng.standard_normal((rows, cols)).astype(np.float32)
     out = accel.zeros((cols, rows), dtype=accel.float32)
-    fiber_module.get_function("transpose")(((cols + 31) // 32, (rows + 31) // 32), (32, 8),
+    barrier_module.get_function("transpose")(((cols + 31) // 32, (rows + 31) // 32), (32, 8),
                                            (cpu(a), out, np.int32(rows), np.int32(cols)))
     np.testing.assert_array_equal(accel.asnumpy(out), a.T)
 
 
-def test_nbody_with_shared_tiles(fiber_module):
+def test_nbody_with_shared_tiles(barrier_module):
     n = 300
     p = rng.standard_normal((n, 4)).astype(np.float32)
     p[:, 3] = rng.uniform(0.5, 1.5, n)
     acc = accel.zeros((n, 3), dtype=accel.float32)
-    fiber_module.get_function("nbody")(((n + 127) // 128,), (128,), (cpu(p), acc, np.int32(n), np.float32(0.01)),
+    barrier_module.get_function("nbody")(((n + 127) // 128,), (128,), (cpu(p), acc, np.int32(n), np.float32(0.01)),
                                        shared_mem=128 * 16)
     d = p[None, :, :3].astype(np.float64) - p[:, None, :3]
     inv3 = (np.sum(d * d, -1) + 0.01) ** -1.5
@@ -724,11 +740,11 @@ def test_nbody_with_shared_tiles(fiber_module):
 
 
 @pytest.mark.parametrize("block", [2, 64, 1024])
-def test_bitonic_sort(fiber_module, block):
+def test_bitonic_sort(barrier_module, block):
     x = rng.standard_normal((3, block)).astype(np.float32)
     x[0, :2] = [np.inf, -np.inf]
     y = cpu(x)
-    fiber_module.get_function("bitonic_sort")((3,), (block,), (y,))
+    barrier_module.get_function("bitonic_sort")((3,), (block,), (y,))
     np.testing.assert_array_equal(accel.asnumpy(y), np.sort(x, axis=1))
 
 

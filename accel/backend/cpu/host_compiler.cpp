@@ -1,6 +1,7 @@
 #include "accel/backend/cpu/host_compiler.h"
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -27,6 +28,72 @@ constexpr const char* kFlags =
     "-std=c++17 -O3 -march=native -fno-math-errno -ffp-contract=off -fPIC -shared -w";
 constexpr const char* kLibs = "-lmvec -lm";
 
+// The executable `name` runs (searched on PATH when it has no slash), links resolved; "" if none.
+std::string resolve_executable(const std::string& name) {
+  std::vector<std::string> candidates;
+  if (name.find('/') != std::string::npos) {
+    candidates.push_back(name);
+  } else if (const char* path = std::getenv("PATH")) {
+    std::string dirs = path;
+    for (size_t b = 0, e; b <= dirs.size(); b = e + 1) {
+      e = dirs.find(':', b);
+      if (e == std::string::npos) e = dirs.size();
+      candidates.push_back((e > b ? dirs.substr(b, e - b) : std::string(".")) + "/" + name);
+    }
+  }
+  for (const std::string& c : candidates) {
+    if (access(c.c_str(), X_OK) != 0) continue;
+    std::error_code ec;
+    const fs::path real = fs::canonical(c, ec);
+    if (!ec && fs::is_regular_file(real, ec)) return real.string();
+  }
+  return "";
+}
+
+// `name --version`'s first line, or "" when it does not run.
+std::string run_version(const std::string& name) {
+  std::string cmd = "'" + name + "' --version 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return "";
+  char line[512] = {0};
+  const bool ok = std::fgets(line, sizeof line, p) != nullptr;
+  const int rc = pclose(p);
+  if (!ok || rc != 0) return "";
+  std::string id = line;
+  while (!id.empty() && (id.back() == '\n' || id.back() == '\r')) id.pop_back();
+  return id.empty() ? std::string("(no version)") : id;
+}
+
+// The --version line of compiler `name`. Running it costs a process start (milliseconds of every
+// first kernel load in a process), so the line is kept in <cache dir>/compilers/ under the
+// binary's resolved path, size and modification time: a changed compiler is asked again
+// (ccache's default compiler check is the same). Not a cache entry: a damaged line only
+// changes keys (a recompile), never what is loaded.
+std::string compiler_version(const std::string& name) {
+  const std::string real = resolve_executable(name);
+  struct stat st;
+  if (real.empty() || stat(real.c_str(), &st) != 0) return run_version(name);
+  const fs::path file = KernelCache::instance().dir() / "compilers" /
+                        Sha256()
+                            .update(real)
+                            .update("\n" + std::to_string(st.st_size) + "\n" +
+                                    std::to_string(st.st_mtim.tv_sec) + "." +
+                                    std::to_string(st.st_mtim.tv_nsec))
+                            .hex_digest();
+  std::string line;
+  if (std::ifstream in(file); in && std::getline(in, line) && !line.empty()) return line;
+  line = run_version(name);
+  if (!line.empty()) {
+    // Written aside and renamed into place, so a reader sees the whole line or none.
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    const fs::path temp = file.string() + ".tmp" + std::to_string(getpid());
+    if (!ec && (std::ofstream(temp) << line << "\n")) fs::rename(temp, file, ec);
+    if (ec) fs::remove(temp, ec);
+  }
+  return line;
+}
+
 // The compiler to run and its --version line ("" when none is found).
 const std::pair<std::string, std::string>& compiler() {
   static const std::pair<std::string, std::string> c = [] {
@@ -35,19 +102,9 @@ const std::pair<std::string, std::string>& compiler() {
       names.push_back(*env);
     else
       names = {"c++", "g++", "clang++"};
-    for (const std::string& name : names) {
-      std::string cmd = "'" + name + "' --version 2>/dev/null";
-      FILE* p = popen(cmd.c_str(), "r");
-      if (!p) continue;
-      char line[512] = {0};
-      const bool ok = std::fgets(line, sizeof line, p) != nullptr;
-      const int rc = pclose(p);
-      if (ok && rc == 0) {
-        std::string id = line;
-        while (!id.empty() && (id.back() == '\n' || id.back() == '\r')) id.pop_back();
+    for (const std::string& name : names)
+      if (std::string id = compiler_version(name); !id.empty())
         return std::pair<std::string, std::string>(name, id);
-      }
-    }
     return std::pair<std::string, std::string>("", "");
   }();
   return c;

@@ -7,10 +7,11 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
-#include <map>
+#include <unordered_map>
 #include <mutex>
 #include <optional>
 
+#include "accel/backend/cpu/barrier_split.h"
 #include "accel/backend/cpu/host_compiler.h"
 #include "accel/backend/cpu/raw_kernel_source.h"
 #include "accel/backend/cpu/thread_pool.h"
@@ -129,7 +130,8 @@ struct RawModule::Compiled {
   std::vector<std::string> names;
   std::vector<RunFn> run;
   std::vector<const Param*> signature;
-  bool fibers = false;
+  std::vector<long long> max_threads;  // per kernel: its __launch_bounds__, or 0
+  std::vector<char> mode;              // per kernel: 'l' loop, 'f' fibers, 's' split at barriers
   bool checked = false;
 };
 
@@ -143,65 +145,141 @@ struct RawModule::Impl {
 
 namespace {
 
-// Loaded modules by cache key: a second RawModule of the same source finds the first's.
+// What a process has prepared and loaded, so that a second RawModule of the same source costs a
+// lookup (microseconds): prepared sources by program name and source, loaded modules by the
+// request (source, options, kernel names, checked) and by their full text and flags.
 std::mutex loaded_mutex;
-std::map<std::string, std::shared_ptr<const RawModule::Compiled>>& loaded() {
-  static auto* m = new std::map<std::string, std::shared_ptr<const RawModule::Compiled>>();
+struct Loaded {
+  std::unordered_map<std::string, std::shared_ptr<const PreparedSource>> prepared;
+  std::unordered_map<std::string, std::shared_ptr<const RawModule::Compiled>> by_request;
+  std::unordered_map<std::string, std::shared_ptr<const RawModule::Compiled>> by_text;
+};
+Loaded& loaded() {
+  static auto* m = new Loaded();
   return *m;
+}
+
+std::shared_ptr<const PreparedSource> prepared_source(const std::string& source,
+                                                      const std::string& program_name) {
+  std::string key = program_name;
+  key += '\0';
+  key += source;
+  {
+    std::lock_guard<std::mutex> lock(loaded_mutex);
+    if (auto it = loaded().prepared.find(key); it != loaded().prepared.end()) return it->second;
+  }
+  auto p = std::make_shared<const PreparedSource>(prepare_cuda_source(source, program_name));
+  std::lock_guard<std::mutex> lock(loaded_mutex);
+  return loaded().prepared.emplace(std::move(key), std::move(p)).first->second;
+}
+
+void count_memory_hit() {
+  std::lock_guard<std::mutex> s(stats().mutex);
+  ++stats().s.memory_hits;
 }
 
 std::shared_ptr<const RawModule::Compiled> build(const std::string& source,
                                                  const std::vector<std::string>& options,
                                                  const std::vector<std::string>& names,
                                                  const std::string& program_name, bool checked) {
-  PreparedSource prepared = prepare_cuda_source(source, program_name);
-  std::vector<std::string> flags = {kHiddenVisibility};
-  for (std::string& f : host_options(options)) flags.push_back(std::move(f));
-  std::string text = embedded::simt_cpu_h;
-  text += "\n#line 1 \"" + program_name + "\"\n" +
-          (checked ? checked_kernel_parameters(prepared.text) : prepared.text) +
-          "\n#line 1 \"accel-launcher\"\n";
-  for (size_t i = 0; i < names.size(); ++i) {
-    const std::string idx = std::to_string(i), fn = "&" + names[i];
-    text += "extern \"C\" __attribute__((visibility(\"default\"))) int accel_run_" + idx +
-            "(::accel_simt::Launch* l) { return ::accel_simt::run<" + fn + ", " +
-            (prepared.fibers ? "true" : "false") + ">(l, " + fn + "); }\n";
-    text += "extern \"C\" __attribute__((visibility(\"default\"))) const ::accel_simt::Param* "
-            "accel_signature_" + idx + "() { return ::accel_simt::signature(" + fn + "); }\n";
-  }
-  // Modules already loaded in this process, by their full source and flags.
-  std::string key = text;
-  for (const std::string& f : flags) key += "\n" + f;
+  std::string request = program_name;
+  for (const std::vector<std::string>* list : {&options, &names})
+    for (const std::string& o : *list) (request += '\0') += o;
+  request += checked ? "\1checked\1" : "\1plain\1";
+  request += source;
   {
     std::lock_guard<std::mutex> lock(loaded_mutex);
-    if (auto it = loaded().find(key); it != loaded().end()) {
-      std::lock_guard<std::mutex> s(stats().mutex);
-      ++stats().s.memory_hits;
+    if (auto it = loaded().by_request.find(request); it != loaded().by_request.end()) {
+      count_memory_hit();
       return it->second;
     }
   }
-  const std::string what = "RawKernel " + program_name;
-  const HostLibrary lib = build_host_library(text, flags, what);  // never closed, as RawFunctions keep pointers into it
-  {
-    std::lock_guard<std::mutex> s(stats().mutex);
-    if (lib.from_disk) {
-      ++stats().s.disk_hits;
-    } else {
-      ++stats().s.compiles;
-      stats().s.compile_seconds += lib.compile_seconds;
+  const std::shared_ptr<const PreparedSource> prepared = prepared_source(source, program_name);
+  std::vector<std::string> flags = {kHiddenVisibility};
+  for (std::string& f : host_options(options)) flags.push_back(std::move(f));
+  // Kernels with barriers are split into loops over threads where that is safe (not in checked
+  // mode: its barrier checks need the fibers); the others keep fibers.
+  SplitSource split;
+  if (prepared->fibers && !checked) split = split_at_barriers(prepared->text, program_name);
+  const std::string& kernel_text =
+      checked ? checked_kernel_parameters(prepared->text) : split.kernels.empty() ? prepared->text : split.text;
+  auto mode_of = [&](const std::string& name) {
+    if (std::find(split.kernels.begin(), split.kernels.end(), name) != split.kernels.end()) return 's';
+    return prepared->fibers && !split.all_barriers_split ? 'f' : 'l';
+  };
+  auto module_text = [&](const std::string& body, bool use_split) {
+    std::string text = embedded::simt_cpu_h;
+    text += "\n#line 1 \"" + program_name + "\"\n" + body + "\n#line 1 \"accel-launcher\"\n";
+    for (size_t i = 0; i < names.size(); ++i) {
+      const std::string idx = std::to_string(i), fn = "&" + names[i];
+      const std::string exported = "extern \"C\" __attribute__((visibility(\"default\"))) ";
+      const char mode = use_split ? mode_of(names[i]) : prepared->fibers ? 'f' : 'l';
+      text += exported + "int accel_run_" + idx + "(::accel_simt::Launch* l) { return ::accel_simt::run<" +
+              fn + ", ::accel_simt::Mode::" + (mode == 's' ? "split" : mode == 'f' ? "fibers" : "loop") +
+              ">(l, " + fn + "); }\n";
+      text += exported + "char accel_mode_" + idx + "() { return '" + mode + "'; }\n";
+      text += exported + "const ::accel_simt::Param* accel_signature_" + idx +
+              "() { return ::accel_simt::signature(" + fn + "); }\n";
+      // __launch_bounds__(max threads, ...), evaluated by the compiler (macros and constants work).
+      auto bounds = prepared->launch_bounds.find(names[i]);
+      text += exported + "long long accel_max_threads_" + idx + "() { return " +
+              (bounds == prepared->launch_bounds.end()
+                   ? std::string("0")
+                   : "::accel_simt::launch_bound(" + bounds->second + ")") +
+              "; }\n";
     }
+    return text;
+  };
+  const bool use_split = !checked && !split.kernels.empty();
+  std::string text = module_text(kernel_text, use_split);
+  // Modules already loaded in this process, by their full source and flags.
+  std::string key = text;
+  for (const std::string& f : flags) key += "\n" + f;
+  std::shared_ptr<const RawModule::Compiled> found;
+  {
+    std::lock_guard<std::mutex> lock(loaded_mutex);
+    if (auto it = loaded().by_text.find(key); it != loaded().by_text.end()) found = it->second;
   }
-  auto c = std::make_shared<RawModule::Compiled>();
-  c->names = names;
-  c->fibers = prepared.fibers;
-  c->checked = checked;
-  for (size_t i = 0; i < names.size(); ++i) {
-    c->run.push_back(reinterpret_cast<RunFn>(host_symbol(lib, "accel_run_" + std::to_string(i), what)));
-    c->signature.push_back(reinterpret_cast<SignatureFn>(
-        host_symbol(lib, "accel_signature_" + std::to_string(i), what))());
+  if (!found) {
+    const std::string what = "RawKernel " + program_name;
+    HostLibrary lib;
+    try {
+      lib = build_host_library(text, flags, what);  // never closed, as RawFunctions keep pointers into it
+    } catch (const CompileError&) {
+      if (!use_split) throw;
+      // The split source did not compile (a construct the splitter misread): the kernels keep
+      // their fibers, and a real error in the user's source is reported from that build.
+      text = module_text(prepared->text, false);
+      lib = build_host_library(text, flags, what);
+    }
+    {
+      std::lock_guard<std::mutex> s(stats().mutex);
+      if (lib.from_disk) {
+        ++stats().s.disk_hits;
+      } else {
+        ++stats().s.compiles;
+        stats().s.compile_seconds += lib.compile_seconds;
+      }
+    }
+    auto c = std::make_shared<RawModule::Compiled>();
+    c->names = names;
+    c->checked = checked;
+    for (size_t i = 0; i < names.size(); ++i) {
+      const std::string idx = std::to_string(i);
+      c->run.push_back(reinterpret_cast<RunFn>(host_symbol(lib, "accel_run_" + idx, what)));
+      c->mode.push_back(reinterpret_cast<char (*)()>(host_symbol(lib, "accel_mode_" + idx, what))());
+      c->signature.push_back(reinterpret_cast<SignatureFn>(
+          host_symbol(lib, "accel_signature_" + idx, what))());
+      c->max_threads.push_back(reinterpret_cast<long long (*)()>(
+          host_symbol(lib, "accel_max_threads_" + idx, what))());
+    }
+    std::lock_guard<std::mutex> lock(loaded_mutex);
+    found = loaded().by_text.emplace(key, std::move(c)).first->second;
+  } else {
+    count_memory_hit();
   }
   std::lock_guard<std::mutex> lock(loaded_mutex);
-  return loaded().emplace(key, std::move(c)).first->second;
+  return loaded().by_request.emplace(std::move(request), found).first->second;
 }
 
 }  // namespace
@@ -227,7 +305,7 @@ RawArgs& RawArgs::add(const Array& array) {
 RawArgs& RawArgs::add_scalar(Dtype dtype, const void* value) {
   Value v;
   v.bytes.assign(static_cast<const char*>(value), itemsize(dtype));
-  v.what = std::string(dtype_name(dtype)) + " scalar";
+  v.dtype = dtype;
   v.kind = is_bool(dtype) ? 'b' : is_unsigned(dtype) ? 'u' : is_integer(dtype) ? 'i'
          : is_floating(dtype) ? 'f' : 'c';
   values_.push_back(std::move(v));
@@ -237,7 +315,6 @@ RawArgs& RawArgs::add_scalar(Dtype dtype, const void* value) {
 RawArgs& RawArgs::add_bytes(const void* data, size_t size) {
   Value v;
   v.bytes.assign(static_cast<const char*>(data), size);
-  v.what = std::to_string(size) + "-byte struct";
   v.kind = 's';
   values_.push_back(std::move(v));
   return *this;
@@ -282,7 +359,7 @@ RawFunction RawModule::function(const std::string& name, bool checked) const {
     // Every kernel the source declares (so that they share the module's __device__ variables),
     // the name expressions, and names asked for before.
     std::vector<std::string> names = impl_->name_expressions;
-    for (const std::string& k : prepare_cuda_source(impl_->source, impl_->program_name).kernels)
+    for (const std::string& k : prepared_source(impl_->source, impl_->program_name)->kernels)
       if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
     for (const std::string& k : impl_->extra_names)
       if (std::find(names.begin(), names.end(), k) == names.end()) names.push_back(k);
@@ -304,7 +381,8 @@ RawFunction RawModule::function(const std::string& name, bool checked) const {
   return RawFunction(compiled, index, name, std::move(params));
 }
 
-bool RawFunction::uses_fibers() const { return so_->fibers; }
+bool RawFunction::uses_fibers() const { return mode() == 'f'; }
+char RawFunction::mode() const { return so_->mode[static_cast<size_t>(index_)]; }
 bool RawFunction::checked() const { return so_->checked; }
 
 bool kernel_check_default() {
@@ -322,8 +400,9 @@ RawKernelStats raw_kernel_stats() {
 
 void RawFunction::operator()(LaunchDims grid, LaunchDims block, const RawArgs& args,
                              size_t shared_mem, bool check) const {
-  const std::string where = "launch " + name_ + " on cpu";
-  auto fail = [&](const std::string& what) { throw LaunchError("[" + where + "] " + what); };
+  // Messages are built only on failure: a warm launch allocates nothing it can avoid.
+  auto where = [&] { return "launch " + name_ + " on cpu"; };
+  auto fail = [&](const std::string& what) { throw LaunchError("[" + where() + "] " + what); };
   const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
   for (int d = 0; d < 3; ++d) {
     if (g[d] == 0 || b[d] == 0)
@@ -337,16 +416,24 @@ void RawFunction::operator()(LaunchDims grid, LaunchDims block, const RawArgs& a
   if (threads > kMaxThreadsPerBlock)
     fail("block " + block.str() + " has " + std::to_string(threads) +
          " threads; at most 1024 per block, as on a GPU");
+  if (so_->max_threads[static_cast<size_t>(index_)] > 0 &&
+      threads > static_cast<uint64_t>(so_->max_threads[static_cast<size_t>(index_)]))
+    fail("block " + block.str() + " has " + std::to_string(threads) +
+         " threads, but the kernel declares __launch_bounds__(" +
+         std::to_string(so_->max_threads[static_cast<size_t>(index_)]) +
+         "): at most that many per block, as on a GPU");
   if (shared_mem > kMaxDynamicSharedBytes)
     fail(std::to_string(shared_mem) + " bytes of dynamic shared memory requested; at most " +
          std::to_string(kMaxDynamicSharedBytes) + " per block, as on an sm_90 GPU");
   if (args.size() != params_.size())
     fail("the kernel takes " + std::to_string(params_.size()) + " parameters, but " +
          std::to_string(args.size()) + " arguments were given");
+  bool any_checked = false;
   for (size_t i = 0; i < params_.size(); ++i) {
     const RawParam& p = params_[i];
     const RawArgs::Value& v = args.values_[i];
     const bool pointer = p.kind == 'p' || p.kind == 'P' || p.kind == 'k';
+    any_checked |= p.kind == 'k';
     bool ok;
     if (pointer) ok = v.kind == 'p';
     else if (p.kind == 'i' || p.kind == 'u' || p.kind == 'b')
@@ -356,18 +443,21 @@ void RawFunction::operator()(LaunchDims grid, LaunchDims block, const RawArgs& a
     if (!ok)
       fail("parameter " + std::to_string(i) + " is a " + p.str() + ", but argument " +
            std::to_string(i) + " is a " +
-           (v.array >= 0 ? args.arrays_[static_cast<size_t>(v.array)].describe() : v.what) +
+           (v.array >= 0  ? args.arrays_[static_cast<size_t>(v.array)].describe()
+            : v.kind == 's' ? std::to_string(v.bytes.size()) + "-byte struct"
+                            : std::string(dtype_name(v.dtype)) + " scalar") +
            (pointer ? "; pass an accel array on the cpu"
                     : " (" + std::to_string(v.bytes.size()) +
                           " bytes); pass a scalar of the parameter's type (e.g. numpy.int32(n))"));
     if (v.array >= 0) {
       const Array& a = args.arrays_[static_cast<size_t>(v.array)];
       if (!a.device().is_cpu())
-        throw DeviceError("[" + where + "] argument " + std::to_string(i) + " is a " + a.describe() +
+        throw DeviceError("[" + where() + "] argument " + std::to_string(i) + " is a " +
+                          a.describe() +
                           "; a kernel launched on the cpu takes arrays on the cpu (move it "
                           "with to_device)");
       if (p.kind == 'p' && (a.impl()->read_only || a.buffer()->read_only()))
-        throw ValueError("[" + where + "] argument " + std::to_string(i) +
+        throw ValueError("[" + where() + "] argument " + std::to_string(i) +
                          " is read-only (a broadcast view or read-only memory), but the "
                          "kernel's parameter is not a pointer to const");
     }
@@ -379,13 +469,15 @@ void RawFunction::operator()(LaunchDims grid, LaunchDims block, const RawArgs& a
     const char* hi;
     long long arg;
   };
-  std::vector<CheckedPointer> checked(params_.size());
-  std::vector<void*> values;
-  values.reserve(args.size());
+  std::vector<CheckedPointer> checked(any_checked ? params_.size() : 0);
+  // Most kernels take a handful of parameters: their pointers live on the stack.
+  void* inline_values[16];
+  std::vector<void*> more_values(params_.size() > 16 ? params_.size() : 0);
+  void** values = params_.size() > 16 ? more_values.data() : inline_values;
   for (size_t i = 0; i < params_.size(); ++i) {
     const RawArgs::Value& v = args.values_[i];
     if (params_[i].kind != 'k') {
-      values.push_back(const_cast<char*>(v.bytes.data()));
+      values[i] = const_cast<char*>(v.bytes.data());
       continue;
     }
     const Array& a = args.arrays_[static_cast<size_t>(v.array)];
@@ -395,35 +487,36 @@ void RawFunction::operator()(LaunchDims grid, LaunchDims block, const RawArgs& a
     checked[i] = a.is_contiguous()
                      ? CheckedPointer{data, data, data + a.nbytes(), static_cast<long long>(i)}
                      : CheckedPointer{data, base, base + a.buffer()->nbytes(), static_cast<long long>(i)};
-    values.push_back(&checked[i]);
+    values[i] = &checked[i];
   }
 
   const long long blocks = (long long)grid.x * grid.y * grid.z;
-  // Enough threads per task to pay for the hand-off to the pool: small launches run inline.
-  const int64_t grain = std::max<int64_t>(1, int64_t(16384) / int64_t(threads));
-  const bool fibers = so_->fibers;
+  const bool fibers = so_->mode[static_cast<size_t>(index_)] == 'f';
   const RunFn run = so_->run[static_cast<size_t>(index_)];
+  const bool check_barriers = check || kernel_check_default();
   int abort = 0;
   std::mutex error_mutex;
   long long error_block = -1;
   int error_kind = 0;
   std::string error;
-  parallel_for(blocks, grain, [&](int64_t b0, int64_t b1) {
+  auto run_blocks = [&](int64_t b0, int64_t b1) {
     WorkerMemory& mem = worker_memory;
-    Launch l{};
+    Launch l;
     for (int d = 0; d < 3; ++d) {
       l.grid[d] = g[d];
       l.block[d] = b[d];
     }
-    l.args = values.data();
+    l.args = values;
     l.block_begin = b0;
     l.block_end = b1;
     l.dyn_shared = mem.shared_for(std::max<size_t>(shared_mem, 16));
     l.stacks = mem.stacks_for(fibers ? threads : 1);
     l.stack_bytes = kThreadStackBytes;
-    l.check = check || kernel_check_default();
+    l.check = check_barriers;
     l.kernel = name_.c_str();
     l.abort = &abort;
+    l.error_kind = 0;
+    l.error[0] = 0;
     if (run(&l) != 0) {
       std::lock_guard<std::mutex> lock(error_mutex);
       if (error_block < 0 || b0 < error_block) {
@@ -432,9 +525,18 @@ void RawFunction::operator()(LaunchDims grid, LaunchDims block, const RawArgs& a
         error = l.error;
       }
     }
-  });
-  if (error_kind == 1) throw KernelAssertionError("[" + where + "] " + error);
-  if (error_kind == 4) throw IndexError("[" + where + "] " + error);
+  };
+  // Enough threads per task to pay for the hand-off to the pool (a fiber thread costs more than
+  // a loop iteration: it has a stack and switches at every barrier); small launches run inline,
+  // without waking the pool.
+  const int64_t grain_threads = fibers ? 2048 : 16384;
+  const int64_t grain = std::max<int64_t>(1, grain_threads / int64_t(threads));
+  if (blocks <= grain || num_threads() <= 1)
+    run_blocks(0, blocks);
+  else
+    parallel_for(blocks, grain, run_blocks);
+  if (error_kind == 1) throw KernelAssertionError("[" + where() + "] " + error);
+  if (error_kind == 4) throw IndexError("[" + where() + "] " + error);
   if (error_kind != 0) fail(error);
 }
 

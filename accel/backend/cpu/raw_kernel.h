@@ -54,14 +54,19 @@ class RawArgs {
   // A struct passed by value, as raw bytes (laid out as the kernel declares it).
   RawArgs& add_bytes(const void* data, size_t size);
   size_t size() const { return values_.size(); }
+  // Room for n arguments (a launch then allocates once).
+  void reserve(size_t n) {
+    values_.reserve(n);
+    arrays_.reserve(n);
+  }
 
  private:
   friend class RawFunction;
   struct Value {
-    std::string bytes;
-    std::string what;  // "float32 scalar", "16-byte struct" (arrays describe themselves)
-    char kind;         // 'p' array, 'b' bool, 'i'/'u' integer, 'f' float, 'c' complex, 's' bytes
-    int array = -1;    // index into arrays_, or -1
+    std::string bytes;  // scalars fit the string's inline buffer: no allocation per launch
+    char kind;          // 'p' array, 'b' bool, 'i'/'u' integer, 'f' float, 'c' complex, 's' bytes
+    Dtype dtype = Dtype::int8;  // of a scalar
+    int array = -1;             // index into arrays_, or -1
   };
   std::vector<Value> values_;
   std::vector<Array> arrays_;
@@ -110,7 +115,10 @@ class RawFunction {
                   bool check = false) const;
   const std::string& name() const { return name_; }
   const std::vector<RawParam>& parameters() const { return params_; }
-  // True when the threads of a block run as fibers (the source uses barriers or warp functions).
+  // How the threads of a block run: 'l' a loop around the kernel (no barrier), 'f' fibers that
+  // meet at barriers and warp functions, 's' loops inside the kernel, split at its barriers.
+  char mode() const;
+  // True when the threads of a block run as fibers.
   bool uses_fibers() const;
   // True for the checked-mode build (array accesses bounds-checked).
   bool checked() const;

@@ -42,8 +42,9 @@ const std::regex kBarrierNames(
     R"(\b(__syncthreads\w*|__syncwarp|__shfl\w*_sync|__shfl\w*|__ballot_sync|__any_sync|__all_sync|__activemask|__match_any_sync|__reduce_\w+_sync)\b)");
 const std::regex kExternShared(R"(\bextern\s+__shared__\s+([^;\[\]]*?)\s*\b(\w+)\s*\[\s*\]\s*;)");
 const std::regex kAlign(R"(__align__\s*\(\s*\d+\s*\))");
+// Group 1: the __launch_bounds__ arguments (parentheses nested once), group 2: the name.
 const std::regex kGlobalFunction(
-    R"(\b__global__\s+void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\()");
+    R"(\b__global__\s+void\s+(?:__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)\s*)?(\w+)\s*\()");
 const std::regex kPointerParameter(
     R"(^(\s*)([^*]*?)\s*\*\s*(?:__restrict__|__restrict|restrict)?\s*(\w+)(\s*)$)");
 
@@ -63,6 +64,22 @@ bool inside_function(const std::string& scan, size_t pos) {
     }
   }
   return !in_function.empty() && in_function.back();
+}
+
+// Whether `pos` is outside every brace but those of `extern "C" { ... }` blocks.
+bool at_global_scope(const std::string& scan, size_t pos) {
+  static const std::regex linkage(R"(\bextern\s*"\s*"\s*$)");
+  std::vector<bool> linkage_block;  // one entry per open brace
+  for (size_t i = 0; i < pos; ++i) {
+    if (scan[i] == '{') {
+      size_t start = i == 0 ? std::string::npos : scan.find_last_of(";{}", i - 1);
+      start = start == std::string::npos ? 0 : start + 1;
+      linkage_block.push_back(std::regex_search(scan.substr(start, i - start), linkage));
+    } else if (scan[i] == '}' && !linkage_block.empty()) {
+      linkage_block.pop_back();
+    }
+  }
+  return std::all_of(linkage_block.begin(), linkage_block.end(), [](bool b) { return b; });
 }
 
 }  // namespace
@@ -138,9 +155,16 @@ std::string checked_kernel_parameters(const std::string& source) {
 
 PreparedSource prepare_cuda_source(const std::string& source, const std::string& program_name) {
   const std::string scan = blank_comments_and_strings(source);
-  for (const Unsupported& u : kUnsupported) {
+  // Compiled once: building these regexes cost more than a disk-cache hit.
+  static const std::vector<std::regex> unsupported = [] {
+    std::vector<std::regex> r;
+    for (const Unsupported& u : kUnsupported) r.emplace_back(u.pattern, std::regex::multiline);
+    return r;
+  }();
+  for (size_t k = 0; k < unsupported.size(); ++k) {
+    const Unsupported& u = kUnsupported[k];
     std::smatch m;
-    if (std::regex_search(scan, m, std::regex(u.pattern, std::regex::multiline)))
+    if (std::regex_search(scan, m, unsupported[k]))
       throw CompileError("[RawKernel " + program_name + ":" +
                          std::to_string(line_of(scan, static_cast<size_t>(m.position(0)))) + "] " +
                          u.what + " (found '" + m.str(0) + "')");
@@ -154,9 +178,10 @@ PreparedSource prepare_cuda_source(const std::string& source, const std::string&
     size_t p = static_cast<size_t>(it->position(0));
     while (p > 0 && std::isspace(static_cast<unsigned char>(scan[p - 1]))) --p;
     if (p > 0 && scan[p - 1] == '>') continue;
-    const std::string name = (*it)[1].str();
+    const std::string name = (*it)[2].str();
     if (std::find(out.kernels.begin(), out.kernels.end(), name) == out.kernels.end())
       out.kernels.push_back(name);
+    if ((*it)[1].matched && at_global_scope(scan, p)) out.launch_bounds[name] = (*it)[1].str();
   }
 
   // Edits from the end backwards, so earlier positions stay valid; each keeps the line count.

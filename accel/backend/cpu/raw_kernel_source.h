@@ -2,6 +2,7 @@
 // needs before the host compiler sees it. Lines keep their numbers, so compiler messages point
 // at the user's lines.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,9 @@ struct PreparedSource {
   std::string text;                  // the source, rewritten
   bool fibers = false;               // it uses barriers or warp functions
   std::vector<std::string> kernels;  // its non-template __global__ functions, by name
+  // name -> the arguments of its __launch_bounds__ ("256, 2"), for the kernels at global scope
+  // (outside namespaces: the launcher evaluates them there).
+  std::map<std::string, std::string> launch_bounds;
 };
 
 // Refuses what cannot run on the CPU (CompileError naming the line: inline PTX, textures and
