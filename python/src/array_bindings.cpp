@@ -84,9 +84,17 @@ nb::object power_operator(const Array& self, nb::handle e, bool in_place, nb::ha
 }
 
 nb::tuple shape_tuple(const Shape& s) {
-  nb::list l;
-  for (int64_t d : s) l.append(d);
-  return nb::tuple(l);
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(s.size()));
+  if (!t) throw nb::python_error();
+  for (size_t i = 0; i < s.size(); ++i) {
+    PyObject* d = PyLong_FromLongLong(s[i]);
+    if (!d) {
+      Py_DECREF(t);
+      throw nb::python_error();
+    }
+    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), d);
+  }
+  return nb::steal<nb::tuple>(t);
 }
 
 // The Python scalar of a size-1 array (for __int__, __float__, item()).

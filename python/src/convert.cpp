@@ -184,6 +184,41 @@ void check_array_interface_span(nb::handle obj) {
   }
 }
 
+// A flat list of Python floats, of ints that fit in int64, or of bools, read without NumPy
+// (asarray([1.0] * 10) costs NumPy's inference and an import otherwise). The dtype is the one
+// NumPy infers for such a list: float64, int64, bool. Anything else (mixed kinds, nested,
+// empty, big ints) returns nullopt and takes NumPy's path; so does a list with dtype= (NumPy
+// checks each value against that dtype).
+std::optional<Array> flat_scalar_list(nb::handle obj, Device device) {
+  if (!PyList_CheckExact(obj.ptr())) return std::nullopt;
+  const Py_ssize_t n = PyList_GET_SIZE(obj.ptr());
+  if (n == 0) return std::nullopt;
+  PyObject* const* items = &PyList_GET_ITEM(obj.ptr(), 0);
+  PyTypeObject* kind = Py_TYPE(items[0]);
+  if (kind != &PyFloat_Type && kind != &PyLong_Type && kind != &PyBool_Type) return std::nullopt;
+  for (Py_ssize_t i = 1; i < n; ++i)
+    if (Py_TYPE(items[i]) != kind) return std::nullopt;
+  const Dtype dtype = kind == &PyFloat_Type  ? Dtype::float64
+                      : kind == &PyLong_Type ? Dtype::int64
+                                             : Dtype::bool_;
+  Array host = Array::empty({static_cast<int64_t>(n)}, dtype, Device::cpu());
+  if (kind == &PyFloat_Type) {
+    auto* out = host.data<double>();
+    for (Py_ssize_t i = 0; i < n; ++i) out[i] = PyFloat_AS_DOUBLE(items[i]);
+  } else if (kind == &PyLong_Type) {
+    auto* out = host.data<int64_t>();
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      int overflow = 0;
+      out[i] = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+      if (overflow) return std::nullopt;  // NumPy picks uint64 or object: its path decides
+    }
+  } else {
+    auto* out = host.data<bool>();
+    for (Py_ssize_t i = 0; i < n; ++i) out[i] = items[i] == Py_True;
+  }
+  return device.is_cpu() ? host : to_device(host, device);
+}
+
 bool is_numpy_scalar(nb::handle obj) {
   nb::object np = nb::module_::import_("numpy");
   return nb::isinstance(obj, np.attr("generic"));
@@ -219,6 +254,10 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     a = nb::cast<Array>(obj);
   } else if (is_python_scalar(obj)) {
     a = python_scalar(obj, false, device.value_or(default_device()));
+    fresh = true;
+  } else if (auto list = dtype ? std::nullopt
+                                : flat_scalar_list(obj, device.value_or(default_device()))) {
+    a = *list;
     fresh = true;
   } else if (auto v = from_array_interface(obj)) {
     a = *v;
