@@ -180,7 +180,16 @@ def test_long_chains_sharing_pending_subexpressions_past_every_cap(depth, shared
         np.testing.assert_allclose(ac.asnumpy(g), w, rtol=1e-12, atol=1e-12)
 
 
-def test_printing_and_pickling_do_not_share_memory_with_numpy():
+@pytest.fixture
+def small_ops_lazy():
+    """Small ops recorded lazily (they are computed at once by default), for tests that check
+    what stays pending."""
+    ac.set_eager_small(False)
+    yield
+    ac.set_eager_small(True)
+
+
+def test_printing_and_pickling_do_not_share_memory_with_numpy(small_ops_lazy):
     # repr/str/pickle read through a read-only NumPy view: NumPy cannot write it, so ops on the
     # array stay lazy (an exported writable view would make them run at once).
     import pickle
