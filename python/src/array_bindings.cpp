@@ -13,33 +13,14 @@
 namespace accel::py {
 namespace {
 
-using BinaryFn = Array (*)(const Array&, const Array&);
-
 nb::object not_implemented() { return nb::borrow(Py_NotImplemented); }
 
-// a <op> other, or NotImplemented when other is no array-like (so Python tries the reflection).
 template <BinaryFn F> nb::object binary(const Array& self, nb::handle other) {
-  Array o;
-  try {
-    o = to_operand(other, self.device());
-  } catch (const DTypeError&) {
-    return not_implemented();
-  } catch (const nb::python_error&) {
-    return not_implemented();
-  }
-  return nb::cast(F(self, o));
+  return binary_operator(F, self, other, false);
 }
 
 template <BinaryFn F> nb::object reflected(const Array& self, nb::handle other) {
-  Array o;
-  try {
-    o = to_operand(other, self.device());
-  } catch (const DTypeError&) {
-    return not_implemented();
-  } catch (const nb::python_error&) {
-    return not_implemented();
-  }
-  return nb::cast(F(o, self));
+  return binary_operator(F, self, other, true);
 }
 
 template <BinaryFn F> nb::object inplace(nb::handle self_h, nb::handle other) {
@@ -83,6 +64,20 @@ nb::object power_operator(const Array& self, nb::handle e, bool in_place, nb::ha
   return in_place ? inplace<power>(self_h, e) : binary<power>(self, e);
 }
 
+}  // namespace
+
+nb::object binary_operator(BinaryFn f, const Array& self, nb::handle other, bool reflected) {
+  Array o;
+  try {
+    o = to_operand(other, self.device());
+  } catch (const DTypeError&) {
+    return not_implemented();
+  } catch (const nb::python_error&) {
+    return not_implemented();
+  }
+  return nb::cast(reflected ? f(o, self) : f(self, o));
+}
+
 nb::tuple shape_tuple(const Shape& s) {
   PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(s.size()));
   if (!t) throw nb::python_error();
@@ -96,6 +91,8 @@ nb::tuple shape_tuple(const Shape& s) {
   }
   return nb::steal<nb::tuple>(t);
 }
+
+namespace {
 
 // The Python scalar of a size-1 array (for __int__, __float__, item()).
 nb::object python_item(const Array& a) {
