@@ -100,7 +100,8 @@ def calls(n):
         ("a.size", lambda: a.size, lambda: an.size),
         # conversions
         ("np.asarray(a)", lambda: np.asarray(a), lambda: np.asarray(an)),
-        ("a.tolist()", lambda: a.tolist(), lambda: an.tolist()),
+        ("asnumpy(a)", lambda: ac.asnumpy(a), lambda: np.array(an, copy=False)),
+        ("int(a.argmax())", lambda: int(a.argmax()), lambda: int(an.argmax())),
     ]
 
 

@@ -1,5 +1,5 @@
-// The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `a < b`,
-// `x[i]` and `x.shape` then call accel directly, where a method defined through nanobind costs a
+// The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `-a`,
+// `a < b`, `x[i]` and `x.shape`/`ndim`/`size`/`dtype` then call accel directly, where a method defined through nanobind costs a
 // lookup of `__add__` on the type, a call of the bound function and nanobind's argument dispatch:
 // about a third of a small `a + b`. The methods stay (`a.__add__(b)`, `x.__getitem__(i)`): the
 // slots do what they do, and when anything raises, the slot calls the method again, whose
@@ -73,6 +73,27 @@ PyObject* subscript_slot(PyObject* x, PyObject* key) {
   return call_method(x, "__getitem__", key);
 }
 
+// -x, +x, abs(x), ~x.
+using UnaryFn = Array (*)(const Array&);
+template <UnaryFn F> struct UnaryName;
+#define ACCEL_SLOT_NAME(fn, py) \
+  template <> struct UnaryName<static_cast<UnaryFn>(&fn)> { static constexpr const char* method = py; };
+ACCEL_SLOT_NAME(negative, "__neg__")
+ACCEL_SLOT_NAME(positive, "__pos__")
+ACCEL_SLOT_NAME(accel::abs, "__abs__")
+ACCEL_SLOT_NAME(bitwise_invert, "__invert__")
+#undef ACCEL_SLOT_NAME
+
+template <UnaryFn F> PyObject* unary_slot(PyObject* x) {
+  try {
+    return nb::cast(F(array_of(x))).release().ptr();
+  } catch (...) {
+    PyErr_Clear();
+  }
+  nb::str method(UnaryName<F>::method);
+  return PyObject_CallMethodObjArgs(x, method.ptr(), nullptr);
+}
+
 PyObject* get_shape(PyObject* x, void*) {
   try {
     return shape_tuple(array_of(x).shape()).release().ptr();
@@ -85,10 +106,28 @@ PyObject* get_shape(PyObject* x, void*) {
 PyObject* get_ndim(PyObject* x, void*) { return PyLong_FromLong(array_of(x).ndim()); }
 PyObject* get_size(PyObject* x, void*) { return PyLong_FromLongLong(array_of(x).size()); }
 
+// The dtype's Python object (a member of the accel.dtype enum), found once per dtype. Borrowed:
+// the enum type keeps its members alive as long as the module.
+PyObject* get_dtype(PyObject* x, void*) {
+  static PyObject* members[kNumDtypes] = {};
+  const Dtype d = array_of(x).dtype();
+  PyObject*& m = members[static_cast<int>(d)];
+  if (!m) {
+    try {
+      m = nb::cast(d).ptr();  // the enum's own object: stays alive after this reference goes
+    } catch (...) {
+      PyErr_SetString(PyExc_RuntimeError, "[dtype] no Python object for this dtype");
+      return nullptr;
+    }
+  }
+  return Py_NewRef(m);
+}
+
 PyGetSetDef getters[] = {
     {"shape", get_shape, nullptr, "The array's dimensions, a tuple of ints.", nullptr},
     {"ndim", get_ndim, nullptr, "The number of dimensions.", nullptr},
     {"size", get_size, nullptr, "The number of elements.", nullptr},
+    {"dtype", get_dtype, nullptr, "The element type.", nullptr},
 };
 
 }  // namespace
@@ -109,6 +148,10 @@ void init_operator_slots(nb::module_&) {
   num->nb_subtract = &number_slot<static_cast<BinaryFn>(&subtract)>;
   num->nb_multiply = &number_slot<static_cast<BinaryFn>(&multiply)>;
   num->nb_true_divide = &number_slot<static_cast<BinaryFn>(&divide)>;
+  num->nb_negative = &unary_slot<static_cast<UnaryFn>(&negative)>;
+  num->nb_positive = &unary_slot<static_cast<UnaryFn>(&positive)>;
+  num->nb_absolute = &unary_slot<static_cast<UnaryFn>(&accel::abs)>;
+  num->nb_invert = &unary_slot<static_cast<UnaryFn>(&bitwise_invert)>;
   array_type->tp_richcompare = &richcompare_slot;
   array_type->tp_as_mapping->mp_subscript = &subscript_slot;
   PyType_Modified(array_type);
