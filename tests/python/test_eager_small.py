@@ -255,3 +255,29 @@ def test_asarray_of_a_list_is_a_fresh_array():
     values[0] = 5.0
     a += 1
     np.testing.assert_array_equal(ac.asnumpy(a), [2.0, 3.0])
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["int16", "uint16", "uint32", "intc", "longlong"])
+def test_asarray_of_numpy_views_is_zero_copy_with_numpys_values(dtype):
+    base = sample(np.dtype(dtype).name, (4, 6), 8)
+    for xn in (base, base[::2, ::-3], base.T, base[1:, 2:3], base[:0], base[2, 3, ...], base[::-1]):
+        x = ac.asarray(xn)
+        assert x.dtype == xn.dtype and x.shape == xn.shape
+        np.testing.assert_array_equal(ac.asnumpy(x), xn)
+        if xn.size:
+            assert np.shares_memory(ac.asnumpy(x), xn)
+
+
+def test_asarray_of_read_only_and_unusual_numpy_arrays():
+    ro = np.arange(5.0)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ac.asarray(ro)[0] = 1
+    swapped = np.arange(4, dtype=">i4")
+    np.testing.assert_array_equal(ac.asnumpy(ac.asarray(swapped)), [0, 1, 2, 3])
+    written = np.arange(3.0)
+    x = ac.asarray(written)
+    y = x + 1
+    written[:] = 7  # NumPy writes its memory after the op: the op kept the old values
+    np.testing.assert_array_equal(ac.asnumpy(y), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(ac.asnumpy(x), [7.0, 7.0, 7.0])
