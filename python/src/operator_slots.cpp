@@ -1,5 +1,5 @@
 // The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `-a`,
-// `a < b`, `x[i]` and `x.shape`/`ndim`/`size`/`dtype` then call accel directly, where a method defined through nanobind costs a
+// `a < b`, `x[i]`, `len(x)`, `bool(x)`, `float(x)` and `x.shape`/`ndim`/`size`/`dtype` then call accel directly, where a method defined through nanobind costs a
 // lookup of `__add__` on the type, a call of the bound function and nanobind's argument dispatch:
 // about a third of a small `a + b`. The methods stay (`a.__add__(b)`, `x.__getitem__(i)`): the
 // slots do what they do, and when anything raises, the slot calls the method again, whose
@@ -94,6 +94,36 @@ template <UnaryFn F> PyObject* unary_slot(PyObject* x) {
   return PyObject_CallMethodObjArgs(x, method.ptr(), nullptr);
 }
 
+// len(x), bool(x), float(x): the plain cases here, every other one (0-d len, several elements,
+// complex) through the method, which raises.
+Py_ssize_t length_slot(PyObject* x) {
+  const Array& a = array_of(x);
+  if (a.ndim() > 0) return static_cast<Py_ssize_t>(a.shape()[0]);
+  nb::object n = nb::steal(call_method(x, "__len__", nullptr));
+  return n.is_valid() ? PyLong_AsSsize_t(n.ptr()) : -1;
+}
+
+int bool_slot(PyObject* x) {
+  try {
+    const Array& a = array_of(x);
+    if (a.size() == 1) return a.item<bool>() ? 1 : 0;
+  } catch (...) {
+    PyErr_Clear();
+  }
+  nb::object b = nb::steal(call_method(x, "__bool__", nullptr));
+  return b.is_valid() ? PyObject_IsTrue(b.ptr()) : -1;
+}
+
+PyObject* float_slot(PyObject* x) {
+  try {
+    const Array& a = array_of(x);
+    if (a.size() == 1 && !is_complex(a.dtype())) return PyFloat_FromDouble(a.item<double>());
+  } catch (...) {
+    PyErr_Clear();
+  }
+  return call_method(x, "__float__", nullptr);
+}
+
 PyObject* get_shape(PyObject* x, void*) {
   try {
     return shape_tuple(array_of(x).shape()).release().ptr();
@@ -152,6 +182,10 @@ void init_operator_slots(nb::module_&) {
   num->nb_positive = &unary_slot<static_cast<UnaryFn>(&positive)>;
   num->nb_absolute = &unary_slot<static_cast<UnaryFn>(&accel::abs)>;
   num->nb_invert = &unary_slot<static_cast<UnaryFn>(&bitwise_invert)>;
+  num->nb_bool = &bool_slot;
+  num->nb_float = &float_slot;
+  array_type->tp_as_mapping->mp_length = &length_slot;
+  if (array_type->tp_as_sequence) array_type->tp_as_sequence->sq_length = &length_slot;  // len() asks it first
   array_type->tp_richcompare = &richcompare_slot;
   array_type->tp_as_mapping->mp_subscript = &subscript_slot;
   PyType_Modified(array_type);

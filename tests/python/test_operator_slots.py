@@ -75,3 +75,22 @@ def test_methods_remain_callable():
     np.testing.assert_array_equal(ac.asnumpy(x.__rsub__(1)), [1.0, 0.0, -1.0])
     np.testing.assert_array_equal(ac.asnumpy(x.__getitem__(2)), 2.0)
     np.testing.assert_array_equal(ac.asnumpy(x.__neg__()), [-0.0, -1.0, -2.0])
+
+
+def test_len_bool_float_slots_and_their_errors():
+    x = ac.asarray(np.arange(6.0).reshape(3, 2), copy=True)
+    assert len(x) == 3 and len(x[0]) == 2
+    with pytest.raises(TypeError, match="unsized"):
+        len(ac.asarray(1.0))
+    assert bool(ac.asarray([0.5])) is True and bool(ac.asarray(0)) is False
+    assert bool(ac.asarray(np.nan)) is True
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(x)
+    assert float(x[2, 1]) == 5.0 and float(ac.asarray([-0.0])) == 0.0
+    assert np.signbit(float(ac.asarray(-0.0)))
+    assert float(ac.asarray(7, dtype=ac.int8)) == 7.0
+    with pytest.raises(TypeError):
+        float(ac.asarray(1j))
+    with pytest.raises(ValueError):
+        float(x)
+    assert bool(ac.asarray(1j)) is True
