@@ -41,3 +41,13 @@ def print_table(title, rows, baseline_name="numpy"):
         case, ta, tb = row[:3]
         target = row[3] if len(row) > 3 else ""
         print(f"{case:44s} {fmt_time(ta):>11s} {fmt_time(tb):>11s} {tb / ta:7.2f}x  {target}")
+
+
+def paired_times(fa, fb, *, rounds=3, repeat=5, min_seconds=0.01):
+    """(seconds per call of fa, of fb), each the minimum over `rounds` of a median, measured
+    alternately so that both see the same load on a shared machine."""
+    ta, tb = [], []
+    for _ in range(rounds):
+        ta.append(median_time(fa, repeat=repeat, min_seconds=min_seconds))
+        tb.append(median_time(fb, repeat=repeat, min_seconds=min_seconds))
+    return min(ta), min(tb)

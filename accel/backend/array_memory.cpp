@@ -4,6 +4,7 @@
 
 #include "accel/backend/backend.h"
 #include "accel/core/array.h"
+#include "accel/device_src/scalar_ops.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -42,6 +43,18 @@ Array Array::scalar_of(Dtype dtype, double v, Device device) {
 
 void Array::copy_to_host(void* dst, Dtype dst_dtype) const {
   eval();
+  // One element (item(), float(x), bool(x)): converted in place, by the cast loop's rule.
+  if (device().is_cpu() && size() == 1) {
+    const void* src = data();
+    dispatch_dtype(dtype(), [&](auto from) {
+      using From = typename decltype(from)::type;
+      dispatch_dtype(dst_dtype, [&](auto to) {
+        using To = typename decltype(to)::type;
+        *static_cast<To*>(dst) = scalar::convert<To>(*static_cast<const From*>(src));
+      });
+    });
+    return;
+  }
   if (device().is_cpu()) {
     auto host = std::make_shared<Buffer>(dst, static_cast<size_t>(size()) * accel::itemsize(dst_dtype),
                                          Device::cpu(), std::shared_ptr<void>());

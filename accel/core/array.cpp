@@ -72,11 +72,11 @@ Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared
   return out;
 }
 
-Array Array::view_of(const Array& base, const Shape& shape, const Strides& strides, int64_t offset) {
+Array Array::view_of(const Array& base, Shape shape, Strides strides, int64_t offset) {
   base.eval();
   auto impl = std::make_shared<ArrayImpl>();
-  impl->shape = shape;
-  impl->strides = strides;
+  impl->shape = std::move(shape);
+  impl->strides = std::move(strides);
   impl->offset = offset;
   impl->dtype = base.dtype();
   impl->device = base.device();

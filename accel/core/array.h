@@ -60,8 +60,7 @@ class Array {
   // A contiguous array computed later by `node`.
   static Array pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node);
   // A view of `base`'s buffer (base is evaluated first).
-  static Array view_of(const Array& base, const Shape& shape, const Strides& strides,
-                       int64_t offset);
+  static Array view_of(const Array& base, Shape shape, Strides strides, int64_t offset);
   // Wrap memory owned elsewhere (zero copy).
   static Array from_buffer(std::shared_ptr<Buffer> buffer, const Shape& shape,
                            const Strides& strides, int64_t offset, Dtype dtype);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "accel/backend/backend.h"
+#include "accel/eval/eager.h"
 #include "accel/eval/eval.h"
 #include "accel/runtime/errors.h"
 
@@ -10,6 +11,8 @@ namespace accel {
 
 Array astype(const Array& x, Dtype dtype, bool copy_always) {
   if (x.dtype() == dtype && !copy_always) return x;
+  if (auto now = try_eager(OpId::cast, x.dtype(), dtype, x.shape(), std::span<const Array>(&x, 1)))
+    return *std::move(now);
   auto node = std::make_shared<Node>();
   node->op = OpId::cast;
   node->compute = x.dtype();

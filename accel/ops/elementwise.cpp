@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 
+#include "accel/eval/eager.h"
 #include "accel/eval/eval.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/promotion.h"
@@ -132,6 +133,10 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   for (size_t i = 1; i < inputs.size(); ++i)
     if (inputs[i].shape() != shape) shape = broadcast_shapes(shape, inputs[i].shape(), info.name);
 
+  for (const Array& a : inputs)
+    if (a.weak()) check_weak_fits(a, types.compute, info.name);
+  if (auto now = try_eager(op, types.compute, types.out, shape, inputs)) return *std::move(now);
+
   auto node = std::make_shared<Node>();
   node->op = op;
   node->compute = types.compute;
@@ -139,7 +144,6 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   int depth = 0;
   for (const Array& a : inputs) {
     if (a.weak()) {
-      check_weak_fits(a, types.compute, info.name);
       node->inputs.push_back(a.device() == device ? a : to_device(a, device));
     } else {
       node->inputs.push_back(a);

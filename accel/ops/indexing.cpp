@@ -162,7 +162,7 @@ IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const ch
       }
     }
   }
-  plan.view = Array::view_of(x, shape, strides, offset);
+  plan.view = Array::view_of(x, std::move(shape), std::move(strides), offset);
   if (!plan.advanced.empty()) {
     const bool adjacent = advanced_entries.back() - advanced_entries.front() + 1 == advanced_entries.size();
     plan.insert_at = adjacent ? plan.advanced.front().axis : 0;

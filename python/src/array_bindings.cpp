@@ -13,8 +13,6 @@
 namespace accel::py {
 namespace {
 
-using BinaryFn = Array (*)(const Array&, const Array&);
-
 nb::object not_implemented() { return nb::borrow(Py_NotImplemented); }
 
 // An array type of another library that takes part in NumPy's dispatch (a Dask or xarray array
@@ -27,35 +25,19 @@ bool foreign_duck_array(nb::handle other) {
   nb::handle type = other.type();
   if (!nb::hasattr(type, "__array_ufunc__") && !nb::hasattr(type, "__array_function__"))
     return false;
-  nb::object numpy = nb::module_::import_("numpy");
-  return !nb::isinstance(other, numpy.attr("ndarray")) && !nb::isinstance(other, numpy.attr("generic"));
+  // NumPy's own types live as long as the process: kept without reference counting.
+  static PyObject* ndarray = nb::module_::import_("numpy").attr("ndarray").release().ptr();
+  static PyObject* generic = nb::module_::import_("numpy").attr("generic").release().ptr();
+  return !PyObject_TypeCheck(other.ptr(), reinterpret_cast<PyTypeObject*>(ndarray)) &&
+         !PyObject_TypeCheck(other.ptr(), reinterpret_cast<PyTypeObject*>(generic));
 }
 
-// a <op> other, or NotImplemented when other is no array-like (so Python tries the reflection).
 template <BinaryFn F> nb::object binary(const Array& self, nb::handle other) {
-  if (foreign_duck_array(other)) return not_implemented();
-  Array o;
-  try {
-    o = to_operand(other, self.device());
-  } catch (const DTypeError&) {
-    return not_implemented();
-  } catch (const nb::python_error&) {
-    return not_implemented();
-  }
-  return nb::cast(F(self, o));
+  return binary_operator(F, self, other, false);
 }
 
 template <BinaryFn F> nb::object reflected(const Array& self, nb::handle other) {
-  if (foreign_duck_array(other)) return not_implemented();
-  Array o;
-  try {
-    o = to_operand(other, self.device());
-  } catch (const DTypeError&) {
-    return not_implemented();
-  } catch (const nb::python_error&) {
-    return not_implemented();
-  }
-  return nb::cast(F(o, self));
+  return binary_operator(F, self, other, true);
 }
 
 template <BinaryFn F> nb::object inplace(nb::handle self_h, nb::handle other) {
@@ -99,11 +81,36 @@ nb::object power_operator(const Array& self, nb::handle e, bool in_place, nb::ha
   return in_place ? inplace<power>(self_h, e) : binary<power>(self, e);
 }
 
-nb::tuple shape_tuple(const Shape& s) {
-  nb::list l;
-  for (int64_t d : s) l.append(d);
-  return nb::tuple(l);
+}  // namespace
+
+nb::object binary_operator(BinaryFn f, const Array& self, nb::handle other, bool reflected) {
+  if (foreign_duck_array(other)) return not_implemented();
+  Array o;
+  try {
+    o = to_operand(other, self.device());
+  } catch (const DTypeError&) {
+    return not_implemented();
+  } catch (const nb::python_error&) {
+    return not_implemented();
+  }
+  return nb::cast(reflected ? f(o, self) : f(self, o));
 }
+
+nb::tuple shape_tuple(const Shape& s) {
+  PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(s.size()));
+  if (!t) throw nb::python_error();
+  for (size_t i = 0; i < s.size(); ++i) {
+    PyObject* d = PyLong_FromLongLong(s[i]);
+    if (!d) {
+      Py_DECREF(t);
+      throw nb::python_error();
+    }
+    PyTuple_SET_ITEM(t, static_cast<Py_ssize_t>(i), d);
+  }
+  return nb::steal<nb::tuple>(t);
+}
+
+namespace {
 
 // The Python scalar of a size-1 array (for __int__, __float__, item()).
 nb::object python_item(const Array& a) {

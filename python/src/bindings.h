@@ -32,6 +32,7 @@ void init_kernel_cache(nb::module_& m);
 void init_fusion(nb::module_& m);
 void init_kernel_templates(nb::module_& m);
 void init_raw_kernels(nb::module_& m);
+void init_operator_slots(nb::module_& m);  // last: it patches what the others defined
 
 // A dtype from an accel dtype, a NumPy dtype or scalar type, a Python type or a name.
 Dtype to_dtype(nb::handle obj);
@@ -62,5 +63,14 @@ nb::object finish_out(const Array& result, nb::handle out, const char* op);
 // Writes `value` into the accel array held by the Python object `target` (out=, augmented
 // assignment), with NumPy's same_kind rule when `same_kind`; works for pending targets too.
 void write_into(nb::handle target, const Array& value, bool same_kind, const char* op);
+
+// Python's binary operators: self <op> other (or other <op> self when `reflected`), or
+// NotImplemented when other is no array-like, so that Python tries the other operand.
+using BinaryFn = Array (*)(const Array&, const Array&);
+nb::object binary_operator(BinaryFn f, const Array& self, nb::handle other, bool reflected);
+// A shape as a Python tuple of ints.
+nb::tuple shape_tuple(const Shape& s);
+// x[key]: NumPy's index forms as accel::Index entries.
+std::vector<Index> to_indices(nb::handle key, Device device);
 
 }  // namespace accel::py

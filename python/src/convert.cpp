@@ -3,6 +3,7 @@
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <cstring>
 #include <string>
@@ -95,8 +96,74 @@ bool is_python_scalar(nb::handle obj) {
          PyComplex_CheckExact(obj.ptr());
 }
 
+// The dtype of a buffer-protocol format in native byte order ("<f", "d", "Zf", "?", "q", ...),
+// by kind and item size (so 'l' is int64 on LP64); nullopt for anything else.
+std::optional<Dtype> buffer_dtype(const char* format, Py_ssize_t itemsize) {
+  const bool little = std::endian::native == std::endian::little;
+  if (*format == '@' || *format == '=' || (*format == '<' && little)) ++format;
+  const bool complex = *format == 'Z';
+  if (complex) ++format;
+  if (!*format || format[1]) return std::nullopt;
+  const char c = *format;
+  auto of_size = [&](std::initializer_list<Dtype> candidates) -> std::optional<Dtype> {
+    for (Dtype d : candidates)
+      if (static_cast<Py_ssize_t>(accel::itemsize(d)) == itemsize) return d;
+    return std::nullopt;
+  };
+  if (complex) return c == 'f' || c == 'd' ? of_size({Dtype::complex64, Dtype::complex128}) : std::nullopt;
+  if (c == '?') return of_size({Dtype::bool_});
+  if (c == 'f' || c == 'd') return of_size({Dtype::float32, Dtype::float64});
+  if (std::strchr("bhilq", c)) return of_size({Dtype::int8, Dtype::int16, Dtype::int32, Dtype::int64});
+  if (std::strchr("BHILQ", c))
+    return of_size({Dtype::uint8, Dtype::uint16, Dtype::uint32, Dtype::uint64});
+  return std::nullopt;
+}
+
+// A NumPy ndarray (the exact type) viewed through one buffer-protocol request: the common
+// import, without nanobind's DLPack round trip (a capsule per call) and a second request for
+// writability. Its memory stays put while accel holds a reference (NumPy refuses to resize a
+// referenced array). nullopt for other objects and dtypes accel does not have.
+std::optional<Array> from_numpy_array(nb::handle obj) {
+  static PyTypeObject* ndarray = [] {
+    nb::object np = nb::module_::import_("numpy");
+    return reinterpret_cast<PyTypeObject*>(nb::object(np.attr("ndarray")).release().ptr());
+  }();
+  if (Py_TYPE(obj.ptr()) != ndarray) return std::nullopt;
+  Py_buffer view;
+  if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO) != 0) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  std::optional<Array> out;
+  const std::optional<Dtype> dt = buffer_dtype(view.format ? view.format : "B", view.itemsize);
+  if (dt) {
+    Shape shape(static_cast<size_t>(view.ndim));
+    Strides strides(static_cast<size_t>(view.ndim));
+    int64_t lo = 0, hi = 0;
+    bool aligned = true;
+    for (int i = 0; i < view.ndim; ++i) {
+      shape[i] = view.shape[i];
+      aligned &= view.strides[i] % view.itemsize == 0;
+      strides[i] = view.strides[i] / view.itemsize;
+      if (shape[i] > 0) (strides[i] < 0 ? lo : hi) += strides[i] * (shape[i] - 1);
+    }
+    if (aligned) {
+      char* base = static_cast<char*>(view.buf) + lo * view.itemsize;
+      const bool empty = shape_size(shape) == 0;
+      auto buf = std::make_shared<Buffer>(
+          base, empty ? 0 : static_cast<size_t>((hi - lo + 1) * view.itemsize), Device::cpu(),
+          keep_alive(obj));
+      buf->set_read_only(view.readonly);
+      out = Array::from_buffer(std::move(buf), std::move(shape), std::move(strides), -lo, *dt);
+    }
+  }
+  PyBuffer_Release(&view);
+  return out;
+}
+
 // Zero-copy view of a buffer-protocol or DLPack object, if it is a CPU array of a known dtype.
 std::optional<Array> from_array_interface(nb::handle obj) {
+  if (auto a = from_numpy_array(obj)) return a;
   nb::ndarray<nb::ro> nd;  // read-only sources too; writability is checked below
   try {
     if (!nb::try_cast(obj, nd)) return std::nullopt;
@@ -184,6 +251,41 @@ void check_array_interface_span(nb::handle obj) {
   }
 }
 
+// A flat list of Python floats, of ints that fit in int64, or of bools, read without NumPy
+// (asarray([1.0] * 10) costs NumPy's inference and an import otherwise). The dtype is the one
+// NumPy infers for such a list: float64, int64, bool. Anything else (mixed kinds, nested,
+// empty, big ints) returns nullopt and takes NumPy's path; so does a list with dtype= (NumPy
+// checks each value against that dtype).
+std::optional<Array> flat_scalar_list(nb::handle obj, Device device) {
+  if (!PyList_CheckExact(obj.ptr())) return std::nullopt;
+  const Py_ssize_t n = PyList_GET_SIZE(obj.ptr());
+  if (n == 0) return std::nullopt;
+  PyObject* const* items = &PyList_GET_ITEM(obj.ptr(), 0);
+  PyTypeObject* kind = Py_TYPE(items[0]);
+  if (kind != &PyFloat_Type && kind != &PyLong_Type && kind != &PyBool_Type) return std::nullopt;
+  for (Py_ssize_t i = 1; i < n; ++i)
+    if (Py_TYPE(items[i]) != kind) return std::nullopt;
+  const Dtype dtype = kind == &PyFloat_Type  ? Dtype::float64
+                      : kind == &PyLong_Type ? Dtype::int64
+                                             : Dtype::bool_;
+  Array host = Array::empty({static_cast<int64_t>(n)}, dtype, Device::cpu());
+  if (kind == &PyFloat_Type) {
+    auto* out = host.data<double>();
+    for (Py_ssize_t i = 0; i < n; ++i) out[i] = PyFloat_AS_DOUBLE(items[i]);
+  } else if (kind == &PyLong_Type) {
+    auto* out = host.data<int64_t>();
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      int overflow = 0;
+      out[i] = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+      if (overflow) return std::nullopt;  // NumPy picks uint64 or object: its path decides
+    }
+  } else {
+    auto* out = host.data<bool>();
+    for (Py_ssize_t i = 0; i < n; ++i) out[i] = items[i] == Py_True;
+  }
+  return device.is_cpu() ? host : to_device(host, device);
+}
+
 bool is_numpy_scalar(nb::handle obj) {
   nb::object np = nb::module_::import_("numpy");
   return nb::isinstance(obj, np.attr("generic"));
@@ -219,6 +321,10 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     a = nb::cast<Array>(obj);
   } else if (is_python_scalar(obj)) {
     a = python_scalar(obj, false, device.value_or(default_device()));
+    fresh = true;
+  } else if (auto list = dtype ? std::nullopt
+                                : flat_scalar_list(obj, device.value_or(default_device()))) {
+    a = *list;
     fresh = true;
   } else if (auto v = from_array_interface(obj)) {
     a = *v;

@@ -1,4 +1,5 @@
-// Fusion controls and diagnostics: accel.explain(y), accel.set_fusion(on), accel.fusion_enabled().
+// Fusion controls and diagnostics: accel.explain(y), accel.set_fusion(on), accel.fusion_enabled(),
+// accel.set_eager_small(on).
 #include "accel/backend/cpu/cpu.h"
 #include "bindings.h"
 
@@ -13,6 +14,12 @@ void init_fusion(nb::module_& m) {
       "set_fusion", [](bool on) { set_fusion_enabled(on); }, nb::arg("on"),
       "Turns fusion of elementwise chains on or off (ACCEL_FUSION=0 starts it off).");
   m.def("fusion_enabled", [] { return fusion_enabled(); });
+  m.def(
+      "set_eager_small", [](bool on) { set_eager_small_enabled(on); }, nb::arg("on"),
+      "Computes elementwise ops on small computed CPU arrays at once (on, the default) or\n"
+      "records them lazily like every other op (ACCEL_EAGER_SMALL=0 starts it off).");
+  m.def("eager_small_enabled", [] { return eager_small_enabled(); });
+  m.attr("_eager_max_elements") = kEagerMaxElements;
   m.def(
       "set_jit", [](bool on) { cpu::set_host_jit_enabled(on); }, nb::arg("on"),
       "Turns the host JIT of fused kernels on or off (ACCEL_JIT=0 starts it off).");

@@ -115,16 +115,6 @@ Index to_index(nb::handle h, Device device) {
   throw_invalid_index(h);
 }
 
-std::vector<Index> to_indices(nb::handle key, Device device) {
-  std::vector<Index> out;
-  if (nb::isinstance<nb::tuple>(key)) {
-    for (nb::handle h : key) out.push_back(to_index(h, device));
-  } else {
-    out.push_back(to_index(key, device));
-  }
-  return out;
-}
-
 IndexMode to_mode(const std::string& mode, const char* op) {
   if (mode == "raise") return IndexMode::raise;
   if (mode == "wrap") return IndexMode::wrap;
@@ -145,6 +135,16 @@ nb::tuple to_tuple(const std::vector<Array>& arrays) {
 }
 
 }  // namespace
+
+std::vector<Index> to_indices(nb::handle key, Device device) {
+  std::vector<Index> out;
+  if (nb::isinstance<nb::tuple>(key)) {
+    for (nb::handle h : key) out.push_back(to_index(h, device));
+  } else {
+    out.push_back(to_index(key, device));
+  }
+  return out;
+}
 
 void init_indexing(nb::module_& m) {
   using namespace nb::literals;

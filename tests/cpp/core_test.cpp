@@ -13,6 +13,15 @@
 
 using namespace accel;
 
+namespace {
+// The lazy-evaluation tests here use small arrays: keep small ops lazy (by default they are
+// computed at once, eval/eager.h).
+const bool small_ops_lazy = [] {
+  set_eager_small_enabled(false);
+  return true;
+}();
+}  // namespace
+
 TEST(Dtype, PromotionFollowsNumpy) {
   EXPECT_EQ(promote_types(int8, uint8), int16);
   EXPECT_EQ(promote_types(int64, uint64), float64);
@@ -69,6 +78,18 @@ TEST(Array, ElementwiseIsLazyUntilRead) {
   EXPECT_TRUE(y.is_pending());
   EXPECT_EQ(y.to_vector<double>(), (std::vector<double>{3, 5, 7, 9}));
   EXPECT_FALSE(y.is_pending());
+}
+
+TEST(Array, SmallOpOnComputedInputsRunsAtOnceWithEagerSmallOps) {
+  set_eager_small_enabled(true);
+  Array x = Array::from_vector<double>({1, 2, 3, 4}, {2, 2}, Device::cpu());
+  Array y = x * 2 + 1;
+  Array big = ones({kEagerMaxElements + 1}, Dtype::float64, Device::cpu()) + 1;
+  set_eager_small_enabled(false);
+  EXPECT_FALSE(y.is_pending());
+  EXPECT_TRUE(big.is_pending());
+  assign_inplace(x, x + 1, "iadd");
+  EXPECT_EQ(y.to_vector<double>(), (std::vector<double>{3, 5, 7, 9}));
 }
 
 TEST(Array, PendingReaderSeesOldValuesAfterInPlaceWrite) {

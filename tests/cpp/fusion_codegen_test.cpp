@@ -14,6 +14,14 @@
 namespace accel {
 namespace {
 
+// These tests are about pending nodes on small arrays: keep small ops lazy (by default they are
+// computed at once, eval/eager.h).
+const bool small_ops_lazy = [] {
+  set_eager_small_enabled(false);
+  return true;
+}();
+
+
 ir::KernelIR ir_of(const Array& y) {
   Array roots[] = {y};
   return ir::fuse_elementwise(roots).ir;

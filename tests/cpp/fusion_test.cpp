@@ -15,6 +15,14 @@
 namespace accel {
 namespace {
 
+// These tests are about pending nodes on small arrays: keep small ops lazy (by default they are
+// computed at once, eval/eager.h).
+const bool small_ops_lazy = [] {
+  set_eager_small_enabled(false);
+  return true;
+}();
+
+
 // Runs fn with fusion on or off, restoring the previous setting.
 template <class F>
 auto with_fusion(bool on, F&& fn) {

@@ -389,6 +389,13 @@ GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, 
           "well_separated": well_separated}
 
 
+def small_ops_at_once(fusion, seed):
+    """Whether a run computes small elementwise ops at once (accel's default) or records them
+    lazily. Fusion on: lazily, so fusion is what the small arrays of these programs exercise.
+    Fusion off: at once for even seeds, lazily (one node at a time) for odd ones."""
+    return not fusion and seed % 2 == 0
+
+
 def to_python(program, *, fusion=True, device="cpu", note=""):
     """The program as a standalone script that runs it on NumPy and accel and compares."""
     lines = [f"# accel fuzz reproducer: seed {program.seed}, fusion {'on' if fusion else 'off'}, "
@@ -396,6 +403,8 @@ def to_python(program, *, fusion=True, device="cpu", note=""):
              "import numpy as np", "import accel as ac", "", PRELUDE, ""]
     if not fusion:
         lines.insert(3, "ac.set_fusion(False)")
+    if not small_ops_at_once(fusion, program.seed):
+        lines.insert(3, "ac.set_eager_small(False)")
     lines.append("def program(xp, device):")
     for inp in program.inputs:
         lines.append(f"    {inp.name} = xp.asarray({inp.values}, copy=True, device=device)")

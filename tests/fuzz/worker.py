@@ -16,7 +16,7 @@ import accel as ac  # noqa: E402
 
 from generate import generate  # noqa: E402
 from oracle import Reference, Unstable, check  # noqa: E402
-from program import Invalid, Program, run_accel  # noqa: E402
+from program import Invalid, Program, run_accel, small_ops_at_once  # noqa: E402
 
 
 def handle(req):
@@ -31,6 +31,7 @@ def handle(req):
     for fusion in req["fusion"]:
         print(json.dumps({"running": fusion}), flush=True)
         ac.set_fusion(fusion)
+        ac.set_eager_small(small_ops_at_once(fusion, program.seed))
         verdicts["on" if fusion else "off"] = check(
             program, reference,
             lambda p: run_accel(p, ac, req.get("device", "cpu"), req.get("eager", False)),

@@ -19,9 +19,12 @@ DTYPES = ["bool", "int8", "int32", "int64", "uint8", "uint16", "float32", "float
 
 @pytest.fixture(autouse=True)
 def fusion_on():
+    # Small ops stay lazy here (they are computed at once by default): these tests fuse them.
     ac.set_fusion(True)
+    ac.set_eager_small(False)
     yield
     ac.set_fusion(True)
+    ac.set_eager_small(True)
 
 
 def tree(depth):

@@ -2,7 +2,8 @@
 (slice, advanced and mask assignment, every in-place operator, out=, put, copyto, writes through
 NumPy views, DLPack and the buffer protocol, NumPy arrays imported without a copy) and every
 way a value can be pending (elementwise nodes, chains, casts, views of pending arrays, reductions),
-with fusion on and off. The same program runs on NumPy, eagerly, as the oracle."""
+with fusion on and off (small ops kept lazy, so the lazy machinery is what runs), and with the
+default of small ops computed at once. The same program runs on NumPy, eagerly, as the oracle."""
 
 import ctypes
 
@@ -12,11 +13,15 @@ import pytest
 import accel as ac
 
 
-@pytest.fixture(params=[True, False], ids=["fusion", "no-fusion"])
+@pytest.fixture(params=[(True, False), (False, False), (True, True)],
+                ids=["fusion", "no-fusion", "eager-small"])
 def fusion(request):
-    ac.set_fusion(request.param)
-    yield request.param
+    on, eager = request.param
+    ac.set_fusion(on)
+    ac.set_eager_small(eager)
+    yield on
     ac.set_fusion(True)
+    ac.set_eager_small(True)
 
 
 def asnp(v):
@@ -175,7 +180,16 @@ def test_long_chains_sharing_pending_subexpressions_past_every_cap(depth, shared
         np.testing.assert_allclose(ac.asnumpy(g), w, rtol=1e-12, atol=1e-12)
 
 
-def test_printing_and_pickling_do_not_share_memory_with_numpy():
+@pytest.fixture
+def small_ops_lazy():
+    """Small ops recorded lazily (they are computed at once by default), for tests that check
+    what stays pending."""
+    ac.set_eager_small(False)
+    yield
+    ac.set_eager_small(True)
+
+
+def test_printing_and_pickling_do_not_share_memory_with_numpy(small_ops_lazy):
     # repr/str/pickle read through a read-only NumPy view: NumPy cannot write it, so ops on the
     # array stay lazy (an exported writable view would make them run at once).
     import pickle

@@ -72,6 +72,11 @@ std::shared_ptr<Buffer> HostAllocator::allocate(size_t nbytes) {
       stats_.cached -= bytes;
       ++stats_.cache_hits;
     }
+    if (p) {  // from the cache: one lock for the whole allocation (small arrays pay per op)
+      stats_.in_use += bytes;
+      stats_.peak = std::max(stats_.peak, stats_.in_use);
+      return std::make_shared<Buffer>(p, bytes, Device::cpu(), this);
+    }
   }
   if (!p) {
     p = allocate_fresh(bytes);

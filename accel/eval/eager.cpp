@@ -1,0 +1,81 @@
+#include "accel/eval/eager.h"
+
+#include <atomic>
+#include <cstring>
+
+#include "accel/backend/backend.h"
+#include "accel/runtime/config.h"
+
+namespace accel {
+namespace {
+
+std::atomic<bool>& eager_flag() {
+  static std::atomic<bool> on{config::flag(config::Var::ACCEL_EAGER_SMALL, true)};
+  return on;
+}
+
+// A Python number in the loop's dtype (`f32_array * 2.0` casts the float64 2.0 to float32),
+// kept for the next calls: loops repeat the same literals, and converting one costs an
+// allocation and a cast, more than the op. The converted arrays never leave this file, so
+// nothing can write them; entries are matched by the source's bytes, exact for every dtype.
+Array converted_scalar(const Array& in, Dtype compute, Backend& be) {
+  struct Entry {
+    Dtype from = Dtype::bool_, to = Dtype::bool_;
+    unsigned char bytes[16] = {};
+    Array value;
+  };
+  static thread_local Entry cache[8];
+  static thread_local unsigned next = 0;
+  const auto* src = static_cast<const unsigned char*>(in.data());
+  const size_t n = in.itemsize();
+  for (Entry& e : cache)
+    if (e.value.valid() && e.from == in.dtype() && e.to == compute &&
+        std::memcmp(e.bytes, src, n) == 0)
+      return e.value;
+  Entry& e = cache[next++ % 8];
+  e.from = in.dtype();
+  e.to = compute;
+  std::memcpy(e.bytes, src, n);
+  e.value = Array::empty({}, compute, Device::cpu());
+  be.cast(in, e.value);
+  return e.value;
+}
+
+// The input as the loop reads it: in the compute dtype, viewed with the result's shape.
+Array loop_input(const Array& in, Dtype compute, const Shape& shape, Backend& be) {
+  Array a = in;
+  if (a.dtype() != compute && a.weak() && a.ndim() == 0) {
+    a = converted_scalar(a, compute, be);
+  } else if (a.dtype() != compute) {
+    Array cast = Array::empty(a.shape(), compute, a.device());
+    be.cast(a, cast);
+    a = std::move(cast);
+  }
+  if (a.shape() == shape) return a;
+  return Array::view_of(a, shape, broadcast_strides(a.shape(), a.strides(), shape), a.offset());
+}
+
+}  // namespace
+
+bool eager_small_enabled() { return eager_flag().load(std::memory_order_relaxed); }
+void set_eager_small_enabled(bool on) { eager_flag().store(on); }
+
+std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Shape& shape,
+                               std::span<const Array> inputs) {
+  if (!eager_small_enabled() || shape_size(shape) > kEagerMaxElements) return std::nullopt;
+  for (const Array& in : inputs)
+    if (in.is_pending() || !in.device().is_cpu()) return std::nullopt;
+  Backend& be = backend_for(Device::cpu());
+  Array out = Array::empty(shape, out_dtype, Device::cpu());
+  if (op == OpId::cast) {
+    be.cast(loop_input(inputs[0], inputs[0].dtype(), shape, be), out);
+    return out;
+  }
+  constexpr size_t kMaxArity = 3;
+  Array prepared[kMaxArity];
+  for (size_t i = 0; i < inputs.size(); ++i) prepared[i] = loop_input(inputs[i], compute, shape, be);
+  be.elementwise(op, std::span<const Array>(prepared, inputs.size()), out);
+  return out;
+}
+
+}  // namespace accel

@@ -1,0 +1,27 @@
+// Small elementwise ops on computed CPU arrays run at once, as NumPy's do: for a few thousand
+// elements, recording a node, fusing and hashing a region cost more than the op itself, and
+// waiting gains nothing (the data is in cache; a fused pass saves no memory traffic).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "accel/core/array.h"
+
+namespace accel {
+
+// Outputs of at most this many elements run at once (when the inputs are computed and on the CPU).
+inline constexpr int64_t kEagerMaxElements = 4096;
+
+// ACCEL_EAGER_SMALL=0 starts it off: every elementwise op is then recorded lazily, as on large
+// arrays (the tests of lazy values and of fusion use that to run on small data).
+bool eager_small_enabled();
+void set_eager_small_enabled(bool on);
+
+// The op's result computed now, or nullopt when it should be recorded lazily (a pending or
+// non-CPU input, a large result, eager mode off). `compute` is the loop's dtype (inputs are cast
+// to it), `out_dtype` the result's; OpId::cast converts inputs[0] to out_dtype.
+std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Shape& shape,
+                               std::span<const Array> inputs);
+
+}  // namespace accel

@@ -1,0 +1,167 @@
+"""Per-call cost of the most common small calls, accel beside NumPy in one run: creation, views,
+indexing, scalar extraction, elementwise ops, reductions, len/shape/dtype and conversions, at
+1, 10 and 100 elements, plus the table of issue 15. Times are µs per call (each the minimum of
+three medians, accel and NumPy measured alternately); ratio = NumPy time / accel time, so a
+ratio >= 1.0 means accel is at least as fast.
+
+accel computes elementwise ops on small computed arrays at once (eval/eager.h), so its results
+are values when the call returns; a case whose result would still be pending is timed with
+.eval() and marked "(+eval)".
+
+    PYTHONPATH=python python3 benchmarks/bench_small_calls.py [--sizes 1,10,100] [--only NAME]
+"""
+
+import argparse
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _timing import paired_times  # noqa: E402
+
+import accel as ac  # noqa: E402
+
+
+def operands(n):
+    rng = np.random.default_rng(n)
+    an = (rng.random(n, dtype=np.float32) - 0.5).astype(np.float32)
+    bn = rng.random(n, dtype=np.float32) + 1
+    # accel's own copies (copy=True): zero-copy imports of NumPy memory are computed at once
+    # anyway, since NumPy could write them behind accel's back.
+    return an, bn, ac.asarray(an, copy=True), ac.asarray(bn, copy=True)
+
+
+def calls(n):
+    """(name, accel call, NumPy call) for n elements."""
+    an, bn, a, b = operands(n)
+    ln = [float(v) for v in an]
+    idx_n = np.arange(0, n, 2)
+    idx = ac.asarray(idx_n, copy=True)
+    mask_n = an > 0
+    mask = ac.asarray(mask_n, copy=True)
+    shape2 = (1, n) if n < 10 else (n // 10, 10)
+    a2, an2 = a.reshape(shape2), an.reshape(shape2)
+    s, sn = a.sum(), an.sum()  # a 0-d accel array; a NumPy scalar
+    return [
+        # creation
+        ("asarray(list of floats)", lambda: ac.asarray(ln), lambda: np.asarray(ln)),
+        ("asarray(numpy array)", lambda: ac.asarray(an), lambda: np.asarray(an)),
+        ("zeros(n)", lambda: ac.zeros(n), lambda: np.zeros(n)),
+        ("ones(n, float32)", lambda: ac.ones(n, dtype=ac.float32),
+         lambda: np.ones(n, dtype=np.float32)),
+        ("full(n, 2.5)", lambda: ac.full(n, 2.5), lambda: np.full(n, 2.5)),
+        ("empty(n)", lambda: ac.empty(n), lambda: np.empty(n)),
+        ("arange(n)", lambda: ac.arange(n), lambda: np.arange(n)),
+        ("zeros_like(a)", lambda: ac.zeros_like(a), lambda: np.zeros_like(an)),
+        ("a.copy()", lambda: a.copy(), lambda: an.copy()),
+        # views
+        ("a[1:]", lambda: a[1:], lambda: an[1:]),
+        ("a[::2]", lambda: a[::2], lambda: an[::2]),
+        ("a.reshape(...)", lambda: a.reshape(shape2), lambda: an.reshape(shape2)),
+        ("a2.T", lambda: a2.T, lambda: an2.T),
+        ("a[None]", lambda: a[None], lambda: an[None]),
+        ("a2[0]", lambda: a2[0], lambda: an2[0]),
+        # indexing that copies
+        ("a[int array]", lambda: a[idx], lambda: an[idx_n]),
+        ("a[bool mask]", lambda: a[mask], lambda: an[mask_n]),
+        # scalar extraction
+        ("a[0]", lambda: a[0], lambda: an[0]),
+        ("float(a[-1])", lambda: float(a[-1]), lambda: float(an[-1])),
+        ("a[0].item()", lambda: a[0].item(), lambda: an[0].item()),
+        ("float(a.sum())", lambda: float(a.sum()), lambda: float(an.sum())),
+        ("bool(s > 0)", lambda: bool(s > 0), lambda: bool(sn > 0)),
+        # elementwise
+        ("a + b", lambda: a + b, lambda: an + bn),
+        ("a * 2.0", lambda: a * 2.0, lambda: an * 2.0),
+        ("a * 2 + 1", lambda: a * 2 + 1, lambda: an * 2 + 1),
+        ("-a", lambda: -a, lambda: -an),
+        ("abs(a)", lambda: abs(a), lambda: abs(an)),
+        ("sqrt(b)", lambda: ac.sqrt(b), lambda: np.sqrt(bn)),
+        ("sin(a)", lambda: ac.sin(a), lambda: np.sin(an)),
+        ("exp(a)", lambda: ac.exp(a), lambda: np.exp(an)),
+        ("a > 0", lambda: a > 0, lambda: an > 0),
+        ("where(a > 0, a, b)", lambda: ac.where(a > 0, a, b), lambda: np.where(an > 0, an, bn)),
+        ("maximum(a, b)", lambda: ac.maximum(a, b), lambda: np.maximum(an, bn)),
+        ("a.astype(float64)", lambda: a.astype(ac.float64), lambda: an.astype(np.float64)),
+        ("a += 1", lambda: a.__iadd__(1), lambda: an.__iadd__(1)),
+        # reductions
+        ("a.sum()", lambda: a.sum(), lambda: an.sum()),
+        ("a.mean()", lambda: a.mean(), lambda: an.mean()),
+        ("a.max()", lambda: a.max(), lambda: an.max()),
+        ("a.argmax()", lambda: a.argmax(), lambda: an.argmax()),
+        ("any(a > 0)", lambda: ac.any(a > 0), lambda: np.any(an > 0)),
+        ("a2.sum(axis=0)", lambda: a2.sum(axis=0), lambda: an2.sum(axis=0)),
+        # len / shape / dtype
+        ("len(a)", lambda: len(a), lambda: len(an)),
+        ("a.shape", lambda: a.shape, lambda: an.shape),
+        ("a.dtype", lambda: a.dtype, lambda: an.dtype),
+        ("a.ndim", lambda: a.ndim, lambda: an.ndim),
+        ("a.size", lambda: a.size, lambda: an.size),
+        # conversions
+        ("np.asarray(a)", lambda: np.asarray(a), lambda: np.asarray(an)),
+        ("asnumpy(a)", lambda: ac.asnumpy(a), lambda: np.array(an, copy=False)),
+        ("int(a.argmax())", lambda: int(a.argmax()), lambda: int(an.argmax())),
+    ]
+
+
+def issue_table():
+    """The calls of issue 15's table, at 10 float32 (m: 100x100 float64)."""
+    an, bn, a, b = operands(10)
+    ln = [1.0] * 10
+    mn = np.random.default_rng(1).random((100, 100))
+    m = ac.asarray(mn, copy=True)
+    return [
+        ("a + b", lambda: a + b, lambda: an + bn),
+        ("a * 2 + 1", lambda: a * 2 + 1, lambda: an * 2 + 1),
+        ("x[2:5]", lambda: a[2:5], lambda: an[2:5]),
+        ("x[3]", lambda: a[3], lambda: an[3]),
+        ("x.reshape(2, 5)", lambda: a.reshape(2, 5), lambda: an.reshape(2, 5)),
+        ("x.shape", lambda: a.shape, lambda: an.shape),
+        ("asarray([1.0] * 10)", lambda: ac.asarray(ln), lambda: np.asarray(ln)),
+        ("where(a > 0, a, b)", lambda: ac.where(a > 0, a, b), lambda: np.where(an > 0, an, bn)),
+        ("m.T @ m, 100x100 float64", lambda: m.T @ m, lambda: mn.T @ mn),
+    ]
+
+
+def evaluated(fn):
+    """fn, or fn followed by .eval() when its result would still be pending."""
+    r = fn()
+    if isinstance(r, ac.ndarray) and r.is_pending:
+        return (lambda: fn().eval()), " (+eval)"
+    return fn, ""
+
+
+def run(title, cases, only):
+    print(f"\n{title}")
+    print(f"{'call':34s} {'numpy us':>9s} {'accel us':>9s} {'ratio':>6s}")
+    ratios = []
+    for name, fa, fn in cases:
+        if only and only not in name:
+            continue
+        fa, mark = evaluated(fa)
+        ta, tn = paired_times(fa, fn)
+        ratios.append(tn / ta)
+        print(f"{name + mark:34s} {tn * 1e6:9.3f} {ta * 1e6:9.3f} {tn / ta:6.2f}")
+    if ratios:
+        below = sum(r < 1.0 for r in ratios)
+        print(f"{len(ratios)} calls, {below} below ratio 1.0, median ratio "
+              f"{sorted(ratios)[len(ratios) // 2]:.2f}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1,10,100")
+    ap.add_argument("--only", default="", help="run only calls whose name contains this")
+    ap.add_argument("--no-issue-table", action="store_true")
+    args = ap.parse_args()
+    print(f"accel vs NumPy {np.__version__}, per-call time (threads: "
+          f"{os.environ.get('ACCEL_NUM_THREADS', os.cpu_count())})")
+    if not args.no_issue_table:
+        run("issue 15's table (10 float32; m 100x100 float64)", issue_table(), args.only)
+    for n in (int(s) for s in args.sizes.split(",")):
+        run(f"{n} element{'s' if n > 1 else ''} (float32)", calls(n), args.only)
+
+
+if __name__ == "__main__":
+    main()

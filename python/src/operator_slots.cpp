@@ -1,0 +1,194 @@
+// The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `-a`,
+// `a < b`, `x[i]`, `len(x)`, `bool(x)`, `float(x)` and `x.shape`/`ndim`/`size`/`dtype` then call accel directly, where a method defined through nanobind costs a
+// lookup of `__add__` on the type, a call of the bound function and nanobind's argument dispatch:
+// about a third of a small `a + b`. The methods stay (`a.__add__(b)`, `x.__getitem__(i)`): the
+// slots do what they do, and when anything raises, the slot calls the method again, whose
+// dispatcher turns the C++ exception into the Python one (errors are rare; ops have no side
+// effects, so running one twice to raise is harmless).
+#include "bindings.h"
+
+namespace accel::py {
+namespace {
+
+PyTypeObject* array_type = nullptr;
+
+bool is_array(PyObject* o) {
+  return Py_TYPE(o) == array_type || PyType_IsSubtype(Py_TYPE(o), array_type);
+}
+
+const Array& array_of(PyObject* o) { return *nb::inst_ptr<Array>(nb::handle(o)); }
+
+// Calls the method `name` of `self` (the nanobind function in the type's dictionary).
+PyObject* call_method(PyObject* self, const char* name, PyObject* arg) {
+  nb::str method(name);
+  return PyObject_CallMethodObjArgs(self, method.ptr(), arg, nullptr);
+}
+
+template <BinaryFn F> struct Names;
+#define ACCEL_SLOT_NAMES(fn, py)                           \
+  template <> struct Names<static_cast<BinaryFn>(&fn)> {   \
+    static constexpr const char* method = "__" py "__";    \
+    static constexpr const char* reflected = "__r" py "__"; \
+  };
+ACCEL_SLOT_NAMES(add, "add")
+ACCEL_SLOT_NAMES(subtract, "sub")
+ACCEL_SLOT_NAMES(multiply, "mul")
+ACCEL_SLOT_NAMES(divide, "truediv")
+#undef ACCEL_SLOT_NAMES
+
+// x <op> y: x.__op__(y) when x is an accel array, else y.__rop__(x) (Python calls the slot of
+// either operand's type with the operands in their order).
+template <BinaryFn F> PyObject* number_slot(PyObject* x, PyObject* y) {
+  const bool left = is_array(x);
+  PyObject* self = left ? x : y;
+  PyObject* other = left ? y : x;
+  try {
+    return binary_operator(F, array_of(self), other, !left).release().ptr();
+  } catch (...) {
+    PyErr_Clear();
+  }
+  return call_method(self, left ? Names<F>::method : Names<F>::reflected, other);
+}
+
+// Python's comparison codes (Py_LT .. Py_GE) in order, with their methods.
+constexpr BinaryFn kCompare[] = {&less, &less_equal, &equal, &not_equal, &greater, &greater_equal};
+constexpr const char* kCompareNames[] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
+
+PyObject* richcompare_slot(PyObject* x, PyObject* y, int op) {
+  try {
+    return binary_operator(kCompare[op], array_of(x), y, false).release().ptr();
+  } catch (...) {
+    PyErr_Clear();
+  }
+  return call_method(x, kCompareNames[op], y);
+}
+
+PyObject* subscript_slot(PyObject* x, PyObject* key) {
+  try {
+    const Array& a = array_of(x);
+    return nb::cast(getitem(a, to_indices(key, a.device()))).release().ptr();
+  } catch (...) {
+    PyErr_Clear();
+  }
+  return call_method(x, "__getitem__", key);
+}
+
+// -x, +x, abs(x), ~x.
+using UnaryFn = Array (*)(const Array&);
+template <UnaryFn F> struct UnaryName;
+#define ACCEL_SLOT_NAME(fn, py) \
+  template <> struct UnaryName<static_cast<UnaryFn>(&fn)> { static constexpr const char* method = py; };
+ACCEL_SLOT_NAME(negative, "__neg__")
+ACCEL_SLOT_NAME(positive, "__pos__")
+ACCEL_SLOT_NAME(accel::abs, "__abs__")
+ACCEL_SLOT_NAME(bitwise_invert, "__invert__")
+#undef ACCEL_SLOT_NAME
+
+template <UnaryFn F> PyObject* unary_slot(PyObject* x) {
+  try {
+    return nb::cast(F(array_of(x))).release().ptr();
+  } catch (...) {
+    PyErr_Clear();
+  }
+  nb::str method(UnaryName<F>::method);
+  return PyObject_CallMethodObjArgs(x, method.ptr(), nullptr);
+}
+
+// len(x), bool(x), float(x): the plain cases here, every other one (0-d len, several elements,
+// complex) through the method, which raises.
+Py_ssize_t length_slot(PyObject* x) {
+  const Array& a = array_of(x);
+  if (a.ndim() > 0) return static_cast<Py_ssize_t>(a.shape()[0]);
+  nb::object n = nb::steal(call_method(x, "__len__", nullptr));
+  return n.is_valid() ? PyLong_AsSsize_t(n.ptr()) : -1;
+}
+
+int bool_slot(PyObject* x) {
+  try {
+    const Array& a = array_of(x);
+    if (a.size() == 1) return a.item<bool>() ? 1 : 0;
+  } catch (...) {
+    PyErr_Clear();
+  }
+  nb::object b = nb::steal(call_method(x, "__bool__", nullptr));
+  return b.is_valid() ? PyObject_IsTrue(b.ptr()) : -1;
+}
+
+PyObject* float_slot(PyObject* x) {
+  try {
+    const Array& a = array_of(x);
+    if (a.size() == 1 && !is_complex(a.dtype())) return PyFloat_FromDouble(a.item<double>());
+  } catch (...) {
+    PyErr_Clear();
+  }
+  return call_method(x, "__float__", nullptr);
+}
+
+PyObject* get_shape(PyObject* x, void*) {
+  try {
+    return shape_tuple(array_of(x).shape()).release().ptr();
+  } catch (...) {
+    PyErr_SetString(PyExc_MemoryError, "[shape] out of memory");
+    return nullptr;
+  }
+}
+
+PyObject* get_ndim(PyObject* x, void*) { return PyLong_FromLong(array_of(x).ndim()); }
+PyObject* get_size(PyObject* x, void*) { return PyLong_FromLongLong(array_of(x).size()); }
+
+// The dtype's Python object (a member of the accel.dtype enum), found once per dtype. Borrowed:
+// the enum type keeps its members alive as long as the module.
+PyObject* get_dtype(PyObject* x, void*) {
+  static PyObject* members[kNumDtypes] = {};
+  const Dtype d = array_of(x).dtype();
+  PyObject*& m = members[static_cast<int>(d)];
+  if (!m) {
+    try {
+      m = nb::cast(d).ptr();  // the enum's own object: stays alive after this reference goes
+    } catch (...) {
+      PyErr_SetString(PyExc_RuntimeError, "[dtype] no Python object for this dtype");
+      return nullptr;
+    }
+  }
+  return Py_NewRef(m);
+}
+
+PyGetSetDef getters[] = {
+    {"shape", get_shape, nullptr, "The array's dimensions, a tuple of ints.", nullptr},
+    {"ndim", get_ndim, nullptr, "The number of dimensions.", nullptr},
+    {"size", get_size, nullptr, "The number of elements.", nullptr},
+    {"dtype", get_dtype, nullptr, "The element type.", nullptr},
+};
+
+}  // namespace
+
+void init_operator_slots(nb::module_&) {
+  nb::handle cls = nb::type<Array>();
+  array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  // Properties as getset descriptors, set through the type's dictionary (a supported way).
+  for (PyGetSetDef& def : getters) {
+    nb::object descr = nb::steal(PyDescr_NewGetSet(array_type, &def));
+    if (!descr.is_valid() || PyObject_SetAttrString(cls.ptr(), def.name, descr.ptr()) != 0)
+      throw nb::python_error();
+  }
+  // The operator slots themselves: set after every method is defined (setting a dunder
+  // attribute on the type would point its slot back at the generic method caller).
+  PyNumberMethods* num = array_type->tp_as_number;
+  num->nb_add = &number_slot<static_cast<BinaryFn>(&add)>;
+  num->nb_subtract = &number_slot<static_cast<BinaryFn>(&subtract)>;
+  num->nb_multiply = &number_slot<static_cast<BinaryFn>(&multiply)>;
+  num->nb_true_divide = &number_slot<static_cast<BinaryFn>(&divide)>;
+  num->nb_negative = &unary_slot<static_cast<UnaryFn>(&negative)>;
+  num->nb_positive = &unary_slot<static_cast<UnaryFn>(&positive)>;
+  num->nb_absolute = &unary_slot<static_cast<UnaryFn>(&accel::abs)>;
+  num->nb_invert = &unary_slot<static_cast<UnaryFn>(&bitwise_invert)>;
+  num->nb_bool = &bool_slot;
+  num->nb_float = &float_slot;
+  array_type->tp_as_mapping->mp_length = &length_slot;
+  if (array_type->tp_as_sequence) array_type->tp_as_sequence->sq_length = &length_slot;  // len() asks it first
+  array_type->tp_richcompare = &richcompare_slot;
+  array_type->tp_as_mapping->mp_subscript = &subscript_slot;
+  PyType_Modified(array_type);
+}
+
+}  // namespace accel::py

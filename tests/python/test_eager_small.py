@@ -1,0 +1,283 @@
+"""Small elementwise ops on computed CPU arrays run at once (accel/eval/eager.h): the same values
+as the lazy path and as NumPy (dtypes, broadcasting, 0-d, empty, NaN/inf/-0.0), NumPy's answer
+to in-place writes made after the op, and the small-call fast paths that go with it (one-element
+conversions, flat lists in asarray)."""
+
+import numpy as np
+import pytest
+
+import accel as ac
+from accel._core import _eager_max_elements as EAGER_MAX
+
+DTYPES = ["bool", "int8", "int32", "int64", "uint8", "uint64", "float32", "float64", "complex64",
+          "complex128"]
+UNARY = ["negative", "abs", "sqrt", "sin", "exp", "isnan", "floor", "logical_not", "square"]
+BINARY = ["add", "subtract", "multiply", "divide", "floor_divide", "maximum", "fmin", "less",
+          "equal", "logical_and", "bitwise_and", "pow", "atan2"]
+
+
+@pytest.fixture
+def eager_mode():
+    """Runs a test with eager small ops on (the default), restoring it after."""
+    ac.set_eager_small(True)
+    yield
+    ac.set_eager_small(True)
+
+
+def sample(dtype, shape, seed):
+    rng = np.random.default_rng(seed)
+    if dtype == "bool":
+        return rng.random(shape) < 0.5
+    if dtype.startswith(("int", "uint")):
+        return rng.integers(0 if dtype.startswith("u") else -20, 20, shape).astype(dtype)
+    x = (rng.standard_normal(shape) * 3).astype(dtype)
+    if dtype.startswith("complex"):
+        x = x + 1j * rng.standard_normal(shape).astype(dtype)
+    flat = x.reshape(-1)
+    for i, v in enumerate([np.nan, np.inf, -np.inf, -0.0][: flat.size]):
+        flat[i] = v
+    return x
+
+
+def numpy_result(name, *arrays):
+    """NumPy's answer; accel has no float16, and computes what NumPy does in it in float32."""
+    with np.errstate(all="ignore"):
+        r = getattr(np, name)(*arrays)
+        if r.dtype == np.float16:
+            r = getattr(np, name)(*[a.astype(np.float32) for a in arrays])
+    return r
+
+
+def tolerance(dtypes):
+    return 1e-5 if "float32" in dtypes or "complex64" in dtypes else 1e-6
+
+
+def lazy_and_eager(fn, *arrays):
+    """fn's result computed on the eager path and, with eager off, on the lazy one."""
+    ac.set_eager_small(True)
+    eager = fn(*[ac.asarray(a, copy=True) for a in arrays])
+    assert not eager.is_pending
+    ac.set_eager_small(False)
+    try:
+        lazy = fn(*[ac.asarray(a, copy=True) for a in arrays])
+        assert lazy.is_pending
+        lazy = ac.asnumpy(lazy)
+    finally:
+        ac.set_eager_small(True)
+    return ac.asnumpy(eager), lazy
+
+
+def supported(name, *dtypes):
+    """Whether NumPy runs the op on these dtypes (accel follows it: the lazy path decides)."""
+    try:
+        with np.errstate(all="ignore"):
+            getattr(np, name)(*[np.ones(1, d) for d in dtypes])
+        return True
+    except TypeError:
+        return False
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_ops_on_the_eager_path_equal_lazy_ones_and_numpy(name, dtype, eager_mode):
+    if not supported(name, dtype):
+        pytest.skip(f"NumPy has no {name} for {dtype}")
+    x = sample(dtype, (3, 4), 1)
+    fn = getattr(ac, name)
+    eager, lazy = lazy_and_eager(fn, x)
+    expected = numpy_result(name, x)
+    np.testing.assert_array_equal(eager, lazy)
+    assert eager.dtype == expected.dtype
+    np.testing.assert_allclose(eager, expected, rtol=tolerance([dtype]))
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float32"), ("int8", "float64"), ("uint8", "int32"),
+                                    ("bool", "int64"), ("float32", "complex128"),
+                                    ("uint64", "int64"), ("int32", "bool")])
+@pytest.mark.parametrize("name", BINARY)
+@pytest.mark.parametrize("shapes", [((3, 4), (3, 4)), ((3, 1), (1, 4)), ((), (5,)), ((0, 3), (3,)),
+                                    ((), ())])
+def test_binary_ops_on_the_eager_path_equal_lazy_ones_and_numpy(name, dtypes, shapes, eager_mode):
+    if not supported(name, *dtypes):
+        pytest.skip(f"NumPy has no {name} for {dtypes}")
+    x, y = sample(dtypes[0], shapes[0], 2), sample(dtypes[1], shapes[1], 3)
+    if name == "pow" and y.dtype.kind == "i":
+        y = np.abs(y)  # NumPy raises for integers to negative integer powers
+    fn = getattr(ac, name)
+    eager, lazy = lazy_and_eager(fn, x, y)
+    expected = numpy_result(name, x, y)
+    np.testing.assert_array_equal(eager, lazy)
+    assert eager.dtype == expected.dtype and eager.shape == expected.shape
+    np.testing.assert_allclose(eager, expected, rtol=tolerance(dtypes))
+
+
+@pytest.mark.parametrize("scalar", [2, 2.0, -0.5, True, 1j, 2**62 + 1, -(2**40)])
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "complex64", "uint8"])
+def test_python_scalars_repeated_with_other_values_and_dtypes(scalar, dtype, eager_mode):
+    # The converted-literal cache must tell 2 from 2.0, 2**62+1 from 2**62, float32 from float64.
+    x = sample(dtype, (5,), 4)
+    a = ac.asarray(x, copy=True)
+    for s in (scalar, 2, scalar, 3.0, scalar):
+        try:
+            with np.errstate(all="ignore"):
+                expected = x * s
+        except OverflowError:
+            with pytest.raises(OverflowError):
+                a * s
+            continue
+        got = ac.asnumpy(a * s)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+
+
+def test_where_and_astype_and_copy_on_the_eager_path(eager_mode):
+    x = sample("float32", (10,), 5)
+    y = sample("float32", (10,), 6)
+    a, b = ac.asarray(x, copy=True), ac.asarray(y, copy=True)
+    r = ac.where(a > 0, a, b)
+    assert not r.is_pending
+    np.testing.assert_array_equal(ac.asnumpy(r), np.where(x > 0, x, y))
+    c = a.astype(ac.int16)
+    assert not c.is_pending
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(ac.asnumpy(c), x.astype(np.int16))
+    d = a.copy()
+    assert not d.is_pending and not ac.shares_memory(d, a)
+
+
+def test_only_small_computed_cpu_inputs_run_at_once(eager_mode):
+    small = ac.ones(EAGER_MAX)
+    assert not (small + 1).is_pending
+    large = ac.ones(EAGER_MAX + 1)
+    assert (large + 1).is_pending  # fusion may still pay here
+    ac.set_eager_small(False)
+    p = small + 1
+    ac.set_eager_small(True)
+    assert p.is_pending
+    q = p * 2  # an input still pending: stays lazy, so it fuses with it
+    assert q.is_pending
+    np.testing.assert_array_equal(ac.asnumpy(q), np.full(EAGER_MAX, 4.0))
+
+
+def test_value_computed_at_once_does_not_see_later_writes(eager_mode):
+    x = ac.asarray(np.arange(6.0), copy=True)
+    y = x * 2
+    v = x[1:4]
+    z = v + 1
+    x += 10
+    x[0] = -1
+    np.testing.assert_array_equal(ac.asnumpy(y), np.arange(6.0) * 2)
+    np.testing.assert_array_equal(ac.asnumpy(z), np.arange(1.0, 4.0) + 1)
+
+
+def test_value_computed_at_once_from_numpy_memory_does_not_see_numpy_writes(eager_mode):
+    xn = np.arange(5.0)
+    x = ac.asarray(xn)  # zero copy: NumPy can write it
+    y = x + 1
+    xn[:] = 100
+    np.testing.assert_array_equal(ac.asnumpy(y), np.arange(5.0) + 1)
+
+
+def test_in_place_write_into_a_result_computed_at_once(eager_mode):
+    x = ac.asarray(np.arange(4.0), copy=True)
+    y = x * 2
+    y += 1
+    y[0] = 7
+    np.testing.assert_array_equal(ac.asnumpy(y), [7.0, 3.0, 5.0, 7.0])
+    np.testing.assert_array_equal(ac.asnumpy(x), np.arange(4.0))
+    x += x[::-1]  # overlapping in-place write: NumPy's answer (it buffers the overlap)
+    np.testing.assert_array_equal(ac.asnumpy(x), [3.0, 3.0, 3.0, 3.0])
+
+
+def test_lazy_reader_of_a_buffer_is_still_computed_before_a_write(eager_mode):
+    # A lazy value (eager off) reading x, then an eager op and an in-place write on x.
+    x = ac.asarray(np.arange(4.0), copy=True)
+    ac.set_eager_small(False)
+    lazy = x + 1
+    ac.set_eager_small(True)
+    now = x * 3
+    x[...] = 0
+    np.testing.assert_array_equal(ac.asnumpy(lazy), np.arange(4.0) + 1)
+    np.testing.assert_array_equal(ac.asnumpy(now), np.arange(4.0) * 3)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_one_element_conversions_equal_numpys(dtype):
+    for v in sample(dtype, (6,), 7):
+        x = ac.asarray(np.array([v]), copy=True)[0]
+        assert bool(x) == bool(v)
+        if not dtype.startswith("complex"):
+            f = float(x)
+            assert f == float(v) or (np.isnan(f) and np.isnan(float(v)))
+            if np.isfinite(float(v)):
+                assert int(x) == int(v)
+        item = x.item()
+        assert type(item) is type(np.array(v).item())
+        assert item == v.item() or (item != item and v != v)
+        assert complex(x) == complex(v) or np.isnan(complex(v))
+
+
+def test_conversions_of_views_and_pending_arrays():
+    x = ac.asarray(np.arange(12.0).reshape(3, 4), copy=True)
+    assert float(x[2, 1]) == 9.0
+    assert float(x.T[1, 2]) == 9.0
+    ac.set_eager_small(False)
+    try:
+        assert float((x * 2)[1, 1]) == 10.0
+        assert float(x[1:2, 3:4] + 1) == 8.0
+    finally:
+        ac.set_eager_small(True)
+
+
+@pytest.mark.parametrize("values", [[1.0] * 10, [1.5, -0.0, float("nan"), float("inf")], [1, 2, -3],
+                                    [True, False], [2**63 - 1, -(2**63)], [2**63], [1, 2.5],
+                                    [True, 2], [1j, 2.0], [[1.0, 2.0], [3.0, 4.0]], [], [1.0]])
+def test_asarray_of_a_flat_list_equals_numpys(values):
+    expected = np.asarray(values)
+    got = ac.asarray(values)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(ac.asnumpy(got), expected)
+    assert np.signbit(ac.asnumpy(got)).tolist() == np.signbit(expected).tolist() \
+        if expected.dtype.kind == "f" else True
+
+
+def test_asarray_of_a_list_with_a_dtype_takes_numpys_path():
+    for values, dtype in (([1.5, 2.5], "float32"), ([1, 2], "uint16"), ([True], "float64")):
+        got = ac.asarray(values, dtype=dtype)
+        expected = np.asarray(values, dtype=dtype)
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(ac.asnumpy(got), expected)
+
+
+def test_asarray_of_a_list_is_a_fresh_array():
+    values = [1.0, 2.0]
+    a = ac.asarray(values)
+    values[0] = 5.0
+    a += 1
+    np.testing.assert_array_equal(ac.asnumpy(a), [2.0, 3.0])
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["int16", "uint16", "uint32", "intc", "longlong"])
+def test_asarray_of_numpy_views_is_zero_copy_with_numpys_values(dtype):
+    base = sample(np.dtype(dtype).name, (4, 6), 8)
+    for xn in (base, base[::2, ::-3], base.T, base[1:, 2:3], base[:0], base[2, 3, ...], base[::-1]):
+        x = ac.asarray(xn)
+        assert x.dtype == xn.dtype and x.shape == xn.shape
+        np.testing.assert_array_equal(ac.asnumpy(x), xn)
+        if xn.size:
+            assert np.shares_memory(ac.asnumpy(x), xn)
+
+
+def test_asarray_of_read_only_and_unusual_numpy_arrays():
+    ro = np.arange(5.0)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ac.asarray(ro)[0] = 1
+    swapped = np.arange(4, dtype=">i4")
+    np.testing.assert_array_equal(ac.asnumpy(ac.asarray(swapped)), [0, 1, 2, 3])
+    written = np.arange(3.0)
+    x = ac.asarray(written)
+    y = x + 1
+    written[:] = 7  # NumPy writes its memory after the op: the op kept the old values
+    np.testing.assert_array_equal(ac.asnumpy(y), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(ac.asnumpy(x), [7.0, 7.0, 7.0])
