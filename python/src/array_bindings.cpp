@@ -26,8 +26,8 @@ bool foreign_duck_array(nb::handle other) {
   if (!nb::hasattr(type, "__array_ufunc__") && !nb::hasattr(type, "__array_function__"))
     return false;
   // NumPy's own types live as long as the process: kept without reference counting.
-  static PyObject* ndarray = nb::module_::import_("numpy").attr("ndarray").release().ptr();
-  static PyObject* generic = nb::module_::import_("numpy").attr("generic").release().ptr();
+  static PyObject* ndarray = nb::object(nb::module_::import_("numpy").attr("ndarray")).release().ptr();
+  static PyObject* generic = nb::object(nb::module_::import_("numpy").attr("generic")).release().ptr();
   return !PyObject_TypeCheck(other.ptr(), reinterpret_cast<PyTypeObject*>(ndarray)) &&
          !PyObject_TypeCheck(other.ptr(), reinterpret_cast<PyTypeObject*>(generic));
 }
