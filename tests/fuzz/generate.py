@@ -616,12 +616,16 @@ class Builder:
         elif r < 0.8:
             part = self.choice(["", "[0]", "[1]"])
             flag = self.choice(["return_counts", "return_index", "return_inverse"])
-            text = (f"xp.unique({x}, {flag}=True, equal_nan={self.chance(0.5)}){part}" if part
-                    else f"xp.unique({x}, equal_nan={self.chance(0.5)})")
+            equal_nan = self.chance(0.5)
+            text = (f"xp.unique({x}, {flag}=True, equal_nan={equal_nan}){part}" if part
+                    else f"xp.unique({x}, equal_nan={equal_nan})")
             # NumPy's unique sorts with its unstable quicksort unless it returns indices: which
-            # of -0.0 and 0.0 stands for their value is then open.
+            # of -0.0 and 0.0 stands for their value is then open, and so is which of several
+            # distinct NaNs (equal_nan=False) each inverse index points at (seed 30005047).
             if v.dtype.kind in "fc":
                 guard = f"no_signed_zeros({x})"
+                if flag == "return_inverse" and not equal_nan:
+                    guard += f" and at_most_one_nan({x})"
         else:
             n = int(self.rng.integers(0, 3))
             extra = ""

@@ -352,6 +352,13 @@ def exact_in_common_dtype(*arrays):
                    for a in arrays)
 
 
+def at_most_one_nan(x):
+    """unique(..., return_inverse=True, equal_nan=False) of several NaNs: each NaN is its own
+    unique value, and which one an input NaN's inverse index names follows the order NumPy's
+    unstable sort left them in."""
+    return int(np.isnan(np.asarray(x)).sum()) <= 1
+
+
 def well_separated(*arrays):
     """Sorting, searching and set results over values that may carry rounding differences: no
     two elements are equal or within 10^4 units in the last place, so no rounding can reorder
@@ -386,7 +393,7 @@ GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, 
           "exact_float_sum": exact_float_sum, "no_near_tie": no_near_tie,
           "no_extreme_tie": no_extreme_tie, "no_near_multiple": no_near_multiple,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
-          "well_separated": well_separated}
+          "well_separated": well_separated, "at_most_one_nan": at_most_one_nan}
 
 
 def small_ops_at_once(fusion, seed):
