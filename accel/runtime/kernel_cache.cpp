@@ -157,15 +157,18 @@ std::optional<fs::path> KernelCache::load_path(const std::string& key) {
   return lookup(key, nullptr);
 }
 
+void KernelCache::create_dir() const {
+  // An existing directory (ACCEL_CACHE_DIR) keeps its mode; `python -m accel doctor` says when
+  // others can write into it.
+  std::error_code ec;
+  if (!fs::exists(dir_, ec) && fs::create_directories(dir_, ec))
+    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::replace, ec);
+}
+
 fs::path KernelCache::store(const std::string& key, std::string_view bytes) {
   fs::path entry = entry_dir(key);
   std::error_code ec;
-  // The cache holds shared libraries accel loads and runs: a directory it creates is private
-  // (0700), so no other user can plant one there. An existing directory (ACCEL_CACHE_DIR) keeps
-  // its mode; `python -m accel doctor` says when others can write into it.
-  if (!fs::exists(dir_, ec) && fs::create_directories(dir_, ec))
-    fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::replace, ec);
-  ec.clear();
+  create_dir();
   fs::create_directories(dir_ / "tmp", ec);
   if (!ec) fs::create_directories(entry.parent_path(), ec);
   if (ec)

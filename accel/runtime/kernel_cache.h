@@ -47,6 +47,11 @@ class KernelCache {
   // kept) and returns the payload's path. Throws accel::Error when the directory is unwritable.
   std::filesystem::path store(const std::string& key, std::string_view bytes);
 
+  // Creates the cache directory if it is missing, private (0700): it holds shared libraries
+  // accel loads and runs, so no other user may write there. An existing directory keeps its mode.
+  // Everything that writes under dir() calls this first.
+  void create_dir() const;
+
   KernelCacheStats stats() const;
   // Removes every entry (and stale temporary files); counters are kept.
   void clear();

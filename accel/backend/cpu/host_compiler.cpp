@@ -86,6 +86,7 @@ std::string compiler_version(const std::string& name) {
   if (!line.empty()) {
     // Written aside and renamed into place, so a reader sees the whole line or none.
     std::error_code ec;
+    KernelCache::instance().create_dir();
     fs::create_directories(file.parent_path(), ec);
     const fs::path temp = file.string() + ".tmp" + std::to_string(getpid());
     if (!ec && (std::ofstream(temp) << line << "\n")) fs::rename(temp, file, ec);
