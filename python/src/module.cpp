@@ -28,4 +28,5 @@ NB_MODULE(_core, m) {
   init_fusion(m);
   init_kernel_templates(m);
   init_raw_kernels(m);
+  init_random(m);
 }
