@@ -11,7 +11,10 @@
 #include "accel/core/buffer.h"
 #include "accel/core/device.h"
 #include "accel/core/op_id.h"
-#include "accel/device_src/philox.h"
+
+namespace accel::philox {
+struct DrawParams;  // device_src/philox.h
+}  // namespace accel::philox
 
 namespace accel {
 

@@ -166,12 +166,12 @@ inline uint64_t mul_high(uint64_t x, uint64_t range, uint64_t& low) {
 // the next attempt takes the block at the same counter with the attempt word increased.
 inline uint64_t bounded(uint64_t key, uint64_t counter, Block b, uint64_t range) {
   if (range == 0) return word64(b, 0);  // the full 64-bit range
-  const uint64_t threshold = (0 - range) % range;
   for (uint32_t attempt = 1;; ++attempt) {
     for (int i = 0; i < 2; ++i) {
       uint64_t low;
       const uint64_t high = mul_high(word64(b, i), range, low);
-      if (low >= threshold) return high;
+      // The threshold is below range, so the division is needed only when low < range.
+      if (low >= range || low >= (0 - range) % range) return high;
     }
     b = block_at(key, counter, attempt);
   }
