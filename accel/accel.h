@@ -18,6 +18,7 @@
 #include "accel/ops/manipulation.h"
 #include "accel/ops/operators.h"
 #include "accel/ops/promotion.h"
+#include "accel/ops/random.h"
 #include "accel/ops/raw_kernel.h"
 #include "accel/ops/reduction.h"
 #include "accel/ops/sorting.h"

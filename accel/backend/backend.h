@@ -12,6 +12,10 @@
 #include "accel/core/device.h"
 #include "accel/core/op_id.h"
 
+namespace accel::philox {
+struct DrawParams;  // device_src/philox.h
+}  // namespace accel::philox
+
 namespace accel {
 
 namespace ir {
@@ -100,6 +104,10 @@ class Backend {
   // Coordinates of x's nonzero elements in C order: a new contiguous int64 array of shape
   // (x.ndim(), count). NaN counts as nonzero, -0.0 as zero.
   virtual Array nonzero(const Array& x) = 0;
+  // out[k] = philox::draw(params, k) for a C-contiguous out: float32/float64 for the real
+  // distributions, an integer dtype or bool for kIntegers (device_src/philox.h). Element k
+  // uses counter params.offset + k on every device, so the values are the same everywhere.
+  virtual void random(const Array& out, const philox::DrawParams& params) = 0;
 
   // Runs a kernel template (ElementwiseKernel / ReductionKernel, codegen/template_kernel.h)
   // planned by accel/kernels: the kernel is emitted in the device's dialect, compiled once

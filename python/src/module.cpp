@@ -28,5 +28,6 @@ NB_MODULE(_core, m) {
   init_fusion(m);
   init_kernel_templates(m);
   init_raw_kernels(m);
+  init_random(m);
   init_operator_slots(m);
 }

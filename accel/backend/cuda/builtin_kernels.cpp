@@ -23,8 +23,8 @@ std::string builtin_source(const char* body) {
 }
 
 BuiltinKernels::BuiltinKernels(std::string source, std::vector<std::string> names,
-                               std::string program_name)
-    : module_(std::move(source), builtin_compile_options(), std::move(names),
+                               std::string program_name, std::vector<std::string> options)
+    : module_(std::move(source), std::move(options), std::move(names),
               std::move(program_name)) {}
 
 Kernel BuiltinKernels::get(const std::string& name, int device) {

@@ -21,7 +21,8 @@ class BuiltinKernels {
  public:
   // `names`: the template instantiations (name expressions) to compile; extern "C" kernels need
   // not be named.
-  BuiltinKernels(std::string source, std::vector<std::string> names, std::string program_name);
+  BuiltinKernels(std::string source, std::vector<std::string> names, std::string program_name,
+                 std::vector<std::string> options = builtin_compile_options());
   // The kernel on a device (compiling and loading the module on first use).
   Kernel get(const std::string& name, int device);
 

@@ -12,6 +12,7 @@
 #include "accel/backend/cuda/gather_scatter.h"
 #include "accel/backend/cuda/matmul.h"
 #include "accel/backend/cuda/memory.h"
+#include "accel/backend/cuda/random.h"
 #include "accel/backend/cuda/reduce_kernels.h"
 #include "accel/backend/cuda/stream_order.h"
 #include "accel/runtime/errors.h"
@@ -126,6 +127,11 @@ std::optional<IndexFault> CudaBackend::scatter(const Array& dst, std::span<const
 Array CudaBackend::nonzero(const Array& x) {
   order_on_current(index_, {&x});
   return run_nonzero(*cuda_runner(index_), x);
+}
+
+void CudaBackend::random(const Array& out, const philox::DrawParams& params) {
+  order_on_current(index_, {&out});
+  cuda::random(index_, out, params);
 }
 
 void CudaBackend::synchronize() { synchronize_device(index_); }

@@ -1,0 +1,197 @@
+// Philox4x32-10 (Salmon et al. 2011, as in Random123 and cuRAND) and accel's random
+// distributions, written once: the CPU backend compiles this header, and the CUDA kernel
+// (random.cuh) is this text after nvrtc_std.cuh. Element k of a draw uses counter
+// (offset + k, attempt, 0) under the stream's key, so a value depends on the seed, the call
+// sequence, the element's index, the dtype and the distribution only: never on threads, blocks
+// or grid. Only +, -, *, / and sqrt (IEEE, correctly rounded on both devices; no FMA
+// contraction: -ffp-contract=off here, --fmad=false under NVRTC) and integer operations are
+// used, with accel's own log and sin/cos, so the CPU and the GPU agree bit for bit.
+#pragma once
+#ifndef __CUDACC_RTC__
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#endif
+
+namespace accel::philox {
+
+struct Block {
+  uint32_t v[4];
+};
+
+// What one draw computes (the kernel's parameters, passed by value on CUDA).
+enum Distribution : int32_t {
+  kUniform = 0,      // [0, 1): float32 from 24 bits, float64 from 53 bits
+  kNormal = 1,       // standard normal, Box-Muller (cosine branch), computed in float64
+  kExponential = 2,  // standard exponential, -log1p(-u), computed in float64
+  kIntegers = 3,     // low + [0, range) by Lemire's multiply with rejection; range 0 = 2^64
+};
+struct DrawParams {
+  uint64_t key;     // the stream (seed-derived; spawned streams have their own)
+  uint64_t offset;  // the counter of element 0: counters used by earlier calls are skipped
+  int64_t low;      // kIntegers
+  uint64_t range;   // kIntegers
+  int32_t distribution;
+  int32_t pad_;
+};
+static_assert(sizeof(DrawParams) == 40, "DrawParams layout (host and NVPTX64 alike)");
+
+// One Philox4x32 round: two 32x32 -> 64-bit products, their halves mixed with the other words.
+inline Block philox_round(Block c, uint32_t k0, uint32_t k1) {
+  const uint64_t p0 = uint64_t(0xD2511F53u) * c.v[0];
+  const uint64_t p1 = uint64_t(0xCD9E8D57u) * c.v[2];
+  Block r;
+  r.v[0] = uint32_t(p1 >> 32) ^ c.v[1] ^ k0;
+  r.v[1] = uint32_t(p1);
+  r.v[2] = uint32_t(p0 >> 32) ^ c.v[3] ^ k1;
+  r.v[3] = uint32_t(p0);
+  return r;
+}
+
+// Philox4x32 with 10 rounds; the key is bumped by the Weyl constants between rounds.
+inline Block philox4x32_10(Block c, uint32_t k0, uint32_t k1) {
+  for (int i = 0; i < 10; ++i) {
+    c = philox_round(c, k0, k1);
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return c;
+}
+
+inline Block block_at(uint64_t key, uint64_t counter, uint32_t attempt) {
+  Block c = {{uint32_t(counter), uint32_t(counter >> 32), attempt, 0u}};
+  return philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
+}
+
+inline uint64_t word64(const Block& b, int i) {
+  return uint64_t(b.v[2 * i]) | (uint64_t(b.v[2 * i + 1]) << 32);
+}
+
+inline double bits_as_double(uint64_t u) {
+#ifdef __CUDACC_RTC__
+  return __longlong_as_double(static_cast<long long>(u));
+#else
+  double d;
+  std::memcpy(&d, &u, sizeof d);
+  return d;
+#endif
+}
+inline uint64_t double_bits(double d) {
+#ifdef __CUDACC_RTC__
+  return static_cast<uint64_t>(__double_as_longlong(d));
+#else
+  uint64_t u;
+  std::memcpy(&u, &d, sizeof u);
+  return u;
+#endif
+}
+
+// [0, 1) in steps of 2^-53, and (0, 1] (for logarithms).
+inline double unit_closed_open(uint64_t x) { return double(x >> 11) * 0x1.0p-53; }
+inline double unit_open_closed(uint64_t x) { return double((x >> 11) + 1) * 0x1.0p-53; }
+
+// Natural log of x in (0, 1], normal numbers only (fdlibm's __ieee754_log, < 1 ulp): x = 2^e m
+// with m in [sqrt(2)/2, sqrt(2)), log(m) = 2s + s R(s^2) with s = (m - 1) / (m + 1).
+inline double log_unit(double x) {
+  const uint64_t bits = double_bits(x);
+  int64_t e = int64_t(bits >> 52) - 1023;
+  uint64_t mbits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
+  // m in [1, 2): fold the upper part to [sqrt(2)/2, 1) so that |f| is small.
+  const bool high = mbits > 0x3FF6A09E667F3BCDull;
+  mbits -= high ? 0x0010000000000000ull : 0;
+  e += high ? 1 : 0;
+  const double f = bits_as_double(mbits) - 1.0;
+  const double s = f / (2.0 + f);
+  const double z = s * s, w = z * z;
+  const double t1 = w * (3.999999999940941908e-01 +
+                         w * (2.222219843214978396e-01 + w * 1.531383769920937332e-01));
+  const double t2 = z * (6.666666666666735130e-01 +
+                         w * (2.857142874366239149e-01 +
+                              w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
+  const double r = t2 + t1, hfsq = 0.5 * f * f, k = double(e);
+  return k * 6.93147180369123816490e-01 -
+         ((hfsq - (s * (hfsq + r) + k * 1.90821492927058770002e-10)) - f);
+}
+
+// cos(2 pi u) for u in [0, 1): u * 4 = q + r exactly (u has 53 bits), q the quadrant and
+// r in [-1/2, 1/2], then fdlibm's kernel sin/cos at r pi/2, which is within [-pi/4, pi/4].
+inline double cos_two_pi(double u) {
+  const double u4 = u * 4.0;
+  const double q = double(int64_t(u4 + 0.5));
+  const double x = (u4 - q) * 1.57079632679489661923;
+  const double z = x * x;
+  const double sin_x =
+      x + x * z *
+              (-1.66666666666666324348e-01 +
+               z * (8.33333333332248946124e-03 +
+                    z * (-1.98412698298579493134e-04 +
+                         z * (2.75573137070700676789e-06 +
+                              z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+  const double cos_x =
+      1.0 - 0.5 * z +
+      z * z *
+          (4.16666666666666019037e-02 +
+           z * (-1.38888888888741095749e-03 +
+                z * (2.48015872894767294178e-05 +
+                     z * (-2.75573143513906633035e-07 +
+                          z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+  // cos(q pi/2 + x): quadrants 0..4 (4 is a full turn).
+  const int quadrant = int(q) & 3;
+  const double c = (quadrant & 1) ? sin_x : cos_x;
+  return (quadrant == 1 || quadrant == 2) ? -c : c;
+}
+
+inline double standard_normal(const Block& b) {
+  const double radius = std::sqrt(-2.0 * log_unit(unit_open_closed(word64(b, 0))));
+  return radius * cos_two_pi(unit_closed_open(word64(b, 1)));
+}
+
+inline double standard_exponential(const Block& b) {
+  return -log_unit(unit_open_closed(word64(b, 0)));  // 1 - u exactly, u in [0, 1)
+}
+
+// x * range / 2^64 (the high word of the 128-bit product) and its low word.
+inline uint64_t mul_high(uint64_t x, uint64_t range, uint64_t& low) {
+  low = x * range;
+#ifdef __CUDACC_RTC__
+  return __umul64hi(x, range);
+#else
+  return uint64_t((static_cast<unsigned __int128>(x) * range) >> 64);
+#endif
+}
+
+// Lemire's nearly-divisionless method (2019), unbiased: a 64-bit candidate x maps to
+// floor(x * range / 2^64), rejected when the product's low word falls below 2^64 mod range.
+// Each block holds two candidates; when both are rejected (probability below (range/2^64)^2)
+// the next attempt takes the block at the same counter with the attempt word increased.
+inline uint64_t bounded(uint64_t key, uint64_t counter, Block b, uint64_t range) {
+  if (range == 0) return word64(b, 0);  // the full 64-bit range
+  for (uint32_t attempt = 1;; ++attempt) {
+    for (int i = 0; i < 2; ++i) {
+      uint64_t low;
+      const uint64_t high = mul_high(word64(b, i), range, low);
+      // The threshold is below range, so the division is needed only when low < range.
+      if (low >= range || low >= (0 - range) % range) return high;
+    }
+    b = block_at(key, counter, attempt);
+  }
+}
+
+// Element k of a draw, as type T (float, double, or an integer type for kIntegers).
+template <class T, int kDistribution>
+inline T draw(const DrawParams& p, uint64_t k) {
+  const uint64_t counter = p.offset + k;
+  const Block b = block_at(p.key, counter, 0);
+  if constexpr (kDistribution == kUniform) {
+    if constexpr (sizeof(T) == 4) return T(float(b.v[0] >> 8) * 0x1.0p-24f);
+    else return T(unit_closed_open(word64(b, 0)));
+  } else if constexpr (kDistribution == kNormal) {
+    return T(standard_normal(b));
+  } else if constexpr (kDistribution == kExponential) {
+    return T(standard_exponential(b));
+  } else {
+    return T(uint64_t(p.low) + bounded(p.key, counter, b, p.range));
+  }
+}
+
+}  // namespace accel::philox

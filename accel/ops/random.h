@@ -1,0 +1,57 @@
+// Random numbers from a counter-based generator (Philox4x32-10, device_src/philox.h): a stream
+// is a 64-bit key and the next unused counter; element k of a draw uses counter + k, and the
+// counter then moves past the draw. The values for a given seed, call sequence, shape, dtype and
+// distribution are the same on every device and for any number of threads. NumPy's streams
+// (PCG64, ziggurat) are not reproduced.
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "accel/core/array.h"
+#include "accel/device_src/philox.h"
+
+namespace accel::random {
+
+// A 64-bit Philox key from any number of 64-bit seed words (SplitMix64 folding: every word
+// and the word count change every bit of the key).
+uint64_t key_from_words(std::span<const uint64_t> words);
+
+class Generator {
+ public:
+  explicit Generator(uint64_t seed);
+  static Generator from_key(uint64_t key, uint64_t counter = 0);
+
+  uint64_t key() const { return key_; }
+  uint64_t counter() const { return counter_; }
+
+  // Uniform on [0, 1), float32 (24 bits) or float64 (53 bits).
+  Array random(const Shape& shape, Dtype dtype = Dtype::float64, Device device = default_device());
+  Array standard_normal(const Shape& shape, Dtype dtype = Dtype::float64,
+                        Device device = default_device());
+  Array standard_exponential(const Shape& shape, Dtype dtype = Dtype::float64,
+                             Device device = default_device());
+  // Integers in [low, low + range) (range 0 means 2^64), unbiased; dtype an integer type or
+  // bool that holds every value of the range.
+  Array integers(int64_t low, uint64_t range, const Shape& shape, Dtype dtype = Dtype::int64,
+                 Device device = default_device());
+  // Any distribution into an existing array (each element of `out` in C order takes the
+  // next counter); out's dtype as above.
+  void fill(const Array& out, philox::Distribution distribution, int64_t low = 0,
+            uint64_t range = 0);
+  // A child stream with its own key (derived from this key and the child's number), so
+  // spawned streams are independent of this one and of each other.
+  Generator spawn();
+
+ private:
+  Generator(uint64_t key, uint64_t counter) : key_(key), counter_(counter) {}
+  Array draw(const Shape& shape, Dtype dtype, Device device, philox::Distribution distribution,
+             int64_t low, uint64_t range);
+  philox::DrawParams take(int64_t n, philox::Distribution distribution, int64_t low,
+                          uint64_t range);
+
+  uint64_t key_ = 0;
+  uint64_t counter_ = 0;
+  uint64_t children_ = 0;
+};
+
+}  // namespace accel::random

@@ -1,0 +1,262 @@
+"""Random numbers with NumPy's Generator API, the same on the CPU and on CUDA.
+
+``accel.random.default_rng(seed)`` returns a :class:`Generator` whose methods have the names
+and signatures of ``numpy.random.Generator`` (plus ``device=``). The numbers come from
+Philox4x32-10, a counter-based generator (as in Random123 and cuRAND): element k of a call uses
+counter k past the numbers the stream's earlier calls used, so for a given seed, call sequence,
+shape, dtype and distribution the values are bit-identical on every device and for any
+``ACCEL_NUM_THREADS``.
+
+NumPy's streams are **not** reproduced: ``accel.random.default_rng(0).random(3)`` and
+``numpy.random.default_rng(0).random(3)`` are different numbers, with the same distribution.
+
+Distributions: uniform from the high bits (24 for float32, 53 for float64); normal by
+Box-Muller (one normal per counter, computed in float64); exponential as ``-log1p(-u)``;
+integers by Lemire's multiply with rejection (unbiased). ``permutation``, ``shuffle`` and
+``choice`` (without ``p=``) sort random 64-bit keys, so they run where ``argsort`` does (the CPU).
+"""
+
+import operator
+import secrets
+
+import numpy as np
+
+from . import _core
+
+__all__ = ["Generator", "default_rng"]
+
+# Distribution numbers of device_src/philox.h.
+_UNIFORM, _NORMAL, _EXPONENTIAL, _INTEGERS = 0, 1, 2, 3
+
+
+def _seed_words(seed):
+    """64-bit words from a non-negative int or a sequence of them (each int's word count first,
+    so that different seeds give different words)."""
+    ints = [seed] if isinstance(seed, (int, np.integer)) else list(seed)
+    words = [len(ints)]
+    for value in ints:
+        value = operator.index(value)
+        if value < 0:
+            raise ValueError(f"[random.default_rng] seed must be non-negative, got {value}")
+        chunk = []
+        while True:
+            chunk.append(value & 0xFFFFFFFFFFFFFFFF)
+            value >>= 64
+            if not value:
+                break
+        words += [len(chunk)] + chunk
+    return words
+
+
+def _shape(size):
+    if size is None:
+        return ()
+    if isinstance(size, (int, np.integer)):
+        return (operator.index(size),)
+    return tuple(operator.index(s) for s in size)
+
+
+def _device_of(device, *operands):
+    if device is not None:
+        return device
+    for x in operands:
+        if isinstance(x, _core.ndarray):
+            return x.device
+    return None
+
+
+class Generator:
+    """A stream of Philox4x32-10 random numbers with numpy.random.Generator's methods.
+
+    NumPy's streams are not reproduced (see the module's docstring); the values are the same on
+    every accel device. Make one with :func:`default_rng`.
+    """
+
+    def __init__(self, stream):
+        if not isinstance(stream, _core._PhiloxStream):
+            raise TypeError("[random.Generator] use accel.random.default_rng(seed) to make one")
+        self._stream = stream
+
+    def __repr__(self):
+        return f"Generator(Philox4x32-10, key={self._stream.key:#018x}, counter={self._stream.counter})"
+
+    # -- draws -------------------------------------------------------------------------------
+
+    def _draw(self, distribution, size, dtype, out, device, low=0, range_=0, op="random"):
+        if out is not None:
+            if not isinstance(out, _core.ndarray):
+                raise TypeError(f"[random.{op}] out must be an accel.ndarray, got {type(out).__name__}")
+            if size is not None and _shape(size) != tuple(out.shape):
+                raise ValueError(f"[random.{op}] size {_shape(size)} must match out.shape {tuple(out.shape)}")
+            if np.dtype(str(out.dtype)) != np.dtype(dtype):
+                raise TypeError(f"[random.{op}] out has dtype {out.dtype}, expected {np.dtype(dtype)}")
+            self._stream.fill(out, distribution, low, range_)
+            return out
+        return self._stream.draw(_shape(size), dtype, device, distribution, low, range_)
+
+    def random(self, size=None, dtype=np.float64, out=None, *, device=None):
+        """Uniform floats in [0, 1) (float32: 24 random bits, float64: 53)."""
+        return self._draw(_UNIFORM, size, dtype, out, device, op="random")
+
+    def standard_normal(self, size=None, dtype=np.float64, out=None, *, device=None):
+        """Standard normal floats (Box-Muller, computed in float64)."""
+        return self._draw(_NORMAL, size, dtype, out, device, op="standard_normal")
+
+    def standard_exponential(self, size=None, dtype=np.float64, method="zig", out=None, *,
+                             device=None):
+        """Standard exponential floats, -log1p(-u); `method` is accepted and not used."""
+        if method not in ("zig", "inv"):
+            raise ValueError(f"[random.standard_exponential] method must be 'zig' or 'inv', got {method!r}")
+        return self._draw(_EXPONENTIAL, size, dtype, out, device, op="standard_exponential")
+
+    def _affine(self, distribution, shift, scale, size, device, op):
+        shape = _shape(size) if size is not None else np.broadcast_shapes(np.shape(shift), np.shape(scale))
+        base = self._stream.draw(shape, np.float64, _device_of(device, shift, scale), distribution)
+        return base * scale + shift
+
+    def uniform(self, low=0.0, high=1.0, size=None, *, device=None):
+        """Uniform floats in [low, high): low + (high - low) * random()."""
+        low, high = _operand(low), _operand(high)
+        return self._affine(_UNIFORM, low, high - low, size, device, "uniform")
+
+    def normal(self, loc=0.0, scale=1.0, size=None, *, device=None):
+        """Normal floats: loc + scale * standard_normal()."""
+        loc, scale = _operand(loc), _operand(scale)
+        _check_non_negative(scale, "normal", "scale")
+        return self._affine(_NORMAL, loc, scale, size, device, "normal")
+
+    def exponential(self, scale=1.0, size=None, *, device=None):
+        """Exponential floats: scale * standard_exponential()."""
+        scale = _operand(scale)
+        _check_non_negative(scale, "exponential", "scale")
+        return self._affine(_EXPONENTIAL, 0.0, scale, size, device, "exponential")
+
+    def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False, *, device=None):
+        """Integers in [low, high) (or [low, high] with endpoint=True), unbiased.
+
+        `low` and `high` are Python or NumPy integers (not arrays)."""
+        if high is None:
+            low, high = 0, low
+        try:
+            low, high = operator.index(low), operator.index(high)
+        except TypeError:
+            raise TypeError("[random.integers] low and high must be integers; "
+                            "arrays of bounds are not supported") from None
+        if endpoint:
+            high += 1
+        if low >= high:
+            raise ValueError(f"[random.integers] low >= high ({low} >= {high})")
+        dt = np.dtype(dtype)
+        if dt == np.bool_:
+            lo, hi = 0, 2
+        elif dt.kind in "iu":
+            info = np.iinfo(dt)
+            lo, hi = int(info.min), int(info.max) + 1
+        else:
+            raise TypeError(f"[random.integers] dtype must be an integer type or bool, not {dt}")
+        if low < lo:
+            raise ValueError(f"[random.integers] low is out of bounds for {dt}")
+        if high > hi:
+            raise ValueError(f"[random.integers] high is out of bounds for {dt}")
+        range_ = (high - low) & 0xFFFFFFFFFFFFFFFF  # 2^64 values: 0
+        return self._stream.draw(_shape(size), dt, device, _INTEGERS, low, range_)
+
+    # -- permutations (argsort of random 64-bit keys) ----------------------------------------
+
+    def _order(self, n, device):
+        keys = self._stream.draw((n,), np.uint64, device, _INTEGERS, 0, 0)
+        return _core.argsort(keys)
+
+    def permutation(self, x, axis=0, *, device=None):
+        """A permuted range (x an int) or a permuted copy of x along `axis`."""
+        if isinstance(x, (int, np.integer)):
+            n = operator.index(x)
+            if n < 0:
+                raise ValueError(f"[random.permutation] n must be non-negative, got {n}")
+            return self._order(n, device)
+        x = _core.asarray(x, device=device) if not isinstance(x, _core.ndarray) else x
+        if x.ndim == 0:
+            raise ValueError("[random.permutation] x must be an integer or at least 1-dimensional")
+        axis = operator.index(axis)
+        order = self._order(x.shape[axis], x.device)
+        return _core.take(x, order, axis=axis)
+
+    def shuffle(self, x, axis=0):
+        """Shuffles an accel array in place along `axis`."""
+        if not isinstance(x, _core.ndarray):
+            raise TypeError(f"[random.shuffle] x must be an accel.ndarray, got {type(x).__name__}")
+        if x.ndim == 0:
+            raise ValueError("[random.shuffle] x must be at least 1-dimensional")
+        shuffled = self.permutation(x, axis=axis)
+        x[...] = shuffled
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, *, device=None):
+        """Samples from a (an int: arange(a)) along `axis`, with or without replacement."""
+        if p is not None:
+            raise NotImplementedError("[random.choice] p= is not supported yet")
+        if isinstance(a, (int, np.integer)):
+            n, population = operator.index(a), None
+            if n <= 0:
+                raise ValueError("[random.choice] a must be a positive integer or a non-empty array")
+        else:
+            population = a if isinstance(a, _core.ndarray) else _core.asarray(a, device=device)
+            if population.ndim == 0:
+                raise ValueError("[random.choice] a must be 1-dimensional or an integer")
+            axis = operator.index(axis)
+            n = population.shape[axis]
+            if n == 0:
+                raise ValueError("[random.choice] a cannot be empty unless no samples are taken")
+            device = population.device
+        shape = _shape(size)
+        k = int(np.prod(shape, dtype=np.int64))
+        if replace:
+            picks = self._stream.draw(shape, np.int64, device, _INTEGERS, 0, n)
+        else:
+            if k > n:
+                raise ValueError("[random.choice] cannot take a larger sample than population "
+                                 "when replace=False")
+            picks = _core.reshape(self._order(n, device)[:k], shape)
+        if population is None:
+            return picks
+        return _core.take(population, picks, axis=axis)
+
+    # -- streams -----------------------------------------------------------------------------
+
+    def spawn(self, n_children):
+        """`n_children` new Generators with their own keys, independent of this one."""
+        n = operator.index(n_children)
+        if n < 0:
+            raise ValueError(f"[random.spawn] n_children must be non-negative, got {n}")
+        return [Generator(self._stream.spawn()) for _ in range(n)]
+
+
+def _operand(x):
+    """Bounds and parameters as they are (accel arrays, numbers), array-likes through NumPy."""
+    if isinstance(x, (_core.ndarray, int, float, np.generic)):
+        return x
+    return np.asarray(x, dtype=np.float64)
+
+
+def _check_non_negative(value, op, name):
+    if isinstance(value, _core.ndarray):
+        bad = bool(_core.any(_core.less(value, 0)))
+    else:
+        bad = bool(np.any(np.asarray(value) < 0))
+    if bad:
+        raise ValueError(f"[random.{op}] {name} < 0")
+
+
+def default_rng(seed=None):
+    """A Generator seeded by `seed`: None (fresh entropy), a non-negative int, a sequence of
+    them, or a Generator (returned as it is). NumPy's stream for the same seed is not
+    reproduced; accel's is the same on every device."""
+    if isinstance(seed, Generator):
+        return seed
+    if seed is None:
+        seed = secrets.randbits(128)
+    elif isinstance(seed, (float, str, bytes)) or not (
+            isinstance(seed, (int, np.integer)) or hasattr(seed, "__iter__")):
+        raise TypeError(f"[random.default_rng] seed must be None, an int or a sequence of ints, "
+                        f"got {type(seed).__name__}")
+    key = _core._PhiloxStream.key_from_words(_seed_words(seed))
+    return Generator(_core._PhiloxStream(key))

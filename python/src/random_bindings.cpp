@@ -1,0 +1,56 @@
+// accel::random::Generator as _core._PhiloxStream: the stream (key, counter), spawn, and draws
+// by distribution number (device_src/philox.h). python/accel/random.py builds NumPy's
+// Generator API (seeds, sizes, loc/scale, out=, checks) on top.
+#include <nanobind/stl/vector.h>
+
+#include "bindings.h"
+
+namespace accel::py {
+namespace {
+
+using namespace nb::literals;
+using random::Generator;
+
+philox::Distribution distribution_of(int d) {
+  if (d < philox::kUniform || d > philox::kIntegers)
+    throw ValueError("[random] unknown distribution " + std::to_string(d));
+  return static_cast<philox::Distribution>(d);
+}
+
+}  // namespace
+
+void init_random(nb::module_& m) {
+  nb::class_<Generator>(m, "_PhiloxStream")
+      .def("__init__",
+           [](Generator* g, uint64_t key, uint64_t counter) {
+             new (g) Generator(Generator::from_key(key, counter));
+           },
+           "key"_a, "counter"_a = 0)
+      .def_static("key_from_words",
+                  [](const std::vector<uint64_t>& words) { return random::key_from_words(words); })
+      .def_prop_ro("key", &Generator::key)
+      .def_prop_ro("counter", &Generator::counter)
+      .def("spawn", &Generator::spawn)
+      .def(
+          "draw",
+          [](Generator& g, nb::handle shape, nb::handle dtype, nb::handle device, int distribution,
+             int64_t low, uint64_t range) {
+            const philox::Distribution d = distribution_of(distribution);
+            const Dtype dt = to_dtype(dtype);
+            const Device dev = to_optional_device(device).value_or(default_device());
+            const Shape s = to_shape(shape);
+            if (d == philox::kIntegers) return g.integers(low, range, s, dt, dev);
+            if (d == philox::kNormal) return g.standard_normal(s, dt, dev);
+            if (d == philox::kExponential) return g.standard_exponential(s, dt, dev);
+            return g.random(s, dt, dev);
+          },
+          "shape"_a, "dtype"_a, "device"_a.none(), "distribution"_a, "low"_a = 0, "range"_a = 0)
+      .def(
+          "fill",
+          [](Generator& g, const Array& out, int distribution, int64_t low, uint64_t range) {
+            g.fill(out, distribution_of(distribution), low, range);
+          },
+          "out"_a, "distribution"_a, "low"_a = 0, "range"_a = 0);
+}
+
+}  // namespace accel::py

@@ -1,0 +1,222 @@
+// accel::random: Philox4x32-10 against Random123's known answers, accel's own log and cosine
+// against the C library, draws that do not depend on the thread count or on how calls are
+// split, NVRTC compiles of the CUDA kernel for sm_90, and that kernel's source run on the host
+// emulator (simt_host.h) giving the CPU's values bit for bit.
+#include <accel/accel.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "accel/backend/cpu/cpu.h"
+#include "accel/backend/cuda/compiler.h"
+#include "accel/backend/cuda/nvrtc.h"
+#include "accel/backend/cuda/random.h"
+#include "accel/device_src/philox.h"
+#include "ptxas_resources.h"
+
+// clang-format off
+#include "simt_host.h"
+#include "accel/device_src/random.cuh"
+// clang-format on
+
+namespace cu = accel::cuda;
+namespace px = accel::philox;
+using accel::Array;
+using accel::Dtype;
+using accel::random::Generator;
+
+namespace {
+
+// Random123's tests/kat_vectors, the three philox4x32 10 lines: counter, key, expected.
+TEST(Philox, matches_random123_known_answers) {
+  struct Kat {
+    px::Block counter;
+    uint32_t k0, k1;
+    px::Block expected;
+  };
+  const Kat kats[] = {
+      {{{0, 0, 0, 0}}, 0, 0, {{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}}},
+      {{{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}},
+       0xffffffff,
+       0xffffffff,
+       {{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}}},
+      {{{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}},
+       0xa4093822,
+       0x299f31d0,
+       {{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}}},
+  };
+  for (const Kat& k : kats) {
+    const px::Block got = px::philox4x32_10(k.counter, k.k0, k.k1);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(got.v[i], k.expected.v[i]) << "word " << i;
+  }
+}
+
+double ulps(double got, double want) {
+  return std::fabs(got - want) / std::fabs(std::nextafter(want, INFINITY) - want);
+}
+
+TEST(Philox, own_log_is_within_one_ulp_of_the_c_library) {
+  Generator g(7);
+  std::vector<double> u = g.random({100000}).to_vector<double>();
+  u.push_back(1.0);
+  u.push_back(0x1.0p-53);
+  u.push_back(0.7071067811865476);
+  for (double x : u) {
+    if (x == 0) continue;
+    if (x == 1.0) {
+      EXPECT_EQ(px::log_unit(x), 0.0);
+      continue;
+    }
+    EXPECT_LE(ulps(px::log_unit(x), std::log(x)), 1.0) << x;
+  }
+}
+
+TEST(Philox, own_cosine_of_a_turn_is_accurate) {
+  for (int i = 0; i < 4096; ++i) {
+    const double u = i / 4096.0;
+    // The reference in long double: 2 pi u itself rounds by up to 4e-16 in double.
+    const double want = static_cast<double>(std::cos(2 * 3.141592653589793238462643383279503L * u));
+    EXPECT_NEAR(px::cos_two_pi(u), want, 3e-16) << u;
+  }
+}
+
+struct Case {
+  px::Distribution distribution;
+  Dtype dtype;
+  int64_t low;
+  uint64_t range;
+};
+
+const Case kCases[] = {
+    {px::kUniform, Dtype::float32, 0, 0},       {px::kUniform, Dtype::float64, 0, 0},
+    {px::kNormal, Dtype::float32, 0, 0},        {px::kNormal, Dtype::float64, 0, 0},
+    {px::kExponential, Dtype::float32, 0, 0},   {px::kExponential, Dtype::float64, 0, 0},
+    {px::kIntegers, Dtype::int64, -5, 11},      {px::kIntegers, Dtype::int64, INT64_MIN, 0},
+    {px::kIntegers, Dtype::uint64, 0, 0},       {px::kIntegers, Dtype::int8, -128, 256},
+    {px::kIntegers, Dtype::uint16, 3, 60000},   {px::kIntegers, Dtype::int64, 0, (1ull << 31) + 1},
+    {px::kIntegers, Dtype::uint32, 0, 3},       {px::kIntegers, Dtype::bool_, 0, 2},
+    {px::kIntegers, Dtype::int16, -1000, 7},    {px::kIntegers, Dtype::uint8, 250, 6},
+};
+
+Array cpu_draw(const Case& c, uint64_t seed, int64_t n) {
+  Array out = Array::empty({n}, c.dtype, accel::Device::cpu());
+  Generator(seed).fill(out, c.distribution, c.low, c.range);
+  return out;
+}
+
+bool same_bytes(const Array& a, const Array& b) {
+  return a.nbytes() == b.nbytes() && std::memcmp(a.data(), b.data(), a.nbytes()) == 0;
+}
+
+TEST(Random, values_do_not_depend_on_the_thread_count) {
+  const int threads = accel::cpu::num_threads();
+  for (const Case& c : kCases) {
+    accel::cpu::set_num_threads(1);
+    const Array one = cpu_draw(c, 42, 100003);
+    accel::cpu::set_num_threads(4);
+    const Array four = cpu_draw(c, 42, 100003);
+    EXPECT_TRUE(same_bytes(one, four)) << dtype_name(c.dtype);
+  }
+  accel::cpu::set_num_threads(threads);
+}
+
+TEST(Random, element_k_uses_counter_k_so_split_calls_equal_one_call) {
+  Generator whole(3), split(3);
+  const Array all = whole.standard_normal({30});
+  const Array first = split.standard_normal({10}), rest = split.standard_normal({4, 5});
+  const std::vector<double> a = all.to_vector<double>(), f = first.to_vector<double>(),
+                            r = rest.to_vector<double>();
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(a[i], f[i]);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(a[10 + i], r[i]);
+  EXPECT_EQ(whole.counter(), 30u);
+  EXPECT_EQ(split.counter(), 30u);
+}
+
+TEST(Random, integers_stay_in_range_for_every_dtype) {
+  for (const Case& c : kCases) {
+    if (c.distribution != px::kIntegers || c.range == 0) continue;
+    const std::vector<double> v = accel::astype(cpu_draw(c, 9, 5000), Dtype::float64).to_vector<double>();
+    for (double x : v) {
+      EXPECT_GE(x, double(c.low));
+      EXPECT_LT(x, double(c.low) + double(c.range));
+    }
+  }
+}
+
+TEST(Random, spawned_streams_differ_from_the_parent_and_each_other) {
+  Generator parent(1);
+  Generator a = parent.spawn(), b = parent.spawn();
+  EXPECT_NE(a.key(), parent.key());
+  EXPECT_NE(a.key(), b.key());
+  EXPECT_NE(Generator(1).spawn().key(), Generator(2).spawn().key());
+  EXPECT_EQ(Generator(1).spawn().key(), a.key());
+}
+
+TEST(Random, bad_dtype_or_range_raises_typed_errors) {
+  Generator g(0);
+  EXPECT_THROW(g.random({3}, Dtype::int32), accel::DTypeError);
+  EXPECT_THROW(g.standard_normal({3}, Dtype::complex64), accel::DTypeError);
+  EXPECT_THROW(g.integers(0, 3, {3}, Dtype::float64), accel::DTypeError);
+  EXPECT_THROW(g.integers(0, 300, {3}, Dtype::uint8), accel::ValueError);
+  EXPECT_THROW(g.integers(-1, 2, {3}, Dtype::uint8), accel::ValueError);
+  EXPECT_THROW(g.integers(0, 0, {3}, Dtype::int32), accel::ValueError);
+}
+
+// ------------------------------------------------ the CUDA kernel: NVRTC and the host emulator
+
+TEST(RandomCuda, kernel_compiles_for_every_dtype_without_spills) {
+  const std::string why = cu::nvrtc_unavailable_reason();
+  ASSERT_TRUE(why.empty()) << why;  // NVRTC is a build requirement of CI
+  cu::CompileOptions o;
+  o.arch = "sm_90";
+  o.use_cache = false;
+  o.options = cu::random_compile_options();
+  o.options.push_back("--ptxas-options=-v");
+  const auto names = cu::random_kernel_names();
+  o.name_expressions = names;
+  const std::string source = cu::random_kernel_source();
+  auto m = cu::compile(source, o);
+  EXPECT_TRUE(m->cubin);
+  for (const auto& n : names) EXPECT_EQ(m->lowered_names.count(n), 1u) << n;
+  const auto kernels = ptxas::parse(m->log);
+  EXPECT_GE(kernels.size(), names.size()) << m->log;
+  for (const auto& p : ptxas::problems(kernels, 256, source)) ADD_FAILURE() << p;
+}
+
+template <class T>
+void emulate(const Array& out, const px::DrawParams& p) {
+  // A small grid, so the grid-stride loop takes several turns per thread.
+  simt::launch({3, 1, 1}, {32, 1, 1},
+               [&] { accel_random<T>(out.data<T>(), static_cast<long long>(out.size()), p); });
+}
+
+void emulate_any(const Array& out, const px::DrawParams& p) {
+  switch (out.dtype()) {
+#define ACCEL_DTYPE(name, ctype, str, kind)                    \
+  case Dtype::name:                                            \
+    if constexpr (!accel::is_complex_v<ctype>) emulate<ctype>(out, p); \
+    break;
+#include "accel/core/dtype.def"
+#undef ACCEL_DTYPE
+  }
+}
+
+TEST(RandomCuda, kernel_on_the_emulator_equals_the_cpu_bit_for_bit) {
+  for (const Case& c : kCases) {
+    const int64_t n = 1000;
+    Generator cpu(2026), gpu(2026);
+    cpu.random({5});  // a later call: the offset counts
+    gpu.random({5});
+    Array want = Array::empty({n}, c.dtype, accel::Device::cpu());
+    cpu.fill(want, c.distribution, c.low, c.range);
+    Array got = accel::zeros({n}, c.dtype, accel::Device::cpu());
+    const px::DrawParams p{gpu.key(), gpu.counter(), c.low, c.range, c.distribution, 0};
+    emulate_any(got, p);
+    EXPECT_TRUE(same_bytes(want, got)) << dtype_name(c.dtype) << " distribution " << c.distribution;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,265 @@
+"""accel.random: NumPy's Generator API on Philox4x32-10. Statistical tests (moments,
+Kolmogorov-Smirnov, chi-square) against the exact distributions, reproducibility (same seed,
+same values, whatever ACCEL_NUM_THREADS and device), dtype/shape/out= and errors."""
+
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import accel as ac
+
+N = 200_000
+
+
+def host(x):
+    return ac.asnumpy(x)
+
+
+def ks_pvalue(sample, cdf):
+    """Two-sided one-sample Kolmogorov-Smirnov p-value (scipy.stats where installed, else the
+    Kolmogorov asymptotic distribution, exact in the limit: P(K > t) = 2 sum (-1)^(j-1) e^(-2j^2t^2))."""
+    try:
+        from scipy import stats
+        return stats.kstest(sample, cdf).pvalue
+    except ImportError:
+        x = np.sort(np.asarray(sample, dtype=np.float64))
+        n = x.size
+        f = cdf(x)
+        d = max(np.max(np.arange(1, n + 1) / n - f), np.max(f - np.arange(n) / n))
+        t = (math.sqrt(n) + 0.12 + 0.11 / math.sqrt(n)) * d
+        return min(1.0, max(0.0, 2 * sum((-1) ** (j - 1) * math.exp(-2 * j * j * t * t)
+                                         for j in range(1, 101))))
+
+
+def normal_cdf(x):
+    return 0.5 * (1 + np.vectorize(math.erf)(np.asarray(x) / math.sqrt(2)))
+
+
+def chi_square_pvalue(counts, expected):
+    stat = float(np.sum((counts - expected) ** 2 / expected))
+    dof = counts.size - 1
+    try:
+        from scipy import stats
+        return stats.chi2.sf(stat, dof)
+    except ImportError:  # Wilson-Hilferty: (stat/dof)^(1/3) is nearly normal
+        z = ((stat / dof) ** (1 / 3) - (1 - 2 / (9 * dof))) / math.sqrt(2 / (9 * dof))
+        return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+# ------------------------------------------------------------------------ distributions
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_random_is_uniform_on_unit_interval(device, dtype):
+    x = host(ac.random.default_rng(1).random(N, dtype=dtype, device=device))
+    assert x.dtype == dtype and x.shape == (N,)
+    assert x.min() >= 0 and x.max() < 1
+    assert abs(x.mean() - 0.5) < 5 * math.sqrt(1 / 12 / N)
+    assert abs(x.var() - 1 / 12) < 0.002
+    assert ks_pvalue(x, lambda v: np.clip(v, 0, 1)) > 1e-4
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_standard_normal_moments_and_ks(device, dtype):
+    x = host(ac.random.default_rng(2).standard_normal(N, dtype=dtype, device=device))
+    assert x.dtype == dtype
+    x = x.astype(np.float64)
+    assert abs(x.mean()) < 5 / math.sqrt(N)
+    assert abs(x.var() - 1) < 5 * math.sqrt(2 / N)
+    skew = np.mean(x ** 3)
+    kurt = np.mean(x ** 4)
+    assert abs(skew) < 5 * math.sqrt(15 / N)
+    assert abs(kurt - 3) < 5 * math.sqrt(96 / N)
+    assert ks_pvalue(x, normal_cdf) > 1e-4
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_standard_exponential_moments_and_ks(device, dtype):
+    x = host(ac.random.default_rng(3).standard_exponential(N, dtype=dtype, device=device))
+    assert x.dtype == dtype and x.min() >= 0
+    x = x.astype(np.float64)
+    assert abs(x.mean() - 1) < 5 / math.sqrt(N)
+    assert abs(x.var() - 1) < 5 * math.sqrt(8 / N)
+    assert ks_pvalue(x, lambda v: 1 - np.exp(-np.asarray(v))) > 1e-4
+
+
+def test_normal_uniform_exponential_scale_and_shift(device):
+    g = ac.random.default_rng(4)
+    n = host(g.normal(10.0, 3.0, size=N, device=device))
+    assert abs(n.mean() - 10) < 5 * 3 / math.sqrt(N) and abs(n.std() - 3) < 0.05
+    u = host(g.uniform(-2.0, 6.0, size=N, device=device))
+    assert u.min() >= -2 and u.max() < 6 and abs(u.mean() - 2) < 0.05
+    e = host(g.exponential(2.5, size=N, device=device))
+    assert abs(e.mean() - 2.5) < 5 * 2.5 / math.sqrt(N)
+    # Broadcast parameters give the broadcast shape, as NumPy's.
+    b = g.normal(ac.asarray([0.0, 100.0], device=device), 1.0)
+    assert b.shape == (2,) and abs(host(b)[1] - 100) < 10
+    assert g.uniform(np.zeros((3, 1)), np.ones(4)).shape == (3, 4)
+
+
+@pytest.mark.parametrize("low,high,dtype", [
+    (0, 10, np.int64), (-5, 7, np.int8), (0, 256, np.uint8), (100, 1100, np.uint16),
+    (-1000, 1000, np.int32), (0, 3, np.uint64), (0, 2, np.bool_)])
+def test_integers_chi_square_uniform(device, low, high, dtype):
+    x = host(ac.random.default_rng(5).integers(low, high, size=N, dtype=dtype, device=device))
+    assert x.dtype == dtype
+    v = x.astype(np.int64)
+    assert v.min() >= low and v.max() < high
+    counts = np.bincount(v - low, minlength=high - low)
+    assert chi_square_pvalue(counts, np.full(high - low, N / (high - low))) > 1e-4
+
+
+def test_integers_full_64_bit_ranges_and_endpoint(device):
+    g = ac.random.default_rng(6)
+    i = host(g.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, endpoint=True,
+                        size=10_000, device=device))
+    assert i.dtype == np.int64 and (i < 0).mean() == pytest.approx(0.5, abs=0.03)
+    u = host(g.integers(0, 2 ** 64, size=10_000, dtype=np.uint64, device=device))
+    assert (u >= 2 ** 63).mean() == pytest.approx(0.5, abs=0.03)
+    e = host(g.integers(3, 5, endpoint=True, size=10_000, device=device))
+    assert set(np.unique(e)) == {3, 4, 5}
+    assert set(np.unique(host(g.integers(4, size=1000, device=device)))) == {0, 1, 2, 3}
+
+
+def test_integers_with_a_range_just_past_half_is_unbiased(device):
+    # 2^31 + 1 values in 32 bits: a biased multiply would favour the low half visibly.
+    x = host(ac.random.default_rng(7).integers(0, 2 ** 31 + 1, size=N, dtype=np.int64, device=device))
+    assert abs((x < 2 ** 30).mean() - 0.5 * 2 ** 31 / (2 ** 31 + 1)) < 5 * math.sqrt(0.25 / N)
+
+
+# ------------------------------------------------------------------------ reproducibility
+
+def test_same_seed_same_values_and_calls_continue_the_stream(device):
+    a, b = ac.random.default_rng(123), ac.random.default_rng(123)
+    np.testing.assert_array_equal(host(a.random(1000, device=device)), host(b.random(1000, device=device)))
+    # Two calls of 10 and 20 are one call of 30: element k uses counter k past earlier calls.
+    whole = host(ac.random.default_rng(9).standard_normal(30, device=device))
+    g = ac.random.default_rng(9)
+    split = np.concatenate([host(g.standard_normal(10, device=device)),
+                            host(g.standard_normal((4, 5), device=device)).ravel()])
+    np.testing.assert_array_equal(whole, split)
+    assert not np.array_equal(host(ac.random.default_rng(124).random(10)),
+                              host(ac.random.default_rng(123).random(10)))
+
+
+def test_values_match_across_devices(device):
+    for method, kwargs in [("random", {}), ("standard_normal", {"dtype": np.float32}),
+                           ("standard_exponential", {}), ("integers", {"low": -9, "high": 9})]:
+        ref = host(getattr(ac.random.default_rng(55), method)(size=(7, 11), device="cpu", **kwargs))
+        got = host(getattr(ac.random.default_rng(55), method)(size=(7, 11), device=device, **kwargs))
+        np.testing.assert_array_equal(ref, got)
+
+
+def test_values_do_not_depend_on_the_thread_count():
+    code = ("import accel as ac, numpy as np, sys; g = ac.random.default_rng(77); "
+            "a = np.concatenate([ac.asnumpy(g.standard_normal(300001, dtype=np.float32)).view(np.uint32), "
+            "ac.asnumpy(g.integers(0, 1000, size=300001)).view(np.uint32)]); "
+            "sys.stdout.write(str(hash(a.tobytes())))")
+    results = set()
+    for threads in ("1", "2", "3"):
+        env = dict(os.environ, ACCEL_NUM_THREADS=threads, PYTHONHASHSEED="0")
+        results.add(subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                                   capture_output=True, text=True).stdout)
+    assert len(results) == 1
+
+
+def test_spawned_streams_differ_and_are_reproducible():
+    parent = ac.random.default_rng(1)
+    kids = parent.spawn(3)
+    draws = [host(k.random(100)) for k in kids] + [host(parent.random(100))]
+    for i in range(len(draws)):
+        for j in range(i + 1, len(draws)):
+            assert not np.array_equal(draws[i], draws[j])
+    again = ac.random.default_rng(1).spawn(3)
+    np.testing.assert_array_equal(host(again[2].random(100)), draws[2])
+
+
+def test_seeds_of_many_words_and_sequences():
+    big = 2 ** 200 + 12345
+    np.testing.assert_array_equal(host(ac.random.default_rng(big).random(5)),
+                                  host(ac.random.default_rng(big).random(5)))
+    assert not np.array_equal(host(ac.random.default_rng([1, 2]).random(5)),
+                              host(ac.random.default_rng([2, 1]).random(5)))
+    g = ac.random.default_rng()
+    assert ac.random.default_rng(g) is g
+    assert "not" in ac.random.__doc__ and "reproduced" in ac.random.__doc__
+
+
+# ------------------------------------------------------------------------ shapes, out=, errors
+
+def test_shapes_dtypes_and_scalars(device):
+    g = ac.random.default_rng(0)
+    assert g.random(device=device).shape == ()
+    assert g.random((2, 3, 4), device=device).shape == (2, 3, 4)
+    assert g.random(0, device=device).shape == (0,)
+    assert g.standard_normal((5,), dtype="float32", device=device).dtype == ac.float32
+    assert g.integers(5, size=(2, 2), device=device).dtype == ac.int64
+    assert str(g.random(3, device=device).device).startswith(device)
+
+
+def test_out_is_filled_in_place(device):
+    g = ac.random.default_rng(8)
+    out = ac.zeros((10, 10), dtype=ac.float32, device=device)
+    r = g.random(dtype=np.float32, out=out)
+    assert r is out
+    np.testing.assert_array_equal(host(out),
+                                  host(ac.random.default_rng(8).random((10, 10), dtype=np.float32, device=device)))
+    view = ac.zeros((4, 6), device=device)[:, ::2]
+    g.standard_normal(out=view)
+    assert np.all(host(view) != 0)
+    with pytest.raises(ValueError):
+        g.random(size=(3,), out=ac.zeros((4,), device=device))
+    with pytest.raises(TypeError):
+        g.random(out=ac.zeros((4,), dtype=ac.float32, device=device))
+
+
+def test_bad_arguments_raise_typed_errors():
+    g = ac.random.default_rng(0)
+    with pytest.raises(TypeError):
+        g.random(3, dtype=np.int32)
+    with pytest.raises(TypeError):
+        g.standard_normal(3, dtype=np.complex64)
+    with pytest.raises(TypeError):
+        g.integers(0, 5, dtype=np.float64)
+    with pytest.raises(ValueError):
+        g.integers(5, 5)
+    with pytest.raises(ValueError):
+        g.integers(0, 300, dtype=np.uint8)
+    with pytest.raises(ValueError):
+        g.integers(-1, 3, dtype=np.uint32)
+    with pytest.raises(ValueError):
+        g.normal(0, -1.0)
+    with pytest.raises(ValueError):
+        g.random(-1)
+    with pytest.raises(ValueError):
+        ac.random.default_rng(-3)
+    with pytest.raises(TypeError):
+        ac.random.default_rng(1.5)
+    with pytest.raises(TypeError):
+        g.random(2.5)
+
+
+# ------------------------------------------------------------------------ permutations
+
+def test_permutation_shuffle_and_choice():
+    g = ac.random.default_rng(10)
+    p = host(g.permutation(1000))
+    assert sorted(p.tolist()) == list(range(1000)) and not np.array_equal(p, np.arange(1000))
+    x = ac.arange(20).reshape(10, 2)
+    px = host(g.permutation(x))
+    assert sorted(px[:, 0].tolist()) == list(range(0, 20, 2)) and np.all(px[:, 1] == px[:, 0] + 1)
+    y = ac.arange(50)
+    g.shuffle(y)
+    assert sorted(host(y).tolist()) == list(range(50))
+    c = host(g.choice(5, size=N))
+    counts = np.bincount(c, minlength=5)
+    assert chi_square_pvalue(counts, np.full(5, N / 5)) > 1e-4
+    no_repeat = host(g.choice(ac.arange(100) * 3, size=40, replace=False))
+    assert len(set(no_repeat.tolist())) == 40 and np.all(no_repeat % 3 == 0)
+    with pytest.raises(ValueError):
+        g.choice(5, size=6, replace=False)
+    with pytest.raises(NotImplementedError):
+        g.choice(5, p=[0.2] * 5)
