@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _core
 
-__all__ = ["Generator", "default_rng"]
+__all__ = ["Generator", "RandomState", "default_rng"]
 
 # Distribution numbers of device_src/philox.h.
 _UNIFORM, _NORMAL, _EXPONENTIAL, _INTEGERS = 0, 1, 2, 3
@@ -260,3 +260,45 @@ def default_rng(seed=None):
                         f"got {type(seed).__name__}")
     key = _core._PhiloxStream.key_from_words(_seed_words(seed))
     return Generator(_core._PhiloxStream(key))
+
+
+class RandomState:
+    """numpy.random.RandomState's method names over accel's Generator, for libraries that make
+    one per chunk from a seed: ``dask.array.random.RandomState(seed,
+    RandomState=accel.random.RandomState)`` gives Dask arrays whose chunks are accel arrays drawn
+    by Philox. The seed may be anything :func:`default_rng` takes (Dask passes each chunk a
+    sequence of 32-bit words). NumPy's RandomState stream (Mersenne Twister) is not reproduced."""
+
+    def __init__(self, seed=None):
+        self._rng = default_rng(seed)
+
+    def random_sample(self, size=None):
+        return self._rng.random(size=size)
+
+    random = random_sample
+
+    def standard_normal(self, size=None):
+        return self._rng.standard_normal(size=size)
+
+    def normal(self, loc=0.0, scale=1.0, size=None):
+        return self._rng.normal(loc, scale, size=size)
+
+    def uniform(self, low=0.0, high=1.0, size=None):
+        return self._rng.uniform(low, high, size=size)
+
+    def standard_exponential(self, size=None):
+        return self._rng.standard_exponential(size=size)
+
+    def exponential(self, scale=1.0, size=None):
+        return self._rng.exponential(scale, size=size)
+
+    def randint(self, low, high=None, size=None, dtype=int):
+        # RandomState.randint: [0, low) with one bound; int means int64 (NumPy on Linux).
+        dtype = np.int64 if dtype is int else dtype
+        return self._rng.integers(low, high, size=size, dtype=dtype)
+
+    def permutation(self, x):
+        return self._rng.permutation(x)
+
+    def shuffle(self, x):
+        self._rng.shuffle(x)

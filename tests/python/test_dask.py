@@ -95,6 +95,27 @@ def test_compute_returns_accel_arrays_from_numpy_style_creation():
     check(x * 3, np.full((4, 6), 3.0))
 
 
+def test_dask_random_through_accels_generator():
+    def state(seed):
+        return da.random.RandomState(seed, RandomState=ac.random.RandomState)
+
+    x = state(5).standard_normal((4000, 10), chunks=(1000, 10))
+    assert isinstance(x._meta, ac.ndarray)
+    a = x.compute(scheduler="synchronous")
+    assert isinstance(a, ac.ndarray) and a.dtype == ac.float64 and a.shape == (4000, 10)
+    a = ac.asnumpy(a)
+    assert abs(a.mean()) < 0.05 and abs(a.std() - 1) < 0.05
+    blocks = a.reshape(4, 1000, 10)
+    assert not np.array_equal(blocks[0], blocks[1])  # each chunk its own stream
+    again = ac.asnumpy(state(5).standard_normal((4000, 10), chunks=(1000, 10)).compute())
+    np.testing.assert_array_equal(a, again)  # the seed decides every chunk
+    assert not np.array_equal(a, ac.asnumpy(state(6).standard_normal((4000, 10), chunks=(1000, 10)).compute()))
+    u = ac.asnumpy(state(1).uniform(2, 3, size=1000, chunks=300).compute())
+    assert u.min() >= 2 and u.max() < 3
+    k = ac.asnumpy(state(1).randint(0, 10, size=1000, chunks=300).compute())
+    assert k.dtype == np.int64 and k.min() >= 0 and k.max() <= 9 and len(np.unique(k)) == 10
+
+
 def test_bound_functions_pickle_by_name():
     for f in (ac.asarray, ac.sum, ac.concatenate):
         assert pickle.loads(pickle.dumps(f)) is f
@@ -211,6 +232,14 @@ def test_cluster_mean_std_1e4_squared(client):
     np.testing.assert_allclose(ac.asnumpy(m), wm, rtol=1e-3, atol=1e-6)
     np.testing.assert_allclose(ac.asnumpy(s), ws, rtol=1e-5)
     np.testing.assert_allclose(ac.asnumpy(col), wcol, rtol=1e-4, atol=1e-6)
+
+
+def test_cluster_random_through_accels_generator(client):
+    x = da.random.RandomState(3, RandomState=ac.random.RandomState).standard_normal(
+        (4000, 1000), chunks=(1000, 1000))  # drawn on the workers, by Philox
+    m, s = client.compute([x.mean(), x.std()], sync=True)
+    assert isinstance(m, ac.ndarray) and isinstance(s, ac.ndarray)
+    assert abs(float(m)) < 0.01 and abs(float(s) - 1) < 0.01
 
 
 def test_cluster_map_blocks_with_a_raw_kernel(client):
