@@ -587,12 +587,13 @@ TEST(SimtHost, a_racy_kernel_gives_different_results_under_different_seeds) {
 }
 
 // A shared-memory tree sum: with a barrier between the levels it is exact under every seed;
-// without, threads read partial sums not yet written (garbage from the block's start).
+// without, threads read partial sums not yet written (garbage from the block's start). Unsigned,
+// so that sums of garbage wrap instead of overflowing (undefined behaviour UBSan reports).
 TEST(SimtHost, a_missing_syncthreads_gives_a_wrong_sum) {
   const auto tree_sum = [](bool barrier, uint64_t seed) {
-    std::vector<long long> out(2);
+    std::vector<unsigned long long> out(2);
     simt::launch({2, 1, 1}, {128, 1, 1}, [&] {
-      using Partials = long long[128];
+      using Partials = unsigned long long[128];
       ACCEL_SHARED(Partials, partial);
       const unsigned t = threadIdx.x;
       partial[t] = t + 1;
@@ -605,8 +606,8 @@ TEST(SimtHost, a_missing_syncthreads_gives_a_wrong_sum) {
     return out;
   };
   for (uint64_t seed : {1, 2, 3}) {
-    EXPECT_EQ(tree_sum(true, seed), (std::vector<long long>{128 * 129 / 2, 128 * 129 / 2}));
-    EXPECT_NE(tree_sum(false, seed), (std::vector<long long>{128 * 129 / 2, 128 * 129 / 2}))
+    EXPECT_EQ(tree_sum(true, seed), (std::vector<unsigned long long>{128 * 129 / 2, 128 * 129 / 2}));
+    EXPECT_NE(tree_sum(false, seed), (std::vector<unsigned long long>{128 * 129 / 2, 128 * 129 / 2}))
         << "seed " << seed;
   }
 }
