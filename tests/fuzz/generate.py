@@ -73,6 +73,8 @@ class Builder:
         self.env = {}  # NumPy values of the names, as the program stands
         self.inputs, self.stmts = [], []
         self.readonly = set()
+        # Names NumPy may lay out otherwise than accel (see add()).
+        self.foreign_layout = set()
         # Names whose values may differ from NumPy's in the last places (see rounded()).
         self.rounded = set()
         # The coarsest precision each rounded name was rounded at (its machine epsilon): a
@@ -208,6 +210,11 @@ class Builder:
                 stmt.text = f"{stmt.defines} = xp.asarray({stmt.text.split(' = ', 1)[1]})"
             if stmt.kind == "view" and not v.flags.writeable:
                 self.readonly.add(stmt.defines)
+            # Fresh results are C-contiguous in accel; NumPy lays some out otherwise (its fancy
+            # indexing and K-order elementwise results), and views inherit the difference.
+            if (self.foreign_layout.intersection(stmt.uses) if stmt.kind == "view"
+                    else v.ndim >= 2 and not v.flags.c_contiguous):
+                self.foreign_layout.add(stmt.defines)
             self.env[stmt.defines] = v
         if (stmt.defines or stmt.writes) and (stmt.inexact or self.rounded.intersection(stmt.uses)):
             dtype = self.env[stmt.defines or stmt.writes].dtype
@@ -380,8 +387,12 @@ class Builder:
                       f"xp.matrix_transpose({x})"]
         form = self.choice(forms)
         # Whether reshape/ravel copy depends on x's memory layout, and fresh results are laid
-        # out differently (NumPy keeps an input's order, accel is always C-contiguous).
-        guard = f"c_contiguous({x})" if ".reshape(" in form or ".ravel(" in form else None
+        # out differently (NumPy keeps an input's order, accel is always C-contiguous): the
+        # NumPy-side guard only speaks for accel where both lay x out alike.
+        reshapes = ".reshape(" in form or ".ravel(" in form
+        if reshapes and x in self.foreign_layout:
+            return False
+        guard = f"c_contiguous({x})" if reshapes else None
         return self.define(form, [x], kind="view", guard=guard)
 
     def basic_key(self, shape):
@@ -653,7 +664,7 @@ class Builder:
 def python_int(text, default):
     """The value of an expression of Python literals only (-(65535 << False), abs(-128)) when it
     is an int, else default."""
-    if not re.fullmatch(r"([-+*/%~<>() \d]|True|False|abs)+", text):
+    if not re.fullmatch(r"([-+*/%~<>()|&^ \d]|True|False|abs)+", text):
         return default
     try:
         v = eval(text, {"__builtins__": {}, "abs": abs})
