@@ -1,0 +1,152 @@
+"""Counting functions: bincount, histogram, histogram_bin_edges, digitize, with NumPy 2's results
+and dtypes. The data is sorted once (on its device) and bins are found with searchsorted, so they
+run wherever sort does; only bin edges and a few scalars (the data's min and max, the largest
+value for bincount) meet the host.
+
+Bin edges are computed by NumPy itself from those scalars (a two-element stand-in with the
+data's dtype gives it the same range and the same result_type), so they are NumPy's edges to
+the bit. An element x falls in bin i when edges[i] <= x < edges[i+1], the last bin closed, which
+is what NumPy's corrected index arithmetic also computes.
+
+Weighted counts are differences of a running sum (float64, or complex128 for complex weights)
+taken in sorted order: each bin's sum carries rounding of the order of eps times the running
+total before it, where NumPy adds each bin's weights alone. String bin estimators ('auto',
+'fd', ...) need statistics of the whole data: the data is copied to the host for those."""
+
+import numpy as _np
+
+from . import _core
+
+__all__ = ["bincount", "histogram", "histogram_bin_edges", "digitize"]
+
+
+def _arr(x, device=None):
+    if isinstance(x, _core.ndarray):
+        return x
+    return _core.asarray(x) if device is None else _core.asarray(x, device=device)
+
+
+def _scalar_np(x):
+    """A 0-d accel array as a NumPy scalar of its dtype."""
+    return _np.asarray(_core.asnumpy(x))[()]
+
+
+def _running_sum(w):
+    """The cumulative sum of w with a leading zero, in double precision of w's kind."""
+    acc = _core.complex128 if w.dtype.kind == "c" else _core.float64
+    return _core.cumulative_sum(_core.astype(w, acc), include_initial=True)
+
+
+def bincount(x, /, weights=None, minlength=0):
+    """How often each value 0, 1, ..., max(x) occurs in the 1-d non-negative integer array x
+    (at least minlength bins); with weights, the sum of the weights of each value (float64)."""
+    x = _arr(x)
+    if x.ndim != 1:
+        raise ValueError("object too deep for desired array" if x.ndim > 1
+                         else "object of too small depth for desired array")
+    if x.dtype.kind not in "iub":
+        raise TypeError(f"Cannot cast array data from dtype('{x.dtype}') to dtype('int64') "
+                        f"according to the rule 'safe'")
+    if x.dtype == _core.uint64 and x.size and int(_core.max(x)) >= 2**63:
+        raise TypeError("Cannot cast array data from dtype('uint64') to dtype('int64') "
+                        "according to the rule 'safe'")
+    minlength = _core.asarray(minlength).__index__() if not isinstance(minlength, int) else minlength
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    xi = _core.astype(x, _core.int64)
+    if xi.size and int(_core.min(xi)) < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    n = max(int(_core.max(xi)) + 1 if xi.size else 0, minlength)
+    if weights is not None:
+        w = _arr(weights, x.device)
+        if tuple(w.shape) != tuple(x.shape):
+            raise ValueError("The weights and list don't have the same length.")
+    order = _core.argsort(xi)
+    sorted_x = _core.take(xi, order)
+    bins = _core.arange(n, dtype=_core.int64, device=x.device)
+    left = _core.searchsorted(sorted_x, bins, side="left")
+    right = _core.searchsorted(sorted_x, bins, side="right")
+    if weights is None or x.size == 0:  # NumPy: an empty list counts in int64, weights or not
+        return right - left
+    cw = _running_sum(_core.take(w, order))
+    r = _core.take(cw, right) - _core.take(cw, left)
+    return r if w.dtype.kind == "c" else _core.astype(r, _core.float64)
+
+
+def _stand_in(a, range):
+    """A tiny NumPy array that gives NumPy's bin-edge code the data's dtype and range."""
+    dt = _np.dtype(a.dtype.name)
+    if range is not None or a.size == 0:
+        return _np.empty(0, dtype=dt)
+    return _np.array([_scalar_np(_core.min(a)), _scalar_np(_core.max(a))], dtype=dt)
+
+
+def _edges(a, bins, range, weights):
+    """NumPy's bin edges for data a (flattened accel array), as a NumPy array."""
+    if isinstance(bins, str):
+        w = None if weights is None else _core.asnumpy(_arr(weights))
+        return _np.histogram_bin_edges(_core.asnumpy(a), bins, range, w)
+    if isinstance(bins, _core.ndarray):
+        bins = _core.asnumpy(bins)
+    if _np.ndim(bins) == 0 and isinstance(range, _core.ndarray):
+        range = tuple(_core.asnumpy(range).tolist())
+    return _np.histogram_bin_edges(_stand_in(a, range), bins, range)
+
+
+def histogram_bin_edges(a, bins=10, range=None, weights=None):
+    a = _core.reshape(_arr(a), (-1,))
+    return _core.asarray(_edges(a, bins, range, weights), device=a.device)
+
+
+def histogram(a, bins=10, range=None, density=None, weights=None):
+    """NumPy's histogram: (counts, bin_edges). Counts are int64, or the weights' dtype with
+    weights; density=True gives the probability density (float64)."""
+    a = _core.reshape(_arr(a), (-1,))
+    w = None
+    if weights is not None:
+        w = _core.reshape(_arr(weights, a.device), (-1,))
+        if tuple(w.shape) != tuple(a.shape):
+            raise ValueError("weights should have the same shape as a.")
+    edges_np = _edges(a, bins, range, weights)
+    edges = _core.asarray(edges_np, device=a.device)
+    common = _core.result_type(a, edges)
+    order = _core.argsort(a)
+    sorted_a = _core.astype(_core.take(a, order), common)
+    e = _core.astype(edges, common)
+    # edges[i] <= x < edges[i+1], the last bin closed: NumPy's _search_sorted_inclusive.
+    cum = _core.concat([_core.searchsorted(sorted_a, e[:-1], side="left"),
+                        _core.searchsorted(sorted_a, e[-1:], side="right")])
+    if w is None:
+        n = cum[1:] - cum[:-1]
+    else:
+        cw = _running_sum(_core.take(w, order))
+        n = _core.astype(_core.take(cw, cum[1:]) - _core.take(cw, cum[:-1]), w.dtype)
+    if density:
+        db = _core.asarray(_np.diff(edges_np).astype(float), device=a.device)
+        return n / db / _core.sum(n), edges
+    return n, edges
+
+
+def digitize(x, bins, right=False):
+    """The index of the bin each value of x falls in (NumPy's digitize): bins must be monotonic,
+    increasing or decreasing."""
+    x = _arr(x)
+    b = _arr(bins, x.device)
+    if b.ndim != 1:
+        raise ValueError("object too deep for desired array" if b.ndim > 1
+                         else "object of too small depth for desired array")
+    if x.dtype.kind == "c" or b.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    if b.shape[0] > 1:
+        increasing = bool(_core.all(b[1:] >= b[:-1]))
+        decreasing = bool(_core.all(b[1:] <= b[:-1]))
+    else:
+        increasing, decreasing = True, False
+    if not increasing and not decreasing:
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    common = _core.result_type(x, b)
+    xs, bs = _core.astype(x, common), _core.astype(b, common)
+    side = "left" if right else "right"
+    if increasing:
+        return _core.searchsorted(bs, xs, side=side)
+    return b.shape[0] - _core.searchsorted(_core.flip(bs), xs, side=side)
