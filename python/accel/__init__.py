@@ -23,6 +23,7 @@ from ._numpy_functions import *  # noqa: E402,F401,F403
 from ._quantiles import *  # noqa: E402,F401,F403
 from ._histograms import *  # noqa: E402,F401,F403
 from ._covariance import *  # noqa: E402,F401,F403
+from ._einsum import einsum  # noqa: E402,F401
 from . import _numpy_protocols  # noqa: E402
 _numpy_protocols.install()
 from . import _dask  # noqa: E402

@@ -1,0 +1,229 @@
+"""einsum: NumPy's subscripts (explicit `->` and implicit output, `...`, repeated labels for
+diagonals, the interleaved operand/sublist form), evaluated as a sequence of pairwise
+contractions, each one batched matmul, so any number of operands runs at matmul speed on every
+device. The pair contracted next is the one with the smallest result (a greedy contraction
+order, as NumPy's optimize='greedy'), whatever `optimize` says: with matmul doing the work there
+is no cheaper unoptimised order worth keeping.
+
+Labels that only one operand carries and the output does not are summed away before any
+product; size-1 dimensions broadcast against their label's size in other operands, as in NumPy.
+Results are new arrays (NumPy returns views for pure transposes and diagonals)."""
+
+import string as _string
+
+from . import _core
+from ._numpy_functions import diagonal as _diagonal
+
+__all__ = ["einsum"]
+
+_LETTERS = set(_string.ascii_letters)
+
+
+def _parse_sublist(sub):
+    """The interleaved form's sublist ([0, 1, Ellipsis]) as subscript letters."""
+    out = []
+    for s in sub:
+        if s is Ellipsis:
+            out.append("...")
+        elif isinstance(s, int) and 0 <= s < 52:
+            out.append(_string.ascii_letters[s])
+        else:
+            raise ValueError(f"subscript is not within the valid range [0, 52): {s!r}")
+    return "".join(out)
+
+
+def _split_terms(subscripts, operands):
+    if not isinstance(subscripts, str):  # einsum(op0, sub0, op1, sub1, ..., [sub_out])
+        args = [subscripts] + list(operands)
+        ops, subs = args[0::2], args[1::2]
+        out = None
+        if len(ops) > len(subs):  # a trailing output sublist
+            out = _parse_sublist(ops.pop())
+        subscripts = ",".join(_parse_sublist(s) for s in subs) + ("" if out is None else "->" + out)
+        operands = ops
+    subscripts = subscripts.replace(" ", "")
+    if "->" in subscripts:
+        lhs, rhs = subscripts.split("->", 1)
+        if "->" in rhs or "-" in rhs.replace("->", "") or ">" in rhs:
+            raise ValueError("einsum(): invalid subscript '-' or '>' in the output")
+    else:
+        lhs, rhs = subscripts, None
+    terms = lhs.split(",")
+    if len(terms) != len(operands):
+        raise ValueError(f"einsum(): {len(terms)} operand subscripts given for {len(operands)} "
+                         f"operands")
+    return terms, rhs, list(operands)
+
+
+def _labels(term, ndim, what):
+    """A term's labels per axis: letters, and ('...', k) for ellipsis axes counted from the right
+    end of the broadcast ellipsis (so operands with fewer ellipsis axes align to the right)."""
+    if term.count("...") > 1 or term.replace("...", "").count(".") > 0:
+        raise ValueError(f"einsum(): invalid ellipsis in {what} subscripts '{term}'")
+    for ch in term.replace("...", ""):
+        if ch not in _LETTERS:
+            raise ValueError(f"einsum(): invalid subscript '{ch}' in {what} subscripts '{term}'")
+    if "..." not in term:
+        if len(term) != ndim:
+            raise ValueError(f"einsum(): {what} subscripts '{term}' have {len(term)} labels for "
+                             f"an operand of {ndim} dimensions")
+        return list(term)
+    head, tail = term.split("...")
+    n_ell = ndim - len(head) - len(tail)
+    if n_ell < 0:
+        raise ValueError(f"einsum(): {what} subscripts '{term}' have more labels than the "
+                         f"operand's {ndim} dimensions")
+    return list(head) + [("...", n_ell - i) for i in range(n_ell)] + list(tail)
+
+
+def _take_diagonals(x, labels):
+    """Repeated labels within one operand select its diagonal (ii->i)."""
+    labels = list(labels)
+    while True:
+        seen = {}
+        repeat = None
+        for i, lab in enumerate(labels):
+            if lab in seen:
+                repeat = (seen[lab], i)
+                break
+            seen[lab] = i
+        if repeat is None:
+            return x, labels
+        i, j = repeat
+        if x.shape[i] != x.shape[j]:
+            raise ValueError(f"einsum(): dimensions in operand for collapsing index "
+                             f"'{labels[i]}' don't match ({x.shape[i]} != {x.shape[j]})")
+        x = _diagonal(x, axis1=i, axis2=j)  # the diagonal becomes the last axis
+        lab = labels[i]
+        labels = [l for k, l in enumerate(labels) if k not in (i, j)] + [lab]
+
+
+def _sum_unneeded(x, labels, needed):
+    axes = tuple(i for i, lab in enumerate(labels) if lab not in needed)
+    if not axes:
+        return x, labels
+    return _core.sum(x, axis=axes), [lab for lab in labels if lab in needed]
+
+
+def _size(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _contract(a, la, b, lb, needed_later, sizes):
+    """The product of two labelled operands, summing labels neither the output nor any other
+    operand needs, as one batched matmul: (batch, free_a, k) @ (batch, k, free_b)."""
+    shared = [lab for lab in la if lab in lb]
+    batch = [lab for lab in shared if lab in needed_later]
+    inner = [lab for lab in shared if lab not in needed_later]
+    free_a = [lab for lab in la if lab not in lb]
+    free_b = [lab for lab in lb if lab not in la]
+
+    def arrange(x, lx, order):
+        x = _core.permute_dims(x, tuple(lx.index(lab) for lab in order))
+        return _core.broadcast_to(x, tuple(sizes[lab] if lab in shared else x.shape[i]
+                                           for i, lab in enumerate(order)))
+
+    a2 = arrange(a, la, batch + free_a + inner)
+    b2 = arrange(b, lb, batch + inner + free_b)
+    nb = _size([sizes[lab] for lab in batch])
+    fa = _size(a2.shape[len(batch):len(batch) + len(free_a)])
+    fb = _size(b2.shape[len(batch) + len(inner):])
+    k = _size([sizes[lab] for lab in inner])
+    prod = _core.matmul(_core.reshape(a2, (nb, fa, k)), _core.reshape(b2, (nb, k, fb)))
+    shape = (tuple(sizes[lab] for lab in batch) + tuple(a2.shape[len(batch):len(batch) + len(free_a)])
+             + tuple(b2.shape[len(batch) + len(inner):]))
+    return _core.reshape(prod, shape), batch + free_a + free_b
+
+
+def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
+           optimize=False):
+    """Einstein summation over the operands, as NumPy's einsum."""
+    terms, rhs, ops = _split_terms(subscripts, operands)
+    ops = [o if isinstance(o, _core.ndarray) else _core.asarray(o) for o in ops]
+    if ops:
+        device = ops[0].device
+        ops = [o if o.device == device else _core.asarray(o, device=device) for o in ops]
+    labels = [_labels(t, o.ndim, "input") for t, o in zip(terms, ops)]
+    # Every label's size; 1 broadcasts against the others (NumPy's rule).
+    sizes = {}
+    for o, lab in zip(ops, labels):
+        for d, l in zip(o.shape, lab):
+            if sizes.get(l, 1) == 1:
+                sizes[l] = d
+            elif d not in (1, sizes[l]):
+                raise ValueError(f"einsum(): operands could not be broadcast together: label "
+                                 f"'{l if isinstance(l, str) else '...'}' has sizes "
+                                 f"{sizes[l]} and {d}")
+    ell = sorted({l for lab in labels for l in lab if not isinstance(l, str)},
+                 key=lambda l: -l[1])
+    if rhs is None:  # implicit output: the ellipsis, then letters seen once, in code order
+        counts = {}
+        for lab in labels:
+            for l in lab:
+                if isinstance(l, str):
+                    counts[l] = counts.get(l, 0) + 1
+        out_labels = ell + sorted(l for l, c in counts.items() if c == 1)  # A-Z before a-z
+    else:
+        if "..." in rhs:
+            head, tail = rhs.split("...", 1)
+            if "..." in tail:
+                raise ValueError("einsum(): output subscripts have more than one ellipsis")
+            out_labels = list(head) + ell + list(tail)
+        else:
+            if ell and any(sizes[l] != 1 for l in ell):
+                raise ValueError("einsum(): output has more dimensions than subscripts given in "
+                                 "einstein sum, but no '...' ellipsis provided to broadcast the "
+                                 "extra dimensions.")
+            out_labels = list(rhs)
+        for l in out_labels:
+            if isinstance(l, str):
+                if l not in _LETTERS:
+                    raise ValueError(f"einsum(): invalid subscript '{l}' in the output")
+                if l not in sizes:
+                    raise ValueError(f"einsum(): output subscript '{l}' does not appear in the "
+                                     f"input subscripts")
+        if len(set(out_labels)) != len(out_labels):
+            raise ValueError("einsum(): output subscript appears more than once in the output")
+    result_dtype = dtype if dtype is not None else _core.result_type(*ops)
+    is_bool = result_dtype == _core.bool
+    work = _core.int64 if is_bool else result_dtype
+    ops = [_core.astype(o, work) for o in ops]
+
+    terms_ = []
+    for o, lab in zip(ops, labels):
+        o, lab = _take_diagonals(o, lab)
+        terms_.append((o, lab))
+
+    def needed(exclude):
+        return set(out_labels).union(*[set(l) for i, (_, l) in enumerate(terms_) if i not in exclude])
+
+    terms_ = [_sum_unneeded(o, lab, needed({i})) for i, (o, lab) in enumerate(terms_)]
+    while len(terms_) > 1:
+        best = None
+        for i in range(len(terms_)):
+            for j in range(i + 1, len(terms_)):
+                li, lj = terms_[i][1], terms_[j][1]
+                keep = needed({i, j})
+                res = [l for l in dict.fromkeys(li + lj) if l in keep]
+                cost = _size([sizes[l] for l in res])
+                if best is None or cost < best[0]:
+                    best = (cost, i, j)
+        _, i, j = best
+        keep = needed({i, j})
+        (a, la), (b, lb) = terms_[i], terms_[j]
+        a, la = _sum_unneeded(a, la, set(lb) | keep)
+        b, lb = _sum_unneeded(b, lb, set(la) | keep)
+        c = _contract(a, la, b, lb, keep, sizes)
+        terms_ = [t for k, t in enumerate(terms_) if k not in (i, j)] + [c]
+    x, lx = terms_[0] if terms_ else (None, [])
+    x, lx = _sum_unneeded(x, lx, set(out_labels))
+    x = _core.permute_dims(x, tuple(lx.index(l) for l in out_labels))
+    x = _core.broadcast_to(x, tuple(sizes[l] for l in out_labels))
+    x = (x != 0) if is_bool else _core.astype(x, result_dtype)
+    if out is not None:
+        out[...] = x
+        return out
+    return _core.asarray(x, copy=True) if x.ndim else x
