@@ -24,6 +24,7 @@ from ._quantiles import *  # noqa: E402,F401,F403
 from ._histograms import *  # noqa: E402,F401,F403
 from ._covariance import *  # noqa: E402,F401,F403
 from ._einsum import einsum  # noqa: E402,F401
+from ._ordering import *  # noqa: E402,F401,F403
 from . import _numpy_protocols  # noqa: E402
 _numpy_protocols.install()
 from . import _dask  # noqa: E402
