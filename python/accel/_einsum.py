@@ -7,7 +7,8 @@ is no cheaper unoptimised order worth keeping.
 
 Labels that only one operand carries and the output does not are summed away before any
 product; size-1 dimensions broadcast against their label's size in other operands, as in NumPy.
-Results are new arrays (NumPy returns views for pure transposes and diagonals)."""
+A pure transpose ('ij->ji') is a view, as in NumPy; other results are new arrays (NumPy also
+returns a view for a diagonal, 'ii->i', where accel's diagonal is a copy)."""
 
 import string as _string
 
@@ -188,6 +189,10 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         if len(set(out_labels)) != len(out_labels):
             raise ValueError("einsum(): output subscript appears more than once in the output")
     result_dtype = dtype if dtype is not None else _core.result_type(*ops)
+    if (len(ops) == 1 and out is None and result_dtype == ops[0].dtype
+            and len(set(labels[0])) == len(labels[0]) == len(out_labels)):
+        # A pure transpose: NumPy returns a view, and so does accel (writes show through).
+        return _core.permute_dims(ops[0], tuple(labels[0].index(l) for l in out_labels))
     is_bool = result_dtype == _core.bool
     work = _core.int64 if is_bool else result_dtype
     ops = [_core.astype(o, work) for o in ops]

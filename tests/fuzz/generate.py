@@ -651,6 +651,94 @@ class Builder:
             guards.append(f"well_separated({', '.join(uses)})")
         return self.define(text, uses, guard=" and ".join(guards) or None)
 
+    def statistics(self):
+        """Order statistics (median, quantile, percentile and nan* forms, partition), counting
+        (histogram, bincount, digitize), lexsort and einsum."""
+        x = self.pick(lambda v: v.ndim > 0 and v.size > 0)
+        if x is None:
+            return False
+        v = self.env[x]
+        nd = v.ndim
+        axis = None if self.chance(0.3) else int(self.rng.integers(-nd, nd))
+        guard = None
+        r = self.rng.random()
+        if r < 0.35:
+            fn = self.choice(["median", "nanmedian", "quantile", "nanquantile", "percentile",
+                              "nanpercentile"])
+            args = [x]
+            if "median" not in fn:
+                scale = 100 if "percentile" in fn else 1
+                q = self.choice([0.5, 0.0, 1.0, 0.3, 0.75]) * scale
+                # nan* forms with an array q take their dtype from the first slice's data in
+                # NumPy (an all-NaN first slice keeps float32): only Python q there.
+                if not fn.startswith("nan") and self.chance(0.4):
+                    q = [0.1 * scale, 0.9 * scale]
+                args.append(repr(q))
+            args.append(f"axis={axis}")
+            if "median" not in fn and self.chance(0.5):
+                args.append(f"method={self.choice(QUANTILE_METHODS)!r}")
+            if self.chance(0.3):
+                args.append("keepdims=True")
+            text = f"xp.{fn}({', '.join(args)})"
+        elif r < 0.45:
+            k = int(self.rng.integers(-v.shape[-1], v.shape[-1])) if v.shape[-1] else 0
+            if not v.shape[-1]:
+                return False
+            fn = self.choice(["partition", "argpartition"])
+            # only the kth places are defined: NumPy orders the rest as it likes
+            inner = f"xp.{fn}({x}, {k})"
+            text = (f"xp.take({inner}, [{k}], axis=-1)" if fn == "partition"
+                    else f"xp.take_along_axis({x}, xp.take({inner}, [{k}], axis=-1), axis=-1)")
+        elif r < 0.6:
+            bins = self.choice(["3", "1", "[-2.0, 0.0, 0.5, 4.0]"])
+            rng_ = self.choice(["None", "(-3, 3)"])
+            part = self.choice(["[0]", "[1]"])
+            density = self.chance(0.2)
+            text = f"xp.histogram({x}, bins={bins}, range={rng_}, density={density}){part}"
+            if density:
+                text = f"xp.histogram({x}, bins={bins}, range={rng_}, density=True)[0]"
+        elif r < 0.7:
+            if v.dtype.kind not in "iub":
+                return False
+            text = f"xp.bincount(xp.reshape({x}, (-1,)) % 7, minlength={int(self.rng.integers(0, 9))})"
+        elif r < 0.78:
+            if v.dtype.kind == "c":
+                return False
+            bins = self.choice(["[-2, 0, 3]", "[5.5, 1.0, -1.0]", "[0]"])
+            text = f"xp.digitize({x}, {bins}, right={self.chance(0.5)})"
+        elif r < 0.86:
+            y = self.pick(lambda u: u.shape == v.shape) or x
+            text = f"xp.lexsort(({x}, {y}), axis={int(self.rng.integers(-nd, nd))})"
+        else:
+            forms = ["...i,...i->...", "i...->..."]
+            if nd == 2:
+                forms += ["ij->ji", "ij->i", "ij,kj->ik"]
+                if v.shape[0] == v.shape[1]:
+                    forms += ["ii->i", "ii", "ij,jk->ik"]
+            if nd == 3:
+                forms += ["bij,bkj->bik", "ijk->kji"]
+            sub = self.choice(forms)
+            n_ops = sub.split("->")[0].count(",") + 1
+            text = f"xp.einsum({sub!r}, {', '.join([x] * n_ops)})"
+            if sub == "ii->i":  # a view in NumPy, a copy in accel (as its diagonal)
+                text = f"xp.asarray({text}, copy=True)"
+        uses = self.uses_of(text)
+        guards = [guard] if guard else []
+        rounded = self.rounded.intersection(uses) and v.dtype.kind in "fc"
+        inexact = False
+        if text.startswith("xp.einsum("):
+            inexact = v.dtype.kind in "fc"
+            guards.append(f"blas_safe({', '.join(uses)})")
+            if inexact:
+                guards.append(no_cancellation(text, uses))
+        elif rounded and text.startswith(("xp.histogram(", "xp.digitize(")):
+            return False  # a value a rounding away from a bin edge may fall on either side
+        elif rounded:
+            guards.append(f"well_separated({', '.join(uses)})")
+        if text.startswith("xp.histogram(") and "density=True" in text:
+            inexact = True
+        return self.define(text, uses, inexact=inexact, guard=" and ".join(guards) or None)
+
     def observe(self):
         """Printing computes a value mid-program, between the writes."""
         x = self.pick()
@@ -658,7 +746,13 @@ class Builder:
 
     MAKERS = [("elementwise", 30), ("chain", 2), ("astype", 5), ("view", 12), ("index", 6),
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
-              ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4)]
+              ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4),
+              ("statistics", 4)]
+
+
+QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+                    "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
+                    "normal_unbiased", "lower", "higher", "midpoint", "nearest"]
 
 
 def python_int(text, default):
