@@ -302,10 +302,11 @@ class Builder:
                     guards.append(f"no_nan({args[1].text})")
                 if op in ZERO_TIE_OPS:
                     guards.append(f"no_zero_tie({args[0].text}, {args[1].text})")
-                if (op in ("equal", "not_equal") and args[0].text != args[1].text
+                if (op in ("equal", "not_equal", "nextafter") and args[0].text != args[1].text
                         and (self.is_rounded(args[0]) or self.is_rounded(args[1]))):
                     # acos(cos(1)) == 1: NumPy's 1 - 1 ulp is another library's 1. The noise
-                    # runs find exact ties, not such near ones.
+                    # runs find exact ties, not such near ones. nextafter steps a rounded value
+                    # onto its target or one ulp short of it (seed 50025814: 2**log2(3)).
                     guards.append(f"no_near_tie({args[0].text}, {args[1].text}, "
                                   f"{self.rounding_eps_of(*args)})")
                 if op in AMPLIFIERS and self.is_rounded(args[0]):
