@@ -25,6 +25,7 @@ from ._histograms import *  # noqa: E402,F401,F403
 from ._covariance import *  # noqa: E402,F401,F403
 from ._einsum import einsum  # noqa: E402,F401
 from ._ordering import *  # noqa: E402,F401,F403
+from ._interp import interp  # noqa: E402,F401
 from . import _numpy_protocols  # noqa: E402
 _numpy_protocols.install()
 from . import _dask  # noqa: E402

@@ -32,6 +32,11 @@ def _register_array():
     from dask.array.backends import _nannumel, _numel_arraylike
     dispatch.numel_lookup.register(_core.ndarray, _numel_arraylike)
     dispatch.nannumel_lookup.register(_core.ndarray, _nannumel)
+    dispatch.einsum_lookup.register(_core.ndarray, ac.einsum)
+    # Dask's per-chunk percentile calls np.percentile, which dispatches to accel.percentile;
+    # its merge step calls np.interp (accel.interp).
+    import numpy as np
+    dispatch.percentile_lookup.register(_core.ndarray, dispatch.percentile_lookup.dispatch(np.ndarray))
 
 
 def serialize(x):

@@ -70,6 +70,21 @@ def test_dask_operations_on_accel_chunks_match_numpy(op, device):
           else OPS[op](da, x, y), want, rtol)
 
 
+def test_percentile_and_einsum_on_accel_chunks_match_dask_on_numpy(device):
+    # Dask's percentile is approximate (per-chunk percentiles merged by interpolation): the
+    # baseline is the same Dask algorithm over NumPy chunks, which it must equal.
+    a = rng.normal(size=1000)
+    x = accel_chunks(a, 100, device)
+    # (q inside (0, 100): Dask pads q with 0 and 100, and duplicate q values make its merge
+    # depend on how argsort orders ties, NumPy's quicksort or accel's stable sort)
+    for q in ([10, 50, 90], [1, 99], [37.5]):
+        want = da.percentile(da.from_array(a, chunks=100), q).compute(scheduler="synchronous")
+        check(da.percentile(x, q), want, rtol=1e-12)
+    y = accel_chunks(a.reshape(40, 25), (10, 25), device)
+    check(da.einsum("ij,ij->i", y, y), np.einsum("ij,ij->i", a.reshape(40, 25), a.reshape(40, 25)),
+          rtol=1e-12)
+
+
 def test_rechunk_map_blocks_blockwise_and_reductions_with_dtypes(device):
     a = rng.integers(-50, 50, (9, 10)).astype(np.int32)
     x = accel_chunks(a, (4, 4), device)
