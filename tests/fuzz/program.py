@@ -31,6 +31,17 @@ class NumpyAsAccel:
     @staticmethod
     def imag(x):
         return np.imag(x).copy()
+
+
+class ThroughNumpy:
+    """NumPy's own functions called on accel arrays, which hand them to accel through
+    __array_function__ and __array_ufunc__ (the program's inputs are accel arrays)."""
+
+    def __init__(self, ac):
+        self.asarray = ac.asarray  # np.asarray would convert an accel array to NumPy
+
+    def __getattr__(self, name):
+        return getattr(np, name)
 '''
 _prelude = {"np": np}
 exec(PRELUDE, _prelude)
@@ -135,13 +146,15 @@ def guard_holds(guard, g, env):
         return False
 
 
-def run_accel(program, ac, device="cpu", eager=False):
+def run_accel(program, ac, device="cpu", eager=False, namespace="accel"):
     """Runs the program on accel; returns the names' values (accel arrays, maybe pending).
-    eager: compute each new value at once (tells lazy-evaluation bugs from wrong kernels)."""
+    eager: compute each new value at once (tells lazy-evaluation bugs from wrong kernels).
+    namespace "numpy": the program calls NumPy's functions on accel arrays (dispatch)."""
     env = {}
     for inp in program.inputs:
         env[inp.name] = ac.asarray(input_array(inp), copy=True, device=device)
-    g = {"xp": ac, **LITERALS}
+    xp = ac if namespace == "accel" else _prelude["ThroughNumpy"](ac)
+    g = {"xp": xp, **LITERALS}
     for s in program.stmts:
         exec(compiled(s.text), g, env)
         if eager and s.defines:
@@ -403,7 +416,7 @@ def small_ops_at_once(fusion, seed):
     return not fusion and seed % 2 == 0
 
 
-def to_python(program, *, fusion=True, device="cpu", note=""):
+def to_python(program, *, fusion=True, device="cpu", note="", namespace="accel"):
     """The program as a standalone script that runs it on NumPy and accel and compares."""
     lines = [f"# accel fuzz reproducer: seed {program.seed}, fusion {'on' if fusion else 'off'}, "
              f"device {device}" + (f"; {note}" if note else ""),
@@ -421,7 +434,8 @@ def to_python(program, *, fusion=True, device="cpu", note=""):
     lines.append(f"    return {{{', '.join(repr(n) + ': ' + n for n in names)}}}")
     lines += ["", "",
               'want = program(NumpyAsAccel(), "cpu")',
-              f'got = program(ac, "{device}")',
+              f'got = program(ac, "{device}")' if namespace == "accel"
+              else f'got = program(ThroughNumpy(ac), "{device}")  # NumPy functions on accel arrays',
               "# newest first: evaluating the last value first keeps the longest lazy chains",
               "for name in reversed(list(got)):",
               "    w, g = np.asarray(want[name]), ac.asnumpy(got[name])",

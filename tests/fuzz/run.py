@@ -105,7 +105,8 @@ class Fuzzer:
         self.lock = threading.Lock()
 
     def request(self, **req):
-        return {"fusion": self.modes, "device": self.args.device, **req}
+        return {"fusion": self.modes, "device": self.args.device,
+                "namespace": self.args.namespace, **req}
 
     def run_seeds(self, seeds):
         pending = queue.Queue()
@@ -183,7 +184,8 @@ class Fuzzer:
 
     def same_failure(self, child, mode, kind, program, eager=False):
         reply = child.ask({"program": program.to_json(), "fusion": [mode == "on"],
-                           "device": self.args.device, "eager": eager, "id": 0})
+                           "device": self.args.device, "eager": eager,
+                           "namespace": self.args.namespace, "id": 0})
         return outcome(reply, mode)[0] == kind
 
     def explain(self, seed, mode, kind, detail):
@@ -200,7 +202,8 @@ class Fuzzer:
         small = shrink(program, lambda p: self.same_failure(child, mode, kind, p),
                        budget=self.args.shrink_budget)
         reply = child.ask({"program": small.to_json(), "fusion": [mode == "on"],
-                           "device": self.args.device, "id": 0})
+                           "device": self.args.device, "namespace": self.args.namespace,
+                           "id": 0})
         child.stop()
         now_kind, now_detail = outcome(reply, mode)
         head = f"seed {seed}, fusion {mode}: {kind}" + (f" ({', '.join(tags)})" if tags else "")
@@ -208,6 +211,7 @@ class Fuzzer:
                 f"  shrunk from {len(program.stmts)} to {len(small.stmts)} statements: "
                 f"{now_detail.splitlines()[0] if now_detail else now_kind}\n"
                 + to_python(small, fusion=mode == "on", device=self.args.device,
+                            namespace=self.args.namespace,
                             note=f"{kind}, replay: run.py --replay {seed} --fusion {mode}"))
 
 
@@ -217,6 +221,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0, help="first seed (seeds are consecutive)")
     ap.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     ap.add_argument("--fusion", choices=["both", "on", "off"], default="both")
+    ap.add_argument("--namespace", choices=["accel", "numpy"], default="accel",
+                    help="numpy: call NumPy's functions on accel arrays (its dispatch protocols)")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=120, help="seconds per program")
     ap.add_argument("--shrink", type=int, default=5, help="failures to shrink and print")
@@ -231,7 +237,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     if args.replay is not None:
-        print(to_python(generate(args.replay), fusion=args.fusion != "off", device=args.device))
+        print(to_python(generate(args.replay), fusion=args.fusion != "off", device=args.device,
+                        namespace=args.namespace))
         args.seed, args.programs = args.replay, 1
 
     fuzzer = Fuzzer(args)

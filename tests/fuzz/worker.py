@@ -1,7 +1,8 @@
 """The child process: runs programs on accel and NumPy, answering one JSON line per request.
 
 A request is {"seed": S} (the generated program of seed S) or {"program": <json>}, with
-"fusion": [true, false], "device": "cpu"|"cuda" and optionally "eager". Before each accel run
+"fusion": [true, false], "device": "cpu"|"cuda" and optionally "eager" and "namespace" ("accel", or "numpy": NumPy's
+functions called on accel arrays). Before each accel run
 the child prints {"running": fusion}, so that when it dies the parent knows the crashing run.
 """
 
@@ -13,10 +14,16 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import accel as ac  # noqa: E402
+import numpy as np  # noqa: E402
 
 from generate import generate  # noqa: E402
 from oracle import Reference, Unstable, check  # noqa: E402
 from program import Invalid, Program, run_accel, small_ops_at_once  # noqa: E402
+
+
+def to_numpy(value):
+    # Through NumPy's namespace, an expression of NumPy scalars alone stays a NumPy value.
+    return value if isinstance(value, np.ndarray) else ac.asnumpy(value)
 
 
 def handle(req):
@@ -34,8 +41,9 @@ def handle(req):
         ac.set_eager_small(small_ops_at_once(fusion, program.seed))
         verdicts["on" if fusion else "off"] = check(
             program, reference,
-            lambda p: run_accel(p, ac, req.get("device", "cpu"), req.get("eager", False)),
-            ac.asnumpy)
+            lambda p: run_accel(p, ac, req.get("device", "cpu"), req.get("eager", False),
+                                req.get("namespace", "accel")),
+            to_numpy)
     return {"verdicts": verdicts}
 
 

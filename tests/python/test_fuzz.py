@@ -15,6 +15,7 @@ import run as fuzz  # noqa: E402
 
 FIXED_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_PROGRAMS", 3000))
 FRESH_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_FRESH", 1000))
+DISPATCH_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_DISPATCH", 500))
 
 
 def fuzz_passes(seed, programs, capsys, fail_on="any"):
@@ -40,6 +41,16 @@ def test_fresh_random_programs_match_numpy(capsys):
     # noise runs do not see (tests/fuzz/README.md). The fixed set above must match NumPy exactly.
     ok, out = fuzz_passes(seed, FRESH_PROGRAMS, capsys, fail_on="self")
     assert ok, f"fresh fuzz seed {seed}\n{out}"
+
+
+def test_fixed_programs_through_numpys_functions(capsys):
+    """The same programs written with NumPy's functions (np.sin(x), np.median(x), ...) called on
+    accel arrays, which NumPy hands to accel through __array_function__ / __array_ufunc__."""
+    status = fuzz.main(["--programs", str(DISPATCH_PROGRAMS), "--seed", "0", "--fusion", "on",
+                        "--namespace", "numpy", "--jobs", "2", "--shrink", "3"])
+    out = capsys.readouterr().out
+    print(out)
+    assert status == 0, out
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
