@@ -56,7 +56,7 @@ def test_every_method_matches_numpy(device, dtype, fn):
 
 
 @pytest.mark.parametrize("fn", ["median", "nanmedian"])
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8", "bool"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8", "bool", "complex64"])
 def test_median_matches_numpy(device, fn, dtype):
     rng = np.random.default_rng(7)
     cases = CASES + [((4, 6), 0), ((3, 0), 1), ((0,), None), ((3, 0), 0)]
