@@ -39,11 +39,22 @@ def _register_array():
     dispatch.percentile_lookup.register(_core.ndarray, dispatch.percentile_lookup.dispatch(np.ndarray))
 
 
+def _to_pinned(x):
+    """A CUDA array's bytes in page-locked host memory (one D2H copy at full bus speed, no
+    driver staging buffer), as a NumPy array that keeps the pinned block alive."""
+    from . import cuda
+    from ._numpy_functions import c_contiguous
+    x = x if c_contiguous(x) else _core.asarray(x, copy=True)
+    host = cuda.pinned_empty(tuple(x.shape), _np.dtype(x.dtype.name))
+    cuda.copy_to_host(x, host.reshape(-1).view(_np.uint8) if host.ndim == 0 else host)
+    return host
+
+
 def serialize(x):
     """An accel array as (header, frames): its C-ordered bytes as one frame. On the CPU the
-    frame is the array's own memory (no copy for a contiguous array); a GPU array is copied to
-    the host first."""
-    host = _np.asarray(x) if x.device == _core.Device("cpu") else _core.asnumpy(x)
+    frame is the array's own memory (no copy for a contiguous array); a GPU array is copied
+    into pinned host memory first."""
+    host = _np.asarray(x) if x.device == _core.Device("cpu") else _to_pinned(x)
     host = _np.asarray(host, order="C")  # (ascontiguousarray would make a 0-d array 1-d)
     header = {"dtype": host.dtype.str, "shape": host.shape, "strides": tuple(x.strides),
               "device": str(x.device)}
@@ -59,6 +70,14 @@ def deserialize(header, frames):
     device = header["device"]
     if device not in {str(d) for d in ac.__array_namespace_info__().devices()}:
         device = None
+    if device is not None and device.startswith("cuda"):
+        # Upload from pinned memory: the frame is copied there once, then sent at bus speed.
+        pinned = ac.cuda.pinned_empty(host.shape, host.dtype)
+        pinned[...] = host
+        out = ac.empty(host.shape, dtype=getattr(ac, host.dtype.name), device=device)
+        ac.cuda.copy_from_host(pinned.reshape(-1).view(_np.uint8) if pinned.ndim == 0 else pinned,
+                               out)
+        return out
     # A read-only frame (bytes) cannot back a writable accel array: copy it once.
     return ac.asarray(host, device=device, copy=None if host.flags.writeable else True)
 

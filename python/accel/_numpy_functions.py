@@ -12,7 +12,7 @@ from ._indexing import where as _where
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "copy", "ndim", "shape", "size",
            "iscomplexobj", "isrealobj", "ptp", "nan_to_num", "angle", "diagonal", "trace",
-           "average", "unravel_index", "ravel_multi_index"]
+           "average", "unravel_index", "ravel_multi_index", "ascontiguousarray"]
 
 
 def _arr(x):
@@ -231,3 +231,26 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     for c, n in (zip(coords, dims) if order == "C" else zip(reversed(coords), reversed(dims))):
         flat = c if flat is None else flat * n + c
     return flat
+
+
+def c_contiguous(x):
+    """Whether x's elements lie in C order without gaps (NumPy's flags.c_contiguous; axes of
+    length 1 may have any stride, and an empty array is contiguous)."""
+    x = _arr(x)
+    if x.size == 0:
+        return True
+    expected = x.itemsize
+    for d, st in zip(reversed(x.shape), reversed(x.strides)):
+        if d != 1 and st != expected:
+            return False
+        expected *= d
+    return True
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
+    """a as a C-contiguous array of at least one dimension (NumPy's): no copy when it already
+    is one of that dtype."""
+    x = _core.asarray(a) if dtype is None else _core.asarray(a, dtype=dtype)
+    if x.ndim == 0:
+        x = _core.reshape(x, (1,))
+    return x if c_contiguous(x) else _core.asarray(x, copy=True)

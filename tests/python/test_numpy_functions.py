@@ -153,3 +153,15 @@ def test_ravel_multi_index(order, mode, device):
     if mode == "raise":
         with pytest.raises(ValueError):
             ac.ravel_multi_index((ac.asarray([3]), ac.asarray([0]), ac.asarray([0])), dims)
+
+
+def test_ascontiguousarray(device):
+    a = np.arange(12.0).reshape(3, 4)
+    x = ac.asarray(a, device=device)
+    for view in (x, x.T, x[:, ::2], x[::-1], x[1:2]):
+        c = ac.ascontiguousarray(view)
+        want = np.ascontiguousarray(ac.asnumpy(view))
+        assert c.strides == want.strides and c.device == x.device
+        np.testing.assert_array_equal(ac.asnumpy(c), want)
+    assert ac.ascontiguousarray(ac.asarray(2.5, device=device)).shape == (1,)  # ndim >= 1
+    assert ac.ascontiguousarray([1, 2], dtype=ac.float32).dtype == ac.float32
