@@ -104,6 +104,7 @@ Array Array::deferred_upload(const Array& host, Device device) {
   node->op = OpId::cast;
   node->compute = host.dtype();
   node->inputs = {host};
+  node->depth = 0;  // no step of a chain: `x * 2` is as deep as x plus one
   Array a = pending({}, host.dtype(), device, std::move(node));
   a.impl()->weak = true;
   a.impl()->literal = host.impl()->literal;
