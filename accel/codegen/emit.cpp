@@ -136,8 +136,8 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
   for (size_t k = 0; k < index.size(); ++k) {
     if (k < nin && ir.inputs[k].layout == ir::Layout::by_value) {
       index[k] = k;
-      params += fill(d.by_value_param,
-                     {{"type", c_type(ir.inputs[k].dtype)}, {"k", std::to_string(k)}});
+      params +=
+          fill(d.by_value_param, {{"type", c_type(ir.inputs[k].dtype)}, {"k", std::to_string(k)}});
     } else {
       index[k] = in_memory++;
     }
@@ -152,8 +152,8 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
     if (in.kind == InstrKind::load) {
       const size_t k = static_cast<size_t>(in.args[0]);
       refs[i] = operand_at(d, ir, index[k], in.dtype, ir.inputs[k].layout);
-      uniform[i] = ir.inputs[k].layout == ir::Layout::scalar ||
-                   ir.inputs[k].layout == ir::Layout::by_value;
+      uniform[i] =
+          ir.inputs[k].layout == ir::Layout::scalar || ir.inputs[k].layout == ir::Layout::by_value;
       continue;
     }
     uniform[i] = true;
@@ -187,8 +187,7 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
   }
   return fill(d.kernel_begin,
               {{"name", name}, {"nops", std::to_string(in_memory)}, {"params", params}}) +
-         uniforms +
-         fill(d.loop_begin, {{"name", name}}) + decls + body + d.loop_end + d.kernel_end;
+         uniforms + fill(d.loop_begin, {{"name", name}}) + decls + body + d.loop_end + d.kernel_end;
 }
 
 std::string emit_prelude(const Dialect& d) { return std::string(d.prelude) + functor_source(d) + "\n"; }

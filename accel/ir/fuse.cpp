@@ -29,7 +29,7 @@ class RegionBuilder {
   int32_t visit(const Array& a, int depth) {
     const ArrayImpl* key = a.impl().get();
     if (auto it = value_of_.find(key); it != value_of_.end()) return it->second;
-    int32_t v = a.host_constant()   ? by_value(a, a.dtype())
+    int32_t v = a.host_constant() ? by_value(a, a.dtype())
                 : joins(a, depth) ? emit_node(a, depth)
                                   : emit_load(a);
     value_of_[key] = v;

@@ -61,8 +61,8 @@ ByValueParam by_value_param(const Array& a, Dtype dtype, Device device, size_t k
   const Array* host = a.host_constant();
   if (a.device() != device || a.ndim() != 0 || (!host && !a.device().is_cpu()))
     throw ValueError("[" + ir.name() + "] input " + std::to_string(k) +
-                     " is passed by value but is a " + a.describe() +
-                     " (not a Python number of " + device.str() + " kept on the host)");
+                     " is passed by value but is a " + a.describe() + " (not a Python number of " +
+                     device.str() + " kept on the host)");
   ByValueParam p{dtype, std::string(itemsize(dtype), '\0')};
   (host ? *host : a).copy_to_host(p.bytes.data(), dtype);
   return p;
