@@ -1,5 +1,7 @@
 #include "accel/backend/backend.h"
 
+#include <vector>
+
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cuda/cuda_backend.h"
 #include "accel/ir/kernel_ir.h"
@@ -13,6 +15,19 @@ Backend& backend_for(Device device) {
   return cuda::cuda_backend(device.index);
 }
 
+namespace {
+
+// A by-value operand (a Python number kept on the host) as an instruction reads it: its value
+// in the operand's dtype, converted as the CPU casts, uploaded once and broadcast over `shape`.
+Array uploaded_value(const Array& scalar, Dtype dtype, const Shape& shape) {
+  std::vector<unsigned char> bytes(itemsize(dtype));
+  scalar.host_constant()->copy_to_host(bytes.data(), dtype);
+  Array one = Array::from_host(bytes.data(), dtype, {}, scalar.device());
+  return Array::view_of(one, shape, Strides(shape.size(), 0), 0);
+}
+
+}  // namespace
+
 void Backend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
                          std::span<const Array> outputs) {
   const Shape& shape = outputs[0].shape();
@@ -20,7 +35,10 @@ void Backend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
   values.reserve(ir.instrs.size());
   for (const ir::Instr& in : ir.instrs) {
     if (in.kind == ir::InstrKind::load) {
-      values.push_back(inputs[static_cast<size_t>(in.args[0])]);
+      const auto k = static_cast<size_t>(in.args[0]);
+      values.push_back(ir.inputs[k].layout == ir::Layout::by_value
+                           ? uploaded_value(inputs[k], in.dtype, shape)
+                           : inputs[k]);
       continue;
     }
     Array out = Array::empty(shape, in.dtype, device());

@@ -2,8 +2,10 @@
 // kernel, its element loop, its values, loads and stores are spelled. emit_kernel() walks a
 // KernelIR once and fills these templates; a new target is a new table, not a new emitter.
 //
-// Placeholders: {name} kernel name, {nops} operand count, {type} C++ type, {v} value name,
-// {expr} expression, {k} operand index, {dst} store target, {i} flat element index.
+// Placeholders: {name} kernel name, {nops} count of operands in memory, {type} C++ type, {v}
+// value name, {expr} expression, {k} operand index (among the operands in memory; a by-value
+// operand's: its input index), {dst} store target, {i} flat element index, {params} the
+// by-value parameters.
 #pragma once
 
 namespace accel::codegen {
@@ -27,6 +29,8 @@ struct Dialect {
   const char* at_contiguous;   // element {i} of operand {k} of {type}
   const char* at_scalar;
   const char* at_strided;
+  const char* at_by_value;     // a by-value input {k} of {type} (ir::Layout::by_value)
+  const char* by_value_param;  // its kernel parameter, appended to {params} in input order
   // Kernel templates (template_kernel.h): the user's code runs in these skeletons; {name} is the
   // kernel, {identity} a reduction's identity. The args struct `_accel_args _a` is shared.
   const char* template_prelude;    // what user code may use besides the language itself

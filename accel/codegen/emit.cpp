@@ -81,11 +81,13 @@ const char* functor_name(OpId op) {
   return "?";
 }
 
-// Operand k (inputs, then outputs) of `dt` and `layout` at the current element.
+// Operand k (see Dialect: its index among the operands in memory, or its input index when by
+// value) of `dt` and `layout` at the current element.
 std::string operand_at(const Dialect& d, const ir::KernelIR& ir, size_t k, Dtype dt,
                        ir::Layout layout) {
   const char* tmpl = layout == ir::Layout::contiguous ? d.at_contiguous
                      : layout == ir::Layout::scalar   ? d.at_scalar
+                     : layout == ir::Layout::by_value ? d.at_by_value
                                                       : d.at_strided;
   if (!tmpl)
     throw CompileError(std::string("[codegen] the ") + d.name + " dialect takes no " +
@@ -126,6 +128,20 @@ std::string value_name(size_t i) {
 std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
   const std::string name = ir.name();
   const size_t nin = ir.inputs.size();
+  // Operands in memory are numbered in order, skipping by-value inputs (kernel parameters of
+  // their own, not in the args struct).
+  std::vector<size_t> index(nin + ir.outputs.size());
+  size_t in_memory = 0;
+  std::string params;
+  for (size_t k = 0; k < index.size(); ++k) {
+    if (k < nin && ir.inputs[k].layout == ir::Layout::by_value) {
+      index[k] = k;
+      params +=
+          fill(d.by_value_param, {{"type", c_type(ir.inputs[k].dtype)}, {"k", std::to_string(k)}});
+    } else {
+      index[k] = in_memory++;
+    }
+  }
   std::string uniforms, decls, body;
   std::vector<std::string> refs(ir.instrs.size());
   // Values computed from scalar operands only (a Python number cast to the compute dtype) are
@@ -135,8 +151,9 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
     const Instr& in = ir.instrs[i];
     if (in.kind == InstrKind::load) {
       const size_t k = static_cast<size_t>(in.args[0]);
-      refs[i] = operand_at(d, ir, k, in.dtype, ir.inputs[k].layout);
-      uniform[i] = ir.inputs[k].layout == ir::Layout::scalar;
+      refs[i] = operand_at(d, ir, index[k], in.dtype, ir.inputs[k].layout);
+      uniform[i] =
+          ir.inputs[k].layout == ir::Layout::scalar || ir.inputs[k].layout == ir::Layout::by_value;
       continue;
     }
     uniform[i] = true;
@@ -164,12 +181,13 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
     refs[i] = fill(d.value, {{"v", v}});
   }
   for (size_t k = 0; k < ir.outputs.size(); ++k) {
-    const std::string dst = operand_at(d, ir, nin + k, ir.outputs[k].dtype, ir.outputs[k].layout);
+    const std::string dst =
+        operand_at(d, ir, index[nin + k], ir.outputs[k].dtype, ir.outputs[k].layout);
     body += fill(d.store, {{"dst", dst}, {"expr", refs[static_cast<size_t>(ir.results[k])]}});
   }
-  const std::string nops = std::to_string(nin + ir.outputs.size());
-  return fill(d.kernel_begin, {{"name", name}, {"nops", nops}}) + uniforms +
-         fill(d.loop_begin, {{"name", name}}) + decls + body + d.loop_end + d.kernel_end;
+  return fill(d.kernel_begin,
+              {{"name", name}, {"nops", std::to_string(in_memory)}, {"params", params}}) +
+         uniforms + fill(d.loop_begin, {{"name", name}}) + decls + body + d.loop_end + d.kernel_end;
 }
 
 std::string emit_prelude(const Dialect& d) { return std::string(d.prelude) + functor_source(d) + "\n"; }

@@ -5,6 +5,7 @@
 #include "accel/codegen/dialect.h"
 #include "accel/codegen/emit.h"
 #include "accel/device_src/embedded_sources.h"
+#include "accel/runtime/errors.h"
 
 namespace accel::codegen {
 namespace {
@@ -115,6 +116,8 @@ std::string emit_elementwise(const TemplateKernel& k, const Dialect& d) {
         at = "*reinterpret_cast<" + t + "*>(_a.ptr[" + js + "] + _accel_offset<" + nd +
              ">(_a.shape, _a.strides[" + js + "], i))";
         break;
+      case ir::Layout::by_value:  // plan_template_launch reads every operand from memory
+        throw CompileError("[" + k.name + "] kernel templates take no by-value operands");
     }
     s += p.output ? "    " + t + "& " + p.name + " = " + at + ";\n"
                   : "    const " + t + " " + p.name + " = " + at + ";\n";

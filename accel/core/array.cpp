@@ -97,8 +97,33 @@ Array Array::from_buffer(std::shared_ptr<Buffer> buffer, const Shape& shape, con
   return Array(std::move(impl));
 }
 
+Array Array::deferred_upload(const Array& host, Device device) {
+  // A cast of the host array made on `device`: the evaluator uploads it (eval/eval.cpp), fusion
+  // passes it by value (ir/fuse.cpp). Not a reader of `host`: weak scalars are never written.
+  auto node = std::make_shared<Node>();
+  node->op = OpId::cast;
+  node->compute = host.dtype();
+  node->inputs = {host};
+  node->depth = 0;  // no step of a chain: `x * 2` is as deep as x plus one
+  Array a = pending({}, host.dtype(), device, std::move(node));
+  a.impl()->weak = true;
+  a.impl()->literal = host.impl()->literal;
+  a.impl()->read_only = true;
+  return a;
+}
+
+const Array* Array::host_constant() const {
+  const Node* node = impl_->node.get();
+  if (!impl_->weak || !node || node->inputs.size() != 1) return nullptr;
+  const Array& host = node->inputs[0];
+  return host.device().is_cpu() && !device().is_cpu() ? &host : nullptr;
+}
+
 namespace {
 template <class T> Array make_scalar(T v, Dtype dt, bool weak, Device device) {
+  // On a device, a Python number stays on the host until a kernel needs it (deferred_upload).
+  if (weak && !device.is_cpu())
+    return Array::deferred_upload(make_scalar(v, dt, true, Device::cpu()), device);
   Array a = Array::from_host(&v, dt, {}, device);
   a.impl()->weak = weak;
   if (weak) {

@@ -75,6 +75,10 @@ class Array {
   static Array scalar(double v, bool weak = false, Device device = default_device());
   static Array scalar(std::complex<double> v, bool weak = false, Device device = default_device());
   static Array scalar_of(Dtype dtype, double v, Device device = default_device());
+  // A weak scalar of `device` whose value stays in `host` (a weak 0-d CPU array) until something
+  // needs its device memory: a pending upload. Elementwise kernels take the value as a
+  // parameter instead (ir::Layout::by_value), so `gpu_array * 2.5` allocates and copies nothing.
+  static Array deferred_upload(const Array& host, Device device);
 
   bool valid() const { return impl_ != nullptr; }
   const Shape& shape() const { return impl_->shape; }
@@ -89,6 +93,8 @@ class Array {
   size_t nbytes() const { return static_cast<size_t>(size()) * itemsize(); }
   bool weak() const { return impl_->weak; }
   bool is_pending() const { return impl_->node != nullptr; }
+  // The host value of a deferred_upload() not uploaded yet; null for every other array.
+  const Array* host_constant() const;
   bool is_contiguous() const;  // C order
   bool is_f_contiguous() const;
 

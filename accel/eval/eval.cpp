@@ -37,8 +37,28 @@ Array prepare_input(const Array& in, Dtype compute, const Shape& shape, Backend&
   return Array::view_of(a, shape, broadcast_strides(a.shape(), a.strides(), shape), a.offset());
 }
 
+// The region of one node reading Python numbers kept on the host: its kernel takes them by
+// value. Its other inputs are computed first, so the region is that node alone.
+ir::FusedRegion region_of_node(const Array& a) {
+  for (const Array& in : a.impl()->node->inputs)
+    if (!in.host_constant()) in.eval();
+  return ir::fuse_elementwise(std::span<const Array>(&a, 1));
+}
+
+bool reads_host_constant(const Node& node) {
+  return std::any_of(node.inputs.begin(), node.inputs.end(),
+                     [](const Array& in) { return in.host_constant() != nullptr; });
+}
+
+void run_region(ir::FusedRegion& r, std::vector<Array> outputs);
+
 // One node on its own: today's direct path, also used for single-node regions.
-void run_node(const Node& node, const Array& out) {
+void run_node(const Array& a, const Array& out) {
+  const Node& node = *a.impl()->node;
+  if (reads_host_constant(node)) {
+    ir::FusedRegion r = region_of_node(a);
+    return run_region(r, {out});
+  }
   Backend& be = backend_for(out.device());
   std::vector<Array> inputs;
   inputs.reserve(node.inputs.size());
@@ -61,14 +81,20 @@ void materialize(const Array& target, const Array& out) {
 
 void evaluate_unfused(const Array& a) {
   Array out = Array::empty(a.shape(), a.dtype(), a.device());
-  run_node(*a.impl()->node, out);
+  run_node(a, out);
   materialize(a, out);
+}
+
+// A Python number of a device array is uploaded only when something needs its memory.
+void upload_host_constant(const Array& a, const Array& host) {
+  materialize(a, Array::from_host(host.data(), host.dtype(), {}, a.device()));
 }
 
 // A region of one node whose inputs need no conversion runs exactly as it would unfused.
 // Casts of scalar inputs (a Python number) are what the direct path does anyway.
 bool is_single_node(const ir::FusedRegion& r) {
-  if (r.num_nodes() != 1 || r.ir.outputs.size() != 1) return false;
+  if (r.num_nodes() != 1 || r.ir.outputs.size() != 1 || r.ir.has_layout(ir::Layout::by_value))
+    return false;
   const std::vector<ir::Instr>& ins = r.ir.instrs;
   for (size_t i = 0; i + 1 < ins.size(); ++i) {
     if (ins[i].kind == ir::InstrKind::op) return false;
@@ -187,6 +213,7 @@ const Array& Array::eval() const {
 
 void evaluate(const Array& a) {
   if (!a.is_pending()) return;
+  if (const Array* host = a.host_constant()) return upload_host_constant(a, *host);
   if (!fusion_enabled() || runs_directly(a)) return evaluate_unfused(a);
   evaluate_group(std::span<const Array>(&a, 1));
 }
@@ -197,6 +224,8 @@ void evaluate_many(std::span<const Array> arrays) {
     return;
   }
   std::vector<bool> done(arrays.size(), false);
+  for (const Array& a : arrays)
+    if (a.host_constant()) a.eval();  // an upload, never a region's root
   for (size_t i = 0; i < arrays.size(); ++i) {
     if (done[i]) continue;
     std::vector<Array> group;
@@ -214,12 +243,13 @@ void evaluate_many(std::span<const Array> arrays) {
 }
 
 bool evaluate_into(const Array& pending, const Array& out) {
-  if (pending.dtype() != out.dtype() || pending.shape() != out.shape()) return false;
+  if (pending.dtype() != out.dtype() || pending.shape() != out.shape() || pending.host_constant())
+    return false;
   if (!fusion_enabled()) {
     out.buffer()->evaluate_pending_readers(pending.impl().get());
     if (!pending.is_pending() || !node_computable_in_place(*pending.impl()->node, out))
       return false;
-    run_node(*pending.impl()->node, out);
+    run_node(pending, out);
     read_from(pending, out);
     return true;
   }
@@ -242,7 +272,7 @@ bool evaluate_into(const Array& pending, const Array& out) {
         (in.data() != out.data() || in.strides() != out.strides() || in.dtype() != out.dtype()))
       return false;
   if (is_single_node(r)) {
-    run_node(*pending.impl()->node, out);
+    run_node(pending, out);
   } else {
     run_region(r, {out});
   }

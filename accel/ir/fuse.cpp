@@ -29,7 +29,9 @@ class RegionBuilder {
   int32_t visit(const Array& a, int depth) {
     const ArrayImpl* key = a.impl().get();
     if (auto it = value_of_.find(key); it != value_of_.end()) return it->second;
-    int32_t v = joins(a, depth) ? emit_node(a, depth) : emit_load(a);
+    int32_t v = a.host_constant() ? by_value(a, a.dtype())
+                : joins(a, depth) ? emit_node(a, depth)
+                                  : emit_load(a);
     value_of_[key] = v;
     return v;
   }
@@ -96,6 +98,18 @@ class RegionBuilder {
     return push_load(static_cast<int32_t>(r_.ir.inputs.size() - 1), a.dtype());
   }
 
+  // A Python number kept on the host, as a kernel parameter of `dtype`: the launch converts it
+  // as the CPU's cast would, so a node's compute dtype costs no cast in the kernel.
+  int32_t by_value(const Array& a, Dtype dtype) {
+    auto [it, fresh] = by_value_.try_emplace({a.impl().get(), dtype}, 0);
+    if (fresh) {
+      r_.ir.inputs.push_back({dtype, Layout::by_value});
+      r_.inputs.push_back(a);
+      it->second = push_load(static_cast<int32_t>(r_.ir.inputs.size() - 1), dtype);
+    }
+    return it->second;
+  }
+
   int32_t push_load(int32_t input, Dtype dtype) {
     return push({InstrKind::load, OpId::cast, dtype, dtype, {input, -1, -1}});
   }
@@ -106,7 +120,9 @@ class RegionBuilder {
     for (const Array& in : node.inputs) ++refs_[in.impl().get()];
     int32_t args[3] = {-1, -1, -1};
     for (size_t k = 0; k < node.inputs.size(); ++k)
-      args[k] = cast_to(visit(node.inputs[k], depth + 1), node.compute);
+      args[k] = node.inputs[k].host_constant()
+                    ? by_value(node.inputs[k], node.compute)
+                    : cast_to(visit(node.inputs[k], depth + 1), node.compute);
     // A copy is a cast to the same dtype: kept as an instruction so that no output is ever
     // stored from a load (an in-place output may overwrite that input within the block).
     if (node.op == OpId::cast)
@@ -118,6 +134,7 @@ class RegionBuilder {
   std::unordered_map<const ArrayImpl*, int32_t> value_of_;
   std::unordered_map<const ArrayImpl*, int> refs_;
   std::map<std::pair<int32_t, Dtype>, int32_t> casts_;
+  std::map<std::pair<const ArrayImpl*, Dtype>, int32_t> by_value_;
   std::map<std::tuple<int, int, int32_t, int32_t, int32_t>, int32_t> ops_;
   int temp_bytes_ = 0;
 };

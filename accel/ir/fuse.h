@@ -23,8 +23,10 @@ struct FusedRegion {
   KernelIR ir;
   Shape shape;
   Device device;
-  std::vector<Array> inputs;   // one per ir.inputs, viewed with `shape` (0 strides where broadcast)
-  std::vector<Array> targets;  // one per ir.outputs: the pending arrays they materialize
+  // One per ir.inputs, viewed with `shape` (0 strides where broadcast); a by_value operand's is
+  // the 0-d Python number itself.
+  std::vector<Array> inputs;
+  std::vector<Array> targets;             // one per ir.outputs: the pending arrays they materialize
   std::vector<const ArrayImpl*> members;  // every pending node fused, in evaluation order
   std::vector<Array> deferred;  // pending inputs that did not join: compute them, then fuse again
   int num_nodes() const { return static_cast<int>(members.size()); }

@@ -12,6 +12,8 @@ const char* layout_name(Layout l) {
       return "scalar";
     case Layout::strided:
       return "strided";
+    case Layout::by_value:
+      return "by value";
   }
   return "?";
 }
@@ -118,6 +120,12 @@ bool KernelIR::all_layouts(Layout a, Layout b) const {
   for (const Operand& o : outputs)
     if (o.layout != a && o.layout != b) return false;
   return true;
+}
+
+bool KernelIR::has_layout(Layout l) const {
+  for (const Operand& o : inputs)
+    if (o.layout == l) return true;
+  return false;
 }
 
 }  // namespace accel::ir

@@ -18,6 +18,10 @@ enum class Layout : uint8_t {
   contiguous,  // element i at base + i
   scalar,      // one value for every element (a 0-d or fully broadcast operand)
   strided,     // anything else: broadcast axes, transposes, slices
+  // One value passed to the kernel as a parameter of the operand's dtype: a Python number of a
+  // device array, kept on the host (Array::deferred_upload). Inputs only; only devices whose
+  // memory the host cannot address produce it (CPU scalars are host memory already).
+  by_value,
 };
 const char* layout_name(Layout l);
 
@@ -61,6 +65,7 @@ struct KernelIR {
   // Rough cost per element in units of an add (for threading and for when a JIT pays).
   int cost() const;
   bool all_layouts(Layout a, Layout b) const;  // every operand is `a` or `b`
+  bool has_layout(Layout l) const;             // some input is `l`
 };
 
 }  // namespace accel::ir

@@ -34,6 +34,11 @@ Array ascontiguousarray(const Array& x) {
 
 Array to_device(const Array& x, Device device) {
   if (x.device() == device) return x;
+  // A Python number moves without a copy: it stays on the host until a kernel needs it.
+  const Array* host = x.host_constant();
+  if (host && device.is_cpu()) return *host;
+  if (x.weak() && x.ndim() == 0 && (host || x.device().is_cpu()))
+    return Array::deferred_upload(host ? *host : x, device);
   if (device.is_cpu()) {
     // Device data comes over as the span it covers (strided views too; one transfer) and is
     // made contiguous here.

@@ -152,7 +152,8 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   }
   // Long chains are cut here: compute the inputs now so the graph stays shallow.
   if (depth >= kMaxPendingDepth) {
-    for (const Array& a : node->inputs) a.eval();
+    for (const Array& a : node->inputs)
+      if (!a.host_constant()) a.eval();  // a Python number stays a kernel parameter
     depth = 0;
   }
   node->depth = depth + 1;

@@ -96,8 +96,10 @@ Dtype float_math_type(std::span<const Array> arrays) {
   return dt;
 }
 
-int weak_int_side(const Array& w, Dtype target) {
-  if (!w.weak() || !is_integer(w.dtype()) || !is_integer(target)) return 0;
+int weak_int_side(const Array& weak, Dtype target) {
+  if (!weak.weak() || !is_integer(weak.dtype()) || !is_integer(target)) return 0;
+  // A GPU array's Python number is read where it is kept, on the host: no upload, no sync.
+  const Array& w = weak.host_constant() ? *weak.host_constant() : weak;
   int side = 0;
   auto check = [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -119,8 +121,9 @@ int weak_int_side(const Array& w, Dtype target) {
   return side;
 }
 
-void check_weak_fits(const Array& w, Dtype target, const char* op) {
-  if (weak_int_side(w, target) == 0) return;
+void check_weak_fits(const Array& weak, Dtype target, const char* op) {
+  if (weak_int_side(weak, target) == 0) return;
+  const Array& w = weak.host_constant() ? *weak.host_constant() : weak;
   std::string value = w.dtype() == Dtype::uint64 ? std::to_string(w.item<uint64_t>())
                                                  : std::to_string(w.item<int64_t>());
   throw OverflowError(std::string("[") + op + "] Python integer " + value +

@@ -90,20 +90,27 @@ class HostBuild {
       entries_.push_back(reinterpret_cast<Entry>(library_.symbol("run_" + k.name())));
   }
   const std::string& error() const { return library_.error(); }
-  void run(size_t i, const std::string& args) const {
+  // `values`: the by-value parameters' bytes, in input order.
+  void run(size_t i, const std::string& args, const std::vector<const void*>& values = {}) const {
     const Entry entry = entries_.at(i);
-    simt::launch(kGrid, kBlock, [&] { entry(args.data()); });
+    simt::launch(kGrid, kBlock, [&] { entry(args.data(), values.data()); });
   }
 
  private:
-  using Entry = void (*)(const void*);
+  using Entry = void (*)(const void*, const void* const*);
   static std::string source(const std::vector<ir::KernelIR>& irs) {
     std::string src = codegen::emit_prelude(codegen::cuda_dialect());
     for (const ir::KernelIR& k : irs) {
       const std::string name = k.name();
       src += codegen::emit_kernel_body(k, codegen::cuda_dialect());
-      src += "extern \"C\" void run_" + name + "(const void* p) { " + name +
-             "(*static_cast<const " + name + "_args*>(p)); }\n";
+      src += "extern \"C\" void run_" + name + "(const void* p, const void* const* v) { " + name +
+             "(*static_cast<const " + name + "_args*>(p)";
+      size_t j = 0;
+      for (const ir::Operand& o : k.inputs)
+        if (o.layout == ir::Layout::by_value)
+          src += std::string(", *static_cast<const ") + codegen::c_type(o.dtype) + "*>(v[" +
+                 std::to_string(j++) + "])";
+      src += "); }\n";
     }
     return src;
   }
@@ -120,7 +127,9 @@ ir::KernelIR launch_on_host(const ir::KernelIR& ir, std::span<const Array> input
   HostBuild build({launch->ir});
   EXPECT_EQ(build.error(), "");
   if (!build.error().empty()) return launch->ir;
-  for (const std::string& args : launch->args) build.run(0, args);
+  std::vector<const void*> values;
+  for (const cuda::ByValueParam& v : launch->values) values.push_back(v.bytes.data());
+  for (const std::string& args : launch->args) build.run(0, args, values);
   return launch->ir;
 }
 
@@ -209,6 +218,28 @@ TEST(CudaKernelsOnHost, fused_region_with_two_outputs_matches_the_cpu_backend) {
   eval({y, z});
   expect_same(outs[0], y, 1e-15, "y");
   expect_same(outs[1], z, 0, "z");
+}
+
+TEST(CudaKernelsOnHost, by_value_operands_give_the_cpu_results_bit_for_bit) {
+  // `(x * 0.1 - 7) * x` with its Python numbers as kernel parameters, as on a GPU (there fusion
+  // gives them the compute dtype; here they keep float64 / int64 and the kernel casts them).
+  for (Dtype dt : {float32, float64, int16}) {
+    Array x = astype(doubles({70, 90}, 40, 6), dt).eval();  // past eager_small: lazy
+    Array y = (x * 0.1 - 7) * x;
+    ir::FusedRegion r = ir::fuse_elementwise({&y, 1});
+    int by_value = 0;
+    for (size_t k = 0; k < r.ir.inputs.size(); ++k) {
+      if (r.ir.inputs[k].layout != ir::Layout::scalar) continue;
+      r.ir.inputs[k].layout = ir::Layout::by_value;
+      const Array& view = r.inputs[k];  // the number broadcast over the shape: pass it 0-d
+      r.inputs[k] = Array::from_buffer(view.impl()->buffer, {}, {}, view.offset(), view.dtype());
+      ++by_value;
+    }
+    ASSERT_EQ(by_value, 2) << dtype_name(dt);
+    Array out = empty(r.shape, y.dtype());
+    launch_on_host(r.ir, r.inputs, {&out, 1});
+    expect_same(out, y, 0, dtype_name(dt));
+  }
 }
 
 // Finite complex values, parts in [-3, 3], modulus at least 0.25 (as the GPU tests use).

@@ -10,9 +10,10 @@
 // ordered before the other, are a race, reported in races().
 //
 // Kernel parameters are found through the CUBIN's own parameter table (.nv.info,
-// EIATTR_KPARAM_INFO), so cuFuncGetParamInfo answers as a real driver would, and every 8-byte
-// word of a parameter that points into device memory counts as a read and write of the byte
-// it points to (enough to tell arrays apart: each test array starts its own block).
+// EIATTR_KPARAM_INFO), so cuFuncGetParamInfo answers as a real driver would, each launch's
+// parameter bytes are kept (launches), and every 8-byte word of a parameter that points into
+// device memory counts as a read and write of the byte it points to (enough to tell arrays
+// apart: each test array starts its own block).
 //
 // Calls that need a context fail with CUDA_ERROR_INVALID_CONTEXT on a thread without one (as
 // the real driver does), and are counted in missing_context.
@@ -53,6 +54,12 @@ struct Function {
   std::vector<size_t> params;  // sizes, from the CUBIN
 };
 
+// A launch as the kernel received it: each parameter's bytes (sizes from the CUBIN).
+struct Launch {
+  std::string name;
+  std::vector<std::string> params;
+};
+
 struct State {
   std::recursive_mutex mutex;
   // Streams by index: 0 is the legacy default stream. Handles map to indices; a destroyed
@@ -70,6 +77,7 @@ struct State {
   uintptr_t next_module = 0x9000, next_function = 0xa000;
   std::vector<Access> accesses;
   std::vector<std::string> races, log;
+  std::vector<Launch> launches;
   int missing_context = 0;
   int param_info_calls = 0;
   int static_shared = 0;              // what cuFuncGetAttribute reports for every kernel
@@ -462,6 +470,10 @@ inline CUresult fLaunchKernel(CUfunction f, unsigned, unsigned, unsigned, unsign
       const auto p = read_at<uintptr_t>(static_cast<const char*>(params[i]) + at);
       if (is_device(p)) access(s, tick, p, p + 1, true, "kernel " + fn.name);
     }
+  Launch launch{fn.name, {}};
+  for (size_t i = 0; i < fn.params.size(); ++i)
+    launch.params.emplace_back(static_cast<const char*>(params[i]), fn.params[i]);
+  state().launches.push_back(std::move(launch));
   state().log.push_back("cuLaunchKernel " + fn.name + " on stream " + std::to_string(s));
   return CUDA_SUCCESS;
 }

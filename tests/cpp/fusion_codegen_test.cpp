@@ -75,6 +75,66 @@ TEST(FusionCodegen, cuda_source_of_representative_kernels_compiles_with_nvrtc) {
   }
 }
 
+// y = x + s with s a kernel parameter (ir::Layout::by_value), for every dtype, plus a chain of
+// two parameters of different dtypes cast in the kernel: what GPU arrays' Python numbers become.
+std::vector<std::pair<std::string, ir::KernelIR>> by_value_kernels() {
+  std::vector<std::pair<std::string, ir::KernelIR>> k;
+  for (int d = 0; d < kNumDtypes; ++d) {
+    const auto dt = static_cast<Dtype>(d);
+    ir::KernelIR ir;
+    ir.inputs = {{dt, ir::Layout::contiguous}, {dt, ir::Layout::by_value}};
+    ir.instrs = {{ir::InstrKind::load, OpId::cast, dt, dt, {0, -1, -1}},
+                 {ir::InstrKind::load, OpId::cast, dt, dt, {1, -1, -1}},
+                 {ir::InstrKind::op, OpId::add, dt, dt, {0, 1, -1}}};
+    ir.outputs = {{dt, ir::Layout::strided}};
+    ir.results = {2};
+    k.emplace_back(std::string("by_value_") + dtype_name(dt), ir);
+  }
+  Array f = ones_of({64}, float32);
+  ir::KernelIR chain =
+      ir_of(weak_scalar(2.5, f.device()) * f - weak_scalar(int64_t{3}, f.device()));
+  for (ir::Operand& o : chain.inputs)
+    if (o.layout == ir::Layout::scalar) o.layout = ir::Layout::by_value;
+  k.emplace_back("by_value_chain", chain);
+  return k;
+}
+
+TEST(FusionCodegen, cuda_kernels_with_by_value_operands_compile_for_sm_90) {
+  std::string why = cuda::nvrtc_unavailable_reason();
+  ASSERT_TRUE(why.empty()) << "NVRTC is required to check generated CUDA source: " << why;
+  std::string src = codegen::emit_prelude(codegen::cuda_dialect());
+  std::vector<std::string> names;
+  for (const auto& [label, ir] : by_value_kernels()) {
+    const std::string body = codegen::emit_kernel_body(ir, codegen::cuda_dialect());
+    // The parameter follows the args struct, and the struct holds only operands in memory.
+    const std::string type = codegen::c_type(ir.inputs.back().dtype);
+    EXPECT_NE(body.find(", const " + type + " in"), std::string::npos) << body;
+    size_t in_memory = ir.outputs.size();
+    for (const ir::Operand& o : ir.inputs) in_memory += o.layout != ir::Layout::by_value;
+    EXPECT_NE(body.find("char* ptr[" + std::to_string(in_memory) + "];"), std::string::npos)
+        << label << "\n" << body;
+    src += body;
+    names.push_back(ir.name());
+  }
+  cuda::CompileOptions opts;
+  opts.arch = "sm_90";  // CUBIN: ptxas checks the parameter list too
+  opts.options = {"-default-device", "-std=c++17"};
+  opts.program_name = "by_value.cu";
+  opts.use_cache = false;
+  try {
+    auto m = cuda::compile(src, opts);
+    EXPECT_FALSE(m->image.empty());
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+}
+
+TEST(FusionCodegen, host_dialect_refuses_by_value_operands) {
+  // The CPU reads Python numbers from host memory; nothing there makes a by-value operand.
+  EXPECT_THROW(codegen::emit_kernel(by_value_kernels()[0].second, codegen::host_dialect()),
+               CompileError);
+}
+
 TEST(FusionCodegen, host_source_calls_the_shared_functors) {
   Array f = ones_of({64}, float32);
   ir::KernelIR ir = ir_of(sin(f) * 2 + f);

@@ -53,6 +53,21 @@ void check_operand(const Array& a, const Shape& shape, Dtype dtype, Device devic
                      shape_str(shape));
 }
 
+// A by-value input: a Python number still on the host (or a 0-d array in host memory, as the
+// emulator tests pass), its value converted to the operand's dtype by the CPU's one-element
+// conversion (scalar::convert, as its cast loop and fused kernels).
+ByValueParam by_value_param(const Array& a, Dtype dtype, Device device, size_t k,
+                            const ir::KernelIR& ir) {
+  const Array* host = a.host_constant();
+  if (a.device() != device || a.ndim() != 0 || (!host && !a.device().is_cpu()))
+    throw ValueError("[" + ir.name() + "] input " + std::to_string(k) +
+                     " is passed by value but is a " + a.describe() + " (not a Python number of " +
+                     device.str() + " kept on the host)");
+  ByValueParam p{dtype, std::string(itemsize(dtype), '\0')};
+  (host ? *host : a).copy_to_host(p.bytes.data(), dtype);
+  return p;
+}
+
 }  // namespace
 
 const std::vector<std::string>& generated_kernel_options() {
@@ -89,40 +104,55 @@ ir::KernelIR cast_kernel_ir(Dtype from, Dtype to) {
 
 std::optional<GeneratedLaunch> plan_generated_kernel(ir::KernelIR ir, std::span<const Array> inputs,
                                                      std::span<const Array> outputs) {
-  const size_t nin = inputs.size(), nops = nin + outputs.size();
+  const size_t nin = inputs.size();
   if (nin != ir.inputs.size() || outputs.size() != ir.outputs.size() || outputs.empty())
     throw ValueError("[" + ir.name() + "] takes " + std::to_string(ir.inputs.size()) + " inputs and " +
                      std::to_string(ir.outputs.size()) + " outputs; got " + std::to_string(nin) +
                      " and " + std::to_string(outputs.size()));
-  if (args_size(nops) > kMaxArgsBytes) return std::nullopt;
   const Shape& shape = outputs[0].shape();
   const Device device = outputs[0].device();
   GeneratedLaunch launch;
-  std::vector<char*> ptrs;
-  std::vector<Strides> strides;
-  ptrs.reserve(nops);
-  strides.reserve(nops);
-  auto add = [&](const Array& a) {
-    ptrs.push_back(static_cast<char*>(a.data()));
-    Strides s = a.strides();
-    for (int64_t& x : s) x *= static_cast<int64_t>(a.itemsize());
-    strides.push_back(std::move(s));
-  };
-  for (size_t k = 0; k < nin; ++k) check_operand(inputs[k], shape, ir.inputs[k].dtype, device, "input", k, ir);
-  for (size_t k = 0; k < outputs.size(); ++k)
+  // Operands in memory (inputs but the by-value ones, then outputs): the args struct's.
+  std::vector<const Array*> in_memory;
+  std::vector<size_t> memory_input;  // in_memory[j]'s input index, for inputs
+  size_t param_bytes = 0;
+  for (size_t k = 0; k < nin; ++k) {
+    if (ir.inputs[k].layout == ir::Layout::by_value) {
+      launch.values.push_back(by_value_param(inputs[k], ir.inputs[k].dtype, device, k, ir));
+      param_bytes += 16;  // at most, with its alignment
+      continue;
+    }
+    check_operand(inputs[k], shape, ir.inputs[k].dtype, device, "input", k, ir);
+    in_memory.push_back(&inputs[k]);
+    memory_input.push_back(k);
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
     check_operand(outputs[k], shape, ir.outputs[k].dtype, device, "output", k, ir);
+    in_memory.push_back(&outputs[k]);
+  }
+  const size_t nops = in_memory.size(), nin_memory = memory_input.size();
+  if (args_size(nops) + param_bytes > kMaxArgsBytes) return std::nullopt;
   if (shape_size(shape) == 0) {
     launch.ir = std::move(ir);
     return launch;
   }
-  for (const Array& a : inputs) add(a);
-  for (const Array& a : outputs) add(a);
+  std::vector<char*> ptrs;
+  std::vector<Strides> strides;
+  ptrs.reserve(nops);
+  strides.reserve(nops);
+  for (const Array* a : in_memory) {
+    ptrs.push_back(static_cast<char*>(a->data()));
+    Strides s = a->strides();
+    for (int64_t& x : s) x *= static_cast<int64_t>(a->itemsize());
+    strides.push_back(std::move(s));
+  }
   const LoopLayout layout = simplify_layout(shape, std::move(strides));
-  for (size_t k = 0; k < nin; ++k)
-    ir.inputs[k].layout = input_layout_of(layout, k, static_cast<int64_t>(inputs[k].itemsize()));
+  for (size_t j = 0; j < nin_memory; ++j)
+    ir.inputs[memory_input[j]].layout =
+        input_layout_of(layout, j, static_cast<int64_t>(in_memory[j]->itemsize()));
   for (size_t k = 0; k < outputs.size(); ++k)
     ir.outputs[k].layout =
-        output_layout_of(layout, nin + k, static_cast<int64_t>(outputs[k].itemsize()));
+        output_layout_of(layout, nin_memory + k, static_cast<int64_t>(outputs[k].itemsize()));
   launch.ir = std::move(ir);
   for_each_launch(layout, [&](const std::vector<int64_t>& offsets, const LoopLayout& part) {
     std::vector<char*> at = ptrs;
@@ -146,6 +176,7 @@ bool run_generated_kernel(int device, ir::KernelIR ir, std::span<const Array> in
   for (size_t part = 0; part < launch->args.size(); ++part) {
     KernelArgs args;
     args.add_bytes(launch->args[part].data(), launch->args[part].size());
+    for (const ByValueParam& v : launch->values) args.add_scalar(v.dtype, v.bytes.data());
     kernel(Dim3{grid_blocks(launch->sizes[part], sms)}, Dim3{kElementwiseBlock}, args);
   }
   return true;

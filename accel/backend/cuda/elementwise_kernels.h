@@ -26,13 +26,21 @@ ir::KernelIR op_kernel_ir(OpId op, Dtype compute, Dtype out);
 // out = convert<to>(in).
 ir::KernelIR cast_kernel_ir(Dtype from, Dtype to);
 
+// A by-value operand's parameter: its dtype and the value's bytes in it.
+struct ByValueParam {
+  Dtype dtype;
+  std::string bytes;
+};
+
 // A launch of a generated kernel worked out on the host: the IR with the layouts its operands
 // allow, and per launch (one, or more past 8 unmergeable axes) the packed args struct and the
-// element count. Empty `args`: nothing to run (no elements).
+// element count; every launch passes the by-value parameters after the struct. Empty `args`:
+// nothing to run (no elements).
 struct GeneratedLaunch {
   ir::KernelIR ir;
   std::vector<std::string> args;
   std::vector<int64_t> sizes;
+  std::vector<ByValueParam> values;
 };
 // The launch of `ir` over inputs and outputs of one shape on one device (see below), or nullopt
 // when the kernel would take more operands than one launch can pass. Throws DeviceError or
@@ -42,8 +50,10 @@ std::optional<GeneratedLaunch> plan_generated_kernel(ir::KernelIR ir, std::span<
 
 // Runs `ir` with inputs and outputs of one shape (inputs may be broadcast views with 0 strides)
 // on cuda:device, queued on the current stream. Operand layouts are taken from the arrays after
-// simplifying their shape (ir's own are ignored). Returns false, doing nothing, when the kernel
-// would take more operands than one launch can pass (the caller then splits the work).
+// simplifying their shape (ir's own are ignored, but for by_value inputs: 0-d Python numbers
+// kept on the host, Array::deferred_upload, passed as parameters of the operand's dtype).
+// Returns false, doing nothing, when the kernel would take more operands than one launch can
+// pass (the caller then splits the work).
 bool run_generated_kernel(int device, ir::KernelIR ir, std::span<const Array> inputs,
                           std::span<const Array> outputs);
 
