@@ -1,6 +1,7 @@
 #include "accel/backend/profiling_backend.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -31,9 +32,6 @@ bool is_scalar(const Array& a) {
   return std::all_of(a.strides().begin(), a.strides().end(), [](int64_t s) { return s == 0; });
 }
 
-std::string describe(const Array& a) {
-  return (is_scalar(a) ? std::string("scalar") : shape_str(a.shape())) + " " + dtype_name(a.dtype());
-}
 
 // GPU times: a pair of CUDA events around each kernel, read when the session stops (reading
 // them at once would synchronize after every launch and change what is measured).
@@ -114,9 +112,10 @@ class KernelRecord {
     Event& e = scope_.event();
     e.bytes += distinct_bytes(a);
     if (is_float64(a.dtype()) && !is_scalar(a)) e.flags |= profile::kFloat64;
+    if (e.detail.empty()) e.detail.reserve(96);
     if (!e.detail.empty()) e.detail += input ? ", " : " -> ";
     else if (!input) e.detail += "-> ";
-    e.detail += describe(a);
+    append_operand(e.detail, a);
     return *this;
   }
 
@@ -273,6 +272,22 @@ class ProfilingBackend final : public Backend {
 };
 
 }  // namespace
+
+void append_operand(std::string& out, const Array& a) {
+  if (is_scalar(a)) {
+    out += "scalar";
+  } else {
+    char buf[24];
+    out += '(';
+    for (int d = 0; d < a.ndim(); ++d) {
+      if (d) out += ", ";
+      out.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, a.shape()[d]).ptr - buf));
+    }
+    out += a.ndim() == 1 ? ",)" : ")";
+  }
+  out += ' ';
+  out += dtype_name(a.dtype());
+}
 
 Backend& profiled_backend(Backend& inner) {
   static std::mutex mutex;

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "accel/backend/profiling_backend.h"
 #include "accel/eval/eval.h"
 #include "accel/runtime/profiler.h"
 
@@ -12,18 +13,21 @@ int64_t record_op(OpId op, std::span<const Array> inputs, const Array& result, b
   e.kind = profile::EventKind::op;
   const bool copy = op == OpId::cast && inputs[0].dtype() == result.dtype();
   e.name = copy ? "copy" : op_name(op);
+  e.detail.reserve(96);
   for (const Array& a : inputs) {
     if (!e.detail.empty()) e.detail += ", ";
-    e.detail += shape_str(a.shape()) + " " + dtype_name(a.dtype());
+    append_operand(e.detail, a);
   }
-  e.detail += " -> " + shape_str(result.shape()) + " " + dtype_name(result.dtype());
+  e.detail += " -> ";
+  append_operand(e.detail, result);
   e.device = result.device().is_cpu() ? -1 : result.device().index;
   e.elements = result.size();
   e.id = profile::next_id();
   e.flags = eager ? 0u : profile::kLazy;
   e.start_ns = profile::now_ns();
-  profile::record(e);
-  return e.id;
+  const int64_t id = e.id;
+  profile::record(std::move(e));
+  return id;
 }
 
 void record_depth_cut(OpId op) {

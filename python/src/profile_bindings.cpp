@@ -32,8 +32,15 @@ struct Sites {
   std::vector<PyObject*> held;
   std::vector<std::string> names;  // id - 1 -> "file:line"
   std::string package_dir;
+  // The last user frame's (code, instruction) and its id: one Python call records several
+  // events (op, allocation, kernel), and code plus instruction fix the line.
+  PyCodeObject* last_code = nullptr;
+  int last_lasti = -1;
+  uint32_t last_id = 0;
 
   void clear() {
+    last_code = nullptr;
+    last_lasti = -1;
     for (PyObject* o : held) Py_DECREF(o);
     held.clear();
     ids.clear();
@@ -69,7 +76,15 @@ uint32_t python_site() {
   uint32_t id = 0;
   while (f) {
     PyCodeObject* code = PyFrame_GetCode(f);
+    if (code == s.last_code && PyFrame_GetLasti(f) == s.last_lasti) {
+      id = s.last_id;
+      Py_DECREF(code);
+      Py_DECREF(f);
+      break;
+    }
     if (!is_internal(s, code)) {
+      s.last_code = code;  // held by is_internal's table until the session ends
+      s.last_lasti = PyFrame_GetLasti(f);
       Sites::Key key{code, PyFrame_GetLineNumber(f)};
       auto [it, fresh] = s.ids.try_emplace(key, 0);
       if (fresh) {
@@ -78,7 +93,7 @@ uint32_t python_site() {
         s.names.push_back(std::string(file ? file : "?") + ":" + std::to_string(key.line));
         it->second = static_cast<uint32_t>(s.names.size());
       }
-      id = it->second;
+      id = s.last_id = it->second;
       Py_DECREF(code);
       Py_DECREF(f);
       break;
