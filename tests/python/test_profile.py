@@ -373,3 +373,42 @@ def test_python_m_accel_profile_runs_a_script(tmp_path):
     assert "fused(multiply)" in out.stdout or "multiply" in out.stdout
     assert f"sync_in_loop [{script}:5]" in out.stdout
     assert json.loads(trace.read_text())["traceEvents"]
+
+
+# --- estimate -----------------------------------------------------------------------------------
+
+def test_estimate_model_arithmetic_on_synthetic_events():
+    from accel._estimate import Machine, predict
+
+    m = Machine("G", bandwidth=1e12, flops32=1e13, flops64=1e11, launch_s=5e-6, link=1e10)
+    events = [
+        {"kind": "kernel", "bytes": 4e9, "flops": 1e9, "flags": set()},          # memory: 4 ms
+        {"kind": "kernel", "bytes": 1e6, "flops": 1e11, "flags": set()},         # compute: 10 ms
+        {"kind": "kernel", "bytes": 1e6, "flops": 1e9, "flags": {"float64"}},    # fp64: 10 ms
+        {"kind": "kernel", "bytes": 64, "flops": 16, "flags": set()},            # launch: 5 us
+        {"kind": "transfer", "bytes": 1e9, "flags": set()},                      # not a kernel
+    ]
+    p = predict(events, m, cpu_s=0.1, transfer_bytes=2e8)
+    assert p.kernels == 4
+    assert p.compute_s == pytest.approx(4e-3 + 10e-3 + 10e-3 + 5e-6)
+    assert p.transfer_s == pytest.approx(0.02)
+    assert p.speedup_resident == pytest.approx(0.1 / p.compute_s)
+    assert p.speedup_with_transfers == pytest.approx(0.1 / (p.compute_s + 0.02))
+    assert str(p).startswith("on G: ~24 ms compute + 20 ms transfers -> 2.3x faster")
+
+
+def test_estimate_names_gpus_and_rejects_unknown_ones():
+    x = ac.ones(1 << 20, dtype=ac.float32)
+    cpu, h100 = ac.estimate(lambda a: a * 2 + 1, x, gpus=("H100",))
+    assert h100.machine == "H100" and h100.kernels >= 1
+    assert h100.transfer_s == pytest.approx(2 * x.nbytes / 25e9)  # argument in, result out
+    with pytest.raises(ValueError, match="no figures for GPU 'Z9'"):
+        ac.estimate(lambda a: a + 1, x, gpus=("Z9",))
+
+
+def test_estimate_predicts_this_cpu_within_a_factor_of_5_for_memory_bound_work():
+    # A factor, not a tolerance: the model counts bytes and a measured bandwidth only.
+    a = ac.ones(1 << 23, dtype=ac.float32)
+    b = ac.ones(1 << 23, dtype=ac.float32)
+    cpu = ac.estimate(lambda x, y: (x + y) * 0.5, a, b, gpus=())[0]
+    assert cpu.compute_s / 5 <= cpu.cpu_s <= cpu.compute_s * 5, str(cpu)
