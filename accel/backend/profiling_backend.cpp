@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 
+#include "accel/backend/cuda/memory.h"
 #include "accel/backend/cuda/stream.h"
 #include "accel/codegen/template_kernel.h"
 #include "accel/ir/kernel_ir.h"
@@ -31,7 +32,6 @@ bool is_float64(Dtype dt) { return dt == Dtype::float64 || dt == Dtype::complex1
 bool is_scalar(const Array& a) {
   return std::all_of(a.strides().begin(), a.strides().end(), [](int64_t s) { return s == 0; });
 }
-
 
 // GPU times: a pair of CUDA events around each kernel, read when the session stops (reading
 // them at once would synchronize after every launch and change what is measured).
@@ -78,7 +78,8 @@ class KernelRecord {
     if (!device.is_cpu()) {
       cuda::Stream s = cuda::current_stream(device.index);
       e.stream = static_cast<int64_t>(s.id());
-      timer_.emplace(GpuTimer{e.id, cuda::Event::create(device.index), cuda::Event::create(device.index)});
+      timer_.emplace(
+          GpuTimer{e.id, cuda::Event::create(device.index), cuda::Event::create(device.index)});
       timer_->begin.record(s);
     }
   }
@@ -113,8 +114,10 @@ class KernelRecord {
     e.bytes += distinct_bytes(a);
     if (is_float64(a.dtype()) && !is_scalar(a)) e.flags |= profile::kFloat64;
     if (e.detail.empty()) e.detail.reserve(96);
-    if (!e.detail.empty()) e.detail += input ? ", " : " -> ";
-    else if (!input) e.detail += "-> ";
+    if (!e.detail.empty())
+      e.detail += input ? ", " : " -> ";
+    else if (!input)
+      e.detail += "-> ";
     append_operand(e.detail, a);
     return *this;
   }
@@ -135,7 +138,8 @@ std::string fused_name(const ir::KernelIR& ir, int64_t* ops) {
 }
 
 const char* reduce_name(ReduceOp op) {
-  static constexpr const char* names[] = {"sum", "prod", "min", "max", "any", "all", "argmin", "argmax"};
+  static constexpr const char* names[] = {"sum", "prod", "min",    "max",
+                                          "any", "all",  "argmin", "argmax"};
   return names[static_cast<size_t>(op)];
 }
 
@@ -161,10 +165,10 @@ class ProfilingBackend final : public Backend {
   void free_cached() override { inner_.free_cached(); }
 
   void copy_from_host(void* dst, const void* src, size_t nbytes) override {
-    transfer("h2d", nbytes, [&] { inner_.copy_from_host(dst, src, nbytes); });
+    transfer("h2d", src, nbytes, [&] { inner_.copy_from_host(dst, src, nbytes); });
   }
   void copy_to_host(void* dst, const void* src, size_t nbytes) override {
-    transfer("d2h", nbytes, [&] { inner_.copy_to_host(dst, src, nbytes); });
+    transfer("d2h", dst, nbytes, [&] { inner_.copy_to_host(dst, src, nbytes); });
   }
 
   void elementwise(OpId op, std::span<const Array> inputs, const Array& out) override {
@@ -257,7 +261,7 @@ class ProfilingBackend final : public Backend {
   int device_number() const { return device().is_cpu() ? -1 : device().index; }
 
   template <class Copy>
-  void transfer(const char* direction, size_t nbytes, Copy&& copy) {
+  void transfer(const char* direction, const void* host, size_t nbytes, Copy&& copy) {
     // Host memory on the CPU device is not a transfer; the kernels that copy it are recorded.
     if (device().is_cpu()) return copy();
     profile::Scope s(EventKind::transfer, direction);
@@ -265,6 +269,7 @@ class ProfilingBackend final : public Backend {
     e.device = device_number();
     e.bytes = static_cast<int64_t>(nbytes);
     e.stream = static_cast<int64_t>(cuda::current_stream(device().index).id());
+    if (!cuda::is_pageable_host_memory(host)) e.flags |= profile::kPinned;
     copy();
   }
 
@@ -281,7 +286,8 @@ void append_operand(std::string& out, const Array& a) {
     out += '(';
     for (int d = 0; d < a.ndim(); ++d) {
       if (d) out += ", ";
-      out.append(buf, static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, a.shape()[d]).ptr - buf));
+      out.append(buf,
+                 static_cast<size_t>(std::to_chars(buf, buf + sizeof buf, a.shape()[d]).ptr - buf));
     }
     out += a.ndim() == 1 ? ",)" : ")";
   }

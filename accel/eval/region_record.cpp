@@ -39,8 +39,9 @@ void record_fusion_cuts(const ir::FusedRegion& r) {
     e.detail = d.shape() != r.shape
                    ? "its result of shape " + shape_str(d.shape()) + " is broadcast to " +
                          shape_str(r.shape) + ": computed on its own, then read by the region"
-                   : std::string("the region reached a fusion cap (depth, instructions, "
-                                 "inputs or temporaries; accel/ir/fuse.cpp)");
+                   : std::string(
+                         "the region reached a fusion cap (depth, instructions, "
+                         "inputs or temporaries; accel/ir/fuse.cpp)");
     e.elements = d.size();
     e.start_ns = profile::now_ns();
     profile::record(std::move(e));

@@ -16,14 +16,14 @@
 
 namespace accel::profile {
 
-#define ACCEL_PROFILE_EVENT_KINDS(X)                                                            \
-  X(op)         /* an elementwise op was recorded (lazy) or run at once (eager) */           \
-  X(kernel)     /* a backend call ran: an op, a fused region, a reduction, a copy, ... */   \
-  X(region)     /* pending ops were evaluated together: which ops, fused or alone */         \
-  X(transfer)   /* bytes moved between host and a device */                                  \
-  X(compile)    /* a kernel was compiled, or found in a cache */                             \
-  X(alloc)      /* a buffer was allocated */                                                 \
-  X(sync)       /* the host waited for a value (read to host, explicit synchronize) */       \
+#define ACCEL_PROFILE_EVENT_KINDS(X)                                                      \
+  X(op)         /* an elementwise op was recorded (lazy) or run at once (eager) */        \
+  X(kernel)     /* a backend call ran: an op, a fused region, a reduction, a copy, ... */ \
+  X(region)     /* pending ops were evaluated together: which ops, fused or alone */      \
+  X(transfer)   /* bytes moved between host and a device */                               \
+  X(compile)    /* a kernel was compiled, or found in a cache */                          \
+  X(alloc)      /* a buffer was allocated */                                              \
+  X(sync)       /* the host waited for a value (read to host, explicit synchronize) */    \
   X(fusion_cut) /* a pending input could not join its consumer's region */
 
 enum class EventKind : uint8_t {
@@ -35,21 +35,21 @@ const char* event_kind_name(EventKind kind);
 
 // Flag bits of Event::flags.
 enum Flag : uint32_t {
-  kFused = 1,         // kernel/region: more than one op in one pass
-  kCacheHit = 2,      // compile: found in memory or on disk; alloc: served by the cache
-  kPinned = 4,        // transfer: host side is pinned memory
-  kStridedCopy = 8,   // kernel: a same-dtype copy out of a non-contiguous view
-  kFloat64 = 16,      // kernel: an operand is float64 or complex128
-  kDiskCache = 32,    // compile: the hit came from the on-disk kernel cache
-  kLazy = 64,         // op: became a pending node, so fusion decides how it runs
+  kFused = 1,        // kernel/region: more than one op in one pass
+  kCacheHit = 2,     // compile: found in memory or on disk; alloc: served by the cache
+  kPinned = 4,       // transfer: host side is pinned memory
+  kStridedCopy = 8,  // kernel: a same-dtype copy out of a non-contiguous view
+  kFloat64 = 16,     // kernel: an operand is float64 or complex128
+  kDiskCache = 32,   // compile: the hit came from the on-disk kernel cache
+  kLazy = 64,        // op: became a pending node, so fusion decides how it runs
 };
 
 struct Event {
   EventKind kind = EventKind::kernel;
-  std::string name;    // op or kernel name; compile: kernel name; sync: what waited; cut: op
-  std::string detail;  // operands "(1000,) float32, ... -> (1000,) float32"; compiler; reason
-  int device = -1;     // -1: the CPU, N: cuda:N
-  int64_t stream = -1;  // CUDA stream id, -1 when none
+  std::string name;      // op or kernel name; compile: kernel name; sync: what waited; cut: op
+  std::string detail;    // operands "(1000,) float32, ... -> (1000,) float32"; compiler; reason
+  int device = -1;       // -1: the CPU, N: cuda:N
+  int64_t stream = -1;   // CUDA stream id, -1 when none
   int64_t start_ns = 0;  // host clock, from the session's start
   int64_t dur_ns = 0;    // host wall time
   int64_t gpu_ns = -1;   // device time from CUDA events, once known
@@ -57,13 +57,13 @@ struct Event {
   int64_t elements = 0;  // kernel/op: output elements
   int64_t flops = 0;     // kernel: arithmetic operations, as counted by the recorder
   int64_t in_use = 0;    // alloc: bytes in use on the device after it
-  int64_t id = 0;        // op: op id; region: region id; others: 0
+  int64_t id = 0;        // op, region, kernel: its id (GPU times are matched by it); else 0
   int64_t region = 0;    // kernel: region that ran it (0: none)
   std::vector<int64_t> members;  // region: the op ids it computed
-  uint32_t thread = 0;   // small per-thread number, in order of first recording
-  uint32_t site = 0;     // caller's source location (see SiteProvider), 0 when unknown
+  uint32_t thread = 0;           // small per-thread number, in order of first recording
+  uint32_t site = 0;             // caller's source location (see SiteProvider), 0 when unknown
   uint32_t flags = 0;
-  int32_t depth = 0;     // nesting on its thread, from 0 (trace tracks)
+  int32_t depth = 0;  // nesting on its thread, from 0 (trace tracks)
 };
 
 // One load and a branch: every recording point tests this first.

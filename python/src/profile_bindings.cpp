@@ -24,7 +24,8 @@ struct Sites {
   };
   struct KeyHash {
     size_t operator()(const Key& k) const {
-      return std::hash<const void*>()(k.code) ^ (static_cast<size_t>(k.line) * 0x9E3779B97F4A7C15ull);
+      return std::hash<const void*>()(k.code) ^
+             (static_cast<size_t>(k.line) * 0x9E3779B97F4A7C15ull);
     }
   };
   std::unordered_map<Key, uint32_t, KeyHash> ids;

@@ -47,7 +47,8 @@ TEST(CudaProfile, TransfersAllocationsKernelsAndWaitsAreRecorded) {
   for (const auto& t : transfers) {
     EXPECT_EQ(t.bytes, 4000);
     EXPECT_EQ(t.device, 0);
-    EXPECT_EQ(t.stream, 0);  // the default stream
+    EXPECT_EQ(t.stream, 0);                           // the default stream
+    EXPECT_FALSE(t.flags & accel::profile::kPinned);  // a std::vector and a host buffer
   }
   auto allocs = of_kind(events, EventKind::alloc);
   ASSERT_GE(allocs.size(), 2u);
@@ -55,8 +56,8 @@ TEST(CudaProfile, TransfersAllocationsKernelsAndWaitsAreRecorded) {
   EXPECT_GE(allocs[0].in_use, 4000);
 
   auto kernels = of_kind(events, EventKind::kernel);
-  auto fill = std::find_if(kernels.begin(), kernels.end(),
-                           [](const auto& k) { return k.name == "fill"; });
+  auto fill =
+      std::find_if(kernels.begin(), kernels.end(), [](const auto& k) { return k.name == "fill"; });
   ASSERT_NE(fill, kernels.end());
   EXPECT_EQ(fill->device, 0);
   EXPECT_EQ(fill->stream, 0);
