@@ -24,3 +24,4 @@
 #include "accel/ops/sorting.h"
 #include "accel/backend/cuda/cuda.h"
 #include "accel/runtime/errors.h"
+#include "accel/runtime/profiler.h"

@@ -6,8 +6,21 @@
 #include "accel/core/array.h"
 #include "accel/device_src/scalar_ops.h"
 #include "accel/runtime/errors.h"
+#include "accel/runtime/profiler.h"
 
 namespace accel {
+namespace {
+
+// A read to the host, for the profiler: what was read, and whether it still had to be computed.
+void describe_wait(const Array& a, profile::Event& e) {
+  e.detail = shape_str(a.shape()) + " " + dtype_name(a.dtype()) + " on " + a.device().str() +
+             (a.is_pending() ? " (pending: computed first)" : "");
+  e.device = a.device().is_cpu() ? -1 : a.device().index;
+  e.elements = a.size();
+  e.bytes = static_cast<int64_t>(a.nbytes());
+}
+
+}  // namespace
 
 Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
   for (int64_t d : shape)
@@ -42,6 +55,8 @@ Array Array::scalar_of(Dtype dtype, double v, Device device) {
 }
 
 void Array::copy_to_host(void* dst, Dtype dst_dtype) const {
+  profile::WaitScope wait("to_host");
+  if (wait.event()) describe_wait(*this, *wait.event());
   eval();
   // One element (item(), float(x), bool(x)): converted in place, by the cast loop's rule.
   if (device().is_cpu() && size() == 1) {
@@ -70,6 +85,8 @@ void Array::copy_to_host(void* dst, Dtype dst_dtype) const {
 }
 
 Array Array::host_mirror() const {
+  profile::WaitScope wait("to_host");
+  if (wait.event()) describe_wait(*this, *wait.event());
   eval();
   if (device().is_cpu()) return *this;
   if (size() == 0) return Array::empty(shape(), dtype(), Device::cpu());

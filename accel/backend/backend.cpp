@@ -3,16 +3,21 @@
 #include <vector>
 
 #include "accel/backend/cpu/cpu_backend.h"
+#include "accel/backend/profiling_backend.h"
 #include "accel/backend/cuda/cuda_backend.h"
 #include "accel/ir/kernel_ir.h"
 #include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
+#include "accel/runtime/profiler.h"
 
 namespace accel {
 
 Backend& backend_for(Device device) {
-  if (device.is_cpu()) return cpu::cpu_backend();
-  return cuda::cuda_backend(device.index);
+  Backend& be = device.is_cpu() ? static_cast<Backend&>(cpu::cpu_backend())
+                                : static_cast<Backend&>(cuda::cuda_backend(device.index));
+  if (profile::active()) [[unlikely]]
+    return profiled_backend(be);
+  return be;
 }
 
 namespace {

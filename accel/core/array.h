@@ -25,6 +25,7 @@ struct Node {
   Dtype compute;             // dtype the op's loop runs in (inputs are cast to it)
   std::vector<Array> inputs;
   int depth = 1;             // longest chain of pending nodes below, capped (eval.cpp)
+  int64_t profile_id = 0;    // its op event while profiling (runtime/profiler.h), else 0
 };
 
 struct ArrayImpl {

@@ -8,6 +8,7 @@
 
 #include "accel/backend/backend.h"
 #include "accel/codegen/emit.h"
+#include "accel/eval/region_record.h"
 #include "accel/ir/fuse.h"
 #include "accel/runtime/config.h"
 
@@ -80,6 +81,8 @@ void materialize(const Array& target, const Array& out) {
 }
 
 void evaluate_unfused(const Array& a) {
+  const ArrayImpl* self = a.impl().get();
+  RegionRecord record(std::span<const ArrayImpl* const>(&self, 1), false);
   Array out = Array::empty(a.shape(), a.dtype(), a.device());
   run_node(a, out);
   materialize(a, out);
@@ -134,6 +137,7 @@ void run_region(ir::FusedRegion& r, std::vector<Array> outputs) {
     r.ir.outputs[k].layout = ir::output_layout(outputs[k]);
   }
   log_region(r);
+  RegionRecord record(r.members, r.num_nodes() > 1);
   backend_for(r.device).run_kernel(r.ir, r.inputs, outputs);
   for (size_t k = given; k < r.targets.size(); ++k) materialize(r.targets[k], outputs[k]);
 }
@@ -147,6 +151,7 @@ std::optional<ir::FusedRegion> ready_region(std::vector<Array> roots) {
     if (roots.empty()) return std::nullopt;
     ir::FusedRegion r = ir::fuse_elementwise(roots);
     if (r.deferred.empty()) return r;
+    record_fusion_cuts(r);
     evaluate_many(r.deferred);
   }
 }
@@ -214,6 +219,8 @@ const Array& Array::eval() const {
 void evaluate(const Array& a) {
   if (!a.is_pending()) return;
   if (const Array* host = a.host_constant()) return upload_host_constant(a, *host);
+  profile::WaitScope wait("evaluate");
+  if (wait.event()) wait.event()->detail = shape_str(a.shape()) + " " + dtype_name(a.dtype());
   if (!fusion_enabled() || runs_directly(a)) return evaluate_unfused(a);
   evaluate_group(std::span<const Array>(&a, 1));
 }

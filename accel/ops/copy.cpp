@@ -5,14 +5,19 @@
 #include "accel/backend/backend.h"
 #include "accel/eval/eager.h"
 #include "accel/eval/eval.h"
+#include "accel/ops/op_record.h"
 #include "accel/runtime/errors.h"
+#include "accel/runtime/profiler.h"
 
 namespace accel {
 
 Array astype(const Array& x, Dtype dtype, bool copy_always) {
   if (x.dtype() == dtype && !copy_always) return x;
-  if (auto now = try_eager(OpId::cast, x.dtype(), dtype, x.shape(), std::span<const Array>(&x, 1)))
+  if (auto now = try_eager(OpId::cast, x.dtype(), dtype, x.shape(), std::span<const Array>(&x, 1))) {
+    if (profile::active()) [[unlikely]]
+      record_op(OpId::cast, std::span<const Array>(&x, 1), *now, true);
     return *std::move(now);
+  }
   auto node = std::make_shared<Node>();
   node->op = OpId::cast;
   node->compute = x.dtype();
@@ -22,7 +27,11 @@ Array astype(const Array& x, Dtype dtype, bool copy_always) {
     x.eval();
     node->depth = 1;
   }
-  return Array::pending(x.shape(), dtype, x.device(), std::move(node));
+  Node* recorded = node.get();
+  Array out = Array::pending(x.shape(), dtype, x.device(), std::move(node));
+  if (profile::active()) [[unlikely]]
+    recorded->profile_id = record_op(OpId::cast, std::span<const Array>(&x, 1), out, false);
+  return out;
 }
 
 Array copy(const Array& x) { return astype(x, x.dtype(), true); }

@@ -7,8 +7,10 @@
 #include "accel/eval/eager.h"
 #include "accel/eval/eval.h"
 #include "accel/ops/copy.h"
+#include "accel/ops/op_record.h"
 #include "accel/ops/promotion.h"
 #include "accel/runtime/errors.h"
+#include "accel/runtime/profiler.h"
 
 namespace accel {
 namespace {
@@ -135,7 +137,11 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
 
   for (const Array& a : inputs)
     if (a.weak()) check_weak_fits(a, types.compute, info.name);
-  if (auto now = try_eager(op, types.compute, types.out, shape, inputs)) return *std::move(now);
+  if (auto now = try_eager(op, types.compute, types.out, shape, inputs)) {
+    if (profile::active()) [[unlikely]]
+      record_op(op, inputs, *now, true);
+    return *std::move(now);
+  }
 
   auto node = std::make_shared<Node>();
   node->op = op;
@@ -152,12 +158,18 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   }
   // Long chains are cut here: compute the inputs now so the graph stays shallow.
   if (depth >= kMaxPendingDepth) {
+    if (profile::active()) [[unlikely]]
+      record_depth_cut(op);
     for (const Array& a : node->inputs)
       if (!a.host_constant()) a.eval();  // a Python number stays a kernel parameter
     depth = 0;
   }
   node->depth = depth + 1;
-  return Array::pending(shape, types.out, device, std::move(node));
+  Node* recorded = node.get();
+  Array out = Array::pending(shape, types.out, device, std::move(node));
+  if (profile::active()) [[unlikely]]
+    recorded->profile_id = record_op(op, inputs, out, false);
+  return out;
 }
 
 #define ACCEL_OP_DEF_1(name) \

@@ -10,6 +10,8 @@ from . import random  # noqa: E402,F401
 from ._raw_kernel import RawKernel, RawModule  # noqa: E402,F401
 from ._kernel_templates import ElementwiseKernel, ReductionKernel  # noqa: E402,F401
 from ._doctor import doctor  # noqa: E402,F401
+from ._profile import profile  # noqa: E402,F401
+from ._estimate import estimate  # noqa: E402,F401
 from . import jit  # noqa: E402,F401
 from ._manipulation import *  # noqa: E402,F401,F403
 from ._array_api import *  # noqa: E402,F401,F403

@@ -1,4 +1,5 @@
-"""python -m accel <command>: info [--json], doctor [--json], cache stats|clear [--json], demo."""
+"""python -m accel <command>: info [--json], doctor [--json], cache stats|clear [--json], demo,
+profile script.py [args]."""
 
 import argparse
 import json
@@ -43,6 +44,11 @@ def _cmd_demo(args):
     return _demo.main(args.demo_args)
 
 
+def _cmd_profile(args):
+    from . import _profile_cli
+    return _profile_cli.main(args.demo_args)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m accel")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -61,8 +67,11 @@ def main(argv=None):
     p = sub.add_parser("demo", help="a statistics pipeline on every device, checked and timed "
                                     "beside NumPy", add_help=False)
     p.set_defaults(run=_cmd_demo)
+    p = sub.add_parser("profile", help="run a script under the profiler (like cProfile): "
+                                       "summary, advice, optional Chrome trace", add_help=False)
+    p.set_defaults(run=_cmd_profile)
     args, rest = parser.parse_known_args(argv)
-    if args.command != "demo" and rest:
+    if args.command not in ("demo", "profile") and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     args.demo_args = rest
     return args.run(args)

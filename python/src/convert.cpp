@@ -428,6 +428,14 @@ nb::object to_numpy_view(const Array& a, bool writable) {
     throw nb::type_error(("[asnumpy] implicit conversion of an array on " + a.device().str() +
                           " to NumPy is not allowed; copy it explicitly with accel.asnumpy(x) "
                           "or x.to_device('cpu')").c_str());
+  // The host reads the values here (printing, asnumpy, NumPy calls): a wait for the profiler.
+  profile::WaitScope wait("to_host");
+  if (profile::Event* e = wait.event()) {
+    e->detail = shape_str(a.shape()) + " " + dtype_name(a.dtype()) + " on cpu" +
+                (a.is_pending() ? " (pending: computed first)" : "");
+    e->elements = a.size();
+    e->bytes = static_cast<int64_t>(a.nbytes());
+  }
   a.eval();
   // NumPy may write through the view: pending readers take today's values, later ones run now.
   if (writable && !a.buffer()->read_only()) a.buffer()->share_with_foreign_writers();

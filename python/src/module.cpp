@@ -29,5 +29,6 @@ NB_MODULE(_core, m) {
   init_kernel_templates(m);
   init_raw_kernels(m);
   init_random(m);
+  init_profile(m);
   init_operator_slots(m);
 }

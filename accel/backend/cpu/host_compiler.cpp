@@ -9,11 +9,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <utility>
 
 #include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/kernel_cache.h"
+#include "accel/runtime/profiler.h"
 #include "accel/runtime/sha256.h"
 
 namespace accel::cpu {
@@ -209,9 +211,15 @@ HostLibrary build_host_library(const std::string& source,
                               .update("\n")
                               .update(cpu)
                               .hex_digest();
+  std::optional<profile::Scope> rec;
+  if (profile::active()) {
+    rec.emplace(profile::EventKind::compile, what);
+    rec->event().detail = "host C++";
+  }
   HostLibrary lib;
   std::optional<fs::path> path = KernelCache::instance().load_path(key);
   lib.from_disk = path.has_value();
+  if (rec && lib.from_disk) rec->event().flags |= profile::kCacheHit | profile::kDiskCache;
   if (!path) path = compile_to_cache(cxx, source, flags, key, what, &lib.compile_seconds);
   lib.handle = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib.handle)

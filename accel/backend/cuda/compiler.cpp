@@ -3,6 +3,7 @@
 #include <charconv>
 #include <chrono>
 #include <mutex>
+#include <optional>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "accel/backend/cuda/nvrtc.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/kernel_cache.h"
+#include "accel/runtime/profiler.h"
 
 namespace accel::cuda {
 namespace {
@@ -199,17 +201,27 @@ std::shared_ptr<const CompiledModule> compile(std::string_view source, const Com
   field(source);
   std::string key = h.hex_digest();
 
+  std::optional<profile::Scope> rec;
+  if (profile::active()) {
+    rec.emplace(profile::EventKind::compile, opts.name_expressions.empty()
+                                                  ? opts.program_name
+                                                  : opts.name_expressions.front());
+    rec->event().detail = "NVRTC " + arch;
+    rec->event().device = opts.device;
+  }
   Caches& c = caches();
   if (opts.use_cache) {
     {
       std::lock_guard<std::mutex> lock(c.mutex);
       if (auto it = c.memory.find(key); it != c.memory.end()) {
         ++c.stats.memory_hits;
+        if (rec) rec->event().flags |= profile::kCacheHit;
         return it->second;
       }
     }
     if (auto bytes = KernelCache::instance().load(key)) {
       if (auto m = deserialize(*bytes)) {
+        if (rec) rec->event().flags |= profile::kCacheHit | profile::kDiskCache;
         m->key = key;
         std::lock_guard<std::mutex> lock(c.mutex);
         ++c.stats.disk_hits;

@@ -108,8 +108,6 @@ void copy_async(void* dst, const void* src, size_t nbytes, CopyKind kind, const 
   }
 }
 
-namespace {
-
 // Pageable (plain malloc'd or stack) memory is unknown to the driver: cuPointerGetAttribute
 // answers CUDA_ERROR_INVALID_VALUE. Pinned, registered and managed memory are known.
 bool is_pageable_host_memory(const void* p) {
@@ -117,8 +115,6 @@ bool is_pageable_host_memory(const void* p) {
   return driver().cuPointerGetAttribute(&memory_type, kPointerAttributeMemoryType, dptr(p)) ==
          CUDA_ERROR_INVALID_VALUE;
 }
-
-}  // namespace
 
 void copy(void* dst, const void* src, size_t nbytes, CopyKind kind, const Stream& stream) {
   copy_async(dst, src, nbytes, kind, stream);

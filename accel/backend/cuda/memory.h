@@ -18,6 +18,10 @@ std::shared_ptr<Buffer> allocate(int device, size_t nbytes);
 // with kernels. Freed with cuMemFreeHost when the last reference goes.
 std::shared_ptr<void> allocate_pinned(size_t nbytes);
 
+// True for host memory the driver does not know (plain malloc'd or stack memory): copies from
+// and to it are staged through a pinned buffer by the driver, at about half the bus speed.
+bool is_pageable_host_memory(const void* p);
+
 enum class CopyKind { host_to_device, device_to_host, device_to_device };
 
 // Queues a copy on `stream`. With pageable host memory the driver stages it, and the call
