@@ -346,6 +346,34 @@ inline void block_error(Block& b, const char* what) {
   b.failed = true;
 }
 
+inline uint3 thread_of(int linear) {
+  const int bx = int(blockDim.x), by = int(blockDim.y);
+  return {unsigned(linear % bx), unsigned((linear / bx) % by), unsigned(linear / (bx * by))};
+}
+
+// Appends to `out` the threads `in(t)` selects, as runs of consecutive linear numbers ("(0, 0, 0)
+// .. (15, 0, 0), (40, 0, 0)"), at most four runs: enough to see which threads a mistake split off.
+template <class In> void append_threads(const Block& b, In in, char* out, size_t n) {
+  size_t len = std::strlen(out);
+  int runs = 0;
+  for (int t = 0; t < b.n && len < n; ++t) {
+    if (!in(t) || (t > 0 && in(t - 1))) continue;
+    int last = t;
+    while (last + 1 < b.n && in(last + 1)) ++last;
+    if (runs++ == 4) {
+      std::snprintf(out + len, n - len, ", ...");
+      return;
+    }
+    const uint3 a = thread_of(t), z = thread_of(last);
+    if (last == t)
+      std::snprintf(out + len, n - len, "%s(%u, %u, %u)", runs > 1 ? ", " : "", a.x, a.y, a.z);
+    else
+      std::snprintf(out + len, n - len, "%s(%u, %u, %u)..(%u, %u, %u)", runs > 1 ? ", " : "", a.x,
+                    a.y, a.z, z.x, z.y, z.z);
+    len = std::strlen(out);
+  }
+}
+
 // Lets the block barrier go when every thread still running waits at one. Checked mode: every
 // thread must reach it (none exited), at the same __syncthreads.
 inline bool release_block_barrier(Block& b) {
@@ -364,11 +392,25 @@ inline bool release_block_barrier(Block& b) {
   }
   if (waiting == 0 || waiting + exited != b.n) return false;
   if (launch->check && (exited > 0 || !same_site)) {
-    char what[512];
-    if (exited > 0)
-      std::snprintf(what, sizeof what, "divergent __syncthreads: %d of %d threads exited while %d wait at a barrier", exited, b.n, waiting);
-    else
-      std::snprintf(what, sizeof what, "divergent __syncthreads: the threads wait at different __syncthreads calls");
+    // Name both sides: the threads that got there and those that left (or wait elsewhere).
+    char what[768];
+    const void* site = b.fibers[first].site;
+    auto done = [&](int t) { return b.fibers[t].wait == Wait::done; };
+    auto here = [&](int t) { return b.fibers[t].wait == Wait::block_barrier && b.fibers[t].site == site; };
+    auto elsewhere = [&](int t) { return b.fibers[t].wait == Wait::block_barrier && b.fibers[t].site != site; };
+    if (exited > 0) {
+      std::snprintf(what, sizeof what, "divergent __syncthreads: %d of %d threads exited while %d wait at a barrier (exited: ", exited, b.n, waiting);
+      append_threads(b, done, what, sizeof what);
+      std::strncat(what, "; waiting: ", sizeof what - std::strlen(what) - 1);
+      append_threads(b, [&](int t) { return !done(t); }, what, sizeof what);
+    } else {
+      std::snprintf(what, sizeof what, "divergent __syncthreads: the threads wait at different __syncthreads calls (threads ");
+      append_threads(b, here, what, sizeof what);
+      std::strncat(what, " at one, threads ", sizeof what - std::strlen(what) - 1);
+      append_threads(b, elsewhere, what, sizeof what);
+      std::strncat(what, " at another", sizeof what - std::strlen(what) - 1);
+    }
+    std::strncat(what, ")", sizeof what - std::strlen(what) - 1);
     block_error(b, what);
     return true;
   }
@@ -436,11 +478,15 @@ void run_fiber_block(Block& b) {
         at_block += b.fibers[t].wait == Wait::block_barrier;
         at_warp += b.fibers[t].wait == Wait::warp_op;
       }
-      char what[512];
+      char what[768];
       std::snprintf(what, sizeof what,
                     "the threads can never all meet: %d wait at __syncthreads, %d at a warp "
-                    "function, %d exited (a barrier or warp function in divergent code?)",
+                    "function, %d exited (a barrier or warp function in divergent code?): "
+                    "at __syncthreads: ",
                     at_block, at_warp, done);
+      append_threads(b, [&](int t) { return b.fibers[t].wait == Wait::block_barrier; }, what, sizeof what);
+      std::strncat(what, "; at a warp function: ", sizeof what - std::strlen(what) - 1);
+      append_threads(b, [&](int t) { return b.fibers[t].wait == Wait::warp_op; }, what, sizeof what);
       block_error(b, what);
     }
   }

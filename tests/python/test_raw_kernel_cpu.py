@@ -4,26 +4,16 @@ The kernels are compiled by the host C++ compiler against accel/device_src/simt_
 gathered in two modules (one without barriers: its threads run as a loop; one with barriers and
 warp functions: its threads run as fibers), so the suite pays for few compiles.
 """
-import atexit
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import pytest
 
-if "ACCEL_CACHE_DIR" not in os.environ:
-    os.environ["ACCEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="accel-test-cache-")
-    atexit.register(shutil.rmtree, os.environ["ACCEL_CACHE_DIR"], True)
+import accel
 
-import accel  # noqa: E402
-
-HAVE_CXX = shutil.which(os.environ.get("ACCEL_CXX") or "c++") or shutil.which("g++") or \
-    shutil.which("clang++")
-pytestmark = pytest.mark.skipif(not HAVE_CXX, reason="no C++ compiler on PATH (kernels on the "
-                                "CPU need one; the BackendUnavailable case is tested in a child)")
+pytestmark = pytest.mark.cxx(note="the BackendUnavailable case is tested in a child")
 
 rng = np.random.default_rng(10)
 
