@@ -184,6 +184,14 @@ struct Block {
 
 thread_local Block* block;
 
+#ifdef ACCEL_CHECKED
+// Checked builds: the shared-memory race detector (simt_cpu_races.h, appended after this file).
+void races_begin_block();
+bool races_close_interval();  // at a block barrier and a block's end: false after reporting a race
+void races_warp_synced(int first_lane);
+void races_atomic(const volatile void* p);
+#endif
+
 // Barrier-free kernels run on one fiber per call (see run_loop).
 struct LoopState {
   Context scheduler, runner;
@@ -240,6 +248,16 @@ inline __attribute__((always_inline)) void yield_to_scheduler() {
   } else {
     switch_context(loop_state->runner, loop_state->scheduler);
   }
+  __builtin_trap();  // not reached
+}
+
+// Like fail, for a mistake of the block rather than of one thread: the message names no thread.
+[[noreturn]] void fail_block(int kind, const char* what) {
+  char msg[1024];
+  std::snprintf(msg, sizeof msg, "kernel %s, block (%u, %u, %u): %s", launch->kernel, blockIdx.x,
+                blockIdx.y, blockIdx.z, what);
+  record_error(kind, msg);
+  switch_context(loop_state->runner, loop_state->scheduler);
   __builtin_trap();  // not reached
 }
 
@@ -335,6 +353,9 @@ inline bool release_warp(Block& b, int first, int count) {
   }
   for (int l = 0; l < count; ++l)
     if (b.fibers[first + l].wait == Wait::warp_op) b.fibers[first + l].wait = Wait::none;
+#ifdef ACCEL_CHECKED
+  races_warp_synced(first);
+#endif
   return true;
 }
 
@@ -344,6 +365,34 @@ inline void block_error(Block& b, const char* what) {
                 blockIdx.y, blockIdx.z, what);
   record_error(2, msg);
   b.failed = true;
+}
+
+inline uint3 thread_of(int linear) {
+  const int bx = int(blockDim.x), by = int(blockDim.y);
+  return {unsigned(linear % bx), unsigned((linear / bx) % by), unsigned(linear / (bx * by))};
+}
+
+// Appends to `out` the threads `in(t)` selects, as runs of consecutive linear numbers ("(0, 0, 0)
+// .. (15, 0, 0), (40, 0, 0)"), at most four runs: enough to see which threads a mistake split off.
+template <class In> void append_threads(const Block& b, In in, char* out, size_t n) {
+  size_t len = std::strlen(out);
+  int runs = 0;
+  for (int t = 0; t < b.n && len < n; ++t) {
+    if (!in(t) || (t > 0 && in(t - 1))) continue;
+    int last = t;
+    while (last + 1 < b.n && in(last + 1)) ++last;
+    if (runs++ == 4) {
+      std::snprintf(out + len, n - len, ", ...");
+      return;
+    }
+    const uint3 a = thread_of(t), z = thread_of(last);
+    if (last == t)
+      std::snprintf(out + len, n - len, "%s(%u, %u, %u)", runs > 1 ? ", " : "", a.x, a.y, a.z);
+    else
+      std::snprintf(out + len, n - len, "%s(%u, %u, %u)..(%u, %u, %u)", runs > 1 ? ", " : "", a.x,
+                    a.y, a.z, z.x, z.y, z.z);
+    len = std::strlen(out);
+  }
 }
 
 // Lets the block barrier go when every thread still running waits at one. Checked mode: every
@@ -364,14 +413,31 @@ inline bool release_block_barrier(Block& b) {
   }
   if (waiting == 0 || waiting + exited != b.n) return false;
   if (launch->check && (exited > 0 || !same_site)) {
-    char what[512];
-    if (exited > 0)
-      std::snprintf(what, sizeof what, "divergent __syncthreads: %d of %d threads exited while %d wait at a barrier", exited, b.n, waiting);
-    else
-      std::snprintf(what, sizeof what, "divergent __syncthreads: the threads wait at different __syncthreads calls");
+    // Name both sides: the threads that got there and those that left (or wait elsewhere).
+    char what[768];
+    const void* site = b.fibers[first].site;
+    auto done = [&](int t) { return b.fibers[t].wait == Wait::done; };
+    auto here = [&](int t) { return b.fibers[t].wait == Wait::block_barrier && b.fibers[t].site == site; };
+    auto elsewhere = [&](int t) { return b.fibers[t].wait == Wait::block_barrier && b.fibers[t].site != site; };
+    if (exited > 0) {
+      std::snprintf(what, sizeof what, "divergent __syncthreads: %d of %d threads exited while %d wait at a barrier (exited: ", exited, b.n, waiting);
+      append_threads(b, done, what, sizeof what);
+      std::strncat(what, "; waiting: ", sizeof what - std::strlen(what) - 1);
+      append_threads(b, [&](int t) { return !done(t); }, what, sizeof what);
+    } else {
+      std::snprintf(what, sizeof what, "divergent __syncthreads: the threads wait at different __syncthreads calls (threads ");
+      append_threads(b, here, what, sizeof what);
+      std::strncat(what, " at one, threads ", sizeof what - std::strlen(what) - 1);
+      append_threads(b, elsewhere, what, sizeof what);
+      std::strncat(what, " at another", sizeof what - std::strlen(what) - 1);
+    }
+    std::strncat(what, ")", sizeof what - std::strlen(what) - 1);
     block_error(b, what);
     return true;
   }
+#ifdef ACCEL_CHECKED
+  if (!races_close_interval()) return true;  // a race between the barriers: the block failed
+#endif
   for (int t = 0; t < b.n; ++t) {
     Fiber& f = b.fibers[t];
     if (f.wait != Wait::block_barrier) continue;
@@ -413,6 +479,9 @@ void run_fiber_block(Block& b) {
   // Each pass starts the warp's first runnable lane, which hands over to the next (see
   // yield_to_scheduler): every lane runnable at the start of a pass runs once in it.
   b.done = 0;
+#ifdef ACCEL_CHECKED
+  races_begin_block();
+#endif
   while (!b.failed) {
     for (int first = 0; first < b.n && !b.failed; first += 32) {
       const int count = b.n - first < 32 ? b.n - first : 32;
@@ -429,6 +498,9 @@ void run_fiber_block(Block& b) {
       } while (!b.failed && release_warp(b, first, count));
     }
     const int done = b.done;
+#ifdef ACCEL_CHECKED
+    if (!b.failed && done == b.n) races_close_interval();  // after the last barrier
+#endif
     if (b.failed || done == b.n) break;
     if (!release_block_barrier(b)) {
       int at_block = 0, at_warp = 0;
@@ -436,11 +508,15 @@ void run_fiber_block(Block& b) {
         at_block += b.fibers[t].wait == Wait::block_barrier;
         at_warp += b.fibers[t].wait == Wait::warp_op;
       }
-      char what[512];
+      char what[768];
       std::snprintf(what, sizeof what,
                     "the threads can never all meet: %d wait at __syncthreads, %d at a warp "
-                    "function, %d exited (a barrier or warp function in divergent code?)",
+                    "function, %d exited (a barrier or warp function in divergent code?): "
+                    "at __syncthreads: ",
                     at_block, at_warp, done);
+      append_threads(b, [&](int t) { return b.fibers[t].wait == Wait::block_barrier; }, what, sizeof what);
+      std::strncat(what, "; at a warp function: ", sizeof what - std::strlen(what) - 1);
+      append_threads(b, [&](int t) { return b.fibers[t].wait == Wait::warp_op; }, what, sizeof what);
       block_error(b, what);
     }
   }
@@ -484,6 +560,9 @@ void run_loop_threads(P... p) {
       F(p...);
       continue;
     }
+#ifdef ACCEL_CHECKED
+    races_begin_block();
+#endif
     for (unsigned z = 0; z < bz; ++z)
       for (unsigned y = 0; y < by; ++y) {
         threadIdx.y = y;
@@ -493,6 +572,9 @@ void run_loop_threads(P... p) {
           F(p...);
         }
       }
+#ifdef ACCEL_CHECKED
+    races_close_interval();
+#endif
   }
 }
 
@@ -608,10 +690,20 @@ template <class... More> constexpr long long launch_bound(long long max_threads,
 // `extern __shared__ T name[];` at namespace scope becomes `static DynamicShared<T> name;`: it
 // reads this block's dynamic shared memory wherever it is used (inside a function it becomes a
 // plain pointer).
+#ifdef ACCEL_CHECKED
+template <class T> T& shared_access(T& x, const char* name, const void* base);
+#endif
 template <class T> struct DynamicShared {
+  const char* name = "extern __shared__";  // checked builds name it (race reports)
   operator T*() const { return reinterpret_cast<T*>(dyn_shared_base); }
   template <class U> explicit operator U*() const { return reinterpret_cast<U*>(dyn_shared_base); }
-  template <class I> T& operator[](I i) const { return reinterpret_cast<T*>(dyn_shared_base)[i]; }
+  template <class I> T& operator[](I i) const {
+#ifdef ACCEL_CHECKED
+    return shared_access(reinterpret_cast<T*>(dyn_shared_base)[i], name, dyn_shared_base);
+#else
+    return reinterpret_cast<T*>(dyn_shared_base)[i];
+#endif
+  }
 };
 
 inline char* dynamic_shared() { return dyn_shared_base; }
@@ -619,15 +711,25 @@ inline char* dynamic_shared() { return dyn_shared_base; }
 }  // namespace accel_simt
 
 // ---- barriers and warp functions ----
-#define ACCEL_SITE __builtin_return_address(0)
-__attribute__((noinline)) inline void __syncthreads() { accel_simt::block_barrier(0, ACCEL_SITE); }
-__attribute__((noinline)) inline int __syncthreads_count(int p) { return accel_simt::block_barrier(p != 0, ACCEL_SITE); }
-__attribute__((noinline)) inline int __syncthreads_and(int p) {
-  const int c = accel_simt::block_barrier(p != 0, ACCEL_SITE);
+// Each textual call is its own site (checked mode: the threads of a block must wait at the same
+// one): a number per expansion, not the return address, which the optimiser duplicates when it
+// copies a barrier into both arms of a preceding branch.
+__attribute__((noinline)) inline void accel_syncthreads(const void* site) { accel_simt::block_barrier(0, site); }
+__attribute__((noinline)) inline int accel_syncthreads_count(int p, const void* site) {
+  return accel_simt::block_barrier(p != 0, site);
+}
+__attribute__((noinline)) inline int accel_syncthreads_and(int p, const void* site) {
+  const int c = accel_simt::block_barrier(p != 0, site);
   return c == accel_simt::block->block_result;
 }
-__attribute__((noinline)) inline int __syncthreads_or(int p) { return accel_simt::block_barrier(p != 0, ACCEL_SITE) > 0; }
-#undef ACCEL_SITE
+__attribute__((noinline)) inline int accel_syncthreads_or(int p, const void* site) {
+  return accel_simt::block_barrier(p != 0, site) > 0;
+}
+#define ACCEL_BARRIER_SITE reinterpret_cast<const void*>(static_cast<unsigned long>(__COUNTER__) + 1)
+#define __syncthreads() accel_syncthreads(ACCEL_BARRIER_SITE)
+#define __syncthreads_count(p) accel_syncthreads_count((p), ACCEL_BARRIER_SITE)
+#define __syncthreads_and(p) accel_syncthreads_and((p), ACCEL_BARRIER_SITE)
+#define __syncthreads_or(p) accel_syncthreads_or((p), ACCEL_BARRIER_SITE)
 inline void __syncwarp(unsigned mask = 0xffffffffu) { accel_simt::warp_op(accel_simt::WarpOp::sync, mask, 0, 0); }
 inline unsigned __lane_id() { return accel_simt::linear_thread(threadIdx) % 32; }
 
@@ -728,27 +830,35 @@ template <class T> inline void __stwb(T* p, T v) { *p = v; }
 template <class T> inline void __stwt(T* p, T v) { *p = v; }
 
 // ---- atomics: relaxed, as CUDA's; floating-point ones through compare-and-swap ----
+// Each returns through accel_atomic_done: checked builds tell the race detector that the element
+// changed by an atomic (simt_cpu_races.h), which is never a race.
+template <class T, class R> inline R accel_atomic_done(T* p, R old) {
+#ifdef ACCEL_CHECKED
+  accel_simt::races_atomic(p);
+#endif
+  return old;
+}
 template <class T> inline T accel_atomic_cas_update(T* p, T (*f)(T, T), T v) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 2, "atomic of an unsupported size");
   T old;
   __atomic_load(p, &old, __ATOMIC_RELAXED);
   for (;;) {
     T next = f(old, v);
-    if (__atomic_compare_exchange(p, &old, &next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
+    if (__atomic_compare_exchange(p, &old, &next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return accel_atomic_done(p, old);
   }
 }
 #define ACCEL_ATOMIC_INT(T)                                                                               \
-  inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }                   \
-  inline T atomicSub(T* p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }                   \
-  inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }                 \
-  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }                   \
-  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }                     \
-  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }                   \
+  inline T atomicAdd(T* p, T v) { return accel_atomic_done(p, __atomic_fetch_add(p, v, __ATOMIC_RELAXED)); }                   \
+  inline T atomicSub(T* p, T v) { return accel_atomic_done(p, __atomic_fetch_sub(p, v, __ATOMIC_RELAXED)); }                   \
+  inline T atomicExch(T* p, T v) { return accel_atomic_done(p, __atomic_exchange_n(p, v, __ATOMIC_RELAXED)); }                 \
+  inline T atomicAnd(T* p, T v) { return accel_atomic_done(p, __atomic_fetch_and(p, v, __ATOMIC_RELAXED)); }                   \
+  inline T atomicOr(T* p, T v) { return accel_atomic_done(p, __atomic_fetch_or(p, v, __ATOMIC_RELAXED)); }                     \
+  inline T atomicXor(T* p, T v) { return accel_atomic_done(p, __atomic_fetch_xor(p, v, __ATOMIC_RELAXED)); }                   \
   inline T atomicMin(T* p, T v) { return accel_atomic_cas_update<T>(p, [](T a, T b) { return b < a ? b : a; }, v); } \
   inline T atomicMax(T* p, T v) { return accel_atomic_cas_update<T>(p, [](T a, T b) { return b > a ? b : a; }, v); } \
   inline T atomicCAS(T* p, T compare, T v) {                                                              \
     __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);               \
-    return compare;                                                                                       \
+    return accel_atomic_done(p, compare);                                                                                       \
   }
 ACCEL_ATOMIC_INT(int)
 ACCEL_ATOMIC_INT(unsigned int)
@@ -757,27 +867,27 @@ ACCEL_ATOMIC_INT(unsigned long long)
 #undef ACCEL_ATOMIC_INT
 inline unsigned short atomicCAS(unsigned short* p, unsigned short compare, unsigned short v) {
   __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-  return compare;
+  return accel_atomic_done(p, compare);
 }
 // CUDA's wrapping counters: inc goes back to 0 past `limit`, dec to `limit` below 1.
 inline unsigned atomicInc(unsigned* p, unsigned limit) {
   unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), next;
   do next = old >= limit ? 0 : old + 1;
   while (!__atomic_compare_exchange_n(p, &old, next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-  return old;
+  return accel_atomic_done(p, old);
 }
 inline unsigned atomicDec(unsigned* p, unsigned limit) {
   unsigned old = __atomic_load_n(p, __ATOMIC_RELAXED), next;
   do next = (old == 0 || old > limit) ? limit : old - 1;
   while (!__atomic_compare_exchange_n(p, &old, next, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-  return old;
+  return accel_atomic_done(p, old);
 }
 inline float atomicAdd(float* p, float v) { return accel_atomic_cas_update<float>(p, [](float a, float b) { return a + b; }, v); }
 inline double atomicAdd(double* p, double v) { return accel_atomic_cas_update<double>(p, [](double a, double b) { return a + b; }, v); }
 inline float atomicExch(float* p, float v) {
   float old;
   __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);
-  return old;
+  return accel_atomic_done(p, old);
 }
 #define ACCEL_ATOMIC_SCOPES(name)                                                          \
   template <class T, class... A> inline auto name##_block(T* p, A... a) { return name(p, a...); } \

@@ -9,14 +9,16 @@ namespace accel {
 struct RawKernel::Impl {
   std::string name;
   cpu::RawModule cpu_module;
-  cuda::Module cuda_module;
+  cuda::Module cuda_module, cuda_checked;  // NVRTC compiles each on its first launch
   bool check = false;
 };
 
 RawKernel::RawKernel(std::string source, std::string name, std::vector<std::string> options,
                      std::vector<std::string> name_expressions)
     : impl_(std::make_shared<Impl>(Impl{std::move(name), cpu::RawModule(source, options, name_expressions),
-                                        cuda::Module(source, options, name_expressions), false})) {}
+                                        cuda::Module(source, options, name_expressions),
+                                        cuda::Module(source, options, name_expressions, "kernel.cu", true),
+                                        false})) {}
 
 RawKernel& RawKernel::check(bool on) {
   impl_->check = on;
@@ -43,8 +45,8 @@ void RawKernel::launch_args(Dim3 grid, Dim3 block, size_t shared_mem,
       else out.add_scalar(a.dtype, a.bytes);
     }
   };
+  const bool check = impl_->check || cpu::kernel_check_default();
   if (device->is_cpu()) {
-    const bool check = impl_->check || cpu::kernel_check_default();
     cpu::RawArgs a;
     fill(a);
     impl_->cpu_module.function(impl_->name, check)({grid.x, grid.y, grid.z},
@@ -52,7 +54,8 @@ void RawKernel::launch_args(Dim3 grid, Dim3 block, size_t shared_mem,
   } else {
     cuda::KernelArgs a;
     fill(a);
-    impl_->cuda_module.function(impl_->name, device->index)({grid.x, grid.y, grid.z},
+    // Checked: the launch synchronises and raises the first out-of-bounds access.
+    (check ? impl_->cuda_checked : impl_->cuda_module).function(impl_->name, device->index)({grid.x, grid.y, grid.z},
                                                             {block.x, block.y, block.z}, a, shared_mem);
   }
 }

@@ -38,7 +38,8 @@ class RawKernel {
     (list.push_back(to_arg(args)), ...);
     launch_args(grid, block, shared_mem, list);
   }
-  // Checked mode (see backend/cpu/raw_kernel.h); ACCEL_KERNEL_CHECK=1 turns it on for all.
+  // Checked mode on either device (backend/cpu/raw_kernel.h, backend/cuda/kernel_check.h);
+  // ACCEL_KERNEL_CHECK=1 turns it on for all.
   RawKernel& check(bool on = true);
   const std::string& name() const;
 

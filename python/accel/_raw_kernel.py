@@ -12,11 +12,13 @@ C++ compiler, accel/backend/cpu/raw_kernel.h): the kernel runs where its array a
     x = accel.asarray(np.arange(1000, dtype=np.float32))          # cpu, or device="cuda"
     k((4,), (256,), (x, np.float32(2), np.int32(1000)))
 
-Checked mode (``check=True`` on the kernel or the call, or ``ACCEL_KERNEL_CHECK=1``): on the
-CPU every access through an array argument is bounds-checked (IndexError naming kernel,
-argument, index, size, block and thread; a separate build of the module) and a barrier that
-not every thread of a block reaches is an error naming kernel and block; on a GPU every launch
-is followed by a synchronisation, so an error names the kernel that caused it.
+Checked mode (``check=True`` on the kernel or the call, or ``ACCEL_KERNEL_CHECK=1``): on both
+devices every access through an array argument is bounds-checked (IndexError naming kernel,
+argument, index, size, block and thread; a separate build of the module, the same source
+transformation for the host compiler and NVRTC); on a GPU every launch is followed by a
+synchronisation, so an error names the kernel that caused it. On the CPU, a barrier that not
+every thread of a block reaches is a LaunchError naming kernel, block and the threads on each
+side.
 """
 
 from . import _core
@@ -62,17 +64,23 @@ class RawModule:
         self.options = tuple(options)
         self.name_expressions = tuple(name_expressions)
         self._program_name = name
-        self._cuda_module = None
+        self._cuda_modules = {}
         self._cpu_module = None
 
     @property
     def _module(self):
         """The CUDA module (NVRTC)."""
-        if self._cuda_module is None:
+        return self._cuda_module(False)
+
+    def _cuda_module(self, checked):
+        """The CUDA module, or its checked-mode build (compiled by NVRTC on first use)."""
+        m = self._cuda_modules.get(checked)
+        if m is None:
             from ._core import _cuda
-            self._cuda_module = _cuda.Module(self.code, list(self.options),
-                                             list(self.name_expressions), self._program_name)
-        return self._cuda_module
+            m = _cuda.Module(self.code, list(self.options), list(self.name_expressions),
+                             self._program_name, checked)
+            self._cuda_modules[checked] = m
+        return m
 
     @property
     def _cpu(self):
@@ -123,14 +131,14 @@ class RawKernel:
 
     def kernel(self, device=None, *, checked=False):
         """The compiled kernel on ``device`` ("cpu", or a CUDA device: compiled and loaded);
-        ``checked``: the CPU's checked-mode build (array accesses bounds-checked)."""
-        key = ("cpu", bool(checked)) if str(device) == "cpu" else device
+        ``checked``: the checked-mode build (array accesses bounds-checked)."""
+        key = ("cpu" if str(device) == "cpu" else device, bool(checked))
         k = self._kernels.get(key)
         if k is None:
             if str(device) == "cpu":
                 k = self.module._cpu.function(self.name, bool(checked))
             else:
-                k = self.module._module.function(self.name, device)
+                k = self.module._cuda_module(bool(checked)).function(self.name, device)
             self._kernels[key] = k
         return k
 
@@ -144,10 +152,10 @@ class RawKernel:
                 k = self.kernel("cpu", checked=checked)
             k(grid, block, args, shared_mem=shared_mem, check=checked)
             return
-        k = self._kernels.get(device)
+        k = self._kernels.get((device, checked))
         if k is None:
-            k = self.kernel(device)
-        k(grid, block, args, shared_mem=shared_mem, stream=stream)
+            k = self.kernel(device, checked=checked)
+        k(grid, block, args, shared_mem=shared_mem, stream=stream)  # checked: IndexError here
         if checked:  # an asynchronous fault surfaces here, naming this kernel
             try:
                 (stream.synchronize() if stream is not None

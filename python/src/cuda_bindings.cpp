@@ -4,10 +4,14 @@
 #include <nanobind/stl/map.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include <complex>
+#include <cstring>
 
 #include "accel/backend/cuda/cuda.h"
+#include "accel/backend/cuda/kernel_check.h"
 #include "bindings.h"
 #include "launch_args.h"
 
@@ -244,7 +248,7 @@ void init_cuda(nb::module_& parent) {
       .def_ro("key", &cu::CompiledModule::key);
   m.def("compile", [](const std::string& source, std::optional<std::string> arch,
                       std::vector<std::string> options, std::vector<std::string> name_expressions,
-                      std::string program_name, bool use_cache, nb::handle device) {
+                      std::string program_name, bool use_cache, nb::handle device, bool checked) {
     cu::CompileOptions o;
     o.arch = arch.value_or("");
     if (o.arch.empty()) o.device = resolve_device(device);
@@ -255,13 +259,28 @@ void init_cuda(nb::module_& parent) {
     std::shared_ptr<const cu::CompiledModule> m;
     {
       nb::gil_scoped_release release;
-      m = cu::compile(source, o);
+      m = cu::compile(checked ? cu::checked_cuda_source(source, o.program_name).text : source, o);
     }
     return std::const_pointer_cast<cu::CompiledModule>(m);
   }, nb::arg("source"), nb::kw_only(), nb::arg("arch") = nb::none(),
      nb::arg("options") = std::vector<std::string>(), nb::arg("name_expressions") = std::vector<std::string>(),
      nb::arg("program_name") = "kernel.cu", nb::arg("use_cache") = true, nb::arg("device") = nb::none(),
-     "Compiles CUDA C++ with NVRTC: arch 'sm_XY' gives CUBIN, 'compute_XY' PTX; no GPU needed.");
+     nb::arg("checked") = false,
+     "Compiles CUDA C++ with NVRTC: arch 'sm_XY' gives CUBIN, 'compute_XY' PTX; no GPU needed. "
+     "checked: checked mode's build (array accesses bounds-checked).");
+  m.def("checked_source", [](const std::string& source, const std::string& program_name) {
+    cu::CheckedSource c = cu::checked_cuda_source(source, program_name);
+    return nb::make_tuple(c.text, c.checked_parameters);
+  }, nb::arg("source"), nb::arg("program_name") = "kernel.cu",
+     "Checked mode's NVRTC source and, per kernel, the parameters it checks.");
+  m.def("describe_check_record", [](nb::bytes record, const std::string& kernel) {
+    AccelCheckRecord r{};
+    if (record.size() != sizeof r)
+      throw ValueError("[describe_check_record] a record is " + std::to_string(sizeof r) +
+                       " bytes, not " + std::to_string(record.size()));
+    std::memcpy(&r, record.c_str(), sizeof r);
+    return cu::describe_check_record(r, kernel);
+  }, "The message of a checked launch's device-side error record (its bytes, as the GPU wrote them).");
   m.def("compile_stats", [] {
     cu::CompileStats s = cu::compile_stats();
     nb::dict d;
@@ -274,9 +293,10 @@ void init_cuda(nb::module_& parent) {
   m.def("clear_compile_memory_cache", &cu::clear_compile_memory_cache);
 
   nb::class_<cu::Module>(m, "Module")
-      .def(nb::init<std::string, std::vector<std::string>, std::vector<std::string>, std::string>(),
+      .def(nb::init<std::string, std::vector<std::string>, std::vector<std::string>, std::string, bool>(),
            nb::arg("source"), nb::arg("options") = std::vector<std::string>(),
-           nb::arg("name_expressions") = std::vector<std::string>(), nb::arg("program_name") = "kernel.cu")
+           nb::arg("name_expressions") = std::vector<std::string>(), nb::arg("program_name") = "kernel.cu",
+           nb::arg("checked") = false)
       .def("function", [](const cu::Module& mod, const std::string& name, nb::handle device) {
         int d = resolve_device(device);
         return mod.function(name, d);
@@ -291,6 +311,7 @@ void init_cuda(nb::module_& parent) {
       .def_prop_ro("symbol", &cu::Kernel::symbol)
       .def_prop_ro("device", &cu::Kernel::device)
       .def("parameter_sizes", &cu::Kernel::parameter_sizes)
+      .def_prop_ro("checked_parameters", &cu::Kernel::checked_parameters)
       .def("__call__", [](const cu::Kernel& k, nb::handle grid, nb::handle block, nb::handle args,
                           size_t shared_mem, const PyStream* stream) {
         cu::Dim3 g = to_dim3(grid, "grid"), b = to_dim3(block, "block");

@@ -8,6 +8,7 @@
 
 #include "accel/backend/cuda/compiler.h"
 #include "accel/backend/cuda/driver.h"
+#include "accel/backend/cuda/kernel_check.h"
 #include "accel/backend/cuda/nvrtc.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/kernel_cache.h"
@@ -180,4 +181,44 @@ TEST(CudaDriver, without_a_driver_the_reason_says_what_to_install) {
   if (why.empty()) GTEST_SKIP() << "this machine has a usable CUDA driver";
   EXPECT_NE(why.find("libcuda.so.1"), std::string::npos) << why;
   EXPECT_THROW(cu::driver(), accel::BackendUnavailable);
+}
+
+// Checked mode's NVRTC build: the CPU's transformation over the GPU's Checked<T>.
+TEST_F(CudaCompile, checked_sources_compile_for_sm_90_with_their_error_record) {
+  for (const char* source : {kVectorAdd, kBlockSum, kHalf}) {
+    const cu::CheckedSource c = cu::checked_cuda_source(source, "kernel.cu");
+    auto m = cu::compile(c.text, for_arch("compute_90"));
+    EXPECT_NE(m->image.find(".global .align 8 .b8 accel_check_record[48]"), std::string::npos) << m->image;
+    EXPECT_TRUE(is_elf(cu::compile(c.text, for_arch("sm_90"))->image));
+  }
+  auto o = for_arch("sm_90");
+  o.name_expressions = {"axpy<float>"};
+  EXPECT_TRUE(is_elf(cu::compile(cu::checked_cuda_source(kTemplate, "kernel.cu").text, o)->image));
+}
+
+TEST_F(CudaCompile, checked_source_names_the_pointer_parameters_of_each_kernel) {
+  EXPECT_EQ(cu::checked_cuda_source(kVectorAdd, "k.cu").checked_parameters.at("vector_add"),
+            (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(cu::checked_cuda_source(kTemplate, "k.cu").checked_parameters.at("axpy"),
+            (std::vector<int>{1, 2}));
+  // The user's lines keep their numbers: an error names line 3 of the program.
+  try {
+    cu::compile(cu::checked_cuda_source("\n\nextern \"C\" __global__ void f(int* x) { x[0] = y; }\n",
+                                        "broken.cu").text, for_arch("compute_90"));
+    FAIL() << "compiled";
+  } catch (const accel::CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("broken.cu(3)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CudaCheckRecord, decodes_to_the_cpus_words_for_an_out_of_bounds_index) {
+  AccelCheckRecord r{1, 2, 100, 100, {1, 0, 3}, {36, 0, 0}};
+  EXPECT_EQ(cu::describe_check_record(r, "copy_off_by_one"),
+            "kernel copy_off_by_one, block (1, 0, 3), thread (36, 0, 0): index 100 is out of bounds "
+            "for argument 2 (100 elements)");
+  r.index = -1;
+  r.size = 4000000000LL;
+  EXPECT_NE(cu::describe_check_record(r, "k").find("index -1 is out of bounds for argument 2 "
+                                                   "(4000000000 elements)"),
+            std::string::npos);
 }

@@ -435,6 +435,8 @@ inline CUresult fModuleUnload(CUmodule m) {
   std::lock_guard<std::recursive_mutex> lock(state().mutex);
   return state().modules.erase(reinterpret_cast<uintptr_t>(m)) ? CUDA_SUCCESS : kInvalidHandle;
 }
+// A module's __device__ variable (checked mode's error record): not modelled, as no fake kernel runs.
+inline CUresult fModuleGetGlobal(CUdeviceptr*, size_t*, CUmodule, const char*) { return kInvalidHandle; }
 inline CUresult fModuleGetFunction(CUfunction* f, CUmodule m, const char* name) {
   std::lock_guard<std::recursive_mutex> lock(state().mutex);
   auto it = state().modules.find(reinterpret_cast<uintptr_t>(m));
@@ -528,6 +530,7 @@ inline DriverApi driver_table() {
   api.cuModuleLoadData = fModuleLoadData;
   api.cuModuleUnload = fModuleUnload;
   api.cuModuleGetFunction = fModuleGetFunction;
+  api.cuModuleGetGlobal = fModuleGetGlobal;
   api.cuFuncGetAttribute = fFuncGetAttribute;
   api.cuFuncSetAttribute = fFuncSetAttribute;
   api.cuLaunchKernel = fLaunchKernel;

@@ -1,10 +1,22 @@
 """Fixtures shared by the Python tests. `device` runs a test once per device: "cpu" always and
 "cuda" where a GPU is usable; without one the cuda case is reported as skipped, with the reason,
-and carries the `cuda` marker so `pytest -m cuda` (scripts/gpu-check) selects it."""
+and carries the `cuda` marker so `pytest -m cuda` (scripts/gpu-check) selects it. The marker `cxx`
+skips a test (or a module: `pytestmark = pytest.mark.cxx`) where no host C++ compiler is found."""
+
+import atexit
+import os
+import shutil
+import tempfile
 
 import pytest
 
-import accel as ac
+# Kernels the tests compile go to a private kernel cache, removed at exit, unless the caller chose
+# one: set before accel is imported (the cache directory is read at its first use).
+if "ACCEL_CACHE_DIR" not in os.environ:
+    os.environ["ACCEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="accel-test-cache-")
+    atexit.register(shutil.rmtree, os.environ["ACCEL_CACHE_DIR"], True)
+
+import accel as ac  # noqa: E402
 
 CUDA_USABLE = ac.cuda.is_available()
 NO_CUDA_REASON = "no CUDA driver/GPU: " + ac.cuda.unavailable_reason().split("\n")[0]
@@ -20,3 +32,25 @@ DEVICES = [
 def device(request):
     """The name of each device present: pass it as `device=` when making arrays."""
     return request.param
+
+
+# The compilers accel's host build looks for (backend/cpu/host_compiler.cpp), in its order.
+HAVE_CXX = bool(shutil.which(os.environ.get("ACCEL_CXX") or "c++") or shutil.which("g++")
+                or shutil.which("clang++"))
+NO_CXX_REASON = "no C++ compiler on PATH (kernels on the CPU need one)"
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "cxx(note=None): needs a host C++ compiler (kernels on the "
+                            "CPU); skipped without one, the note added to the reason")
+
+
+def pytest_collection_modifyitems(config, items):
+    if HAVE_CXX:
+        return
+    for item in items:
+        marker = item.get_closest_marker("cxx")
+        if marker is not None:
+            note = marker.kwargs.get("note")
+            reason = NO_CXX_REASON[:-1] + f"; {note})" if note else NO_CXX_REASON
+            item.add_marker(pytest.mark.skip(reason=reason))

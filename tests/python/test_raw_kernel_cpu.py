@@ -4,26 +4,16 @@ The kernels are compiled by the host C++ compiler against accel/device_src/simt_
 gathered in two modules (one without barriers: its threads run as a loop; one with barriers and
 warp functions: its threads run as fibers), so the suite pays for few compiles.
 """
-import atexit
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import pytest
 
-if "ACCEL_CACHE_DIR" not in os.environ:
-    os.environ["ACCEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="accel-test-cache-")
-    atexit.register(shutil.rmtree, os.environ["ACCEL_CACHE_DIR"], True)
+import accel
 
-import accel  # noqa: E402
-
-HAVE_CXX = shutil.which(os.environ.get("ACCEL_CXX") or "c++") or shutil.which("g++") or \
-    shutil.which("clang++")
-pytestmark = pytest.mark.skipif(not HAVE_CXX, reason="no C++ compiler on PATH (kernels on the "
-                                "CPU need one; the BackendUnavailable case is tested in a child)")
+pytestmark = pytest.mark.cxx(note="the BackendUnavailable case is tested in a child")
 
 rng = np.random.default_rng(10)
 
@@ -339,10 +329,24 @@ def fiber_module():
     return accel.RawModule(FIBER_SOURCE)
 
 
-@pytest.fixture(scope="module", params=["split", "fibers"])
+class CheckedModule:
+    """A module whose kernels launch in checked mode (bounds, barriers, shared-memory races)."""
+
+    def __init__(self, module):
+        self.module, self.code = module, module.code
+
+    def get_function(self, name):
+        k = self.module.get_function(name)
+        k.check = True
+        return k
+
+
+@pytest.fixture(scope="module", params=["split", "fibers", "checked"])
 def barrier_module(request, fiber_module):
-    """The plain-barrier kernels twice: split at their barriers, and as fibers."""
-    return accel.RawModule(BARRIER_SOURCE) if request.param == "split" else fiber_module
+    """The plain-barrier kernels three times: split at their barriers, as fibers, and in checked
+    mode (correct kernels: no false report, atomics included)."""
+    return {"split": lambda: accel.RawModule(BARRIER_SOURCE), "fibers": lambda: fiber_module,
+            "checked": lambda: CheckedModule(accel.RawModule(BARRIER_SOURCE))}[request.param]()
 
 
 # ------------------------------------------------------------------ barrier-free kernels
@@ -663,6 +667,7 @@ def test_tiled_shared_memory_matmul(barrier_module, m, k, n):
 def test_early_return_before_a_barrier_runs_but_checked_mode_reports_it(barrier_module):
     x = np.arange(100, dtype=np.float32)
     k = barrier_module.get_function("early_return")
+    k.check = False  # unchecked first; then checked by the call
     y = cpu(x)
     k((2,), (64,), (y, np.int32(100)))           # as a GPU: exited threads do not hold the barrier
     want = np.concatenate([np.roll(x[:64], -1), np.roll(x[64:], -1)])

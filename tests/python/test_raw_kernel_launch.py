@@ -6,26 +6,16 @@ honoured as on a GPU, and the fiber scheduler's hand-over from lane to lane at b
 warps, threads that exit early, warp functions between barriers, a failure mid-warp), each
 checked against NumPy.
 """
-import atexit
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import pytest
 
-if "ACCEL_CACHE_DIR" not in os.environ:
-    os.environ["ACCEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="accel-test-cache-")
-    atexit.register(shutil.rmtree, os.environ["ACCEL_CACHE_DIR"], True)
+import accel
 
-import accel  # noqa: E402
-
-HAVE_CXX = shutil.which(os.environ.get("ACCEL_CXX") or "c++") or shutil.which("g++") or \
-    shutil.which("clang++")
-pytestmark = pytest.mark.skipif(not HAVE_CXX, reason="no C++ compiler on PATH (kernels on the "
-                                "CPU need one)")
+pytestmark = pytest.mark.cxx
 
 rng = np.random.default_rng(11)
 

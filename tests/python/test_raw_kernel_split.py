@@ -3,24 +3,13 @@ checked against NumPy: 3-d blocks, locals that cross barriers, uniform branches 
 barriers, early exits inside loops, __device__ functions that read threadIdx, assert messages,
 and what keeps fibers. The classic kernels run split too (test_raw_kernel_cpu.py, barrier_module).
 """
-import atexit
-import os
-import shutil
-import tempfile
 
 import numpy as np
 import pytest
 
-if "ACCEL_CACHE_DIR" not in os.environ:
-    os.environ["ACCEL_CACHE_DIR"] = tempfile.mkdtemp(prefix="accel-test-cache-")
-    atexit.register(shutil.rmtree, os.environ["ACCEL_CACHE_DIR"], True)
+import accel
 
-import accel  # noqa: E402
-
-HAVE_CXX = shutil.which(os.environ.get("ACCEL_CXX") or "c++") or shutil.which("g++") or \
-    shutil.which("clang++")
-pytestmark = pytest.mark.skipif(not HAVE_CXX, reason="no C++ compiler on PATH (kernels on the "
-                                "CPU need one)")
+pytestmark = pytest.mark.cxx
 
 rng = np.random.default_rng(12)
 

@@ -201,14 +201,19 @@ std::shared_ptr<const RawModule::Compiled> build(const std::string& source,
   // mode: its barrier checks need the fibers); the others keep fibers.
   SplitSource split;
   if (prepared->fibers && !checked) split = split_at_barriers(prepared->text, program_name);
+  // Checked builds: bounds-checked parameters, and shared arrays through the race detector.
+  const std::string checked_text =
+      checked ? checked_kernel_parameters(instrument_shared_memory(prepared->text)).text : std::string();
   const std::string& kernel_text =
-      checked ? checked_kernel_parameters(prepared->text) : split.kernels.empty() ? prepared->text : split.text;
+      checked ? checked_text : split.kernels.empty() ? prepared->text : split.text;
   auto mode_of = [&](const std::string& name) {
     if (std::find(split.kernels.begin(), split.kernels.end(), name) != split.kernels.end()) return 's';
     return prepared->fibers && !split.all_barriers_split ? 'f' : 'l';
   };
   auto module_text = [&](const std::string& body, bool use_split) {
-    std::string text = embedded::simt_cpu_h;
+    std::string text = checked ? std::string("#define ACCEL_CHECKED 1\n") + embedded::simt_cpu_h +
+                                     embedded::simt_cpu_races_h
+                               : std::string(embedded::simt_cpu_h);
     text += "\n#line 1 \"" + program_name + "\"\n" + body + "\n#line 1 \"accel-launcher\"\n";
     for (size_t i = 0; i < names.size(); ++i) {
       const std::string idx = std::to_string(i), fn = "&" + names[i];
@@ -246,10 +251,11 @@ std::shared_ptr<const RawModule::Compiled> build(const std::string& source,
     try {
       lib = build_host_library(text, flags, what);  // never closed, as RawFunctions keep pointers into it
     } catch (const CompileError&) {
-      if (!use_split) throw;
-      // The split source did not compile (a construct the splitter misread): the kernels keep
-      // their fibers, and a real error in the user's source is reported from that build.
-      text = module_text(prepared->text, false);
+      if (!use_split && !checked) throw;
+      // The split source (or checked mode's shared-array wrappers) did not compile: a construct
+      // the transformation misread. The kernels keep their fibers (checked: bounds checks only),
+      // and a real error in the user's source is reported from that build.
+      text = module_text(checked ? checked_kernel_parameters(prepared->text).text : prepared->text, false);
       lib = build_host_library(text, flags, what);
     }
     {

@@ -45,8 +45,6 @@ const std::regex kAlign(R"(__align__\s*\(\s*\d+\s*\))");
 // Group 1: the __launch_bounds__ arguments (parentheses nested once), group 2: the name.
 const std::regex kGlobalFunction(
     R"(\b__global__\s+void\s+(?:__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)\s*)?(\w+)\s*\()");
-const std::regex kPointerParameter(
-    R"(^(\s*)([^*]*?)\s*\*\s*(?:__restrict__|__restrict|restrict)?\s*(\w+)(\s*)$)");
 
 // Whether `pos` lies in a function body: inside a brace that does not open a namespace, an
 // extern "C" block, a class or an enum (or inside a block within such a body).
@@ -84,72 +82,80 @@ bool at_global_scope(const std::string& scan, size_t pos) {
 
 }  // namespace
 
-std::string blank_comments_and_strings(const std::string& s) {
-  std::string out = s;
-  size_t i = 0;
-  auto blank = [&](size_t from, size_t to) {
-    for (size_t k = from; k < to && k < out.size(); ++k)
-      if (out[k] != '\n') out[k] = ' ';
+std::string instrument_shared_memory(const std::string& text) {
+  const std::string scan = blank_comments_and_strings(text);
+  static const std::regex shared(R"(\b__shared__\b)");
+  static const std::regex declarator(R"(^\s*(\w+)\s*((?:\[[^\]]+\]\s*)+)$)");
+  static const std::regex first(R"(^([^\[]*?)\b(\w+)\s*((?:\[[^\]]+\]\s*)+)$)");
+  // What prepare_cuda_source made of `extern __shared__ T name[];`.
+  static const std::regex dynamic_local(
+      R"(([^;{}\n]*?)\*\s*(\w+)\s*=\s*reinterpret_cast<[^;]*?\*>\(::accel_simt::dynamic_shared\(\)\);)");
+  static const std::regex dynamic_global(R"(static ::accel_simt::DynamicShared<([^;]*)> (\w+);)");
+  struct Edit {
+    size_t pos, len;
+    std::string text;
   };
-  while (i < s.size()) {
-    if (s.compare(i, 2, "//") == 0) {
-      size_t e = s.find('\n', i);
-      e = e == std::string::npos ? s.size() : e;
-      blank(i, e);
-      i = e;
-    } else if (s.compare(i, 2, "/*") == 0) {
-      size_t e = s.find("*/", i + 2);
-      e = e == std::string::npos ? s.size() : e + 2;
-      blank(i, e);
-      i = e;
-    } else if (s[i] == '"' || s[i] == '\'') {
-      const char q = s[i];
-      size_t e = i + 1;
-      while (e < s.size() && s[e] != q && s[e] != '\n') e += s[e] == '\\' ? 2 : 1;
-      e = std::min(e + 1, s.size());
-      blank(i + 1, e - 1);  // the quotes stay, so `extern "C"` still reads as a linkage
-      i = e;
-    } else {
-      ++i;
+  std::vector<Edit> edits;
+  for (auto it = std::sregex_iterator(scan.begin(), scan.end(), shared); it != std::sregex_iterator(); ++it) {
+    const size_t at = static_cast<size_t>(it->position(0));
+    const size_t line = scan.rfind('\n', at) + 1;  // npos + 1 == 0
+    if (scan.find_first_not_of(" \t", line) < at && scan[scan.find_first_not_of(" \t", line)] == '#')
+      continue;  // a macro's text
+    const size_t body = at + 10, end = scan.find(';', body);
+    if (end == std::string::npos) continue;
+    if (std::regex_search(scan.substr(line, at - line), std::regex(R"(\bextern\b)"))) continue;
+    std::string decl = text.substr(body, end - body);
+    std::string align;
+    std::smatch a;
+    static const std::regex align_re(R"(__align__\s*\(\s*\d+\s*\))");
+    if (std::regex_search(decl, a, align_re)) {
+      align = a.str(0) + " ";
+      decl = a.prefix().str() + std::string(static_cast<size_t>(a.length(0)), ' ') + a.suffix().str();
     }
-  }
-  return out;
-}
-
-std::string checked_kernel_parameters(const std::string& source) {
-  const std::string scan = blank_comments_and_strings(source);
-  std::string out = source;
-  std::vector<std::pair<size_t, size_t>> lists;  // the parameter lists, [begin, end)
-  for (auto it = std::sregex_iterator(scan.begin(), scan.end(), kGlobalFunction);
-       it != std::sregex_iterator(); ++it) {
-    const size_t open = static_cast<size_t>(it->position(0) + it->length(0));  // after '('
-    int depth = 1;
-    size_t close = open;
-    while (close < scan.size() && depth > 0) {
-      depth += scan[close] == '(' ? 1 : scan[close] == ')' ? -1 : 0;
-      ++close;
-    }
-    if (depth == 0) lists.emplace_back(open, close - 1);
-  }
-  for (auto l = lists.rbegin(); l != lists.rend(); ++l) {
-    std::string params;
-    size_t start = l->first;
+    std::vector<std::string> parts;  // the declarators, split at commas outside brackets
     int depth = 0;
-    for (size_t i = l->first; i <= l->second; ++i) {
-      const char c = i < l->second ? scan[i] : ',';
-      depth += (c == '(' || c == '<') ? 1 : (c == ')' || c == '>') ? -1 : 0;
-      if (c != ',' || depth > 0) continue;
-      const std::string param = source.substr(start, i - start);
-      std::smatch m;
-      if (std::regex_match(param, m, kPointerParameter))
-        params += m[1].str() + "::accel_simt::Checked<" + m[2].str() + "> " + m[3].str() + m[4].str();
-      else
-        params += param;
-      if (i < l->second) params += ',';
-      start = i + 1;
+    size_t from = 0;
+    for (size_t i = 0; i <= decl.size(); ++i) {
+      const char c = i < decl.size() ? decl[i] : ',';
+      depth += (c == '[' || c == '(' || c == '<') ? 1 : (c == ']' || c == ')' || c == '>') ? -1 : 0;
+      if (c == ',' && depth == 0) {
+        parts.push_back(decl.substr(from, i - from));
+        from = i + 1;
+      }
     }
-    out.replace(l->first, l->second - l->first, params);
+    std::smatch m;
+    if (!std::regex_match(parts[0], m, first) || m[1].str().find_first_not_of(" \t\n") == std::string::npos)
+      continue;
+    const std::string type = m[1].str();
+    std::string out;
+    bool all = true;
+    for (size_t k = 0; k < parts.size() && all; ++k) {
+      std::smatch d;
+      const std::string part = k == 0 ? m[2].str() + m[3].str() : parts[k];
+      all = std::regex_match(part, d, declarator);
+      if (all)
+        out += "__shared__ " + align + "::accel_simt::SharedArray<" + type + d[2].str() + "> " +
+               d[1].str() + "{{}, \"" + d[1].str() + "\"}; ";
+    }
+    if (!all) continue;
+    const std::string original = text.substr(at, end + 1 - at);
+    out += std::string(static_cast<size_t>(std::count(original.begin(), original.end(), '\n')), '\n');
+    edits.push_back({at, end + 1 - at, out});
   }
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), dynamic_local); it != std::sregex_iterator(); ++it) {
+    const std::string type = (*it)[1].str(), name = (*it)[2].str();
+    edits.push_back({static_cast<size_t>(it->position(0)), static_cast<size_t>(it->length(0)),
+                     "::accel_simt::SharedView<" + type + "> " + name + "{reinterpret_cast<" + type +
+                         "*>(::accel_simt::dynamic_shared()), \"" + name +
+                         "\", ::accel_simt::dynamic_shared()};"});
+  }
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), dynamic_global); it != std::sregex_iterator(); ++it)
+    edits.push_back({static_cast<size_t>(it->position(0)), static_cast<size_t>(it->length(0)),
+                     "static ::accel_simt::DynamicShared<" + (*it)[1].str() + "> " + (*it)[2].str() +
+                         "{\"" + (*it)[2].str() + "\"};"});
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.pos > b.pos; });
+  std::string out = text;
+  for (const Edit& e : edits) out.replace(e.pos, e.len, e.text);
   return out;
 }
 

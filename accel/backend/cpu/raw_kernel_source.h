@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "accel/backend/common/checked_source.h"
+
 namespace accel::cpu {
 
 struct PreparedSource {
@@ -23,13 +25,15 @@ struct PreparedSource {
 // `extern __shared__ T name[];` into a view of the block's dynamic shared memory.
 PreparedSource prepare_cuda_source(const std::string& source, const std::string& program_name);
 
-// Checked mode: every single-level pointer parameter of every __global__ function
-// (`const float* __restrict__ x`) becomes `::accel_simt::Checked<const float> x`, which checks
-// each access against its array's bounds. Lines keep their numbers.
-std::string checked_kernel_parameters(const std::string& source);
+// Checked mode's shared-memory race detection (device_src/simt_cpu_races.h), on a prepared
+// source: each static `__shared__ T a[N][M], b[K];` becomes `__shared__
+// ::accel_simt::SharedArray<T[N][M]> a{{}, "a"}; ...`, each dynamic shared array a SharedView,
+// so that every element access is recorded. Declarations of other forms (scalars, pointers)
+// stay as they are. Lines keep their numbers.
+std::string instrument_shared_memory(const std::string& prepared);
 
-// The source with every comment and string or character literal replaced by spaces (newlines
-// kept), so that scanning for names cannot match inside them.
-std::string blank_comments_and_strings(const std::string& source);
+// Shared with the CUDA backend (checked mode's transformation, the blanked copy for scans).
+using plan::blank_comments_and_strings;
+using plan::checked_kernel_parameters;
 
 }  // namespace accel::cpu

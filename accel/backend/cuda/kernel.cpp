@@ -1,9 +1,11 @@
 #include "accel/backend/cuda/kernel.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/driver.h"
+#include "accel/backend/cuda/kernel_check.h"
 #include "accel/backend/cuda/nvrtc.h"
 #include "accel/backend/cuda/stream_order.h"
 #include "accel/runtime/errors.h"
@@ -11,6 +13,12 @@
 namespace accel::cuda {
 
 namespace {
+
+// A checked pointer parameter as the kernel receives it (Checked<T> in checked_cuda.cuh).
+struct CheckedPointer {
+  CUdeviceptr p, lo, hi;
+  long long arg;
+};
 
 // Why the driver may refuse NVRTC's output: the two versions, and what to install.
 std::string module_version_note() {
@@ -83,12 +91,14 @@ Module::Impl::~Impl() {
 }
 
 Module::Module(std::string source, std::vector<std::string> options,
-               std::vector<std::string> name_expressions, std::string program_name)
+               std::vector<std::string> name_expressions, std::string program_name, bool checked)
     : impl_(std::make_shared<Impl>()) {
   impl_->source = std::move(source);
   impl_->options = std::move(options);
   impl_->name_expressions = std::move(name_expressions);
   impl_->program_name = std::move(program_name);
+  impl_->checked = checked;
+  if (checked) impl_->checked_source = checked_cuda_source(impl_->source, impl_->program_name);
 }
 
 std::shared_ptr<const CompiledModule> Module::compiled(int device) const {
@@ -101,7 +111,7 @@ std::shared_ptr<const CompiledModule> Module::compiled(int device) const {
   o.options = impl_->options;
   o.name_expressions = impl_->name_expressions;
   o.program_name = impl_->program_name;
-  return cuda::compile(impl_->source, o);
+  return cuda::compile(impl_->checked ? impl_->checked_source.text : impl_->source, o);
 }
 
 CUmodule Module::load(int device) const {
@@ -180,7 +190,17 @@ Kernel Module::function(const std::string& name, int device) const {
     throw LaunchError("[" + impl_->program_name + "] no kernel named '" + name +
                       "' in the module: " + driver().describe(r) + hint);
   }
-  return Kernel(*this, name, symbol, device, fn);
+  Kernel k(*this, name, symbol, device, fn);
+  if (impl_->checked) {
+    // Templates are checked by their name without arguments ("axpy<float>" -> "axpy").
+    const auto& all = impl_->checked_source.checked_parameters;
+    if (auto it = all.find(name.substr(0, name.find('<'))); it != all.end())
+      k.info_->checked_parameters = it->second;
+    size_t bytes = 0;
+    driver().check(driver().cuModuleGetGlobal(&k.info_->check_record, &bytes, mod, kCheckRecordSymbol),
+                   "cuModuleGetGlobal", "checked kernel " + name);
+  }
+  return k;
 }
 
 void Kernel::operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t shared_mem,
@@ -231,8 +251,13 @@ void Kernel::operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t sh
     if (sizes.size() != args.size())
       fail("the kernel takes " + std::to_string(sizes.size()) + " parameters, but " +
            std::to_string(args.size()) + " arguments were given");
+    const std::vector<int>& c = checked_parameters();
+    auto passed = [&](size_t i) {
+      return std::find(c.begin(), c.end(), static_cast<int>(i)) != c.end() ? sizeof(CheckedPointer)
+                                                                             : args.values_[i].bytes.size();
+    };
     for (size_t i = 0; i < sizes.size(); ++i)
-      if (sizes[i] != args.values_[i].bytes.size())
+      if (sizes[i] != passed(i))
         fail("parameter " + std::to_string(i) + " is " + std::to_string(sizes[i]) +
              " bytes, but argument " + std::to_string(i) + " is a " + args.values_[i].what + " (" +
              std::to_string(args.values_[i].bytes.size()) +
@@ -241,6 +266,23 @@ void Kernel::operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t sh
   std::vector<void*> params;
   params.reserve(args.size());
   for (const auto& v : args.values_) params.push_back(const_cast<char*>(v.bytes.data()));
+  // Checked pointers carry their array's bytes and their argument's number (checked_cuda.cuh),
+  // with the CPU's bounds: a contiguous array's own elements, other views their buffer's memory.
+  std::vector<CheckedPointer> checked(checked_parameters().size());
+  for (size_t c = 0; c < checked.size(); ++c) {
+    const size_t i = static_cast<size_t>(checked_parameters()[c]);
+    if (i >= args.size()) break;  // the count was checked above where the driver can tell
+    const KernelArgs::Value& v = args.values_[i];
+    if (v.array < 0)
+      fail("checked mode: parameter " + std::to_string(i) + " is a pointer, but argument " +
+           std::to_string(i) + " is a " + v.what + "; pass an array");
+    const Array& a = args.arrays_[static_cast<size_t>(v.array)];
+    const auto data = reinterpret_cast<CUdeviceptr>(a.data());
+    const auto base = reinterpret_cast<CUdeviceptr>(a.buffer()->data());
+    checked[c] = a.is_contiguous() ? CheckedPointer{data, data, data + a.nbytes(), static_cast<long long>(i)}
+                                   : CheckedPointer{data, base, base + a.buffer()->nbytes(), static_cast<long long>(i)};
+    params[i] = &checked[c];
+  }
   Stream s = stream ? *stream : current_stream(device_);
   if (s.device() != device_)
     fail("the stream belongs to cuda:" + std::to_string(s.device()) + ", the kernel to cuda:" +
@@ -254,6 +296,24 @@ void Kernel::operator()(Dim3 grid, Dim3 block, const KernelArgs& args, size_t sh
   if (r != CUDA_SUCCESS)
     fail("cuLaunchKernel failed: " + api.describe(r) + " (grid " + grid.str() + ", block " +
          block.str() + ", " + std::to_string(shared_mem) + " bytes of dynamic shared memory)");
+  if (info_->check_record) raise_check_record(s);
+}
+
+// After a checked launch: wait for it, and raise its first violation (clearing the record for
+// the next launch) as the IndexError the CPU gives.
+void Kernel::raise_check_record(const Stream& stream) const {
+  const DriverApi& api = driver();
+  const std::string where = "launch " + name_ + " on cuda:" + std::to_string(device_);
+  AccelCheckRecord record{};
+  stream.synchronize();
+  api.check(api.cuMemcpyDtoHAsync(&record, info_->check_record, sizeof record, stream.handle()),
+            "cuMemcpyDtoHAsync", where);
+  stream.synchronize();
+  if (record.flag == 0) return;
+  api.check(api.cuMemsetD8Async(info_->check_record, 0, sizeof record, stream.handle()),
+            "cuMemsetD8Async", where);
+  stream.synchronize();
+  throw IndexError("[" + where + "] " + describe_check_record(record, name_));
 }
 
 Kernel raw_kernel(const std::string& source, const std::string& name,

@@ -11,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "accel/backend/common/checked_source.h"
 #include "accel/backend/cuda/compiler.h"
 #include "accel/backend/cuda/stream.h"
 #include "accel/core/array.h"
@@ -70,10 +71,15 @@ class Kernel;
 // expressions such as "axpy<float>" given at construction).
 class Module {
  public:
+  // checked: checked mode's build (backend/cuda/kernel_check.h): each access through an array
+  // argument is bounds-checked; a launch synchronises and raises the first violation as
+  // IndexError naming kernel, argument, index, size, block and thread.
   Module(std::string source, std::vector<std::string> options = {},
-         std::vector<std::string> name_expressions = {}, std::string program_name = "kernel.cu");
+         std::vector<std::string> name_expressions = {}, std::string program_name = "kernel.cu",
+         bool checked = false);
   Kernel function(const std::string& name, int device = -1) const;  // -1: the current device
   const std::string& source() const { return impl_->source; }
+  bool checked() const { return impl_->checked; }
   // The compiled module for a device (compiling on first use).
   std::shared_ptr<const CompiledModule> compiled(int device) const;
 
@@ -81,6 +87,8 @@ class Module {
   struct Impl {
     std::string source, program_name;
     std::vector<std::string> options, name_expressions;
+    bool checked = false;
+    plan::CheckedSource checked_source;  // checked: what NVRTC compiles, and the checked parameters
     std::mutex mutex;
     std::map<int, std::pair<std::shared_ptr<const CompiledModule>, CUmodule>> loaded;
     ~Impl();
@@ -110,6 +118,8 @@ class Kernel {
   // The most threads a block of this kernel may have: its __launch_bounds__, or what its
   // register use allows (at most the device's limit).
   int max_threads_per_block() const { return info_->max_threads; }
+  // Checked mode: the parameters passed as {pointer, lo, hi, argument}.
+  const std::vector<int>& checked_parameters() const { return info_->checked_parameters; }
 
  private:
   friend class Module;
@@ -120,7 +130,10 @@ class Kernel {
     int max_threads = 0;
     std::mutex mutex;
     size_t dynamic_shared_opted_in = 0;  // the largest limit set with cuFuncSetAttribute
+    std::vector<int> checked_parameters;
+    CUdeviceptr check_record = 0;  // checked modules: the device's AccelCheckRecord
   };
+  void raise_check_record(const Stream& stream) const;
   Kernel(Module module, std::string name, std::string symbol, int device, CUfunction fn);
   void opt_in_dynamic_shared(size_t bytes, const std::string& where) const;
   Module module_;  // keeps the CUmodule loaded
