@@ -1,7 +1,7 @@
 """interp: NumPy's one-dimensional piecewise-linear interpolation (left/right values, period,
 complex fp), with its float64 arithmetic: slope * (x - xp[j]) + fp[j], the value at a sample
 point exactly fp[j], and the same fallbacks when that product is not finite. The interval of
-each x comes from searchsorted, so it runs on every device. (Dask's percentile merges its
+each x comes from searchsorted, so it runs wherever searchsorted does. (Dask's percentile merges its
 chunks' percentiles with np.interp, which lands here for accel chunks.)"""
 
 from . import _core

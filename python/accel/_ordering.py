@@ -1,4 +1,4 @@
-"""lexsort, partition and argpartition, from the stable sort (so on every device).
+"""lexsort, partition and argpartition, from the stable sort (so wherever sort runs).
 
 partition and argpartition return a full sort, which is one valid answer: NumPy promises only
 that the kth element is where a sort would put it, with nothing larger before it and nothing

@@ -1,6 +1,7 @@
 """Order statistics: quantile, percentile, median and their nan* forms, with NumPy 2's methods
 and dtype rules. Built from the stable sort (NaNs sort last) and take_along_axis, so they run
-on every device; only the q values and the slice length meet the host, never the data.
+wherever sort runs (the CPU; CUDA once it has sort kernels); only the q values and the slice
+length meet the host, never the data.
 
 The virtual index of each quantile follows NumPy's Hyndman & Fan formulas computed in q's
 dtype (NumPy takes a Python q in a float input's dtype), so which order statistics are picked
