@@ -319,7 +319,9 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
   bool fresh = false;  // a is new memory nobody else sees
   if (nb::isinstance<Array>(obj)) {
     a = nb::cast<Array>(obj);
-  } else if (is_python_scalar(obj)) {
+  } else if (is_python_scalar(obj) && !dtype) {
+    // (With a dtype, NumPy's path below checks the value against it: 300 as int8 raises
+    // OverflowError instead of wrapping to 44.)
     a = python_scalar(obj, false, device.value_or(default_device()));
     fresh = true;
   } else if (auto list = dtype ? std::nullopt
@@ -346,7 +348,10 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
                          : nb::borrow(obj);
     if (!src.is_valid()) throw nb::python_error();
     check_array_interface_span(src);
-    nb::object arr = np.attr("asarray")(src);
+    // Python values converted straight to the requested dtype, as NumPy converts them: an
+    // out-of-range Python int is NumPy's OverflowError, not a wrapped value.
+    nb::object arr = dtype ? np.attr("asarray")(src, nb::arg("dtype") = dtype_name(*dtype))
+                           : np.attr("asarray")(src);
     // Byte-swapped data (">f8" on a little-endian machine) in the machine's order: accel's
     // loops read native values only.
     if (!nb::cast<bool>(arr.attr("dtype").attr("isnative")))

@@ -229,3 +229,25 @@ def test_asarray_of_numpy_scalar_is_a_writable_copy(scalar):
     want += scalar.dtype.type(1)
     np.testing.assert_array_equal(ac.asnumpy(a), want)
     assert scalar.item() == before  # the scalar's own memory is untouched
+
+
+@pytest.mark.parametrize("value, dtype", [([300], "int8"), ([-1], "uint8"), (300, "int8"),
+                                          ([True, 300], "uint8"), (-129, "int8"),
+                                          ([[1, 2], [70000, 3]], "int16")])
+def test_asarray_of_python_ints_out_of_range_raises_like_numpy(value, dtype, device):
+    # Not a silent wrap (300 as int8 was 44): NumPy 2's OverflowError, with its message.
+    with pytest.raises(OverflowError) as want:
+        np.asarray(value, dtype=dtype)
+    with pytest.raises(OverflowError, match="out of bounds") as got:
+        ac.asarray(value, dtype=getattr(ac, dtype), device=device)
+    assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("value, dtype", [([1.5, -2.7], "int8"), (1.5, "int8"), ([255], "uint8"),
+                                          (2**63, "uint64"), ([1 + 2j], "complex64"),
+                                          (True, "int16"), ([[1, 2], [3, 4]], "float32")])
+def test_asarray_of_python_values_with_a_dtype_matches_numpy(value, dtype, device):
+    want = np.asarray(value, dtype=dtype)
+    got = ac.asarray(value, dtype=getattr(ac, dtype), device=device)
+    assert got.dtype == getattr(ac, dtype) and got.shape == want.shape
+    np.testing.assert_array_equal(ac.asnumpy(got), want)
