@@ -53,6 +53,8 @@ const char* c_type(Dtype dt) {
       return "uint32_t";
     case Dtype::uint64:
       return "uint64_t";
+    case Dtype::float16:
+      return "accel::half";
     case Dtype::float32:
       return "float";
     case Dtype::float64:
@@ -97,15 +99,24 @@ std::string operand_at(const Dialect& d, const ir::KernelIR& ir, size_t k, Dtype
       {{"type", c_type(dt)}, {"k", std::to_string(k)}, {"i", d.index}, {"name", ir.name()}});
 }
 
-// The functors' text, with its standard #includes kept (host) or left to the prelude (CUDA).
-std::string functor_source(const Dialect& d) {
-  std::istringstream in(embedded::scalar_ops_h);
+// A device source's text without its #pragma once and, where the dialect brings its own,
+// its standard #includes.
+std::string source_text(const Dialect& d, const char* text) {
+  std::istringstream in(text);
   std::string out, line;
   while (std::getline(in, line)) {
     const bool std_include = line.rfind("#include <", 0) == 0;
     if (line.rfind("#pragma once", 0) == 0 || (d.own_std && std_include)) continue;
     out += line + "\n";
   }
+  return out;
+}
+
+// The functors' text, with its standard #includes kept (host) or left to the prelude (CUDA).
+// The host's float16 type (core/half.h) goes first, as the library's own build includes it.
+std::string functor_source(const Dialect& d) {
+  std::string out = d.own_std ? std::string() : source_text(d, embedded::half_h);
+  out += source_text(d, embedded::scalar_ops_h);
   if (d.own_std) {
     std::string prelude = embedded::nvrtc_std_cuh;
     const size_t once = prelude.find("#pragma once\n");
@@ -164,7 +175,11 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
       expr = std::string("accel::scalar::convert<") + c_type(in.dtype) + ">(" +
              refs[static_cast<size_t>(in.args[0])] + ")";
     } else {
-      expr = std::string("accel::scalar::") + functor_name(in.op) + "::apply(";
+      // float16 ops compute in float and round once (scalar_ops.h, OnHalf).
+      expr = in.compute == Dtype::float16
+                 ? std::string("accel::scalar::OnHalf<accel::scalar::") + functor_name(in.op) +
+                       ">::apply("
+                 : std::string("accel::scalar::") + functor_name(in.op) + "::apply(";
       for (int a = 0; a < in.nargs(); ++a)
         expr += (a ? ", " : "") + refs[static_cast<size_t>(in.args[a])];
       expr += ")";

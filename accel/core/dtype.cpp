@@ -31,7 +31,9 @@ Dtype signed_int_of_size(size_t bytes) {
   }
 }
 
-Dtype float_of_size(size_t bytes) { return bytes <= 4 ? Dtype::float32 : Dtype::float64; }
+Dtype float_of_size(size_t bytes) {
+  return bytes <= 2 ? Dtype::float16 : bytes <= 4 ? Dtype::float32 : Dtype::float64;
+}
 
 }  // namespace
 
@@ -52,7 +54,8 @@ Dtype dtype_from_name(std::string_view name) {
       {"i8", Dtype::int64},       {"int", Dtype::int64},       {"intp", Dtype::int64},
       {"u1", Dtype::uint8},       {"u2", Dtype::uint16},       {"u4", Dtype::uint32},
       {"u8", Dtype::uint64},      {"uint", Dtype::uint64},     {"uintp", Dtype::uint64},
-      {"f4", Dtype::float32},     {"f8", Dtype::float64},      {"float", Dtype::float64},
+      {"f2", Dtype::float16},     {"e", Dtype::float16},       {"half", Dtype::float16},
+      {"<f2", Dtype::float16},    {"f4", Dtype::float32},     {"f8", Dtype::float64},      {"float", Dtype::float64},
       {"double", Dtype::float64}, {"single", Dtype::float32},  {"c8", Dtype::complex64},
       {"c16", Dtype::complex128}, {"complex", Dtype::complex128}, {"<f4", Dtype::float32},
       {"<f8", Dtype::float64},    {"<i4", Dtype::int32},       {"<i8", Dtype::int64},
@@ -63,7 +66,7 @@ Dtype dtype_from_name(std::string_view name) {
   for (const auto& a : kAliases)
     if (name == a.alias) return a.dt;
   throw DTypeError("[dtype] accel has no dtype named '" + std::string(name) +
-                   "'; supported: bool, int8..int64, uint8..uint64, float32, float64, complex64, "
+                   "'; supported: bool, int8..int64, uint8..uint64, float16, float32, float64, complex64, "
                    "complex128");
 }
 
@@ -75,14 +78,14 @@ Dtype real_dtype(Dtype dt) {
 
 Dtype complex_dtype(Dtype dt) {
   if (is_complex(dt)) return dt;
-  return (dt == Dtype::float32) ? Dtype::complex64 : Dtype::complex128;
+  return (dt == Dtype::float16 || dt == Dtype::float32) ? Dtype::complex64 : Dtype::complex128;
 }
 
 Dtype inexact_dtype(Dtype dt) {
   switch (dt) {
     case Dtype::bool_:
     case Dtype::int8:
-    case Dtype::uint8:
+    case Dtype::uint8: return Dtype::float16;
     case Dtype::int16:
     case Dtype::uint16: return Dtype::float32;
     default: return is_inexact(dt) ? dt : Dtype::float64;
@@ -110,8 +113,8 @@ Dtype promote_types(Dtype a, Dtype b) {
     size_t fsize = is_floating(a) ? x.itemsize : 0;
     fsize = std::max(fsize, is_floating(b) ? y.itemsize : size_t{0});
     size_t isize = is_integer(a) ? x.itemsize : (is_integer(b) ? y.itemsize : 0);
-    // NumPy: int8/uint8 fit in float16 (here float32), int16 in float32, wider ints need float64.
-    size_t need = isize == 0 ? fsize : std::max(fsize, isize >= 4 ? size_t{8} : size_t{4});
+    // NumPy: int8/uint8 fit in float16, int16 in float32, wider ints need float64.
+    size_t need = isize == 0 ? fsize : std::max(fsize, isize >= 4 ? size_t{8} : isize * 2);
     return float_of_size(need);
   }
   if (x.kind == y.kind) {

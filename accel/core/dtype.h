@@ -7,6 +7,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "accel/core/half.h"
+
 namespace accel {
 
 enum class DtypeKind : uint8_t { Bool, SignedInt, UnsignedInt, Float, Complex };
@@ -17,7 +19,7 @@ enum class Dtype : uint8_t {
 #undef ACCEL_DTYPE
 };
 
-inline constexpr int kNumDtypes = 13;
+inline constexpr int kNumDtypes = 14;
 
 // Public constants so C++ reads like Python: accel::float32.
 #define ACCEL_DTYPE(name, ctype, str, kind) inline constexpr Dtype name = Dtype::name;
@@ -46,8 +48,9 @@ Dtype promote_types(Dtype a, Dtype b);
 Dtype real_dtype(Dtype dt);
 // The complex dtype holding a real one (float32 -> complex64).
 Dtype complex_dtype(Dtype dt);
-// Result dtype of float-only math on dt (sin, sqrt, divide): ints -> float64/float32 as NumPy
-// (NumPy gives float16 for 8-bit ints and bool; accel has no float16 and uses float32).
+// Result dtype of float-only math on dt (sin, sqrt): the smallest float holding every value of
+// an integer dtype, as NumPy's loop selection: bool and 8-bit ints -> float16, 16-bit ->
+// float32, wider -> float64.
 Dtype inexact_dtype(Dtype dt);
 // Default integer / float / complex dtypes (NumPy 2 on 64-bit Linux).
 inline constexpr Dtype default_int = Dtype::int64;

@@ -9,7 +9,44 @@
 #include <limits>
 #include <type_traits>
 
+// float16's storage type: accel::half on the host (the library includes it; the host JIT
+// prepends its text), CUDA's __half where the kernel included <cuda_fp16.h>.
+#if !defined(__CUDACC_RTC__) && !defined(__CUDACC__) && !defined(ACCEL_HALF_H)
+#include "accel/core/half.h"
+#endif
+#if defined(ACCEL_HALF_H)
+#define ACCEL_HAS_HALF 1
+#elif defined(__CUDA_FP16_H__)
+#define ACCEL_HAS_HALF 1
+namespace accel {
+using half = __half;
+}  // namespace accel
+#endif
+
 namespace accel::scalar {
+
+template <class T> inline constexpr bool is_half = false;
+#if defined(ACCEL_HAS_HALF)
+template <> inline constexpr bool is_half<accel::half> = true;
+#if defined(ACCEL_HALF_H)
+inline float to_float(accel::half h) { return h; }
+inline accel::half to_half(float f) { return accel::half(f); }
+inline accel::half to_half(double d) { return accel::half(d); }
+#else
+inline float to_float(__half h) { return __half2float(h); }
+inline __half to_half(float f) { return __float2half_rn(f); }
+inline __half to_half(double d) { return __double2half(d); }
+inline __half nextafter(__half a, __half b) {
+  const float fa = __half2float(a), fb = __half2float(b);
+  const unsigned short ba = __half_as_ushort(a), bb = __half_as_ushort(b);
+  if (fa != fa || fb != fb) return __ushort_as_half(0x7e00);
+  if (fa == fb) return b;
+  if (fa == 0) return __ushort_as_half(static_cast<unsigned short>((bb & 0x8000u) | 1u));
+  const bool away = (fa < fb) == (fa > 0);
+  return __ushort_as_half(static_cast<unsigned short>(away ? ba + 1 : ba - 1));
+}
+#endif
+#endif
 
 template <class T> struct RealOf { using type = T; };
 template <class T> struct RealOf<std::complex<T>> { using type = T; };
@@ -22,9 +59,16 @@ template <class T> inline constexpr bool is_flt = std::is_floating_point_v<T>;
 template <class T> inline constexpr bool is_bool = std::is_same_v<T, bool>;
 
 // Value conversion between any two dtypes, NumPy style (complex -> real keeps the real part).
+// float16 goes through float, except from double, which is rounded to half directly.
 template <class To, class From> inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (is_half<From>) {
+    return convert<To>(to_float(v));
+  } else if constexpr (is_half<To>) {
+    if constexpr (is_cplx<From>) return convert<To>(v.real());
+    else if constexpr (std::is_same_v<From, double>) return to_half(v);
+    else return to_half(static_cast<float>(v));
   } else if constexpr (is_bool<To>) {
     if constexpr (is_cplx<From>) return v.real() != 0 || v.imag() != 0;
     else return v != From(0);
@@ -512,5 +556,21 @@ struct Deg2radOp { template <class T> static T apply(T a) { return a * T(0.01745
 struct Rad2degOp { template <class T> static T apply(T a) { return a * T(57.29577951308232087679815481410517033); } };
 
 struct WhereOp { template <class T> static T apply(T c, T x, T y) { return c != T(0) ? x : y; } };
+
+// An op on float16: its arguments read as float, the op computed in float and a float result
+// rounded once to half, as NumPy's float16 loops (exact for + - * / sqrt: float carries more
+// than twice half's precision). nextafter steps in half itself.
+#if defined(ACCEL_HAS_HALF)
+template <class Op> struct OnHalf {
+  template <class... H> static auto apply(H... a) {
+    using R = decltype(Op::apply(to_float(a)...));
+    if constexpr (std::is_same_v<R, float>) return to_half(Op::apply(to_float(a)...));
+    else return Op::apply(to_float(a)...);
+  }
+};
+template <> struct OnHalf<NextafterOp> {
+  static accel::half apply(accel::half a, accel::half b) { return nextafter(a, b); }
+};
+#endif
 
 }  // namespace accel::scalar

@@ -29,7 +29,8 @@ Dtype promote_weak(Dtype strong, Dtype weak) {
   switch (kind_rank(weak)) {
     case 1: return default_int;
     case 2: return default_float;
-    default: return strong == Dtype::float32 ? Dtype::complex64 : default_complex;
+    default:
+      return strong == Dtype::float16 || strong == Dtype::float32 ? Dtype::complex64 : default_complex;
   }
 }
 

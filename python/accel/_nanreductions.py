@@ -11,7 +11,7 @@ __all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanargmax", "nanargmin", "n
 
 
 def _inexact(a):
-    return a.dtype in (_core.float32, _core.float64, _core.complex64, _core.complex128)
+    return a.dtype.kind in "fc"
 
 
 def _filled(a, value):

@@ -24,7 +24,7 @@ def _is_complex(dt):
 
 
 def _is_float(dt):
-    return dt in (_core.float32, _core.float64)
+    return dt.kind == "f"
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -36,9 +36,8 @@ def _operand_dtype(x):
 
 
 def _float_of(dt):
-    # promote_types(int, float32) is the float dtype NumPy's float math gives that int (with
-    # float32 where NumPy would use float16, which accel does not have).
-    return _core.promote_types(dt, _core.float32)
+    # promote_types(int, float16) is the float dtype NumPy's float math gives that int.
+    return _core.promote_types(dt, _core.float16)
 
 
 def fabs(x, /, *, out=None):

@@ -137,7 +137,8 @@ struct BufferInfo {
 };
 
 const char* buffer_format(Dtype d) {
-  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "f", "d", "Zf", "Zd"};
+  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d", "Zf", "Zd"};
+  static_assert(std::size(f) == kNumDtypes);
   return f[static_cast<int>(d)];
 }
 

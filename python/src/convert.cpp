@@ -36,6 +36,7 @@ std::optional<Dtype> from_dlpack_dtype(nb::dlpack::dtype dt) {
       }
       break;
     case Code::Float:
+      if (dt.bits == 16) return Dtype::float16;
       if (dt.bits == 32) return Dtype::float32;
       if (dt.bits == 64) return Dtype::float64;
       break;
@@ -112,7 +113,7 @@ std::optional<Dtype> buffer_dtype(const char* format, Py_ssize_t itemsize) {
   };
   if (complex) return c == 'f' || c == 'd' ? of_size({Dtype::complex64, Dtype::complex128}) : std::nullopt;
   if (c == '?') return of_size({Dtype::bool_});
-  if (c == 'f' || c == 'd') return of_size({Dtype::float32, Dtype::float64});
+  if (c == 'e' || c == 'f' || c == 'd') return of_size({Dtype::float16, Dtype::float32, Dtype::float64});
   if (std::strchr("bhilq", c)) return of_size({Dtype::int8, Dtype::int16, Dtype::int32, Dtype::int64});
   if (std::strchr("BHILQ", c))
     return of_size({Dtype::uint8, Dtype::uint16, Dtype::uint32, Dtype::uint64});
@@ -361,8 +362,6 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
       throw DTypeError("[asarray] cannot make an array from " +
                        nb::cast<std::string>(nb::repr(nb::handle(obj.type()))) +
                        " (NumPy infers dtype " + nb::cast<std::string>(arr.attr("dtype").attr("name")) + ")");
-    if (nb::cast<std::string>(arr.attr("dtype").attr("name")) == "float16")
-      arr = arr.attr("astype")("float32");
     auto imported = from_array_interface(arr);
     if (!imported)
       throw DTypeError("[asarray] cannot make an array from " +

@@ -6,7 +6,7 @@
 namespace accel::py {
 namespace {
 
-const char kNumpyChar[] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I', 'L', 'f', 'd', 'F', 'D'};
+const char kNumpyChar[] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I', 'L', 'e', 'f', 'd', 'F', 'D'};
 const char kKindChar[] = {'b', 'i', 'u', 'f', 'c'};
 
 // == and != against anything NumPy's dtype compares with (dtypes, names, scalar types, Python

@@ -77,6 +77,9 @@ template <class T> bool same_value(T got, T want, double tol) {
     return close(got.real(), want.real(), tol, scale) && close(got.imag(), want.imag(), tol, scale);
   } else if constexpr (std::is_floating_point_v<T>) {
     return close(got, want, tol, std::fabs(double(want)));
+  } else if constexpr (scalar::is_half<T>) {
+    // The loop's float math (libmvec) and the scalar functor may round to neighbouring halves.
+    return close(float(got), float(want), 1e-3, std::fabs(double(float(want))));
   } else {
     return got == want;
   }
@@ -85,6 +88,7 @@ template <class T> bool same_value(T got, T want, double tol) {
 template <class T> std::string show(T v) {
   if constexpr (scalar::is_cplx<T>) return "(" + show(v.real()) + ", " + show(v.imag()) + ")";
   else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
+  else if constexpr (scalar::is_half<T>) return std::to_string(float(v));
   else return std::to_string(v);
 }
 
@@ -93,9 +97,12 @@ template <class T> std::string show(T v) {
 template <class F, int Arity, class C, class O>
 O reference(const std::vector<std::vector<C>>& in, size_t i, size_t j) {
   // The explicit C(...) turns std::vector<bool>'s bit references into bools.
-  if constexpr (Arity == 1) return scalar::convert<O>(F::apply(C(in[0][i])));
-  else if constexpr (Arity == 2) return scalar::convert<O>(F::apply(C(in[0][i]), C(in[1][j])));
-  else return scalar::convert<O>(F::apply(C(in[0][i]), C(in[1][j]), C(in[2][j])));
+  // float16 computes through float, as its loops (scalar_ops.h, OnHalf).
+  using G = std::conditional_t<scalar::is_half<C> && !std::is_same_v<F, scalar::CastOp>,
+                               scalar::OnHalf<F>, F>;
+  if constexpr (Arity == 1) return scalar::convert<O>(G::apply(C(in[0][i])));
+  else if constexpr (Arity == 2) return scalar::convert<O>(G::apply(C(in[0][i]), C(in[1][j])));
+  else return scalar::convert<O>(G::apply(C(in[0][i]), C(in[1][j]), C(in[2][j])));
 }
 
 // The result's C++ type for compute type C, from the op's output rule in ops.def.

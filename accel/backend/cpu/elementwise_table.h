@@ -3,17 +3,22 @@
 #pragma once
 #include "accel/backend/cpu/elementwise_inner.h"
 #include "accel/backend/cpu/elementwise_loops.h"
+#include "accel/backend/cpu/half_loops.h"
 
 namespace accel::cpu {
 
 inline constexpr int kTableParts = 4;
 using LoopTable = InnerLoop[kNumOps][kNumDtypes];
 
+// float16 is a storage type: its loops compute in float (half_loops.h).
+template <class Op, class T, int Arity> struct LoopOf { using type = Inner<Op, T, Arity>; };
+template <class Op, int Arity> struct LoopOf<Op, half, Arity> { using type = HalfInner<Op, Arity>; };
+
 template <class Op, int Arity, BoolInputs Bools, OpDomain Domain>
 void fill_row(InnerLoop* row) {
 #define ACCEL_DTYPE(name, ctype, str, kind)                              \
   if constexpr (op_accepts(Bools, Domain, Dtype::name))                  \
-    row[static_cast<int>(Dtype::name)] = &Inner<Op, ctype, Arity>::run;
+    row[static_cast<int>(Dtype::name)] = &LoopOf<Op, ctype, Arity>::type::run;
 #include "accel/core/dtype.def"
 #undef ACCEL_DTYPE
 }

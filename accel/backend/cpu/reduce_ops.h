@@ -26,6 +26,8 @@ template <class T>
 struct WrapOf<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
   using type = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
 };
+// float16 sums and products run in float and are rounded once at the end, as NumPy's pairwise sum.
+template <> struct WrapOf<half> { using type = float; };
 template <class T> using Wrap = typename WrapOf<T>::type;
 
 template <class T> inline bool is_nan(const T& v) {
@@ -41,7 +43,8 @@ template <class In, class Acc> inline constexpr bool kFusedConversion =
     (std::is_same_v<Acc, int64_t> && (std::is_signed_v<In> || std::is_same_v<In, bool>) &&
      std::is_integral_v<In>) ||
     (std::is_same_v<Acc, uint64_t> && std::is_unsigned_v<In> && !std::is_same_v<In, bool>) ||
-    (std::is_same_v<Acc, double> && std::is_integral_v<In>);
+    (std::is_same_v<Acc, double> && std::is_integral_v<In>) ||
+    (std::is_same_v<Acc, float> && std::is_same_v<In, half>);  // mean of float16
 
 // n elements at stride s folded with kLanes accumulators, then the lanes folded as a tree.
 template <class A, class In, class Load, class Comb>
