@@ -18,7 +18,7 @@ import numpy as np
 from program import GUARDS, LITERALS, NUMPY, Input, Program, Stmt, compiled, guard_holds, quiet
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex64", "complex128"]
+          "float16", "float32", "float64", "complex64", "complex128"]
 INTS = [d for d in DTYPES if d[0] in "iu"]
 
 _OPS_DEF = pathlib.Path(__file__).resolve().parents[2] / "accel" / "core" / "ops.def"
@@ -201,7 +201,7 @@ class Builder:
             v = local[stmt.defines]
             scalar = not isinstance(v, np.ndarray)
             v = np.asarray(v)
-            if v.dtype == np.float16 or v.size > MAX_SIZE or v.dtype == object:
+            if v.size > MAX_SIZE or v.dtype == object:
                 return False
             if scalar and stmt.kind == "view":
                 return False  # accel has no scalars: its x[i] is a 0-d view, NumPy's a copy
@@ -341,7 +341,7 @@ class Builder:
             if type(value) is int and not -2**63 <= value < 2**64:
                 continue  # Python's own big-int arithmetic on literals: NumPy makes an object
             n = Node(text, value, inexact, [g for x in args for g in x.guards] + guards)
-            if n.value.dtype != np.float16 and n.value.size <= MAX_SIZE:
+            if n.value.size <= MAX_SIZE:
                 return n
         return a
 
@@ -593,7 +593,7 @@ class Builder:
         text = f"xp.{op}({a}, {b.text}, out={t})"
         inexact = op in INEXACT or (op in INEXACT_ON_COMPLEX and "c" in {
             self.env[a].dtype.kind, b.value.dtype.kind, self.env[t].dtype.kind})
-        guards = [f"not_float16(xp.{op}({a}, {b.text}))"]
+        guards = []
         if inexact:
             guards.append(f"same_dtype(xp.{op}({a}, {b.text}), {t})")
         if op == "copysign":

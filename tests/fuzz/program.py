@@ -129,9 +129,6 @@ def run_numpy(program, noise=None):
                     # accel has no scalars: x[i] of a 1-d x is a 0-d view, NumPy's a copy
                     raise Invalid(f"{s.defines} is a NumPy scalar from indexing")
                 v = np.asarray(v)
-            if v.dtype == np.float16:
-                # accel has no float16; it computes such ops in float32 (test_elementwise.py).
-                raise Invalid(f"{s.defines} is float16 in NumPy")
             env[s.defines] = v
         if noise and s.inexact:
             noise.after(s, env)
@@ -188,12 +185,6 @@ def safe_cast(x, dtype):
     info = np.iinfo(dt)
     t = np.trunc(r)
     return bool(((t >= float(info.min)) & (t < float(info.max) + 1)).all())
-
-
-def not_float16(x):
-    """NumPy computes some ops on small ints and bools in float16; accel, without float16, in
-    float32. An out= of another dtype hides the float16 loop from the result's dtype."""
-    return np.asarray(x).dtype != np.float16
 
 
 def blas_safe(*arrays):
@@ -399,7 +390,7 @@ def finite_if_complex(x):
 
 
 GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, "no_nan": no_nan,
-          "safe_cast": safe_cast, "no_zero": no_zero, "not_float16": not_float16,
+          "safe_cast": safe_cast, "no_zero": no_zero,
           "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
           "cancel_free": cancel_free, "order_free_product": order_free_product,

@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 import accel as ac
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex64", "complex128"]
+          "float16", "float32", "float64", "complex64", "complex128"]
 REAL = [d for d in DTYPES if not d.startswith("complex")]
 SETTINGS = settings(max_examples=50, deadline=None)
 

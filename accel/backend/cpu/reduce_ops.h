@@ -31,7 +31,7 @@ template <> struct WrapOf<half> { using type = float; };
 template <class T> using Wrap = typename WrapOf<T>::type;
 
 template <class T> inline bool is_nan(const T& v) {
-  if constexpr (std::is_floating_point_v<T>) return v != v;
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) return v != v;
   else if constexpr (is_complex_v<T>) return v.real() != v.real() || v.imag() != v.imag();
   else return false;
 }
@@ -246,6 +246,8 @@ template <class T, bool IsMax> struct ExtremeOrder {
       return T(v, v);
     } else if constexpr (std::is_floating_point_v<T>) {
       return IsMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    } else if constexpr (std::is_same_v<T, half>) {
+      return half(IsMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity());
     } else {
       return IsMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
     }
