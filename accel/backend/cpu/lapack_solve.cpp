@@ -5,6 +5,7 @@
 
 #include "accel/backend/cpu/lapack.h"
 #include "accel/backend/cpu/lapack_batch.h"
+#include "accel/backend/cpu/small_lu.h"
 
 namespace accel::cpu {
 namespace {
@@ -31,7 +32,13 @@ void gesv_batch(const Array& a, const Array* b, const Array& x, const char* op) 
           for (int64_t d = 0; d < n; ++d) lb[static_cast<size_t>(d * n + d)] = T(1);
         }
         Int info = 0;
-        api.gesv[kLapackType<T>](&ni, &ki, la.data(), &ld, ipiv.data(), lb.data(), &ld, &info);
+        if (n <= kSmallLu) {
+          int64_t piv[kSmallLu];
+          if (!small_lu(la.data(), n, piv)) info = 1;
+          else small_lu_solve(la.data(), piv, n, lb.data(), k);
+        } else {
+          api.gesv[kLapackType<T>](&ni, &ki, la.data(), &ld, ipiv.data(), lb.data(), &ld, &info);
+        }
         if (info > 0) throw LinAlgError(std::string("[") + op + "] Singular matrix");
         xm.scatter(i, lb.data(), n);
       }
@@ -62,7 +69,10 @@ void lapack_slogdet(const Array& a, const Array& sign, const Array& logabsdet) {
       for (int64_t i = begin; i < end; ++i) {
         am.gather(i, la.data(), n);
         Int info = 0;
-        if (n > 0) api.getrf[kLapackType<T>](&ni, &ni, la.data(), &ld, ipiv.data(), &info);
+        int64_t small_piv[kSmallLu];
+        const bool small = n <= kSmallLu;
+        if (small) info = small_lu(la.data(), n, small_piv) ? 0 : 1;
+        else if (n > 0) api.getrf[kLapackType<T>](&ni, &ni, la.data(), &ld, ipiv.data(), &info);
         T s(1);
         R logabs(0);
         // info > 0: an exactly zero pivot, so the determinant is 0 (NumPy: sign 0, log -inf).
@@ -73,7 +83,9 @@ void lapack_slogdet(const Array& a, const Array& sign, const Array& logabsdet) {
           for (int64_t d = 0; d < n; ++d) {
             const T u = la[static_cast<size_t>(d * n + d)];
             const R m = std::abs(u);
-            if (ipiv[static_cast<size_t>(d)] != static_cast<Int>(d + 1)) s = -s;
+            // getrf's pivots count from 1, small_lu's from 0.
+            if (small ? small_piv[d] != d : ipiv[static_cast<size_t>(d)] != static_cast<Int>(d + 1))
+              s = -s;
             s *= u / m;
             logabs += std::log(m);
           }
