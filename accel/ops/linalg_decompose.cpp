@@ -112,8 +112,10 @@ SlogdetResult slogdet(const Array& x) {
 }
 
 Array det(const Array& x) {
-  SlogdetResult s = slogdet(x);
-  return multiply(s.sign, exp(s.logabsdet));
+  Array a = matrices(x, "det", true);
+  Array r = out(batch_of(a, 2), a.dtype());
+  cpu::lapack_slogdet(a, Array(), Array(), &r);
+  return r;
 }
 
 EighResult eigh(const Array& x) {

@@ -3,7 +3,7 @@
 // matrix), promotes the input to float32/float64/complex64/complex128 (integers and bool to
 // float64, as NumPy) and runs once per matrix of the leading (batch) axes. On the CPU through
 // LAPACK (backend/cpu/lapack.h); on CUDA they raise BackendUnavailable (no cuSOLVER yet).
-// Results are computed, not pending (det is a pending product of slogdet's two).
+// Results are computed, not pending.
 #pragma once
 #include "accel/core/array.h"
 
@@ -17,7 +17,7 @@ Array inv(const Array& x);
 // x with a x = b. b is one vector when b.ndim == 1 (NumPy 2 and the Array API 2023.12), else
 // a stack of matrices (..., n, k) whose batch axes broadcast against a's.
 Array solve(const Array& a, const Array& b);
-// The determinant: 0 for a singular matrix (no error), computed as NumPy does, sign * exp(log|det|).
+// The determinant: the signed product of the LU pivots; 0 for a singular matrix (no error).
 Array det(const Array& x);
 struct SlogdetResult {
   Array sign;       // x's dtype: +-1 (real), on the unit circle (complex), 0 when singular

@@ -12,8 +12,10 @@ namespace accel::cpu {
 void lapack_solve(const Array& a, const Array& b, const Array& x);
 void lapack_inv(const Array& a, const Array& out);
 // sign (a's dtype) and log|det| (its real dtype), both of shape (batch...): sign 0 and -inf for a
-// singular matrix, as NumPy.
-void lapack_slogdet(const Array& a, const Array& sign, const Array& logabsdet);
+// singular matrix, as NumPy. With `det` (a's dtype), writes the determinant there instead (the
+// signed product of the pivots) and leaves sign and logabsdet unused.
+void lapack_slogdet(const Array& a, const Array& sign, const Array& logabsdet,
+                    const Array* det = nullptr);
 // The lower (upper: upper) Cholesky factor; the other triangle of `out` is zeroed.
 void lapack_cholesky(const Array& a, bool upper, const Array& out);
 // Eigenvalues ascending into w (batch..., n), real; eigenvectors as columns of v when v is given.

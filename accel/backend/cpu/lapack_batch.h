@@ -39,6 +39,7 @@ struct Matrices {
         cs(a.strides()[a.ndim() - 1]) {}
 
   T* at(int64_t i) const {
+    if (batch.size() == 1) return base + i * batch_strides[0];  // the common stack: no division
     int64_t off = 0;
     for (int d = static_cast<int>(batch.size()) - 1; d >= 0; --d) {
       off += (i % batch[d]) * batch_strides[d];

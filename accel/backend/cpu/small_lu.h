@@ -7,6 +7,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace accel::cpu {
@@ -22,7 +23,9 @@ template <class T> auto abs1(const T& v) {
 // Factors column-major a (n x n, leading dimension n) in place into L (unit, below the
 // diagonal) and U; piv[k] is the row swapped with row k. Returns false when a pivot is exactly
 // zero (a singular matrix), as getrf's info > 0.
-template <class T> bool small_lu(T* a, int64_t n, int64_t* piv) {
+// `n` is an int64_t or a std::integral_constant from with_small_size, whose fixed bounds let the
+// compiler unroll the loops.
+template <class T, class N> bool small_lu(T* a, N n, int64_t* piv) {
   bool regular = true;
   for (int64_t k = 0; k < n; ++k) {
     int64_t p = k;
@@ -46,17 +49,33 @@ template <class T> bool small_lu(T* a, int64_t n, int64_t* piv) {
 }
 
 // Solves (L U) x = P b in place for the k columns of column-major b (leading dimension n).
-template <class T> void small_lu_solve(const T* lu, const int64_t* piv, int64_t n, T* b, int64_t k) {
+template <class T, class N> void small_lu_solve(const T* lu, const int64_t* piv, N n, T* b, int64_t k) {
   for (int64_t c = 0; c < k; ++c) {
     T* x = b + c * n;
     for (int64_t i = 0; i < n; ++i)
       if (piv[i] != i) std::swap(x[i], x[piv[i]]);
     for (int64_t j = 0; j < n; ++j)
       for (int64_t i = j + 1; i < n; ++i) x[i] -= lu[j * n + i] * x[j];
-    for (int64_t j = n - 1; j >= 0; --j) {
+    for (int64_t j = static_cast<int64_t>(n) - 1; j >= 0; --j) {
       x[j] /= lu[j * n + j];
       for (int64_t i = 0; i < j; ++i) x[i] -= lu[j * n + i] * x[j];
     }
+  }
+}
+
+// Calls f(std::integral_constant<int64_t, n>) for 1 <= n <= kSmallLu, else f(n): one switch per
+// batch, not per matrix.
+template <class F> void with_small_size(int64_t n, F&& f) {
+  switch (n) {
+    case 1: return f(std::integral_constant<int64_t, 1>{});
+    case 2: return f(std::integral_constant<int64_t, 2>{});
+    case 3: return f(std::integral_constant<int64_t, 3>{});
+    case 4: return f(std::integral_constant<int64_t, 4>{});
+    case 5: return f(std::integral_constant<int64_t, 5>{});
+    case 6: return f(std::integral_constant<int64_t, 6>{});
+    case 7: return f(std::integral_constant<int64_t, 7>{});
+    case 8: return f(std::integral_constant<int64_t, 8>{});
+    default: return f(n);
   }
 }
 
