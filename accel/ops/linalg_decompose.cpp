@@ -1,12 +1,16 @@
 #include "accel/ops/linalg_decompose.h"
 
+#include <algorithm>
+#include <limits>
 #include <string>
 
 #include "accel/backend/cpu/lapack.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/manipulation.h"
+#include "accel/ops/linalg.h"
 #include "accel/ops/promotion.h"
+#include "accel/ops/reduction.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::linalg {
@@ -179,6 +183,40 @@ QRResult qr(const Array& x, QRMode mode) {
              out(with(batch, {complete ? m : k, n}), a.dtype())};
   cpu::lapack_qr(a, r.Q.valid() ? &r.Q : nullptr, r.R, complete);
   return r;
+}
+
+namespace {
+
+// rtol (default max(M, N) * eps) times the largest of each matrix's singular values s
+// (batch..., k), shaped (batch..., 1) to compare with s.
+Array svd_cutoff(const Array& s, const std::optional<Array>& rtol, int64_t m, int64_t n) {
+  const double eps = s.dtype() == Dtype::float32 ? std::numeric_limits<float>::epsilon()
+                                                  : std::numeric_limits<double>::epsilon();
+  if (s.shape(-1) == 0) return Array::scalar_of(s.dtype(), 0.0, s.device());  // nothing to compare
+  Array r = rtol ? (rtol->ndim() ? expand_dims(*rtol, {-1}) : *rtol)
+                 : Array::scalar(static_cast<double>(std::max(m, n)) * eps, true, s.device());
+  return multiply(r, max(s, {int64_t{-1}}, true));
+}
+
+}  // namespace
+
+Array pinv(const Array& x, const std::optional<Array>& rtol) {
+  SVDResult r = svd(x, false);
+  const int64_t m = x.shape(-2), n = x.shape(-1);
+  Array keep = greater(r.S, svd_cutoff(r.S, rtol, m, n));
+  Array one = Array::scalar(1.0, true, r.S.device()), zero = Array::scalar(0.0, true, r.S.device());
+  // 1/s where kept (the inner where keeps dropped zeros from dividing), 0 elsewhere.
+  Array s_inv = where(keep, divide(one, where(keep, r.S, one)), zero);
+  Array v = multiply(conj(matrix_transpose(r.Vh)), expand_dims(s_inv, {-2}));
+  return matmul(v, conj(matrix_transpose(r.U)));
+}
+
+Array matrix_rank(const Array& x, const std::optional<Array>& rtol,
+                  const std::optional<Array>& atol) {
+  Array s = svdvals(x);
+  Array cutoff = atol ? (atol->ndim() ? expand_dims(*atol, {-1}) : *atol)
+                      : svd_cutoff(s, rtol, x.shape(-2), x.shape(-1));
+  return count_nonzero(greater(s, cutoff), {int64_t{-1}});
 }
 
 }  // namespace accel::linalg

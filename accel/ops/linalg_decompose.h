@@ -5,6 +5,8 @@
 // LAPACK (backend/cpu/lapack.h); on CUDA they raise BackendUnavailable (no cuSOLVER yet).
 // Results are computed, not pending.
 #pragma once
+#include <optional>
+
 #include "accel/core/array.h"
 
 namespace accel::linalg {
@@ -54,5 +56,15 @@ struct QRResult {
 // x = Q R with Q's columns orthonormal and R upper triangular: reduced Q (m, k), R (k, n);
 // complete Q (m, m), R (m, n); r: R (k, n) alone.
 QRResult qr(const Array& x, QRMode mode = QRMode::reduced);
+
+// From the SVD: singular values at or below rtol times each matrix's largest count as zero.
+// rtol is a scalar or an array broadcasting against the batch shape; by default max(M, N) * eps
+// of the computing dtype (the Array API's default).
+// The Moore-Penrose pseudo-inverse, (batch..., n, m) for x (batch..., m, n).
+Array pinv(const Array& x, const std::optional<Array>& rtol = std::nullopt);
+// The number of singular values above the cutoff, per matrix (int64); `atol`, when given, is an
+// absolute cutoff used instead (NumPy's tol=).
+Array matrix_rank(const Array& x, const std::optional<Array>& rtol = std::nullopt,
+                  const std::optional<Array>& atol = std::nullopt);
 
 }  // namespace accel::linalg

@@ -145,36 +145,23 @@ def _svd_cutoff(s, rtol, shape):
     ac = _accel()
     if rtol is None:
         rtol = max(shape[-2:]) * _eps(s)
-    if isinstance(rtol, _core.ndarray):
-        rtol = ac.expand_dims(rtol, axis=-1)
     return rtol * ac.max(s, axis=-1, keepdims=True) if s.shape[-1] else ac.zeros_like(s)
 
 
 def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
-    """The Moore-Penrose pseudo-inverse from the SVD. rtol (Array API) or rcond (NumPy) is the
-    relative cutoff; without either, max(M, N) * eps (the Array API's default)."""
-    ac = _accel()
-    x = _inexact(x)
-    u, s, vh = svd(x, full_matrices=False)
-    cutoff = _svd_cutoff(s, rtol if rtol is not None else rcond, x.shape)
-    s_inv = ac.where(s > cutoff, 1 / ac.where(s > cutoff, s, 1), 0).astype(s.dtype)
-    v = ac.conj(_mT(vh)) * ac.expand_dims(s_inv, axis=-2)
-    return matmul(v, ac.conj(_mT(u)))
+    """The Moore-Penrose pseudo-inverse (C++, from the SVD). rtol (Array API) or rcond (NumPy)
+    is the relative cutoff; without either, max(M, N) * eps (the Array API's default)."""
+    return _core._linalg_pinv(x, rtol if rtol is not None else rcond)
 
 
 def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
     """Singular values above tol (absolute, NumPy) or rtol * the largest (Array API; default
     max(M, N) * eps), counted per matrix. A vector's rank is 1 unless it is all zeros (NumPy)."""
     ac = _accel()
-    x = _inexact(x)
+    x = _array(x)
     if x.ndim < 2:
         return ac.astype(ac.any(x != 0), ac.int64)
-    s = svdvals(x)
-    if tol is not None:
-        cutoff = tol if not isinstance(tol, _core.ndarray) else ac.expand_dims(tol, axis=-1)
-    else:
-        cutoff = _svd_cutoff(s, rtol, x.shape)
-    return ac.count_nonzero(s > cutoff, axis=-1)
+    return _core._linalg_matrix_rank(x, rtol, tol)
 
 
 def lstsq(a, b, rcond=None):

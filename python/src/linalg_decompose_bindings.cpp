@@ -14,6 +14,12 @@ Array array_of(nb::handle a) {
   return asarray(a, std::nullopt, std::nullopt, std::nullopt);
 }
 
+// An optional tolerance: None, a Python number (weak, so it keeps x's precision) or an array.
+std::optional<Array> tolerance(nb::handle t, const Array& x) {
+  if (t.is_none()) return std::nullopt;
+  return to_operand(t, x.device());
+}
+
 linalg::QRMode qr_mode(const std::string& mode) {
   if (mode == "reduced") return linalg::QRMode::reduced;
   if (mode == "complete") return linalg::QRMode::complete;
@@ -51,6 +57,14 @@ void init_linalg_decompose(nb::module_& m) {
     return nb::make_tuple(r.U, r.S, r.Vh);
   }, "x"_a, "full_matrices"_a);
   m.def("_linalg_svdvals", [](nb::handle x) { return linalg::svdvals(array_of(x)); }, "x"_a);
+  m.def("_linalg_pinv", [](nb::handle x, nb::handle rtol) {
+    Array a = array_of(x);
+    return linalg::pinv(a, tolerance(rtol, a));
+  }, "x"_a, "rtol"_a.none());
+  m.def("_linalg_matrix_rank", [](nb::handle x, nb::handle rtol, nb::handle atol) {
+    Array a = array_of(x);
+    return linalg::matrix_rank(a, tolerance(rtol, a), tolerance(atol, a));
+  }, "x"_a, "rtol"_a.none(), "atol"_a.none());
   m.def("_linalg_qr", [](nb::handle x, const std::string& mode) -> nb::object {
     linalg::QRResult r = linalg::qr(array_of(x), qr_mode(mode));
     if (!r.Q.valid()) return nb::cast(r.R);

@@ -412,3 +412,29 @@ def test_cuda_arrays_raise_backend_unavailable_naming_cusolver():
         pytest.skip("needs a CUDA device to hold a CUDA array")
     with pytest.raises(ac.BackendUnavailable, match="cuSOLVER"):
         ac.linalg.inv(ac.eye(3, device="cuda"))
+
+
+def test_pinv_and_matrix_rank_take_a_tolerance_per_matrix_and_numpys_absolute_tol(device):
+    rng = np.random.default_rng(14)
+    # Singular values 1, 1e-2, 1e-4 in each matrix: the cutoff decides the rank.
+    u = np.linalg.qr(random((2, 5, 3), "float64", rng)).Q
+    a = (u * np.array([1, 1e-2, 1e-4])) @ np.linalg.qr(random((2, 3, 3), "float64", rng)).Q
+    x = ac.asarray(a, device=device)
+    rtol = np.array([1e-3, 1e-1])
+    got = ac.linalg.matrix_rank(x, rtol=ac.asarray(rtol, device=device))
+    assert np.array_equal(ac.asnumpy(got), np.linalg.matrix_rank(a, rtol=rtol))
+    assert np.array_equal(ac.asnumpy(ac.linalg.matrix_rank(x, tol=1e-3)),
+                          np.linalg.matrix_rank(a, tol=1e-3))
+    close(ac.linalg.pinv(x, rtol=ac.asarray(rtol, device=device)), np.linalg.pinv(a, rtol=rtol),
+          1e-10)
+    close(ac.linalg.pinv(ac.zeros((0, 3), device=device)), np.linalg.pinv(np.zeros((0, 3))), 0)
+
+
+def test_a_singular_matrix_deep_in_a_large_batch_raises_from_the_worker_threads(device):
+    rng = np.random.default_rng(15)
+    for n in (3, 12):  # the inline LU and LAPACK
+        a = well_conditioned((2000,), n, "float64", rng)
+        a[1500] = 0
+        with pytest.raises(ac.linalg.LinAlgError, match="Singular matrix"):
+            ac.linalg.inv(ac.asarray(a, device=device))
+        close(ac.linalg.det(ac.asarray(a, device=device)), np.linalg.det(a), tol("float64", n))
