@@ -1,10 +1,10 @@
 """accel.linalg: the Array API linalg extension and NumPy's numpy.linalg on accel arrays.
 
 The decompositions and solvers (cholesky, inv, solve, det, slogdet, eigh, eigvalsh, eig, eigvals,
-svd, svdvals, qr) are C++ ops over LAPACK (accel/ops/linalg_decompose.h), batched over the
-leading axes and spread over accel's threads. The rest are compositions of those and of
-accel's own ops, written here: the norms, pinv, matrix_rank, lstsq, cond, cross, matrix_power,
-multi_dot. CUDA arrays raise BackendUnavailable (no cuSOLVER yet)."""
+svd, svdvals, qr, and pinv and matrix_rank on the SVD) are C++ ops over LAPACK
+(accel/ops/linalg_decompose.h), batched over the leading axes and spread over accel's threads.
+The rest are compositions of those and of accel's own ops, written here: the norms, lstsq, cond,
+cross, matrix_power, multi_dot. CUDA arrays raise BackendUnavailable (no cuSOLVER yet)."""
 
 import math
 import operator
