@@ -15,6 +15,7 @@
 #include "accel/ops/elementwise.h"
 #include "accel/ops/indexing.h"
 #include "accel/ops/linalg.h"
+#include "accel/ops/linalg_decompose.h"
 #include "accel/ops/manipulation.h"
 #include "accel/ops/operators.h"
 #include "accel/ops/promotion.h"

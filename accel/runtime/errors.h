@@ -34,6 +34,9 @@ class LaunchError : public Error { public: using Error::Error; };
 class KernelAssertionError : public Error { public: using Error::Error; };
 // -> RuntimeError (ImportError-like: something needed at run time is missing)
 class BackendUnavailable : public Error { public: using Error::Error; };
+// -> accel.linalg.LinAlgError (also numpy.linalg.LinAlgError): a matrix an accel.linalg
+// function cannot factor (singular, not positive definite, not square), as NumPy raises it.
+class LinAlgError : public Error { public: using Error::Error; };
 
 // -> MemoryError, with the numbers a user needs to act on.
 class OutOfMemoryError : public Error {

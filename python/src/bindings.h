@@ -26,6 +26,7 @@ void init_sorting(nb::module_& m);
 void init_manipulation(nb::module_& m);
 void init_indexing(nb::module_& m);
 void init_linalg(nb::module_& m);
+void init_linalg_decompose(nb::module_& m);
 void init_runtime(nb::module_& m);
 void init_cuda(nb::module_& m);
 void init_kernel_cache(nb::module_& m);

@@ -7,7 +7,7 @@ namespace accel::py {
 namespace {
 
 struct PyErrors {
-  nb::object base, shape, dtype, index, axis, device, oom, compile, launch, kernel_assertion, unavailable;
+  nb::object base, linalg, shape, dtype, index, axis, device, oom, compile, launch, kernel_assertion, unavailable;
 };
 PyErrors* errors = nullptr;
 
@@ -50,6 +50,21 @@ void init_errors(nb::module_& m) {
              "A construct an accel.jit kernel cannot contain, at its file, line and column.");
   make_class(m, "KernelTypeError", {base, PyExc_TypeError},
              "A type error in an accel.jit kernel, at its file, line and column.");
+  // accel.linalg.LinAlgError: also numpy.linalg.LinAlgError where NumPy is importable, so that
+  // code catching NumPy's catches accel's; else a ValueError, which NumPy's is.
+  PyObject* numpy_linalg_error = PyExc_ValueError;
+  nb::object numpy_cls;
+  try {
+    numpy_cls = nb::module_::import_("numpy.linalg").attr("LinAlgError");
+    numpy_linalg_error = numpy_cls.ptr();
+  } catch (const nb::python_error&) {
+  }
+  e.linalg = make_class(m, "_LinAlgError", {base, numpy_linalg_error},
+                        "A matrix an accel.linalg function cannot use: singular, not positive "
+                        "definite, not square, fewer than two dimensions.");
+  e.linalg.attr("__name__") = "LinAlgError";
+  e.linalg.attr("__qualname__") = "LinAlgError";
+  e.linalg.attr("__module__") = "accel.linalg";
   e.unavailable = make_class(m, "BackendUnavailable", {base, PyExc_RuntimeError},
                              "A backend (CUDA, NVRTC, a compiler) cannot be used here, and why.");
 
@@ -76,6 +91,8 @@ void init_errors(nb::module_& m) {
       PyErr_SetString(errors->kernel_assertion.ptr(), ex.what());
     } catch (const BackendUnavailable& ex) {
       PyErr_SetString(errors->unavailable.ptr(), ex.what());
+    } catch (const LinAlgError& ex) {
+      PyErr_SetString(errors->linalg.ptr(), ex.what());
     } catch (const ValueError& ex) {
       PyErr_SetString(PyExc_ValueError, ex.what());
     } catch (const OverflowError& ex) {
