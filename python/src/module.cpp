@@ -22,6 +22,7 @@ NB_MODULE(_core, m) {
   init_manipulation(m);
   init_indexing(m);
   init_linalg(m);
+  init_fft(m);
   init_runtime(m);
   init_cuda(m);
   init_kernel_cache(m);

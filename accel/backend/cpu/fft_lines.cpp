@@ -1,0 +1,127 @@
+// The CPU's FFT of every line of an array along one axis: each line is gathered into contiguous
+// scratch (cropped or zero-padded to the transform's input length), transformed by a cached plan
+// (fft_plan.h) and written back scaled. Lines are spread over the thread pool; the plans are
+// shared, each thread has its own buffers.
+#include "accel/backend/cpu/fft_lines.h"
+
+#include <algorithm>
+#include <complex>
+#include <type_traits>
+#include <vector>
+
+#include "accel/backend/cpu/fft_plan.h"
+#include "accel/backend/cpu/reduce_layout.h"
+#include "accel/backend/cpu/thread_pool.h"
+
+namespace accel::cpu {
+namespace {
+
+// A chunk of lines handed to one thread carries at least this many transformed elements.
+constexpr int64_t kChunkElements = 1 << 15;
+
+// The lines: the other axes of in and out, walked in C order, and each line's own step.
+struct LineWalk {
+  Shape shape;
+  Strides in, out;
+  int64_t count = 0, in_step = 0, out_step = 0, in_length = 0;
+};
+
+LineWalk walk_of(const Array& in, const Array& out, int axis) {
+  LineWalk w;
+  for (int d = 0; d < in.ndim(); ++d) {
+    if (d == axis) continue;
+    w.shape.push_back(in.shape()[d]);
+    w.in.push_back(in.strides()[d]);
+    w.out.push_back(out.strides()[d]);
+  }
+  w.count = shape_size(w.shape);
+  w.in_step = in.strides()[axis];
+  w.out_step = out.strides()[axis];
+  w.in_length = in.shape()[axis];
+  return w;
+}
+
+template <class T> T scaled(T v, double f) { return static_cast<T>(v * f); }
+template <class T> std::complex<T> scaled(std::complex<T> v, double f) {
+  return {static_cast<T>(v.real() * f), static_cast<T>(v.imag() * f)};
+}
+
+// Runs `transform(in_buffer, out_buffer, scratch) -> const Out*` on every line: the input
+// gathered into in_buffer (take elements: the line's first ones, then zeros), the result (give
+// elements, where transform says) scattered to out times rq.scale.
+template <class T, class In, class Out, class Transform>
+void for_each_line(const Array& in, const Array& out, const FftLines& rq, int64_t take,
+                   int64_t give, int64_t scratch_size, const Transform& transform) {
+  const LineWalk w = walk_of(in, out, rq.axis);
+  const int64_t used = std::min(w.in_length, take);
+  const In* src = static_cast<const In*>(in.data());
+  Out* dst = static_cast<Out*>(out.data());
+  const double scale = rq.scale;
+  auto run = [&](int64_t l0, int64_t l1) {
+    std::vector<In> in_buffer(static_cast<size_t>(take));
+    // Complex lines are transformed in place in in_buffer.
+    std::vector<Out> out_buffer(std::is_same_v<In, Out> ? 0 : static_cast<size_t>(give));
+    std::vector<std::complex<T>> scratch(static_cast<size_t>(scratch_size));
+    Odometer at_in(w.shape, w.in, l0), at_out(w.shape, w.out, l0);
+    for (int64_t l = l0; l < l1; ++l, at_in.next(), at_out.next()) {
+      const In* line = src + at_in.offset();
+      for (int64_t k = 0; k < used; ++k) in_buffer[k] = line[k * w.in_step];
+      std::fill(in_buffer.begin() + used, in_buffer.end(), In{});
+      const Out* result = transform(in_buffer.data(), out_buffer.data(), scratch.data());
+      Out* o = dst + at_out.offset();
+      if (scale == 1.0) {
+        for (int64_t k = 0; k < give; ++k) o[k * w.out_step] = result[k];
+      } else {
+        for (int64_t k = 0; k < give; ++k) o[k * w.out_step] = scaled(result[k], scale);
+      }
+    }
+  };
+  const int64_t per_line = std::max<int64_t>(take, give);
+  parallel_for(w.count, std::max<int64_t>(1, kChunkElements / std::max<int64_t>(per_line, 1)), run);
+}
+
+template <class T> void fft_typed(const Array& in, const Array& out, const FftLines& rq) {
+  using C = std::complex<T>;
+  const int64_t n = rq.n, half = n / 2 + 1;
+  switch (rq.kind) {
+    case FftKind::complex: {
+      const auto plan = fft::complex_plan<T>(n);
+      const bool forward = rq.forward;
+      for_each_line<T, C, C>(in, out, rq, n, n, plan->scratch_size(),
+                             [&](C* buffer, C*, C* scratch) -> const C* {
+                               plan->execute(buffer, scratch, forward);
+                               return buffer;
+                             });
+      return;
+    }
+    case FftKind::real_forward: {
+      const auto plan = fft::real_plan<T>(n);
+      for_each_line<T, T, C>(in, out, rq, n, half, plan->scratch_size(),
+                             [&](T* buffer, C* result, C* scratch) -> const C* {
+                               plan->forward(buffer, result, scratch);
+                               return result;
+                             });
+      return;
+    }
+    case FftKind::real_backward: {
+      const auto plan = fft::real_plan<T>(n);
+      for_each_line<T, C, T>(in, out, rq, half, n, plan->scratch_size(),
+                             [&](C* buffer, T* result, C* scratch) -> const T* {
+                               plan->backward(buffer, result, scratch);
+                               return result;
+                             });
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+void fft_lines(const Array& in, const Array& out, const FftLines& lines) {
+  if (out.size() == 0) return;
+  const Dtype dt = in.dtype();
+  if (dt == Dtype::float32 || dt == Dtype::complex64) fft_typed<float>(in, out, lines);
+  else fft_typed<double>(in, out, lines);
+}
+
+}  // namespace accel::cpu
