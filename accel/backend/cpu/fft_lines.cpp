@@ -1,7 +1,7 @@
-// The CPU's FFT of every line of an array along one axis: each line is gathered into contiguous
-// scratch (cropped or zero-padded to the transform's input length), transformed by a cached plan
-// (fft_plan.h) and written back scaled. Lines are spread over the thread pool; the plans are
-// shared, each thread has its own buffers.
+// The CPU's FFT of every line of an array along one axis: blocks of lines are gathered into
+// contiguous scratch, interleaved (cropped or zero-padded to the transform's input length),
+// transformed by a cached plan (fft_plan.h) and written back scaled. Blocks are spread over the
+// thread pool; the plans are shared, each thread has its own buffers.
 #include "accel/backend/cpu/fft_lines.h"
 
 #include <algorithm>
@@ -18,6 +18,10 @@ namespace {
 
 // A chunk of lines handed to one thread carries at least this many transformed elements.
 constexpr int64_t kChunkElements = 1 << 15;
+// Lines are transformed in interleaved blocks of up to kMaxBlock lines and kBlockElements
+// elements (a block and its scratch stay in the L2 cache).
+constexpr int64_t kMaxBlock = 16;
+constexpr int64_t kBlockElements = 1 << 14;
 
 // The lines: the other axes of in and out, walked in C order, and each line's own step.
 struct LineWalk {
@@ -46,37 +50,61 @@ template <class T> std::complex<T> scaled(std::complex<T> v, double f) {
   return {static_cast<T>(v.real() * f), static_cast<T>(v.imag() * f)};
 }
 
-// Runs `transform(in_buffer, out_buffer, scratch) -> const Out*` on every line: the input
-// gathered into in_buffer (take elements: the line's first ones, then zeros), the result (give
-// elements, where transform says) scattered to out times rq.scale.
+// Runs the transform on every line, a block of lines at a time: the block's input gathered
+// interleaved into in_buffer (element k of line b at k * count + b; take elements per line: the
+// line's first ones, then zeros), `transform(in_buffer, out_buffer, scratch, count) -> const
+// Out*` (the result, interleaved too), then scattered to out times rq.scale. An interleaved
+// block is one batched transform (ComplexPlan::execute_interleaved) whose passes' inner loops
+// run over the block, so they vectorise; and along a strided axis, where neighbouring lines are
+// usually neighbours in memory, each cache line read or written serves the whole block.
+// `block` is 1 where the plan cannot interleave (Bluestein).
 template <class T, class In, class Out, class Transform>
 void for_each_line(const Array& in, const Array& out, const FftLines& rq, int64_t take,
-                   int64_t give, int64_t scratch_size, const Transform& transform) {
+                   int64_t give, int64_t scratch_size, bool interleaves,
+                   const Transform& transform) {
   const LineWalk w = walk_of(in, out, rq.axis);
   const int64_t used = std::min(w.in_length, take);
   const In* src = static_cast<const In*>(in.data());
   Out* dst = static_cast<Out*>(out.data());
   const double scale = rq.scale;
+  const int64_t per_line = std::max<int64_t>(take, give);
+  const int64_t block =
+      interleaves ? std::clamp<int64_t>(kBlockElements / per_line, 1, kMaxBlock) : 1;
   auto run = [&](int64_t l0, int64_t l1) {
-    std::vector<In> in_buffer(static_cast<size_t>(take));
+    const int64_t lines_here = std::min(block, l1 - l0);
+    std::vector<In> in_buffer(static_cast<size_t>(lines_here * take));
     // Complex lines are transformed in place in in_buffer.
-    std::vector<Out> out_buffer(std::is_same_v<In, Out> ? 0 : static_cast<size_t>(give));
-    std::vector<std::complex<T>> scratch(static_cast<size_t>(scratch_size));
+    std::vector<Out> out_buffer(std::is_same_v<In, Out> ? 0 : static_cast<size_t>(lines_here * give));
+    std::vector<std::complex<T>> scratch(static_cast<size_t>(lines_here * scratch_size));
+    std::vector<const In*> lines(lines_here);
+    std::vector<Out*> outs(lines_here);
     Odometer at_in(w.shape, w.in, l0), at_out(w.shape, w.out, l0);
-    for (int64_t l = l0; l < l1; ++l, at_in.next(), at_out.next()) {
-      const In* line = src + at_in.offset();
-      for (int64_t k = 0; k < used; ++k) in_buffer[k] = line[k * w.in_step];
-      std::fill(in_buffer.begin() + used, in_buffer.end(), In{});
-      const Out* result = transform(in_buffer.data(), out_buffer.data(), scratch.data());
-      Out* o = dst + at_out.offset();
-      if (scale == 1.0) {
-        for (int64_t k = 0; k < give; ++k) o[k * w.out_step] = result[k];
+    for (int64_t l = l0; l < l1; l += block) {
+      const int64_t count = std::min(block, l1 - l);
+      for (int64_t b = 0; b < count; ++b, at_in.next(), at_out.next()) {
+        lines[b] = src + at_in.offset();
+        outs[b] = dst + at_out.offset();
+      }
+      if (count == 1 && w.in_step == 1) {
+        std::copy(lines[0], lines[0] + used, in_buffer.data());
       } else {
-        for (int64_t k = 0; k < give; ++k) o[k * w.out_step] = scaled(result[k], scale);
+        for (int64_t k = 0; k < used; ++k)
+          for (int64_t b = 0; b < count; ++b) in_buffer[k * count + b] = lines[b][k * w.in_step];
+      }
+      std::fill(in_buffer.begin() + used * count, in_buffer.begin() + take * count, In{});
+      const Out* result = transform(in_buffer.data(), out_buffer.data(), scratch.data(), count);
+      if (count == 1 && w.out_step == 1 && scale == 1.0) {
+        std::copy(result, result + give, outs[0]);
+      } else if (scale == 1.0) {
+        for (int64_t k = 0; k < give; ++k)
+          for (int64_t b = 0; b < count; ++b) outs[b][k * w.out_step] = result[k * count + b];
+      } else {
+        for (int64_t k = 0; k < give; ++k)
+          for (int64_t b = 0; b < count; ++b)
+            outs[b][k * w.out_step] = scaled(result[k * count + b], scale);
       }
     }
   };
-  const int64_t per_line = std::max<int64_t>(take, give);
   parallel_for(w.count, std::max<int64_t>(1, kChunkElements / std::max<int64_t>(per_line, 1)), run);
 }
 
@@ -87,27 +115,28 @@ template <class T> void fft_typed(const Array& in, const Array& out, const FftLi
     case FftKind::complex: {
       const auto plan = fft::complex_plan<T>(n);
       const bool forward = rq.forward;
-      for_each_line<T, C, C>(in, out, rq, n, n, plan->scratch_size(),
-                             [&](C* buffer, C*, C* scratch) -> const C* {
-                               plan->execute(buffer, scratch, forward);
+      for_each_line<T, C, C>(in, out, rq, n, n, plan->scratch_size(), plan->interleaves(),
+                             [&](C* buffer, C*, C* scratch, int64_t count) -> const C* {
+                               if (count == 1) plan->execute(buffer, scratch, forward);
+                               else plan->execute_interleaved(buffer, scratch, count, forward);
                                return buffer;
                              });
       return;
     }
     case FftKind::real_forward: {
       const auto plan = fft::real_plan<T>(n);
-      for_each_line<T, T, C>(in, out, rq, n, half, plan->scratch_size(),
-                             [&](T* buffer, C* result, C* scratch) -> const C* {
-                               plan->forward(buffer, result, scratch);
+      for_each_line<T, T, C>(in, out, rq, n, half, plan->scratch_size(), plan->interleaves(),
+                             [&](T* buffer, C* result, C* scratch, int64_t count) -> const C* {
+                               plan->forward(buffer, result, scratch, count);
                                return result;
                              });
       return;
     }
     case FftKind::real_backward: {
       const auto plan = fft::real_plan<T>(n);
-      for_each_line<T, C, T>(in, out, rq, half, n, plan->scratch_size(),
-                             [&](C* buffer, T* result, C* scratch) -> const T* {
-                               plan->backward(buffer, result, scratch);
+      for_each_line<T, C, T>(in, out, rq, half, n, plan->scratch_size(), plan->interleaves(),
+                             [&](C* buffer, T* result, C* scratch, int64_t count) -> const T* {
+                               plan->backward(buffer, result, scratch, count);
                                return result;
                              });
       return;

@@ -135,18 +135,27 @@ template <class T> void ComplexPlan<T>::plan_bluestein() {
 
 template <class T> void ComplexPlan<T>::execute(C* data, C* scratch, bool forward) const {
   if (algorithm_ == Algorithm::bluestein) run_bluestein(data, scratch, forward);
-  else run_stockham(data, scratch, forward);
+  else run_stockham(data, scratch, 1, forward);
 }
 
-template <class T> void ComplexPlan<T>::run_stockham(C* data, C* scratch, bool forward) const {
+template <class T>
+void ComplexPlan<T>::execute_interleaved(C* data, C* scratch, int64_t batch, bool forward) const {
+  run_stockham(data, scratch, batch, forward);
+}
+
+// `batch` interleaved sequences are one Stockham transform whose every stride is batch times
+// larger: the passes never mix elements whose index differs modulo the initial stride.
+template <class T>
+void ComplexPlan<T>::run_stockham(C* data, C* scratch, int64_t batch, bool forward) const {
   C* x = data;
   C* y = scratch;
-  for (const Stage& st : stages_) {
+  for (Stage st : stages_) {
+    st.stride *= batch;
     run_pass<T>(st, twiddles_.data() + st.twiddle0,
                 st.generic0 < 0 ? nullptr : generic_.data() + st.generic0, x, y, forward);
     std::swap(x, y);
   }
-  if (x != data) std::copy(x, x + n_, data);
+  if (x != data) std::copy(x, x + n_ * batch, data);
 }
 
 // X_k = c_k sum_j (x_j c_j) conj(c_{k-j}) with c_k = exp(-pi i k^2/n): a cyclic convolution of
@@ -185,43 +194,61 @@ template <class T> RealPlan<T>::RealPlan(int64_t n) : n_(n) {
   }
 }
 
-template <class T> void RealPlan<T>::forward(const T* in, C* out, C* scratch) const {
+template <class T>
+void RealPlan<T>::run_complex(C* data, C* scratch, int64_t batch, bool forward) const {
+  if (batch == 1) complex_->execute(data, scratch, forward);
+  else complex_->execute_interleaved(data, scratch, batch, forward);
+}
+
+template <class T>
+void RealPlan<T>::forward(const T* in, C* out, C* scratch, int64_t batch) const {
+  const int64_t nb = batch;
   if (n_ % 2 != 0) {
     C* full = scratch;
-    for (int64_t k = 0; k < n_; ++k) full[k] = C{in[k], T(0)};
-    complex_->execute(full, scratch + n_, true);
-    std::copy(full, full + n_ / 2 + 1, out);
+    for (int64_t i = 0; i < n_ * nb; ++i) full[i] = C{in[i], T(0)};
+    run_complex(full, scratch + n_ * nb, nb, true);
+    std::copy(full, full + (n_ / 2 + 1) * nb, out);
     return;
   }
   const int64_t h = n_ / 2;
-  for (int64_t k = 0; k < h; ++k) out[k] = C{in[2 * k], in[2 * k + 1]};
-  complex_->execute(out, scratch, true);
-  const C z0 = out[0];
-  out[0] = C{z0.real() + z0.imag(), T(0)};
-  out[h] = C{z0.real() - z0.imag(), T(0)};
+  for (int64_t k = 0; k < h; ++k)
+    for (int64_t b = 0; b < nb; ++b) out[k * nb + b] = C{in[2 * k * nb + b], in[(2 * k + 1) * nb + b]};
+  run_complex(out, scratch, nb, true);
+  for (int64_t b = 0; b < nb; ++b) {
+    const C z0 = out[b];
+    out[b] = C{z0.real() + z0.imag(), T(0)};
+    out[h * nb + b] = C{z0.real() - z0.imag(), T(0)};
+  }
   const T half = T(0.5);
   for (int64_t k = 1; 2 * k <= h; ++k) {
-    const C zk = out[k], zc = std::conj(out[h - k]);
-    const C e{(zk.real() + zc.real()) * half, (zk.imag() + zc.imag()) * half};
-    // o = -i (zk - zc) / 2
-    const C o{(zk.imag() - zc.imag()) * half, -(zk.real() - zc.real()) * half};
     const C w = twiddles_[k];
-    const C wo{w.real() * o.real() - w.imag() * o.imag(), w.real() * o.imag() + w.imag() * o.real()};
-    out[k] = e + wo;
-    out[h - k] = std::conj(e - wo);
+    C* lo = out + k * nb;
+    C* hi = out + (h - k) * nb;
+    for (int64_t b = 0; b < nb; ++b) {
+      const C zk = lo[b], zc = std::conj(hi[b]);
+      const C e{(zk.real() + zc.real()) * half, (zk.imag() + zc.imag()) * half};
+      // o = -i (zk - zc) / 2
+      const C o{(zk.imag() - zc.imag()) * half, -(zk.real() - zc.real()) * half};
+      const C wo{w.real() * o.real() - w.imag() * o.imag(), w.real() * o.imag() + w.imag() * o.real()};
+      lo[b] = e + wo;
+      hi[b] = std::conj(e - wo);
+    }
   }
 }
 
-template <class T> void RealPlan<T>::backward(const C* in, T* out, C* scratch) const {
+template <class T>
+void RealPlan<T>::backward(const C* in, T* out, C* scratch, int64_t batch) const {
+  const int64_t nb = batch;
   if (n_ % 2 != 0) {
     C* full = scratch;
-    full[0] = C{in[0].real(), T(0)};
-    for (int64_t k = 1; 2 * k < n_; ++k) {
-      full[k] = in[k];
-      full[n_ - k] = std::conj(in[k]);
-    }
-    complex_->execute(full, scratch + n_, false);
-    for (int64_t k = 0; k < n_; ++k) out[k] = full[k].real();
+    for (int64_t b = 0; b < nb; ++b) full[b] = C{in[b].real(), T(0)};
+    for (int64_t k = 1; 2 * k < n_; ++k)
+      for (int64_t b = 0; b < nb; ++b) {
+        full[k * nb + b] = in[k * nb + b];
+        full[(n_ - k) * nb + b] = std::conj(in[k * nb + b]);
+      }
+    run_complex(full, scratch + n_ * nb, nb, false);
+    for (int64_t i = 0; i < n_ * nb; ++i) out[i] = full[i].real();
     return;
   }
   // Z_k = (X_k + conj X_{h-k}) + i (X_k - conj X_{h-k}) conj(w^k): twice E + i O, so the
@@ -229,18 +256,21 @@ template <class T> void RealPlan<T>::backward(const C* in, T* out, C* scratch) c
   const int64_t h = n_ / 2;
   C* z = scratch;
   for (int64_t k = 0; k < h; ++k) {
-    const C xk = k == 0 ? C{in[0].real(), T(0)} : in[k];
-    const C xc = k == 0 ? C{in[h].real(), T(0)} : std::conj(in[h - k]);
-    const C s = xk + xc, d = xk - xc;
     const C w = std::conj(twiddles_[k]);
-    const C dw{d.real() * w.real() - d.imag() * w.imag(), d.real() * w.imag() + d.imag() * w.real()};
-    z[k] = C{s.real() - dw.imag(), s.imag() + dw.real()};
+    for (int64_t b = 0; b < nb; ++b) {
+      const C xk = k == 0 ? C{in[b].real(), T(0)} : in[k * nb + b];
+      const C xc = k == 0 ? C{in[h * nb + b].real(), T(0)} : std::conj(in[(h - k) * nb + b]);
+      const C s = xk + xc, d = xk - xc;
+      const C dw{d.real() * w.real() - d.imag() * w.imag(), d.real() * w.imag() + d.imag() * w.real()};
+      z[k * nb + b] = C{s.real() - dw.imag(), s.imag() + dw.real()};
+    }
   }
-  complex_->execute(z, scratch + h, false);
-  for (int64_t k = 0; k < h; ++k) {
-    out[2 * k] = z[k].real();
-    out[2 * k + 1] = z[k].imag();
-  }
+  run_complex(z, scratch + h * nb, nb, false);
+  for (int64_t k = 0; k < h; ++k)
+    for (int64_t b = 0; b < nb; ++b) {
+      out[2 * k * nb + b] = z[k * nb + b].real();
+      out[(2 * k + 1) * nb + b] = z[k * nb + b].imag();
+    }
 }
 
 namespace {

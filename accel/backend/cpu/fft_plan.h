@@ -35,6 +35,12 @@ template <class T> class ComplexPlan {
   // The unnormalised transform of data[0, n) in place: forward multiplies by exp(-2 pi i jk/n),
   // backward by exp(+2 pi i jk/n).
   void execute(C* data, C* scratch, bool forward) const;
+  // Whether execute_interleaved() is available (Stockham plans).
+  bool interleaves() const { return algorithm_ == Algorithm::stockham; }
+  // `batch` transforms at once, interleaved: element k of sequence b at data[k * batch + b]
+  // (scratch: batch * scratch_size()). The passes' inner loops then run over the batch, which is
+  // how a block of lines along a strided axis is transformed.
+  void execute_interleaved(C* data, C* scratch, int64_t batch, bool forward) const;
   // Which algorithm the plan chose, for tests and messages: "stockham" or "bluestein".
   const char* algorithm() const;
 
@@ -42,7 +48,7 @@ template <class T> class ComplexPlan {
   enum class Algorithm { stockham, bluestein };
   void plan_stockham(const std::vector<int>& radices);
   void plan_bluestein();
-  void run_stockham(C* data, C* scratch, bool forward) const;
+  void run_stockham(C* data, C* scratch, int64_t batch, bool forward) const;
   void run_bluestein(C* data, C* scratch, bool forward) const;
 
   int64_t n_;
@@ -64,14 +70,20 @@ template <class T> class RealPlan {
   explicit RealPlan(int64_t n);
   int64_t size() const { return n_; }
   int64_t scratch_size() const { return scratch_; }
+  // Whether batch > 1 is available (the inner complex plan interleaves).
+  bool interleaves() const { return complex_->interleaves(); }
   // out[0, n/2] = the first n/2 + 1 terms of the forward transform of the real in[0, n).
-  void forward(const T* in, C* out, C* scratch) const;
+  // With batch > 1, `batch` interleaved lines (element k of line b at k * batch + b) in and out,
+  // and batch * scratch_size() of scratch.
+  void forward(const T* in, C* out, C* scratch, int64_t batch = 1) const;
   // out[0, n) = the unnormalised backward transform of the Hermitian spectrum whose first
   // n/2 + 1 terms are in[0, n/2] (in's imaginary parts that a real signal cannot have, at 0 and
-  // at n/2 for even n, are ignored, as NumPy does). `in` is not modified.
-  void backward(const C* in, T* out, C* scratch) const;
+  // at n/2 for even n, are ignored, as NumPy does). `in` is not modified. batch as forward's.
+  void backward(const C* in, T* out, C* scratch, int64_t batch = 1) const;
 
  private:
+  void run_complex(C* data, C* scratch, int64_t batch, bool forward) const;
+
   int64_t n_;
   int64_t scratch_ = 0;
   std::shared_ptr<const ComplexPlan<T>> complex_;  // of n/2 (even n) or n (odd n)
