@@ -117,8 +117,9 @@ template <class T> void fft_typed(const Array& in, const Array& out, const FftLi
       const bool forward = rq.forward;
       for_each_line<T, C, C>(in, out, rq, n, n, plan->scratch_size(), plan->interleaves(),
                              [&](C* buffer, C*, C* scratch, int64_t count) -> const C* {
-                               if (count == 1) plan->execute(buffer, scratch, forward);
-                               else plan->execute_interleaved(buffer, scratch, count, forward);
+                               if (count > 1)
+                                 return plan->execute_interleaved(buffer, scratch, count, forward);
+                               plan->execute(buffer, scratch, forward);
                                return buffer;
                              });
       return;

@@ -134,19 +134,22 @@ template <class T> void ComplexPlan<T>::plan_bluestein() {
 }
 
 template <class T> void ComplexPlan<T>::execute(C* data, C* scratch, bool forward) const {
-  if (algorithm_ == Algorithm::bluestein) run_bluestein(data, scratch, forward);
-  else run_stockham(data, scratch, 1, forward);
+  if (algorithm_ == Algorithm::bluestein) return run_bluestein(data, scratch, forward);
+  C* result = run_stockham(data, scratch, 1, forward);
+  if (result != data) std::copy(result, result + n_, data);
 }
 
 template <class T>
-void ComplexPlan<T>::execute_interleaved(C* data, C* scratch, int64_t batch, bool forward) const {
-  run_stockham(data, scratch, batch, forward);
+std::complex<T>* ComplexPlan<T>::execute_interleaved(C* data, C* scratch, int64_t batch,
+                                                     bool forward) const {
+  return run_stockham(data, scratch, batch, forward);
 }
 
 // `batch` interleaved sequences are one Stockham transform whose every stride is batch times
 // larger: the passes never mix elements whose index differs modulo the initial stride.
 template <class T>
-void ComplexPlan<T>::run_stockham(C* data, C* scratch, int64_t batch, bool forward) const {
+std::complex<T>* ComplexPlan<T>::run_stockham(C* data, C* scratch, int64_t batch,
+                                              bool forward) const {
   C* x = data;
   C* y = scratch;
   for (Stage st : stages_) {
@@ -155,7 +158,7 @@ void ComplexPlan<T>::run_stockham(C* data, C* scratch, int64_t batch, bool forwa
                 st.generic0 < 0 ? nullptr : generic_.data() + st.generic0, x, y, forward);
     std::swap(x, y);
   }
-  if (x != data) std::copy(x, x + n_ * batch, data);
+  return x;
 }
 
 // X_k = c_k sum_j (x_j c_j) conj(c_{k-j}) with c_k = exp(-pi i k^2/n): a cyclic convolution of
@@ -196,8 +199,9 @@ template <class T> RealPlan<T>::RealPlan(int64_t n) : n_(n) {
 
 template <class T>
 void RealPlan<T>::run_complex(C* data, C* scratch, int64_t batch, bool forward) const {
-  if (batch == 1) complex_->execute(data, scratch, forward);
-  else complex_->execute_interleaved(data, scratch, batch, forward);
+  if (batch == 1) return complex_->execute(data, scratch, forward);
+  const C* result = complex_->execute_interleaved(data, scratch, batch, forward);
+  if (result != data) std::copy(result, result + complex_->size() * batch, data);
 }
 
 template <class T>

@@ -39,8 +39,9 @@ template <class T> class ComplexPlan {
   bool interleaves() const { return algorithm_ == Algorithm::stockham; }
   // `batch` transforms at once, interleaved: element k of sequence b at data[k * batch + b]
   // (scratch: batch * scratch_size()). The passes' inner loops then run over the batch, which is
-  // how a block of lines along a strided axis is transformed.
-  void execute_interleaved(C* data, C* scratch, int64_t batch, bool forward) const;
+  // how blocks of lines are transformed. The result is left in data or in scratch, whichever the
+  // last pass wrote (saving a copy): the returned pointer says which.
+  C* execute_interleaved(C* data, C* scratch, int64_t batch, bool forward) const;
   // Which algorithm the plan chose, for tests and messages: "stockham" or "bluestein".
   const char* algorithm() const;
 
@@ -48,7 +49,7 @@ template <class T> class ComplexPlan {
   enum class Algorithm { stockham, bluestein };
   void plan_stockham(const std::vector<int>& radices);
   void plan_bluestein();
-  void run_stockham(C* data, C* scratch, int64_t batch, bool forward) const;
+  C* run_stockham(C* data, C* scratch, int64_t batch, bool forward) const;
   void run_bluestein(C* data, C* scratch, bool forward) const;
 
   int64_t n_;
