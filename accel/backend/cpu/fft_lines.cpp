@@ -22,6 +22,8 @@ constexpr int64_t kChunkElements = 1 << 15;
 // elements (a block and its scratch stay in the L2 cache).
 constexpr int64_t kMaxBlock = 16;
 constexpr int64_t kBlockElements = 1 << 14;
+// Gathers and scatters move tiles of kTile elements of each line of a block.
+constexpr int64_t kTile = 8;
 
 // The lines: the other axes of in and out, walked in C order, and each line's own step.
 struct LineWalk {
@@ -88,20 +90,33 @@ void for_each_line(const Array& in, const Array& out, const FftLines& rq, int64_
       if (count == 1 && w.in_step == 1) {
         std::copy(lines[0], lines[0] + used, in_buffer.data());
       } else {
-        for (int64_t k = 0; k < used; ++k)
-          for (int64_t b = 0; b < count; ++b) in_buffer[k * count + b] = lines[b][k * w.in_step];
+        // A tile of kTile elements of every line at a time: contiguous reads along each line
+        // and a few buffer rows written, whichever way the lines lie in memory.
+        for (int64_t k0 = 0; k0 < used; k0 += kTile) {
+          const int64_t k1 = std::min(used, k0 + kTile);
+          for (int64_t b = 0; b < count; ++b) {
+            const In* line = lines[b];
+            for (int64_t k = k0; k < k1; ++k) in_buffer[k * count + b] = line[k * w.in_step];
+          }
+        }
       }
       std::fill(in_buffer.begin() + used * count, in_buffer.begin() + take * count, In{});
       const Out* result = transform(in_buffer.data(), out_buffer.data(), scratch.data(), count);
       if (count == 1 && w.out_step == 1 && scale == 1.0) {
         std::copy(result, result + give, outs[0]);
-      } else if (scale == 1.0) {
-        for (int64_t k = 0; k < give; ++k)
-          for (int64_t b = 0; b < count; ++b) outs[b][k * w.out_step] = result[k * count + b];
       } else {
-        for (int64_t k = 0; k < give; ++k)
-          for (int64_t b = 0; b < count; ++b)
-            outs[b][k * w.out_step] = scaled(result[k * count + b], scale);
+        for (int64_t k0 = 0; k0 < give; k0 += kTile) {
+          const int64_t k1 = std::min(give, k0 + kTile);
+          for (int64_t b = 0; b < count; ++b) {
+            Out* o = outs[b];
+            if (scale == 1.0) {
+              for (int64_t k = k0; k < k1; ++k) o[k * w.out_step] = result[k * count + b];
+            } else {
+              for (int64_t k = k0; k < k1; ++k)
+                o[k * w.out_step] = scaled(result[k * count + b], scale);
+            }
+          }
+        }
       }
     }
   };
