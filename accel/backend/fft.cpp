@@ -10,7 +10,8 @@ namespace accel {
 void require_fft_device(const Device& device, const char* op) {
   if (!device.is_cpu())
     throw BackendUnavailable(std::string("[") + op + "] accel.fft has no implementation on " +
-                             device.str() + " yet (cuFFT is not wired yet); copy the array to the "
+                             device.str() +
+                             " yet (cuFFT is not wired yet); copy the array to the "
                              "CPU (to_device(\"cpu\")) to transform it");
 }
 

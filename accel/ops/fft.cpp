@@ -32,25 +32,26 @@ Norm swapped(Norm norm) {
 }
 
 // One transform along one axis; n is the logical length (the output's for real_backward).
-Array transform(const Array& x, std::optional<int64_t> n_arg, int64_t axis, Norm norm,
-                FftKind kind, bool forward, const char* op) {
+Array transform(const Array& x, std::optional<int64_t> n_arg, int64_t axis, Norm norm, FftKind kind,
+                bool forward, const char* op) {
   require_fft_device(x.device(), op);
   const int ax = normalize_axis(axis, x.ndim(), op);
   const int64_t length = x.shape()[ax];
   const bool to_real = kind == FftKind::real_backward;
   const int64_t n = n_arg ? *n_arg : to_real ? 2 * (length - 1) : length;
   if (n < 1)
-    throw ValueError(std::string("[") + op + "] invalid number of data points n=" +
-                     std::to_string(n) + " along axis " + std::to_string(ax) +
-                     "; it must be at least 1" +
-                     (n_arg ? "" : to_real ? " (n defaults to 2 (m - 1) for an input of length m=" +
-                                                 std::to_string(length) + ")"
-                                           : " (n defaults to the axis's length)"));
+    throw ValueError(
+        std::string("[") + op + "] invalid number of data points n=" + std::to_string(n) +
+        " along axis " + std::to_string(ax) + "; it must be at least 1" +
+        (n_arg ? ""
+         : to_real
+             ? " (n defaults to 2 (m - 1) for an input of length m=" + std::to_string(length) + ")"
+             : " (n defaults to the axis's length)"));
   Dtype in_dtype = complex_for(x.dtype()), out_dtype = in_dtype;
   if (kind == FftKind::real_forward) {
     if (is_complex(x.dtype()))
-      throw DTypeError(std::string("[") + op + "] takes real input, got " +
-                       dtype_name(x.dtype()) + " (the complex transform is fft)");
+      throw DTypeError(std::string("[") + op + "] takes real input, got " + dtype_name(x.dtype()) +
+                       " (the complex transform is fft)");
     in_dtype = real_for(x.dtype());
   } else if (to_real) {
     out_dtype = real_for(x.dtype());
@@ -89,8 +90,7 @@ NdAxes nd_axes(const Array& x, const Sizes& s, const Sizes& axes, bool inverse_r
     const int64_t length = x.shape()[nd.axes[i]];
     nd.sizes.push_back(s && (*s)[i] != -1 ? (*s)[i] : length);
   }
-  if (inverse_real && !s && !nd.axes.empty())
-    nd.sizes.back() = 2 * (x.shape()[nd.axes.back()] - 1);
+  if (inverse_real && !s && !nd.axes.empty()) nd.sizes.back() = 2 * (x.shape()[nd.axes.back()] - 1);
   return nd;
 }
 
@@ -157,8 +157,8 @@ Array rfftn(const Array& x, const Sizes& s, const Sizes& axes, Norm norm) {
   require_fft_device(x.device(), "rfftn");
   const NdAxes nd = nd_axes(x, s, axes, false, "rfftn");
   require_an_axis(nd, "rfftn");
-  Array result = transform(x, nd.sizes.back(), nd.axes.back(), norm, FftKind::real_forward, true,
-                           "rfftn");
+  Array result =
+      transform(x, nd.sizes.back(), nd.axes.back(), norm, FftKind::real_forward, true, "rfftn");
   for (size_t i = nd.axes.size() - 1; i-- > 0;)
     result = transform(result, nd.sizes[i], nd.axes[i], norm, FftKind::complex, true, "rfftn");
   return result;

@@ -43,11 +43,11 @@ void def_many_axes(nb::module_& m, const char* name, ManyAxes f) {
   m.def(
       name,
       [f, name](nb::handle x, nb::handle s, nb::handle axes, nb::handle norm, nb::handle out) {
-        return finish_out(f(array_of(x), to_axes(s), to_axes(axes), norm_of(norm)), out,
-                          name + 5, true);
+        return finish_out(f(array_of(x), to_axes(s), to_axes(axes), norm_of(norm)), out, name + 5,
+                          true);
       },
-      "x"_a, "s"_a.none() = nb::none(), "axes"_a.none() = nb::none(),
-      "norm"_a.none() = nb::none(), "out"_a.none() = nb::none());
+      "x"_a, "s"_a.none() = nb::none(), "axes"_a.none() = nb::none(), "norm"_a.none() = nb::none(),
+      "out"_a.none() = nb::none());
 }
 
 }  // namespace

@@ -187,7 +187,8 @@ TEST(Fft, n_crops_or_zero_pads_and_norms_scale) {
 TEST(Fft, fftn_is_successive_one_axis_transforms) {
   const auto v = random_complex(4 * 6 * 5, 11);
   const Array x = accel::reshape(complex_array(v, Dtype::complex128), {4, 6, 5});
-  const Array expected = af::fft(af::fft(af::fft(x, std::nullopt, 2), std::nullopt, 1), std::nullopt, 0);
+  const Array expected =
+      af::fft(af::fft(af::fft(x, std::nullopt, 2), std::nullopt, 1), std::nullopt, 0);
   EXPECT_LE(relative_error(values_of(af::fftn(x)), values_of(expected)), 1e-14);
   const Array round = af::irfftn(af::rfftn(accel::real(x)), std::vector<int64_t>{4, 6, 5});
   const auto r = round.to_vector<double>();

@@ -8,18 +8,25 @@
 namespace accel::cpu::fft {
 namespace {
 
-template <class T> using C = std::complex<T>;
+template <class T>
+using C = std::complex<T>;
 
-template <class T> inline C<T> mul(C<T> a, C<T> b) {
+template <class T>
+inline C<T> mul(C<T> a, C<T> b) {
   return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
 }
 // a * conj(b): the backward transform uses the conjugate twiddles of the same table.
-template <class T> inline C<T> mul_conj(C<T> a, C<T> b) {
+template <class T>
+inline C<T> mul_conj(C<T> a, C<T> b) {
   return {a.real() * b.real() + a.imag() * b.imag(), a.imag() * b.real() - a.real() * b.imag()};
 }
-template <class T> inline C<T> scale(C<T> a, T f) { return {a.real() * f, a.imag() * f}; }
+template <class T>
+inline C<T> scale(C<T> a, T f) {
+  return {a.real() * f, a.imag() * f};
+}
 // a * (-i) forward, a * (+i) backward: the quarter-turn root in the transform's direction.
-template <bool Fwd, class T> inline C<T> quarter(C<T> a) {
+template <bool Fwd, class T>
+inline C<T> quarter(C<T> a) {
   return Fwd ? C<T>{a.imag(), -a.real()} : C<T>{-a.imag(), a.real()};
 }
 
@@ -28,26 +35,34 @@ template <bool Fwd, class T> inline C<T> quarter(C<T> a) {
 // Lanes; on Lanes each operation is a short loop over the lanes, which the compiler vectorises
 // (complex numbers stored interleaved do not vectorise on their own).
 constexpr int kLanes = 8;
-template <class T> struct Lanes {
+template <class T>
+struct Lanes {
   T re[kLanes], im[kLanes];
 };
-template <class T> inline Lanes<T> operator+(const Lanes<T>& a, const Lanes<T>& b) {
+template <class T>
+inline Lanes<T> operator+(const Lanes<T>& a, const Lanes<T>& b) {
   Lanes<T> r;
   for (int v = 0; v < kLanes; ++v) r.re[v] = a.re[v] + b.re[v], r.im[v] = a.im[v] + b.im[v];
   return r;
 }
-template <class T> inline Lanes<T> operator-(const Lanes<T>& a, const Lanes<T>& b) {
+template <class T>
+inline Lanes<T> operator-(const Lanes<T>& a, const Lanes<T>& b) {
   Lanes<T> r;
   for (int v = 0; v < kLanes; ++v) r.re[v] = a.re[v] - b.re[v], r.im[v] = a.im[v] - b.im[v];
   return r;
 }
-template <class T> inline Lanes<T>& operator+=(Lanes<T>& a, const Lanes<T>& b) { return a = a + b; }
-template <class T> inline Lanes<T> scale(const Lanes<T>& a, T f) {
+template <class T>
+inline Lanes<T>& operator+=(Lanes<T>& a, const Lanes<T>& b) {
+  return a = a + b;
+}
+template <class T>
+inline Lanes<T> scale(const Lanes<T>& a, T f) {
   Lanes<T> r;
   for (int v = 0; v < kLanes; ++v) r.re[v] = a.re[v] * f, r.im[v] = a.im[v] * f;
   return r;
 }
-template <bool Fwd, class T> inline Lanes<T> quarter(const Lanes<T>& a) {
+template <bool Fwd, class T>
+inline Lanes<T> quarter(const Lanes<T>& a) {
   Lanes<T> r;
   for (int v = 0; v < kLanes; ++v) {
     r.re[v] = Fwd ? a.im[v] : -a.im[v];
@@ -57,18 +72,23 @@ template <bool Fwd, class T> inline Lanes<T> quarter(const Lanes<T>& a) {
 }
 
 // In-place DFT of length P on a[0, P) in the direction Fwd; Z is std::complex<T> or Lanes<T>.
-template <class T, bool Fwd, int P> struct Butterfly;
+template <class T, bool Fwd, int P>
+struct Butterfly;
 
-template <class T, bool Fwd> struct Butterfly<T, Fwd, 2> {
-  template <class Z> void operator()(Z* a) const {
+template <class T, bool Fwd>
+struct Butterfly<T, Fwd, 2> {
+  template <class Z>
+  void operator()(Z* a) const {
     const Z d = a[0] - a[1];
     a[0] += a[1];
     a[1] = d;
   }
 };
 
-template <class T, bool Fwd> struct Butterfly<T, Fwd, 3> {
-  template <class Z> void operator()(Z* a) const {
+template <class T, bool Fwd>
+struct Butterfly<T, Fwd, 3> {
+  template <class Z>
+  void operator()(Z* a) const {
     const T h = static_cast<T>(0.86602540378443864676);  // sin(2 pi / 3)
     const Z t = a[1] + a[2];
     const Z m = a[0] - scale(t, T(0.5));
@@ -79,8 +99,10 @@ template <class T, bool Fwd> struct Butterfly<T, Fwd, 3> {
   }
 };
 
-template <class T, bool Fwd> struct Butterfly<T, Fwd, 4> {
-  template <class Z> void operator()(Z* a) const {
+template <class T, bool Fwd>
+struct Butterfly<T, Fwd, 4> {
+  template <class Z>
+  void operator()(Z* a) const {
     const Z t0 = a[0] + a[2], t1 = a[0] - a[2];
     const Z t2 = a[1] + a[3], t3 = quarter<Fwd>(a[1] - a[3]);
     a[0] = t0 + t2;
@@ -90,8 +112,10 @@ template <class T, bool Fwd> struct Butterfly<T, Fwd, 4> {
   }
 };
 
-template <class T, bool Fwd> struct Butterfly<T, Fwd, 5> {
-  template <class Z> void operator()(Z* a) const {
+template <class T, bool Fwd>
+struct Butterfly<T, Fwd, 5> {
+  template <class Z>
+  void operator()(Z* a) const {
     const T c1 = static_cast<T>(0.30901699437494742410);   // cos(2 pi / 5)
     const T c2 = static_cast<T>(-0.80901699437494742410);  // cos(4 pi / 5)
     const T s1 = static_cast<T>(0.95105651629515357212);   // sin(2 pi / 5)
@@ -113,7 +137,8 @@ template <class T, bool Fwd> struct Butterfly<T, Fwd, 5> {
 // Any odd prime p <= kMaxGenericRadix: pairs k, p - k share a cosine and an opposite sine, so
 // b_r = a_0 + sum_k (a_k + a_{p-k}) cos(2 pi rk/p) -/+ i sum_k (a_k - a_{p-k}) sin(2 pi rk/p).
 // `cs` holds cos and sin of 2 pi idx/p at 2 idx and 2 idx + 1.
-template <class T, bool Fwd> struct GenericButterfly {
+template <class T, bool Fwd>
+struct GenericButterfly {
   int p;
   const T* cs;
   void operator()(C<T>* a) const {
@@ -206,10 +231,14 @@ void pass(const Stage& st, const C<T>* tw, const C<T>* x, C<T>* y, const B& butt
 template <class T, bool Fwd>
 void run_pass_in(const Stage& st, const C<T>* tw, const T* generic, const C<T>* x, C<T>* y) {
   switch (st.radix) {
-    case 2: return pass<T, Fwd, 2>(st, tw, x, y, Butterfly<T, Fwd, 2>{});
-    case 3: return pass<T, Fwd, 3>(st, tw, x, y, Butterfly<T, Fwd, 3>{});
-    case 4: return pass<T, Fwd, 4>(st, tw, x, y, Butterfly<T, Fwd, 4>{});
-    case 5: return pass<T, Fwd, 5>(st, tw, x, y, Butterfly<T, Fwd, 5>{});
+    case 2:
+      return pass<T, Fwd, 2>(st, tw, x, y, Butterfly<T, Fwd, 2>{});
+    case 3:
+      return pass<T, Fwd, 3>(st, tw, x, y, Butterfly<T, Fwd, 3>{});
+    case 4:
+      return pass<T, Fwd, 4>(st, tw, x, y, Butterfly<T, Fwd, 4>{});
+    case 5:
+      return pass<T, Fwd, 5>(st, tw, x, y, Butterfly<T, Fwd, 5>{});
     default:
       return pass<T, Fwd, 0>(st, tw, x, y, GenericButterfly<T, Fwd>{st.radix, generic});
   }
@@ -220,8 +249,10 @@ void run_pass_in(const Stage& st, const C<T>* tw, const T* generic, const C<T>* 
 template <class T>
 void run_pass(const Stage& stage, const std::complex<T>* twiddles, const T* generic,
               const std::complex<T>* x, std::complex<T>* y, bool forward) {
-  if (forward) run_pass_in<T, true>(stage, twiddles, generic, x, y);
-  else run_pass_in<T, false>(stage, twiddles, generic, x, y);
+  if (forward)
+    run_pass_in<T, true>(stage, twiddles, generic, x, y);
+  else
+    run_pass_in<T, false>(stage, twiddles, generic, x, y);
 }
 
 template void run_pass<float>(const Stage&, const std::complex<float>*, const float*,

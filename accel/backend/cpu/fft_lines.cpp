@@ -47,8 +47,12 @@ LineWalk walk_of(const Array& in, const Array& out, int axis) {
   return w;
 }
 
-template <class T> T scaled(T v, double f) { return static_cast<T>(v * f); }
-template <class T> std::complex<T> scaled(std::complex<T> v, double f) {
+template <class T>
+T scaled(T v, double f) {
+  return static_cast<T>(v * f);
+}
+template <class T>
+std::complex<T> scaled(std::complex<T> v, double f) {
   return {static_cast<T>(v.real() * f), static_cast<T>(v.imag() * f)};
 }
 
@@ -76,7 +80,8 @@ void for_each_line(const Array& in, const Array& out, const FftLines& rq, int64_
     const int64_t lines_here = std::min(block, l1 - l0);
     std::vector<In> in_buffer(static_cast<size_t>(lines_here * take));
     // Complex lines are transformed in place in in_buffer.
-    std::vector<Out> out_buffer(std::is_same_v<In, Out> ? 0 : static_cast<size_t>(lines_here * give));
+    std::vector<Out> out_buffer(std::is_same_v<In, Out> ? 0
+                                                        : static_cast<size_t>(lines_here * give));
     std::vector<std::complex<T>> scratch(static_cast<size_t>(lines_here * scratch_size));
     std::vector<const In*> lines(lines_here);
     std::vector<Out*> outs(lines_here);
@@ -123,7 +128,8 @@ void for_each_line(const Array& in, const Array& out, const FftLines& rq, int64_
   parallel_for(w.count, std::max<int64_t>(1, kChunkElements / std::max<int64_t>(per_line, 1)), run);
 }
 
-template <class T> void fft_typed(const Array& in, const Array& out, const FftLines& rq) {
+template <class T>
+void fft_typed(const Array& in, const Array& out, const FftLines& rq) {
   using C = std::complex<T>;
   const int64_t n = rq.n, half = n / 2 + 1;
   switch (rq.kind) {
@@ -165,8 +171,10 @@ template <class T> void fft_typed(const Array& in, const Array& out, const FftLi
 void fft_lines(const Array& in, const Array& out, const FftLines& lines) {
   if (out.size() == 0) return;
   const Dtype dt = in.dtype();
-  if (dt == Dtype::float32 || dt == Dtype::complex64) fft_typed<float>(in, out, lines);
-  else fft_typed<double>(in, out, lines);
+  if (dt == Dtype::float32 || dt == Dtype::complex64)
+    fft_typed<float>(in, out, lines);
+  else
+    fft_typed<double>(in, out, lines);
 }
 
 }  // namespace accel::cpu

@@ -74,23 +74,29 @@ bool needs_bluestein(int64_t n, const std::vector<int>& radices) {
   return bluestein < stockham_cost(n, radices);
 }
 
-template <class T> std::complex<T> narrow(std::complex<double> z) {
+template <class T>
+std::complex<T> narrow(std::complex<double> z) {
   return {static_cast<T>(z.real()), static_cast<T>(z.imag())};
 }
 
 }  // namespace
 
-template <class T> ComplexPlan<T>::ComplexPlan(int64_t n) : n_(n) {
+template <class T>
+ComplexPlan<T>::ComplexPlan(int64_t n) : n_(n) {
   const std::vector<int> radices = radices_of(n);
-  if (n > 1 && needs_bluestein(n, radices)) plan_bluestein();
-  else plan_stockham(radices);
+  if (n > 1 && needs_bluestein(n, radices))
+    plan_bluestein();
+  else
+    plan_stockham(radices);
 }
 
-template <class T> const char* ComplexPlan<T>::algorithm() const {
+template <class T>
+const char* ComplexPlan<T>::algorithm() const {
   return algorithm_ == Algorithm::bluestein ? "bluestein" : "stockham";
 }
 
-template <class T> void ComplexPlan<T>::plan_stockham(const std::vector<int>& radices) {
+template <class T>
+void ComplexPlan<T>::plan_stockham(const std::vector<int>& radices) {
   algorithm_ = Algorithm::stockham;
   int64_t stride = 1;
   for (int p : radices) {
@@ -112,7 +118,8 @@ template <class T> void ComplexPlan<T>::plan_stockham(const std::vector<int>& ra
   scratch_ = n_;
 }
 
-template <class T> void ComplexPlan<T>::plan_bluestein() {
+template <class T>
+void ComplexPlan<T>::plan_bluestein() {
   algorithm_ = Algorithm::bluestein;
   const int64_t m = smooth_length(2 * n_ - 1);
   inner_ = complex_plan<T>(m);
@@ -133,7 +140,8 @@ template <class T> void ComplexPlan<T>::plan_bluestein() {
   scratch_ = m + inner_->scratch_size();
 }
 
-template <class T> void ComplexPlan<T>::execute(C* data, C* scratch, bool forward) const {
+template <class T>
+void ComplexPlan<T>::execute(C* data, C* scratch, bool forward) const {
   if (algorithm_ == Algorithm::bluestein) return run_bluestein(data, scratch, forward);
   C* result = run_stockham(data, scratch, 1, forward);
   if (result != data) std::copy(result, result + n_, data);
@@ -164,7 +172,8 @@ std::complex<T>* ComplexPlan<T>::run_stockham(C* data, C* scratch, int64_t batch
 // X_k = c_k sum_j (x_j c_j) conj(c_{k-j}) with c_k = exp(-pi i k^2/n): a cyclic convolution of
 // length m done by two transforms. The backward transform conjugates the chirp; its transform
 // is then the conjugate of chirp_hat_ (b is symmetric, so is its transform).
-template <class T> void ComplexPlan<T>::run_bluestein(C* data, C* scratch, bool forward) const {
+template <class T>
+void ComplexPlan<T>::run_bluestein(C* data, C* scratch, bool forward) const {
   const int64_t m = inner_->size();
   C* a = scratch;
   C* work = scratch + m;
@@ -184,7 +193,8 @@ template <class T> void ComplexPlan<T>::run_bluestein(C* data, C* scratch, bool 
 // Even n: z_k = x_{2k} + i x_{2k+1} has Z = E + i O (E, O: transforms of the even and odd
 // samples, length h = n/2), and X_k = E_k + w^k O_k with w = exp(-2 pi i/n); E_k and O_k come
 // from Z_k and conj(Z_{h-k}).
-template <class T> RealPlan<T>::RealPlan(int64_t n) : n_(n) {
+template <class T>
+RealPlan<T>::RealPlan(int64_t n) : n_(n) {
   if (n % 2 == 0) {
     const int64_t h = n / 2;
     complex_ = complex_plan<T>(h);
@@ -216,7 +226,8 @@ void RealPlan<T>::forward(const T* in, C* out, C* scratch, int64_t batch) const 
   }
   const int64_t h = n_ / 2;
   for (int64_t k = 0; k < h; ++k)
-    for (int64_t b = 0; b < nb; ++b) out[k * nb + b] = C{in[2 * k * nb + b], in[(2 * k + 1) * nb + b]};
+    for (int64_t b = 0; b < nb; ++b)
+      out[k * nb + b] = C{in[2 * k * nb + b], in[(2 * k + 1) * nb + b]};
   run_complex(out, scratch, nb, true);
   for (int64_t b = 0; b < nb; ++b) {
     const C z0 = out[b];
@@ -233,7 +244,8 @@ void RealPlan<T>::forward(const T* in, C* out, C* scratch, int64_t batch) const 
       const C e{(zk.real() + zc.real()) * half, (zk.imag() + zc.imag()) * half};
       // o = -i (zk - zc) / 2
       const C o{(zk.imag() - zc.imag()) * half, -(zk.real() - zc.real()) * half};
-      const C wo{w.real() * o.real() - w.imag() * o.imag(), w.real() * o.imag() + w.imag() * o.real()};
+      const C wo{w.real() * o.real() - w.imag() * o.imag(),
+                 w.real() * o.imag() + w.imag() * o.real()};
       lo[b] = e + wo;
       hi[b] = std::conj(e - wo);
     }
@@ -265,7 +277,8 @@ void RealPlan<T>::backward(const C* in, T* out, C* scratch, int64_t batch) const
       const C xk = k == 0 ? C{in[b].real(), T(0)} : in[k * nb + b];
       const C xc = k == 0 ? C{in[h * nb + b].real(), T(0)} : std::conj(in[(h - k) * nb + b]);
       const C s = xk + xc, d = xk - xc;
-      const C dw{d.real() * w.real() - d.imag() * w.imag(), d.real() * w.imag() + d.imag() * w.real()};
+      const C dw{d.real() * w.real() - d.imag() * w.imag(),
+                 d.real() * w.imag() + d.imag() * w.real()};
       z[k * nb + b] = C{s.real() - dw.imag(), s.imag() + dw.real()};
     }
   }
@@ -282,7 +295,8 @@ namespace {
 // A bounded cache of the most recently used plans of one kind. Plans are built outside the lock
 // (a Bluestein plan asks the cache for its inner plan); if two threads build the same plan at
 // once, the first one inserted is kept.
-template <class Plan> class PlanCache {
+template <class Plan>
+class PlanCache {
  public:
   static constexpr size_t kCapacity = 32;
 
@@ -316,12 +330,14 @@ template <class Plan> class PlanCache {
 
 }  // namespace
 
-template <class T> std::shared_ptr<const ComplexPlan<T>> complex_plan(int64_t n) {
+template <class T>
+std::shared_ptr<const ComplexPlan<T>> complex_plan(int64_t n) {
   static PlanCache<ComplexPlan<T>> cache;
   return cache.get(n);
 }
 
-template <class T> std::shared_ptr<const RealPlan<T>> real_plan(int64_t n) {
+template <class T>
+std::shared_ptr<const RealPlan<T>> real_plan(int64_t n) {
   static PlanCache<RealPlan<T>> cache;
   return cache.get(n);
 }

@@ -19,13 +19,14 @@ namespace accel::cpu::fft {
 // One Stockham pass: radix p over sub-sequences of length m (fft_kernels.h has the passes).
 struct Stage {
   int radix;
-  int64_t m;          // length of each sub-transform after this pass
-  int64_t stride;     // number of interleaved sequences before this pass
-  int64_t twiddle0;   // offset of this pass's twiddles (m * (radix - 1) of them) in the table
-  int64_t generic0;   // offset of the generic radix's cos/sin table, -1 for 2, 3, 4, 5
+  int64_t m;         // length of each sub-transform after this pass
+  int64_t stride;    // number of interleaved sequences before this pass
+  int64_t twiddle0;  // offset of this pass's twiddles (m * (radix - 1) of them) in the table
+  int64_t generic0;  // offset of the generic radix's cos/sin table, -1 for 2, 3, 4, 5
 };
 
-template <class T> class ComplexPlan {
+template <class T>
+class ComplexPlan {
  public:
   using C = std::complex<T>;
   explicit ComplexPlan(int64_t n);
@@ -65,7 +66,8 @@ template <class T> class ComplexPlan {
   std::vector<C> chirp_, chirp_hat_;
 };
 
-template <class T> class RealPlan {
+template <class T>
+class RealPlan {
  public:
   using C = std::complex<T>;
   explicit RealPlan(int64_t n);
@@ -92,8 +94,10 @@ template <class T> class RealPlan {
 };
 
 // The cached plans (a bounded process-wide cache; thread-safe). n >= 1.
-template <class T> std::shared_ptr<const ComplexPlan<T>> complex_plan(int64_t n);
-template <class T> std::shared_ptr<const RealPlan<T>> real_plan(int64_t n);
+template <class T>
+std::shared_ptr<const ComplexPlan<T>> complex_plan(int64_t n);
+template <class T>
+std::shared_ptr<const RealPlan<T>> real_plan(int64_t n);
 
 // exp(-2 pi i k / n) in double, reduced to the first octant so that large k/n lose no accuracy.
 std::complex<double> unit_root(int64_t k, int64_t n);
