@@ -225,29 +225,39 @@ void RealPlan<T>::forward(const T* in, C* out, C* scratch, int64_t batch) const 
     return;
   }
   const int64_t h = n_ / 2;
+  T* packed = reinterpret_cast<T*>(out);  // std::complex<T> is two T's (C++ [complex.numbers])
   for (int64_t k = 0; k < h; ++k)
-    for (int64_t b = 0; b < nb; ++b)
-      out[k * nb + b] = C{in[2 * k * nb + b], in[(2 * k + 1) * nb + b]};
-  run_complex(out, scratch, nb, true);
+    for (int64_t b = 0; b < nb; ++b) {
+      packed[2 * (k * nb + b)] = in[2 * k * nb + b];
+      packed[2 * (k * nb + b) + 1] = in[(2 * k + 1) * nb + b];
+    }
+  // z: the half-length transform, in out or in scratch; X is written to out (pairs k, h - k
+  // are read before they are written, so z may be out).
+  const C* z = out;
+  if (nb == 1) complex_->execute(out, scratch, true);
+  else z = complex_->execute_interleaved(out, scratch, nb, true);
   for (int64_t b = 0; b < nb; ++b) {
-    const C z0 = out[b];
+    const C z0 = z[b];
     out[b] = C{z0.real() + z0.imag(), T(0)};
     out[h * nb + b] = C{z0.real() - z0.imag(), T(0)};
   }
   const T half = T(0.5);
   for (int64_t k = 1; 2 * k <= h; ++k) {
-    const C w = twiddles_[k];
-    C* lo = out + k * nb;
-    C* hi = out + (h - k) * nb;
+    const T wr = twiddles_[k].real(), wi = twiddles_[k].imag();
+    const T* zl = reinterpret_cast<const T*>(z + k * nb);
+    const T* zh = reinterpret_cast<const T*>(z + (h - k) * nb);
+    T* lo = reinterpret_cast<T*>(out + k * nb);
+    T* hi = reinterpret_cast<T*>(out + (h - k) * nb);
+    // Real and imaginary parts as plain T so that the loop over the batch vectorises.
     for (int64_t b = 0; b < nb; ++b) {
-      const C zk = lo[b], zc = std::conj(hi[b]);
-      const C e{(zk.real() + zc.real()) * half, (zk.imag() + zc.imag()) * half};
-      // o = -i (zk - zc) / 2
-      const C o{(zk.imag() - zc.imag()) * half, -(zk.real() - zc.real()) * half};
-      const C wo{w.real() * o.real() - w.imag() * o.imag(),
-                 w.real() * o.imag() + w.imag() * o.real()};
-      lo[b] = e + wo;
-      hi[b] = std::conj(e - wo);
+      const T zr = zl[2 * b], zi = zl[2 * b + 1], cr = zh[2 * b], ci = -zh[2 * b + 1];
+      const T er = (zr + cr) * half, ei = (zi + ci) * half;
+      const T o_r = (zi - ci) * half, o_i = -(zr - cr) * half;  // o = -i (zk - conj z_{h-k}) / 2
+      const T wor = wr * o_r - wi * o_i, woi = wr * o_i + wi * o_r;
+      lo[2 * b] = er + wor;
+      lo[2 * b + 1] = ei + woi;
+      hi[2 * b] = er - wor;
+      hi[2 * b + 1] = woi - ei;
     }
   }
 }
