@@ -8,6 +8,7 @@
 #include <complex>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "accel/backend/cpu/fft_plan.h"
@@ -194,6 +195,30 @@ TEST(Fft, fftn_is_successive_one_axis_transforms) {
   const auto r = round.to_vector<double>();
   const auto re = accel::real(x).to_vector<double>();
   for (size_t i = 0; i < r.size(); ++i) EXPECT_NEAR(r[i], re[i], 1e-14);
+}
+
+TEST(Fft, threads_sharing_the_plan_cache_get_the_same_answers) {
+  // More lengths than the cache holds, asked for by several threads at once: plans are built,
+  // shared and evicted concurrently; every answer must still be the direct DFT's.
+  std::vector<int64_t> ns;
+  for (int64_t n = 100; n < 160; ++n) ns.push_back(n);
+  std::vector<std::vector<CD>> inputs, expected;
+  for (int64_t n : ns) {
+    inputs.push_back(random_complex(n, static_cast<unsigned>(n)));
+    expected.push_back(direct_dft(inputs.back(), true));
+  }
+  std::vector<int> failures(4, 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 3; ++round)
+        for (size_t i = (t * 7) % ns.size(), c = 0; c < ns.size(); ++c, i = (i + 1) % ns.size()) {
+          const auto got = values_of(af::fft(complex_array(inputs[i], Dtype::complex128)));
+          if (relative_error(got, expected[i]) > tolerance(Dtype::complex128, ns[i])) ++failures[t];
+        }
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 4; ++t) EXPECT_EQ(failures[t], 0) << "thread " << t;
 }
 
 TEST(Fft, bad_arguments_raise_typed_errors_naming_them) {

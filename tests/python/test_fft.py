@@ -287,3 +287,39 @@ def test_cuda_arrays_raise_backend_unavailable_naming_cufft():
     for fn in (ac.fft.fft, ac.fft.rfftn, ac.fft.hfft):
         with pytest.raises(ac.BackendUnavailable, match="cuFFT"):
             fn(ac.real(a) if fn is ac.fft.rfftn else a)
+
+
+def test_random_shapes_strides_dtypes_and_arguments_match_numpy(device):
+    """Seeded random cases: 1-4 dimensions, a strided or reversed view, any axis, n / s that
+    crop or pad, every norm, each function and both precisions."""
+    cases = np.random.default_rng(7)
+    for _ in range(150):
+        name = cases.choice(ONE_AXIS + ["fftn", "ifftn", "rfftn", "irfftn"])
+        precision = cases.choice(["single", "double"])
+        shape = tuple(int(v) for v in cases.integers(1, 12, size=cases.integers(1, 5)))
+        base = input_for(name, tuple(2 * v for v in shape), precision)
+        # A view with steps of 2 (and a reversed axis) of the doubled array.
+        index = tuple(slice(None, None, -2) if cases.random() < 0.3 else slice(0, None, 2)
+                      for _ in shape)
+        x = base[index]
+        a = ac.asarray(base, device=device)[index]
+        norm = cases.choice(NORMS)
+        if name in ONE_AXIS:
+            axis = int(cases.integers(-x.ndim, x.ndim))
+            n = None if cases.random() < 0.5 else int(cases.integers(1, 20))
+            if n is None and name in ("irfft", "hfft") and x.shape[axis] == 1:
+                n = 2
+            kw = dict(n=n, axis=axis, norm=norm)
+            size = n or x.shape[axis]
+        else:
+            k = int(cases.integers(1, x.ndim + 1))
+            axes = [int(v) for v in cases.permutation(x.ndim)[:k]]
+            s = [int(v) for v in cases.integers(1, 14, size=k)] if cases.random() < 0.5 else None
+            if s is None and name == "irfftn" and x.shape[axes[-1]] == 1:
+                s = [x.shape[ax] for ax in axes[:-1]] + [2]
+            kw = dict(s=s, axes=axes, norm=norm)
+            size = math.prod(s or [x.shape[ax] for ax in axes])
+        got = getattr(ac.fft, name)(a, **kw)
+        expected = getattr(np.fft, name)(x, **kw)
+        assert got.dtype == ac.asarray(np.zeros(0, expected.dtype)).dtype, (name, kw)
+        assert_close(got, expected, size, factor=8)
