@@ -102,6 +102,16 @@ def test_a_large_prime_length_matches_numpy(device, precision):
     assert_close(ac.fft.fft(ac.asarray(x, device=device)), np.fft.fft(x), n)
 
 
+@pytest.mark.parametrize("n", [2**16, 2**20, 3**11, 10**6, 2 * 5**8])
+@pytest.mark.parametrize("precision", ["single", "double"])
+def test_large_lengths_match_numpy(device, n, precision):
+    x = random_complex((2, n), np.complex64 if precision == "single" else np.complex128)
+    a = ac.asarray(x, device=device)
+    assert_close(ac.fft.fft(a), np.fft.fft(x), n)
+    assert_close(ac.fft.ifft(a[1]), np.fft.ifft(x[1]), n)
+    assert_close(ac.fft.rfft(ac.real(a[0])), np.fft.rfft(x[0].real), n)
+
+
 @pytest.mark.parametrize("name", ONE_AXIS)
 @pytest.mark.parametrize("norm", NORMS)
 def test_one_axis_functions_with_n_axis_and_norm_match_numpy(device, name, norm):
