@@ -115,7 +115,8 @@ def _shift(x, axes, sign):
     elif isinstance(axes, int) or hasattr(axes, "__index__"):
         axes = (operator.index(axes),)
     axes = tuple(operator.index(ax) for ax in axes)
-    shifts = tuple(sign * (x.shape[ax] // 2) for ax in axes)
+    # An axis out of range is left to roll, which raises AxisError naming it.
+    shifts = tuple(sign * (x.shape[ax] // 2) if -x.ndim <= ax < x.ndim else 0 for ax in axes)
     return _core.roll(x, shifts, axis=axes) if axes else x
 
 

@@ -276,6 +276,8 @@ def test_shifts_match_numpy(device):
         assert np.array_equal(ac.asnumpy(ac.fft.ifftshift(a, axes=axes)),
                               np.fft.ifftshift(x, axes))
     assert np.array_equal(ac.asnumpy(ac.fft.ifftshift(ac.fft.fftshift(a))), x)
+    with pytest.raises(ac.AxisError, match="axis 3"):
+        ac.fft.fftshift(a, axes=3)
 
 
 def test_numpy_fft_functions_dispatch_to_accel(device):
