@@ -188,6 +188,19 @@ def test_batches_and_strided_inputs_match_numpy(device):
         assert_close(ac.fft.fftn(view), np.fft.fftn(expected), 40)
 
 
+@pytest.mark.parametrize("n", [1009, 2003])
+def test_batches_of_bluestein_lengths_match_numpy(device, n):
+    # Blocks of prime-length lines run interleaved through Bluestein's inner transform.
+    x = random_complex((7, n), np.complex64)
+    a = ac.asarray(x, device=device)
+    assert_close(ac.fft.fft(a), np.fft.fft(x), n)
+    assert_close(ac.fft.ifft(a.T, axis=0), np.fft.ifft(x.T, axis=0), n)
+    assert_close(ac.fft.rfft(ac.real(a)), np.fft.rfft(x.real), n)
+    assert_close(ac.fft.irfft(a[:, :n // 2 + 1], n), np.fft.irfft(x[:, :n // 2 + 1], n), n)
+    y = random_complex((2 * n, 5))
+    assert_close(ac.fft.fft(ac.asarray(y, device=device)[::2], axis=0), np.fft.fft(y[::2], axis=0), n)
+
+
 def test_empty_other_axes_and_length_one(device):
     x = np.zeros((3, 0), np.complex128)
     got = ac.fft.fft(ac.asarray(x, device=device), axis=0)

@@ -142,7 +142,7 @@ void ComplexPlan<T>::plan_bluestein() {
 
 template <class T>
 void ComplexPlan<T>::execute(C* data, C* scratch, bool forward) const {
-  if (algorithm_ == Algorithm::bluestein) return run_bluestein(data, scratch, forward);
+  if (algorithm_ == Algorithm::bluestein) return run_bluestein(data, scratch, 1, forward);
   C* result = run_stockham(data, scratch, 1, forward);
   if (result != data) std::copy(result, result + n_, data);
 }
@@ -150,7 +150,9 @@ void ComplexPlan<T>::execute(C* data, C* scratch, bool forward) const {
 template <class T>
 std::complex<T>* ComplexPlan<T>::execute_interleaved(C* data, C* scratch, int64_t batch,
                                                      bool forward) const {
-  return run_stockham(data, scratch, batch, forward);
+  if (algorithm_ == Algorithm::stockham) return run_stockham(data, scratch, batch, forward);
+  run_bluestein(data, scratch, batch, forward);
+  return data;
 }
 
 // `batch` interleaved sequences are one Stockham transform whose every stride is batch times
@@ -173,21 +175,29 @@ std::complex<T>* ComplexPlan<T>::run_stockham(C* data, C* scratch, int64_t batch
 // length m done by two transforms. The backward transform conjugates the chirp; its transform
 // is then the conjugate of chirp_hat_ (b is symmetric, so is its transform).
 template <class T>
-void ComplexPlan<T>::run_bluestein(C* data, C* scratch, bool forward) const {
-  const int64_t m = inner_->size();
+void ComplexPlan<T>::run_bluestein(C* data, C* scratch, int64_t batch, bool forward) const {
+  const int64_t m = inner_->size(), nb = batch;
   C* a = scratch;
-  C* work = scratch + m;
+  C* work = scratch + m * nb;
   auto chirp = [&](int64_t k) { return forward ? chirp_[k] : std::conj(chirp_[k]); };
   auto times = [](C u, C v) {
     return C{u.real() * v.real() - u.imag() * v.imag(), u.real() * v.imag() + u.imag() * v.real()};
   };
-  for (int64_t k = 0; k < n_; ++k) a[k] = times(data[k], chirp(k));
-  std::fill(a + n_, a + m, C{});
-  inner_->execute(a, work, true);
-  for (int64_t k = 0; k < m; ++k)
-    a[k] = times(a[k], forward ? chirp_hat_[k] : std::conj(chirp_hat_[k]));
-  inner_->execute(a, work, false);
-  for (int64_t k = 0; k < n_; ++k) data[k] = times(a[k], chirp(k));
+  for (int64_t k = 0; k < n_; ++k) {
+    const C c = chirp(k);
+    for (int64_t b = 0; b < nb; ++b) a[k * nb + b] = times(data[k * nb + b], c);
+  }
+  std::fill(a + n_ * nb, a + m * nb, C{});
+  C* spectrum = inner_->execute_interleaved(a, work, nb, true);
+  for (int64_t k = 0; k < m; ++k) {
+    const C h = forward ? chirp_hat_[k] : std::conj(chirp_hat_[k]);
+    for (int64_t b = 0; b < nb; ++b) spectrum[k * nb + b] = times(spectrum[k * nb + b], h);
+  }
+  const C* conv = inner_->execute_interleaved(spectrum, spectrum == a ? work : a, nb, false);
+  for (int64_t k = 0; k < n_; ++k) {
+    const C c = chirp(k);
+    for (int64_t b = 0; b < nb; ++b) data[k * nb + b] = times(conv[k * nb + b], c);
+  }
 }
 
 // Even n: z_k = x_{2k} + i x_{2k+1} has Z = E + i O (E, O: transforms of the even and odd
@@ -234,8 +244,10 @@ void RealPlan<T>::forward(const T* in, C* out, C* scratch, int64_t batch) const 
   // z: the half-length transform, in out or in scratch; X is written to out (pairs k, h - k
   // are read before they are written, so z may be out).
   const C* z = out;
-  if (nb == 1) complex_->execute(out, scratch, true);
-  else z = complex_->execute_interleaved(out, scratch, nb, true);
+  if (nb == 1)
+    complex_->execute(out, scratch, true);
+  else
+    z = complex_->execute_interleaved(out, scratch, nb, true);
   for (int64_t b = 0; b < nb; ++b) {
     const C z0 = z[b];
     out[b] = C{z0.real() + z0.imag(), T(0)};

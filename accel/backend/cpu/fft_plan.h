@@ -36,8 +36,9 @@ class ComplexPlan {
   // The unnormalised transform of data[0, n) in place: forward multiplies by exp(-2 pi i jk/n),
   // backward by exp(+2 pi i jk/n).
   void execute(C* data, C* scratch, bool forward) const;
-  // Whether execute_interleaved() is available (Stockham plans).
-  bool interleaves() const { return algorithm_ == Algorithm::stockham; }
+  // Whether execute_interleaved() is available: Stockham plans, and Bluestein plans through
+  // their (Stockham) inner plan.
+  bool interleaves() const { return algorithm_ == Algorithm::stockham || inner_->interleaves(); }
   // `batch` transforms at once, interleaved: element k of sequence b at data[k * batch + b]
   // (scratch: batch * scratch_size()). The passes' inner loops then run over the batch, which is
   // how blocks of lines are transformed. The result is left in data or in scratch, whichever the
@@ -51,7 +52,7 @@ class ComplexPlan {
   void plan_stockham(const std::vector<int>& radices);
   void plan_bluestein();
   C* run_stockham(C* data, C* scratch, int64_t batch, bool forward) const;
-  void run_bluestein(C* data, C* scratch, bool forward) const;
+  void run_bluestein(C* data, C* scratch, int64_t batch, bool forward) const;
 
   int64_t n_;
   int64_t scratch_ = 0;
