@@ -13,6 +13,7 @@
 #include "accel/ops/copy.h"
 #include "accel/ops/creation.h"
 #include "accel/ops/elementwise.h"
+#include "accel/ops/fft.h"
 #include "accel/ops/indexing.h"
 #include "accel/ops/linalg.h"
 #include "accel/ops/linalg_decompose.h"

@@ -27,6 +27,7 @@ void init_manipulation(nb::module_& m);
 void init_indexing(nb::module_& m);
 void init_linalg(nb::module_& m);
 void init_linalg_decompose(nb::module_& m);
+void init_fft(nb::module_& m);
 void init_runtime(nb::module_& m);
 void init_cuda(nb::module_& m);
 void init_kernel_cache(nb::module_& m);
@@ -61,8 +62,9 @@ std::optional<std::vector<int64_t>> to_axes(nb::handle obj);
 // Read-only views are for accel's own use (printing, pickling): NumPy cannot write them, so
 // lazy values keep reading the memory lazily.
 nb::object to_numpy_view(const Array& a, bool writable = true);
-// Writes `result` into `out` (NumPy's out=) and returns out, or returns result.
-nb::object finish_out(const Array& result, nb::handle out, const char* op);
+// Writes `result` into `out` (NumPy's out=) and returns out, or returns result. With
+// `same_kind`, a result that does not cast to out's dtype under same_kind raises (ufunc out=).
+nb::object finish_out(const Array& result, nb::handle out, const char* op, bool same_kind = false);
 // Writes `value` into the accel array held by the Python object `target` (out=, augmented
 // assignment), with NumPy's same_kind rule when `same_kind`; works for pending targets too.
 void write_into(nb::handle target, const Array& value, bool same_kind, const char* op);

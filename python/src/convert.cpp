@@ -457,7 +457,7 @@ nb::object to_numpy_view(const Array& a, bool writable) {
   return out;
 }
 
-nb::object finish_out(const Array& result, nb::handle out, const char* op) {
+nb::object finish_out(const Array& result, nb::handle out, const char* op, bool same_kind) {
   if (out.is_none()) return nb::cast(result);
   nb::handle target = out;
   if (nb::isinstance<nb::tuple>(out)) {
@@ -470,7 +470,7 @@ nb::object finish_out(const Array& result, nb::handle out, const char* op) {
   if (dst.shape() != result.shape())
     throw ShapeError(std::string("[") + op + "] out= has shape " + shape_str(dst.shape()) +
                      " but the result has shape " + shape_str(result.shape()));
-  write_into(target, result, false, op);
+  write_into(target, result, same_kind, op);
   return nb::borrow(target);
 }
 

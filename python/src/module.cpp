@@ -23,6 +23,7 @@ NB_MODULE(_core, m) {
   init_indexing(m);
   init_linalg(m);
   init_linalg_decompose(m);
+  init_fft(m);
   init_runtime(m);
   init_cuda(m);
   init_kernel_cache(m);

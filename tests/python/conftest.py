@@ -34,18 +34,25 @@ def device(request):
     return request.param
 
 
-# Devices for functions built on sort/searchsorted, which CUDA does not have yet: there a cuda
-# case that sorts raises BackendUnavailable and counts as an expected failure (not strict: the
-# error cases raise before any sort and pass). A module uses them by making its `device`
-# fixture return `sort_device`.
-SORT_DEVICES = [
-    "cpu",
-    pytest.param("cuda", marks=[
+def devices_without_cuda(reason):
+    """Devices for functions that have no CUDA implementation yet: "cpu", and "cuda" (where a
+    GPU is usable) as an expected failure on BackendUnavailable, with `reason`. Not strict: the
+    error cases raise before the device is consulted, and pass. A module uses such a list by
+    making its `device` fixture return one of the fixtures below."""
+    return ["cpu", pytest.param("cuda", marks=[
         pytest.mark.cuda, pytest.mark.skipif(not CUDA_USABLE, reason=NO_CUDA_REASON),
-        pytest.mark.xfail(raises=ac.BackendUnavailable, strict=False,
-                          reason="CUDA has no sort kernels yet: sort-based functions raise "
-                                 "BackendUnavailable there")]),
-]
+        pytest.mark.xfail(raises=ac.BackendUnavailable, strict=False, reason=reason)])]
+
+
+# Functions built on sort/searchsorted.
+SORT_DEVICES = devices_without_cuda("CUDA has no sort kernels yet: sort-based functions raise "
+                                    "BackendUnavailable there")
+# accel.linalg's decompositions (LAPACK on the CPU).
+LINALG_DEVICES = devices_without_cuda("accel.linalg has no CUDA implementation yet (cuSOLVER is "
+                                      "not wired): it raises BackendUnavailable there")
+# accel.fft (accel's own FFT on the CPU).
+FFT_DEVICES = devices_without_cuda("accel.fft has no CUDA implementation yet (cuFFT is not "
+                                   "wired): transforms raise BackendUnavailable there")
 
 
 @pytest.fixture(params=SORT_DEVICES)
@@ -53,20 +60,13 @@ def sort_device(request):
     return request.param
 
 
-# Devices for accel.linalg's decompositions, which run on LAPACK on the CPU only (no cuSOLVER
-# yet): on CUDA they raise BackendUnavailable, an expected failure (not strict, as above).
-LINALG_DEVICES = [
-    "cpu",
-    pytest.param("cuda", marks=[
-        pytest.mark.cuda, pytest.mark.skipif(not CUDA_USABLE, reason=NO_CUDA_REASON),
-        pytest.mark.xfail(raises=ac.BackendUnavailable, strict=False,
-                          reason="accel.linalg has no CUDA implementation yet (cuSOLVER is "
-                                 "not wired): it raises BackendUnavailable there")]),
-]
-
-
 @pytest.fixture(params=LINALG_DEVICES)
 def linalg_device(request):
+    return request.param
+
+
+@pytest.fixture(params=FFT_DEVICES)
+def fft_device(request):
     return request.param
 
 
