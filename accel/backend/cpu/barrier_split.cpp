@@ -86,7 +86,12 @@ class KernelSplitter {
     if (body.kind != Stmt::compound) throw Unsplittable{};
     exits_ = std::regex_search(scan_.begin() + static_cast<long>(body_begin),
                                scan_.begin() + static_cast<long>(body_end), std::regex(R"(\breturn\b)"));
-    std::string out = "{ const unsigned accel_bx = blockDim.x, accel_by = blockDim.y, accel_bz = blockDim.z;";
+    // Local copies of the launch's thread_locals shadow them in the body: read in a loop, each
+    // would be a __tls_get_addr call (see thread_storage); functions the kernel calls still
+    // read the thread_locals, which hold the same values.
+    std::string out = "{ const uint3 blockIdx = ::blockIdx; const dim3 blockDim = ::blockDim, gridDim = ::gridDim;"
+                      " (void)blockIdx; (void)gridDim;"
+                      " const unsigned accel_bx = blockDim.x, accel_by = blockDim.y, accel_bz = blockDim.z;";
     if (exits_)
       out += thread_storage("unsigned char", "accel_exited_tls", "accel_exited", "[1024]", true) +
              " for (unsigned accel_t = 0; accel_t < accel_bx * accel_by * accel_bz; ++accel_t) accel_exited[accel_t] = 0;";
