@@ -2,7 +2,8 @@
 
 Recording happens in the C++ core (accel/runtime/profiler.h); this module turns the events it
 hands over at the end into dicts (`p.events`), a summary table (`p.summary()`), a Chrome trace
-(`p.export_chrome_trace(path)`, `_trace.py`) and advice (`p.advice()`, `_advice.py`).
+(`p.export_chrome_trace(path)`, `_trace.py`), advice (`p.advice()`, `_advice.py`) and a
+roofline chart (`p.plot(path)`, `_plot.py`).
 
 Each event is a dict with at least: kind (op, kernel, region, transfer, compile, alloc, sync,
 fusion_cut), name, detail, device ("cpu", "cuda:0"), stream (CUDA stream id or None), ts_us and
@@ -135,6 +136,14 @@ class Profile:
         from ._trace import write_chrome_trace
 
         write_chrome_trace(self.events, path)
+
+    def plot(self, path, device=None):
+        """A roofline of the kernels (by arithmetic intensity and achieved throughput, under
+        this machine's measured roofs) and where the time went, saved to `path` (.png, .svg,
+        .pdf). Needs matplotlib. Returns what was drawn (`_plot.plot`)."""
+        from ._plot import plot
+
+        return plot(self.events, path, device=device)
 
     def advice(self):
         """Findings: what limits this program and what to change, each with its evidence."""
