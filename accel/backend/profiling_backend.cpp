@@ -10,6 +10,7 @@
 #include "accel/backend/cuda/stream.h"
 #include "accel/codegen/template_kernel.h"
 #include "accel/ir/kernel_ir.h"
+#include "accel/runtime/errors.h"
 #include "accel/runtime/profiler.h"
 
 namespace accel {
@@ -150,15 +151,27 @@ class ProfilingBackend final : public Backend {
   Device device() const override { return inner_.device(); }
 
   std::shared_ptr<Buffer> allocate(size_t nbytes) override {
-    const size_t hits = inner_.memory_stats().cache_hits;
+    const MemoryStats before = inner_.memory_stats();
     profile::Scope s(EventKind::alloc, device().str());
-    std::shared_ptr<Buffer> b = inner_.allocate(nbytes);
-    const MemoryStats after = inner_.memory_stats();
     Event& e = s.event();
     e.device = device_number();
     e.bytes = static_cast<int64_t>(nbytes);
-    e.in_use = static_cast<int64_t>(after.in_use);
-    if (after.cache_hits > hits) e.flags |= profile::kCacheHit;
+    // Read after the attempt, failed (the event records the out-of-memory) or not.
+    auto note = [&] {
+      const MemoryStats after = inner_.memory_stats();
+      e.in_use = static_cast<int64_t>(after.in_use);
+      if (after.cache_hits > before.cache_hits) e.flags |= profile::kCacheHit;
+      if (after.oom_retries > before.oom_retries) e.flags |= profile::kOomRetry;
+    };
+    std::shared_ptr<Buffer> b;
+    try {
+      b = inner_.allocate(nbytes);
+    } catch (const OutOfMemoryError&) {
+      note();
+      e.detail = "out of memory";
+      throw;
+    }
+    note();
     return b;
   }
   MemoryStats memory_stats() const override { return inner_.memory_stats(); }

@@ -10,7 +10,8 @@ fusion_cut), name, detail, device ("cpu", "cuda:0"), stream (CUDA stream id or N
 dur_us (host clock, from the session's start), gpu_us (device time, None where not measured),
 bytes, elements, flops, in_use, id, region, members, thread, site ("file:line" of the Python
 line that caused it, or None), flags (a set: fused, cache_hit, disk_cache, pinned,
-strided_copy, float64, lazy) and depth (nesting on its thread).
+strided_copy, float64, lazy, oom_retry: an allocation that found its device full and released
+accel's cache to try again) and depth (nesting on its thread).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 from . import _core
 
 _FLAG_NAMES = {1: "fused", 2: "cache_hit", 4: "pinned", 8: "strided_copy", 16: "float64",
-               32: "disk_cache", 64: "lazy"}
+               32: "disk_cache", 64: "lazy", 128: "oom_retry"}
 _FIELDS = ("kind", "name", "detail", "device", "stream", "start_ns", "dur_ns", "gpu_ns", "bytes",
            "elements", "flops", "in_use", "id", "region", "members", "thread", "site", "flags",
            "depth")
@@ -126,8 +127,10 @@ class Profile:
         if allocs:
             peak = max(e["in_use"] for e in allocs)
             hits = sum("cache_hit" in e["flags"] for e in allocs)
-            lines.append(f"allocations: {len(allocs)} ({hits} from the cache), "
-                         f"peak in use {peak / 2**20:.2f} MiB")
+            retries = sum("oom_retry" in e["flags"] for e in allocs)
+            lines.append(f"allocations: {len(allocs)} ({hits} from the cache"
+                         + (f", {retries} retried after out of memory" if retries else "")
+                         + f"), peak in use {peak / 2**20:.2f} MiB")
         return "\n".join(lines)
 
     def export_chrome_trace(self, path):
