@@ -31,6 +31,8 @@ struct MemoryStats {
   size_t peak = 0;       // highest in_use seen
   size_t allocations = 0;  // allocate() calls
   size_t cache_hits = 0;   // allocate() calls served from the cache
+  size_t oom_retries = 0;  // allocate() calls that found the device full, released the cache
+                           // and tried again (whether or not the retry succeeded)
 };
 
 // An index value outside [-size, size) met by gather/scatter: `which` is its position in the

@@ -10,6 +10,7 @@
 #include "accel/backend/cuda/stream.h"
 #include "accel/codegen/template_kernel.h"
 #include "accel/ir/kernel_ir.h"
+#include "accel/runtime/errors.h"
 #include "accel/runtime/profiler.h"
 
 namespace accel {
@@ -94,6 +95,10 @@ class KernelRecord {
     }
   }
   KernelRecord& in(const Array& a) { return operand(a, true); }
+  KernelRecord& in(std::span<const Array> arrays) {
+    for (const Array& a : arrays) operand(a, true);
+    return *this;
+  }
   KernelRecord& out(const Array& a) {
     operand(a, false);
     scope_.event().elements = a.size();
@@ -150,15 +155,27 @@ class ProfilingBackend final : public Backend {
   Device device() const override { return inner_.device(); }
 
   std::shared_ptr<Buffer> allocate(size_t nbytes) override {
-    const size_t hits = inner_.memory_stats().cache_hits;
+    const MemoryStats before = inner_.memory_stats();
     profile::Scope s(EventKind::alloc, device().str());
-    std::shared_ptr<Buffer> b = inner_.allocate(nbytes);
-    const MemoryStats after = inner_.memory_stats();
     Event& e = s.event();
     e.device = device_number();
     e.bytes = static_cast<int64_t>(nbytes);
-    e.in_use = static_cast<int64_t>(after.in_use);
-    if (after.cache_hits > hits) e.flags |= profile::kCacheHit;
+    // Read after the attempt, failed (the event records the out-of-memory) or not.
+    auto note = [&] {
+      const MemoryStats after = inner_.memory_stats();
+      e.in_use = static_cast<int64_t>(after.in_use);
+      if (after.cache_hits > before.cache_hits) e.flags |= profile::kCacheHit;
+      if (after.oom_retries > before.oom_retries) e.flags |= profile::kOomRetry;
+    };
+    std::shared_ptr<Buffer> b;
+    try {
+      b = inner_.allocate(nbytes);
+    } catch (const OutOfMemoryError&) {
+      note();
+      e.detail = "out of memory";
+      throw;
+    }
+    note();
     return b;
   }
   MemoryStats memory_stats() const override { return inner_.memory_stats(); }
@@ -173,8 +190,7 @@ class ProfilingBackend final : public Backend {
 
   void elementwise(OpId op, std::span<const Array> inputs, const Array& out) override {
     KernelRecord r(device(), op_name(op));
-    for (const Array& a : inputs) r.in(a);
-    r.out(out).flops(out.size());
+    r.in(inputs).out(out).flops(out.size());
     inner_.elementwise(op, inputs, out);
   }
   void cast(const Array& in, const Array& out) override {
@@ -188,7 +204,7 @@ class ProfilingBackend final : public Backend {
                   std::span<const Array> outputs) override {
     int64_t ops = 0;
     KernelRecord r(device(), fused_name(ir, &ops));
-    for (const Array& a : inputs) r.in(a);
+    r.in(inputs);
     for (const Array& a : outputs) r.out(a);
     r.flops(ops * outputs[0].size()).flag(ops > 1 ? profile::kFused : 0u);
     inner_.run_kernel(ir, inputs, outputs);
@@ -223,17 +239,13 @@ class ProfilingBackend final : public Backend {
   std::optional<IndexFault> gather(const Array& src, std::span<const int> axes,
                                    std::span<const Array> indices, const Array& out) override {
     KernelRecord r(device(), "gather");
-    r.in(src);
-    for (const Array& i : indices) r.in(i);
-    r.out(out);
+    r.in(src).in(indices).out(out);
     return inner_.gather(src, axes, indices, out);
   }
   std::optional<IndexFault> scatter(const Array& dst, std::span<const int> axes,
                                     std::span<const Array> indices, const Array& values) override {
     KernelRecord r(device(), "scatter");
-    r.in(values);
-    for (const Array& i : indices) r.in(i);
-    r.out(dst);
+    r.in(values).in(indices).out(dst);
     return inner_.scatter(dst, axes, indices, values);
   }
   Array nonzero(const Array& x) override {

@@ -145,8 +145,10 @@ IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const ch
         strides.push_back(0);
         continue;
       }
+      // A mask axis of length 0 matches any axis (NumPy's rule, and the Array API's): the mask
+      // selects nothing.
       for (int k = 0; k < a.ndim(); ++k)
-        if (a.shape()[k] != x.shape()[d + k])
+        if (a.shape()[k] != x.shape()[d + k] && a.shape()[k] != 0)
           throw IndexError(tag(op) + "boolean index did not match indexed array along axis " +
                            std::to_string(d + k) + "; size of axis is " +
                            std::to_string(x.shape()[d + k]) +

@@ -42,6 +42,7 @@ enum Flag : uint32_t {
   kFloat64 = 16,     // kernel: an operand is float64 or complex128
   kDiskCache = 32,   // compile: the hit came from the on-disk kernel cache
   kLazy = 64,        // op: became a pending node, so fusion decides how it runs
+  kOomRetry = 128,   // alloc: the device was full; the cache was released and the request retried
 };
 
 struct Event {

@@ -1,5 +1,5 @@
 """python -m accel <command>: info [--json], doctor [--json], cache stats|clear [--json], demo,
-profile script.py [args]."""
+profile script.py [args], bench [--quick] [--json]."""
 
 import argparse
 import json
@@ -49,6 +49,11 @@ def _cmd_profile(args):
     return _profile_cli.main(args.demo_args)
 
 
+def _cmd_bench(args):
+    from . import _bench
+    return _bench.main(args.demo_args)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m accel")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -70,8 +75,12 @@ def main(argv=None):
     p = sub.add_parser("profile", help="run a script under the profiler (like cProfile): "
                                        "summary, advice, optional Chrome trace", add_help=False)
     p.set_defaults(run=_cmd_profile)
+    p = sub.add_parser("bench", help="a short benchmark of this machine beside NumPy (and "
+                                     "PyTorch/CuPy): bandwidth, overhead, matmul, GPU link",
+                       add_help=False)
+    p.set_defaults(run=_cmd_bench)
     args, rest = parser.parse_known_args(argv)
-    if args.command not in ("demo", "profile") and rest:
+    if args.command not in ("demo", "profile", "bench") and rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     args.demo_args = rest
     return args.run(args)

@@ -30,12 +30,15 @@ RECOMPILES = 3
 FLOAT64_SHARE = 0.1
 # The same line copying a strided view this often.
 STRIDED_COPIES = 3
+# Any allocation that found its device full: each one released the whole cache (on a GPU after
+# synchronising it), so later allocations pay the device's allocator again.
+OOM_RETRIES = 1
 
 
 @dataclasses.dataclass
 class Finding:
     kind: str      # transfer_bound, launch_bound, small_arrays, sync_in_loop, recompiles,
-    #                fusion_cut, float64_on_gpu, strided_copies
+    #                fusion_cut, float64_on_gpu, strided_copies, memory_pressure
     title: str     # one line, with the numbers
     evidence: dict  # the numbers behind it
     fix: str       # what to change
@@ -174,8 +177,30 @@ def strided_copies(events):
         site) for site, n in copies.most_common() if n >= STRIDED_COPIES]
 
 
+def memory_pressure(events):
+    allocs = [e for e in events if e["kind"] == "alloc"]
+    out = []
+    for device in sorted({e["device"] for e in allocs}):
+        retried = [e for e in allocs if e["device"] == device and "oom_retry" in e["flags"]]
+        if len(retried) < OOM_RETRIES:
+            continue
+        failed = [e for e in retried if e.get("detail") == "out of memory"]
+        peak = max(e["in_use"] for e in allocs if e["device"] == device)
+        sites = collections.Counter(e["site"] for e in retried if e.get("site"))
+        out.append(Finding(
+            "memory_pressure",
+            f"{len(retried)} allocations found {device} full and released accel's cache to try "
+            f"again" + (f" ({len(failed)} still failed)" if failed else "")
+            + f"; peak in use {peak / 2**20:.1f} MiB",
+            {"retries": len(retried), "failed": len(failed), "peak_bytes": peak},
+            "lower the peak: free large temporaries early (del x), work in smaller batches, "
+            "or keep fewer intermediate arrays alive (fused expressions need none)",
+            sites.most_common(1)[0][0] if sites else None))
+    return out
+
+
 RULES = (transfer_bound, launch_bound, small_arrays, sync_in_loop, recompiles, fusion_cuts,
-         float64_on_gpu, strided_copies)
+         float64_on_gpu, strided_copies, memory_pressure)
 
 
 def advise(events):

@@ -121,28 +121,12 @@ def _array_bytes(obj):
 
 
 def _measure_cpu():
-    """This machine's CPU as a Machine: copy bandwidth, elementwise FLOP/s, per-op overhead."""
-    import accel as ac
+    """This machine's CPU as a Machine: copy bandwidth, elementwise FLOP/s, per-op overhead (the
+    figures `python -m accel bench` reports, measured the same way)."""
+    from ._bench import cpu_figures
 
-    big = ac.ones(1 << 23, dtype=ac.float32)  # 32 MiB: past the caches
-    (big + 0).eval()
-
-    def best(fn, n=3):
-        times = []
-        for _ in range(n):
-            t0 = time.perf_counter()
-            fn()
-            times.append(time.perf_counter() - t0)
-        return min(times)
-
-    t_copy = best(lambda: (big + 0).eval())
-    bandwidth = 2 * big.size * 4 / t_copy  # read + write
-    small = ac.ones(16, dtype=ac.float32)
-    t_launch = best(lambda: [small + small for _ in range(200)]) / 200
-    # sin at 2^23 elements is arithmetic-bound on CPUs: its achieved rate stands for peak.
-    t_sin = best(lambda: ac.sin(big).eval())
-    flops = big.size / max(t_sin - 2 * big.size * 4 / bandwidth, t_sin / 2)
-    return Machine(CPU_NAME, bandwidth, flops, flops / 2, t_launch, float("inf"))
+    f = cpu_figures()
+    return Machine(CPU_NAME, f["bandwidth"], f["flops32"], f["flops32"] / 2, f["launch"], float("inf"))
 
 
 def estimate(fn, *args, gpus=("H100", "A100", "L4")):

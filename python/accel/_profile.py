@@ -2,14 +2,16 @@
 
 Recording happens in the C++ core (accel/runtime/profiler.h); this module turns the events it
 hands over at the end into dicts (`p.events`), a summary table (`p.summary()`), a Chrome trace
-(`p.export_chrome_trace(path)`, `_trace.py`) and advice (`p.advice()`, `_advice.py`).
+(`p.export_chrome_trace(path)`, `_trace.py`), advice (`p.advice()`, `_advice.py`) and a
+roofline chart (`p.plot(path)`, `_plot.py`).
 
 Each event is a dict with at least: kind (op, kernel, region, transfer, compile, alloc, sync,
 fusion_cut), name, detail, device ("cpu", "cuda:0"), stream (CUDA stream id or None), ts_us and
 dur_us (host clock, from the session's start), gpu_us (device time, None where not measured),
 bytes, elements, flops, in_use, id, region, members, thread, site ("file:line" of the Python
 line that caused it, or None), flags (a set: fused, cache_hit, disk_cache, pinned,
-strided_copy, float64, lazy) and depth (nesting on its thread).
+strided_copy, float64, lazy, oom_retry: an allocation that found its device full and released
+accel's cache to try again) and depth (nesting on its thread).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import time
 from . import _core
 
 _FLAG_NAMES = {1: "fused", 2: "cache_hit", 4: "pinned", 8: "strided_copy", 16: "float64",
-               32: "disk_cache", 64: "lazy"}
+               32: "disk_cache", 64: "lazy", 128: "oom_retry"}
 _FIELDS = ("kind", "name", "detail", "device", "stream", "start_ns", "dur_ns", "gpu_ns", "bytes",
            "elements", "flops", "in_use", "id", "region", "members", "thread", "site", "flags",
            "depth")
@@ -125,8 +127,10 @@ class Profile:
         if allocs:
             peak = max(e["in_use"] for e in allocs)
             hits = sum("cache_hit" in e["flags"] for e in allocs)
-            lines.append(f"allocations: {len(allocs)} ({hits} from the cache), "
-                         f"peak in use {peak / 2**20:.2f} MiB")
+            retries = sum("oom_retry" in e["flags"] for e in allocs)
+            lines.append(f"allocations: {len(allocs)} ({hits} from the cache"
+                         + (f", {retries} retried after out of memory" if retries else "")
+                         + f"), peak in use {peak / 2**20:.2f} MiB")
         return "\n".join(lines)
 
     def export_chrome_trace(self, path):
@@ -135,6 +139,14 @@ class Profile:
         from ._trace import write_chrome_trace
 
         write_chrome_trace(self.events, path)
+
+    def plot(self, path, device=None):
+        """A roofline of the kernels (by arithmetic intensity and achieved throughput, under
+        this machine's measured roofs) and where the time went, saved to `path` (.png, .svg,
+        .pdf). Needs matplotlib. Returns what was drawn (`_plot.plot`)."""
+        from ._plot import plot
+
+        return plot(self.events, path, device=device)
 
     def advice(self):
         """Findings: what limits this program and what to change, each with its evidence."""

@@ -67,6 +67,7 @@ nb::dict stats_dict(const MemoryStats& s) {
   d["peak"] = s.peak;
   d["allocations"] = s.allocations;
   d["cache_hits"] = s.cache_hits;
+  d["oom_retries"] = s.oom_retries;
   return d;
 }
 

@@ -33,6 +33,7 @@ void init_runtime(nb::module_& m) {
     out["peak"] = s.peak;
     out["allocations"] = s.allocations;
     out["cache_hits"] = s.cache_hits;
+    out["oom_retries"] = s.oom_retries;
     return out;
   }, nb::arg("device") = nb::none(),
      "Bytes in use, cached for reuse, and the peak, of a device's memory pool.");

@@ -71,9 +71,29 @@ TEST(BarrierSplit, TheRewrittenKernelLoopsOverThreadsAndKeepsLineNumbers) {
       "k.cu");
   ASSERT_EQ(s.kernels, std::vector<std::string>{"k"});
   EXPECT_EQ(s.text.find("__syncthreads"), std::string::npos);
-  EXPECT_NE(s.text.find("accel_pt_v[1024]"), std::string::npos);  // v crosses the barrier
+  EXPECT_NE(s.text.find("accel_ptls_v[1024]"), std::string::npos);  // v crosses the barrier
   EXPECT_NE(s.text.find("#line 4 \"k.cu\""), std::string::npos);
   EXPECT_NE(s.text.find("#line 5 \"k.cu\"\n\n// after"), std::string::npos);
 }
 
 }  // namespace
+
+// Block- and grid-stride loops are interleaved (a round of iterations at a time, one per
+// thread); other loops, and stride loops that can leave early, run thread after thread.
+TEST(BarrierSplit, StrideLoopsAreInterleaved) {
+  auto interleaved = [](const std::string& loop) {
+    const std::string text = "extern \"C\" __global__ void k(float* x, int n) {\n__shared__ float s[64];\n" +
+                             loop + "\n__syncthreads();\n}\n";
+    const auto split = split_at_barriers(text, "k.cu");
+    EXPECT_EQ(split.kernels, std::vector<std::string>{"k"}) << loop;
+    return split.text.find("accel_more_") != std::string::npos;
+  };
+  EXPECT_TRUE(interleaved("for (int i = threadIdx.x; i < n; i += blockDim.x) x[i] += 1;"));
+  EXPECT_TRUE(interleaved("for (long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n;"
+                          " i += (long long)blockDim.x * gridDim.x) { if (x[i] < 0) continue; x[i] = 0; }"));
+  EXPECT_FALSE(interleaved("for (int i = threadIdx.x; i < n; ++i) x[i] += 1;"));             // not a stride
+  EXPECT_FALSE(interleaved("for (int i = threadIdx.x; i < n; i += 64) x[i] += 1;"));         // no block size
+  EXPECT_FALSE(interleaved("for (int i = threadIdx.x; i < n; i += blockDim.x + threadIdx.x) x[i] = 1;"));
+  EXPECT_FALSE(interleaved("for (int i = threadIdx.x; i < n; i += blockDim.x) { if (x[i]) break; }"));
+  EXPECT_FALSE(interleaved("for (int i = threadIdx.x; i++ < n; i += blockDim.x) x[i] = 1;"));  // a write in the test
+}

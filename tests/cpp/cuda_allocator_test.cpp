@@ -197,6 +197,7 @@ TEST(CachingAllocator, out_of_memory_releases_the_cache_and_retries) {
   auto b = f.allocator.allocate(70 * MiB, /*stream=*/5);  // other stream: cannot reuse a's block
   EXPECT_EQ(f.device->frees, 1);
   EXPECT_EQ(f.allocator.stats().cached, 0u);
+  EXPECT_EQ(f.allocator.stats().oom_retries, 1u);  // what the profiler reports
   EXPECT_NE(b, nullptr);
 }
 
@@ -215,8 +216,10 @@ TEST(CachingAllocator, out_of_memory_error_carries_the_numbers) {
     EXPECT_NE(msg.find("[allocate cuda:0] out of memory allocating 80.00 MiB"), std::string::npos)
         << msg;
   }
+  EXPECT_EQ(f.allocator.stats().oom_retries, 1u);  // a retry that failed counts too
   auto c = f.allocator.allocate(50 * MiB, 0);  // the allocator still works
   EXPECT_NE(c, nullptr);
+  EXPECT_EQ(f.allocator.stats().oom_retries, 1u);
 }
 
 TEST(CachingAllocator, the_limit_acts_like_a_smaller_device) {

@@ -208,6 +208,12 @@ TEST_F(CudaCompile, checked_source_names_the_pointer_parameters_of_each_kernel) 
     FAIL() << "compiled";
   } catch (const accel::CompileError& e) {
     EXPECT_NE(std::string(e.what()).find("broken.cu(3)"), std::string::npos) << e.what();
+    // and the excerpt shows that line of the user's source (as compiled: its pointer parameter
+    // checked), not line 3 of the checked prelude
+    const std::string msg = e.what();
+    const size_t at = msg.find("\n  broken.cu:3 | extern \"C\" __global__ void f(");
+    ASSERT_NE(at, std::string::npos) << msg;
+    EXPECT_NE(msg.find("x[0] = y; }", at), std::string::npos) << msg;
   }
 }
 

@@ -18,10 +18,7 @@ using accel::profile::EventKind;
 
 namespace {
 
-const bool kFakeInstalled = [] {
-  cu::replace_driver_for_testing(fake_cuda::driver_table());
-  return true;
-}();
+const bool kFakeInstalled = fake_cuda::install();
 
 std::vector<accel::profile::Event> of_kind(const std::vector<accel::profile::Event>& events,
                                            EventKind kind) {

@@ -18,10 +18,7 @@ using accel::Device;
 
 namespace {
 
-const bool kFakeInstalled = [] {
-  cu::replace_driver_for_testing(fake_cuda::driver_table());
-  return true;
-}();
+const bool kFakeInstalled = fake_cuda::install();
 
 const Device kGpu = Device::cuda(0);
 

@@ -25,11 +25,7 @@ using accel::Device;
 
 namespace {
 
-// Installed before main's tests run, so that the very first driver() call finds the fake.
-const bool kFakeInstalled = [] {
-  cu::replace_driver_for_testing(fake_cuda::driver_table());
-  return true;
-}();
+const bool kFakeInstalled = fake_cuda::install();
 
 const Device kGpu = Device::cuda(0);
 

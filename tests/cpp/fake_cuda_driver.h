@@ -541,4 +541,12 @@ inline DriverApi driver_table() {
   return api;
 }
 
+// Puts the fake in place of the driver; a test file calls it from a namespace-scope initialiser
+// (`const bool kFakeInstalled = fake_cuda::install();`), so that the very first driver() call,
+// in any test, finds the fake.
+inline bool install() {
+  accel::cuda::replace_driver_for_testing(driver_table());
+  return true;
+}
+
 }  // namespace fake_cuda

@@ -678,6 +678,27 @@ def test_boolean_masks_match_numpy(device):
     dev.check_close(d, want)
 
 
+@pytest.mark.parametrize("xs,ks", [((1,), (0,)), ((3,), (0,)), ((2, 3), (0, 3)), ((2, 3), (2, 0)),
+                                   ((1, 2), (0,)), ((2, 3), (0,)), ((2, 0), (2, 0)), ((2, 3, 4), (0, 3))])
+def test_empty_boolean_masks_match_any_axis_as_numpys(device, xs, ks):
+    x = np.arange(np.prod(xs), dtype=np.float32).reshape(xs)
+    key = np.zeros(ks, bool)
+    d = dev.on_device(x, device)
+    dev.check_close(d[dev.on_device(key, device)], x[key])
+    d[dev.on_device(key, device)] = 5.0  # selects nothing
+    dev.check_close(d, x)
+
+
+@pytest.mark.parametrize("xs,ks", [((3,), (2,)), ((0,), (1,)), ((2, 3), (0, 2)), ((2, 3), (3, 0))])
+def test_mismatched_boolean_masks_raise_as_numpys(device, xs, ks):
+    x = np.ones(xs, np.float32)
+    with pytest.raises(IndexError) as theirs:
+        x[np.zeros(ks, bool)]
+    axis = str(theirs.value).split("along axis ")[1].split(";")[0]
+    with pytest.raises(IndexError, match=f"boolean index did not match indexed array along axis {axis};"):
+        dev.on_device(x, device)[dev.on_device(np.zeros(ks, bool), device)]
+
+
 def test_large_gather_matches_numpy(device):
     rng = np.random.default_rng(9)
     x = rng.standard_normal(1 << 20).astype(np.float32)

@@ -5,6 +5,7 @@ CPU) or by a synthetic event list (GPU-only rules), and `python -m accel profile
 import json
 import os
 import subprocess
+import textwrap
 import sys
 
 import numpy as np
@@ -412,3 +413,48 @@ def test_estimate_predicts_this_cpu_within_a_factor_of_5_for_memory_bound_work()
     b = ac.ones(1 << 23, dtype=ac.float32)
     cpu = ac.estimate(lambda x, y: (x + y) * 0.5, a, b, gpus=())[0]
     assert cpu.compute_s / 5 <= cpu.cpu_s <= cpu.compute_s * 5, str(cpu)
+
+
+# --- out of memory ----------------------------------------------------------------------------
+
+def test_an_allocation_that_finds_the_cpu_full_is_recorded_and_advised():
+    # Under a 4 GiB address-space limit a 16 GiB result fails: the allocator releases its cache,
+    # retries, and raises; the profile keeps the failed allocation with its flag.
+    code = textwrap.dedent("""
+        import resource
+        import numpy as np
+        import accel as ac
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+        big = ac.asarray(np.broadcast_to(np.float64(1.0), (1 << 31,)))
+        with ac.profile() as p:
+            try:
+                (big + 1).eval()
+            except MemoryError:
+                pass
+        failed = [e for e in p.events if e["kind"] == "alloc" and "oom_retry" in e["flags"]]
+        print("detail", failed[0]["detail"], failed[0]["bytes"], len(failed))
+        print("summary", [l for l in p.summary().splitlines() if l.startswith("allocations")][0])
+        print("advice", [str(f).splitlines()[0] for f in p.advice() if f.kind == "memory_pressure"])
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert f"detail out of memory {16 << 30} " in out.stdout
+    n = int(out.stdout.split(f"detail out of memory {16 << 30} ")[1].split()[0])
+    assert n >= 1
+    assert f"{n} retried after out of memory" in out.stdout
+    assert f"memory_pressure: {n} allocations found cpu full and released accel's cache to try " \
+           f"again ({n} still failed)" in out.stdout
+
+
+def test_memory_pressure_advice_names_the_device_and_line():
+    def alloc(device, retry, in_use, site="step.py:7"):
+        return {"kind": "alloc", "name": device, "device": device, "bytes": 1 << 20,
+                "in_use": in_use, "flags": {"oom_retry"} if retry else set(), "site": site,
+                "detail": ""}
+    events = [alloc("cuda:0", False, 10 << 20), alloc("cuda:0", True, 30 << 20),
+              alloc("cuda:0", True, 20 << 20), alloc("cpu", False, 1 << 20)]
+    (f,) = _advice.memory_pressure(events)
+    assert f.evidence == {"retries": 2, "failed": 0, "peak_bytes": 30 << 20}
+    assert f.site == "step.py:7"
+    assert f.title.startswith("2 allocations found cuda:0 full")
+    assert _advice.memory_pressure([alloc("cpu", False, 1)]) == []

@@ -160,3 +160,96 @@ def test_a_divergent_barrier_keeps_fibers():
     k((1,), (32,), (x,))
     assert k.kernel("cpu").mode == "fibers"
     np.testing.assert_array_equal(accel.asnumpy(x), [1] * 16 + [2] * 16)
+
+
+# Block- and grid-stride loops in split kernels run a round of iterations at a time, one per
+# thread (barrier_split.cpp, StrideLoop); the results must not depend on it.
+STRIDE = r"""
+// Each thread maps its elements (skipping negative ones with `continue`) and counts them; the
+// counts cross a barrier.
+extern "C" __global__ void stride_map(const int* x, int* out, int* counts, int n) {
+  __shared__ int c[1024];
+  const unsigned nt = blockDim.x * blockDim.y;
+  int t = threadIdx.x + blockDim.x * threadIdx.y;
+  int count = 0;
+  for (int i = blockIdx.x * nt + t; i < n; i += nt * gridDim.x) {
+    if (x[i] < 0) continue;
+    out[i] = x[i] * 2 + t;
+    ++count;
+  }
+  c[t] = count;
+  __syncthreads();
+  counts[blockIdx.x * nt + t] = c[(t + 1) % nt];
+}
+
+// Threads past `live` leave first; two stride loops reuse one name; the second stops early with
+// `break`, so it runs thread after thread.
+extern "C" __global__ void stride_twice(const float* x, float* out, long long n, int live) {
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  if (t >= live) return;
+  float acc = 0.0f;
+  for (long long i = t; i < n; i += blockDim.x) acc += x[i];
+  s[t] = acc;
+  __syncthreads();
+  float m = -1.0f;
+  for (long long i = t; i < n; i += blockDim.x) {
+    if (x[i] > 0.99f) break;
+    m = x[i] > m ? x[i] : m;
+  }
+  out[t] = s[(t + 1) % live] + 1000.0f * m;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def stride_module():
+    return accel.RawModule(STRIDE)
+
+
+@pytest.mark.parametrize("grid,block,n", [((3,), (64, 1, 1), 1000), ((2,), (8, 4, 1), 777),
+                                          ((5,), (256, 1, 1), 100), ((1,), (1, 1, 1), 9)])
+def test_stride_loops_in_split_kernels_match_numpy(stride_module, grid, block, n):
+    k = stride_module.get_function("stride_map")
+    assert k.kernel("cpu").mode == "split"
+    x = rng.integers(-5, 50, n).astype(np.int32)
+    nt, blocks = block[0] * block[1], grid[0]
+    out = accel.full(n, -7, dtype=accel.int32)
+    counts = accel.zeros(nt * blocks, dtype=accel.int32)
+    k(grid, block, (cpu(x), out, counts, np.int32(n)))
+    i = np.arange(n)
+    t = i % nt
+    np.testing.assert_array_equal(accel.asnumpy(out), np.where(x >= 0, x * 2 + t, -7))
+    per_thread = np.zeros(nt * blocks, np.int64)
+    np.add.at(per_thread, i % (nt * blocks), x >= 0)
+    per_block = per_thread.reshape(blocks, nt)
+    np.testing.assert_array_equal(accel.asnumpy(counts).reshape(blocks, nt), np.roll(per_block, -1, axis=1))
+
+
+@pytest.mark.parametrize("live", [64, 40, 1])
+def test_stride_loops_after_exits_and_with_break(stride_module, live):
+    k = stride_module.get_function("stride_twice")
+    assert k.kernel("cpu").mode == "split"
+    n, block = 3001, 64
+    x = rng.random(n).astype(np.float32)
+    out = accel.full(block, -1.0, dtype=accel.float32)
+    k((1,), (block,), (cpu(x), out, np.int64(n), np.int32(live)))
+    got = accel.asnumpy(out)
+    assert (got[live:] == -1).all()
+    sums = np.array([x[t::block].astype(np.float64).sum() for t in range(live)])
+    maxima = []
+    for t in range(live):
+        m = -1.0
+        for v in x[t::block]:
+            if v > np.float32(0.99):
+                break
+            m = max(m, float(v))
+        maxima.append(m)
+    want = np.roll(sums, -1) + 1000.0 * np.array(maxima)
+    np.testing.assert_allclose(got[:live], want, rtol=1e-5)
+    if live < block:
+        return  # checked mode reports threads that left before a barrier, as it should
+    # the same kernel run checked (as fibers, thread after thread) agrees
+    out2 = accel.full(block, -1.0, dtype=accel.float32)
+    k((1,), (block,), (cpu(x), out2, np.int64(n), np.int32(live)), check=True)
+    np.testing.assert_allclose(accel.asnumpy(out2), got, rtol=1e-6)

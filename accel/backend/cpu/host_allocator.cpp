@@ -82,6 +82,10 @@ std::shared_ptr<Buffer> HostAllocator::allocate(size_t nbytes) {
     p = allocate_fresh(bytes);
     if (!p) {
       free_cached();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++stats_.oom_retries;
+      }
       p = allocate_fresh(bytes);
     }
     if (!p) {

@@ -211,9 +211,9 @@ std::shared_ptr<const RawModule::Compiled> build(const std::string& source,
     return prepared->fibers && !split.all_barriers_split ? 'f' : 'l';
   };
   auto module_text = [&](const std::string& body, bool use_split) {
-    std::string text = checked ? std::string("#define ACCEL_CHECKED 1\n") + embedded::simt_cpu_h +
-                                     embedded::simt_cpu_races_h
-                               : std::string(embedded::simt_cpu_h);
+    std::string text = std::string(checked ? "#define ACCEL_CHECKED 1\n" : "") + embedded::simt_cpu_h +
+                       embedded::simt_cpu_block_h + embedded::simt_cpu_intrinsics_h +
+                       (checked ? embedded::simt_cpu_races_h : "");
     text += "\n#line 1 \"" + program_name + "\"\n" + body + "\n#line 1 \"accel-launcher\"\n";
     for (size_t i = 0; i < names.size(); ++i) {
       const std::string idx = std::to_string(i), fn = "&" + names[i];

@@ -61,6 +61,7 @@ std::shared_ptr<Buffer> CachingAllocator::allocate(size_t nbytes, StreamId strea
       source_->synchronize();
       lock.lock();
       release_free_segments();
+      ++stats_.oom_retries;
       b = new_segment(size, stream, small);
     }
     if (!b) throw_oom(nbytes);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <regex>
@@ -81,21 +82,35 @@ Caches& caches() {
   return *c;
 }
 
-// "  kernel.cu:7 | the source line" for each line the log reports an error on.
+// "  kernel.cu:7 | the source line" for each line the log reports an error on. The log numbers
+// lines as the preprocessor does: `#line N "file"` directives (a checked build's prelude puts the
+// user's source after `#line 1 "kernel.cu"`) renumber what follows them, so lines are looked up
+// by (file, number) as the directives give them, not by position in the source.
 std::string offending_lines(std::string_view source, const std::string& log,
                             const std::string& program) {
-  std::vector<std::string> lines;
+  std::map<std::pair<std::string, int>, std::string> lines;
+  static const std::regex directive(R"re(^\s*#\s*line\s+(\d+)(?:\s+"([^"]*)")?\s*$)re");
   std::istringstream src{std::string(source)};
-  for (std::string line; std::getline(src, line);) lines.push_back(line);
-  static const std::regex error_at(R"(\((\d+)\): (catastrophic )?error)");
-  std::set<int> seen;
+  std::string file = program;
+  int number = 1;
+  for (std::string line; std::getline(src, line);) {
+    std::smatch m;
+    if (std::regex_match(line, m, directive)) {
+      number = std::stoi(m[1].str());
+      if (m[2].matched) file = m[2].str();
+      continue;
+    }
+    lines.emplace(std::make_pair(file, number++), line);
+  }
+  static const std::regex error_at(R"((?:^|\n)([^\n(]*)\((\d+)\): (catastrophic )?error)");
+  std::set<std::pair<std::string, int>> seen;
   std::string out;
   for (auto it = std::sregex_iterator(log.begin(), log.end(), error_at); it != std::sregex_iterator();
        ++it) {
-    int n = std::stoi((*it)[1].str());
-    if (n < 1 || n > static_cast<int>(lines.size()) || !seen.insert(n).second || seen.size() > 10)
-      continue;
-    out += "\n  " + program + ":" + std::to_string(n) + " | " + lines[static_cast<size_t>(n - 1)];
+    const auto key = std::make_pair((*it)[1].str(), std::stoi((*it)[2].str()));
+    const auto found = lines.find(key);
+    if (found == lines.end() || !seen.insert(key).second || seen.size() > 10) continue;
+    out += "\n  " + key.first + ":" + std::to_string(key.second) + " | " + found->second;
   }
   return out;
 }
