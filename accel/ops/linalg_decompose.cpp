@@ -7,8 +7,8 @@
 #include "accel/backend/cpu/lapack.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
-#include "accel/ops/manipulation.h"
 #include "accel/ops/linalg.h"
+#include "accel/ops/manipulation.h"
 #include "accel/ops/promotion.h"
 #include "accel/ops/reduction.h"
 #include "accel/runtime/errors.h"
@@ -191,7 +191,7 @@ namespace {
 // (batch..., k), shaped (batch..., 1) to compare with s.
 Array svd_cutoff(const Array& s, const std::optional<Array>& rtol, int64_t m, int64_t n) {
   const double eps = s.dtype() == Dtype::float32 ? std::numeric_limits<float>::epsilon()
-                                                  : std::numeric_limits<double>::epsilon();
+                                                 : std::numeric_limits<double>::epsilon();
   if (s.shape(-1) == 0) return Array::scalar_of(s.dtype(), 0.0, s.device());  // nothing to compare
   Array r = rtol ? (rtol->ndim() ? expand_dims(*rtol, {-1}) : *rtol)
                  : Array::scalar(static_cast<double>(std::max(m, n)) * eps, true, s.device());

@@ -438,3 +438,17 @@ def test_a_singular_matrix_deep_in_a_large_batch_raises_from_the_worker_threads(
         with pytest.raises(ac.linalg.LinAlgError, match="Singular matrix"):
             ac.linalg.inv(ac.asarray(a, device=device))
         close(ac.linalg.det(ac.asarray(a, device=device)), np.linalg.det(a), tol("float64", n))
+
+
+def test_without_a_blas_library_linalg_raises_backend_unavailable_naming_lapack():
+    # A child process: the library search runs once per process, and this one has found it.
+    import os
+    import subprocess
+    import sys
+    code = ("import accel as ac\n"
+            "try:\n    ac.linalg.inv(ac.eye(2))\n"
+            "except ac.BackendUnavailable as e:\n    print(e)\n")
+    env = dict(os.environ, ACCEL_BLAS_PATH="none")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert "[inv] needs LAPACK" in out.stdout and "ACCEL_BLAS_PATH=none" in out.stdout, out

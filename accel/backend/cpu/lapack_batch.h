@@ -16,9 +16,16 @@
 
 namespace accel::cpu {
 
-template <class T> struct RealOf { using type = T; };
-template <class T> struct RealOf<std::complex<T>> { using type = T; };
-template <class T> using real_t = typename RealOf<T>::type;
+template <class T>
+struct RealOf {
+  using type = T;
+};
+template <class T>
+struct RealOf<std::complex<T>> {
+  using type = T;
+};
+template <class T>
+using real_t = typename RealOf<T>::type;
 
 // The matrices of an array of shape (batch..., rows, cols): matrix i of the flattened batch,
 // element (r, c) at at(i)[r * rs + c * cs]. A batch axis of stride 0 (a broadcast view) repeats.
@@ -62,7 +69,8 @@ struct Matrices {
   // Visits every (r, c) in 32x32 tiles: a C-order matrix copied to column-major order is a
   // transpose, and tiles keep both sides in cache (a plain loop missed on every element of a
   // large matrix on one side).
-  template <class F> void tiled(F&& f) const {
+  template <class F>
+  void tiled(F&& f) const {
     constexpr int64_t kTile = 32;
     for (int64_t c0 = 0; c0 < cols; c0 += kTile)
       for (int64_t r0 = 0; r0 < rows; r0 += kTile)
@@ -102,32 +110,44 @@ inline int64_t batch_count(const Array& a) {
   return n;
 }
 
-template <class Api> struct ApiInt;
-template <class Int> struct ApiInt<LapackApi<Int>> { using type = Int; };
+template <class Api>
+struct ApiInt;
+template <class Int>
+struct ApiInt<LapackApi<Int>> {
+  using type = Int;
+};
 // The integer type of the LapackApi `api` (a generic lambda's parameter).
 #define ACCEL_LAPACK_INT(api) typename ApiInt<std::remove_cvref_t<decltype(api)>>::type
 
 // Calls f(api, TypeTag<T>) with the library's integer width and dtype's C++ type (float32,
 // float64, complex64 or complex128; the op layer promotes everything else first).
-template <class F> void with_lapack(const char* op, Dtype dtype, F&& f) {
+template <class F>
+void with_lapack(const char* op, Dtype dtype, F&& f) {
   const LapackLibrary& lib = lapack_library(op);
   auto typed = [&](const auto& api) {
     switch (dtype) {
-      case Dtype::float32: return f(api, TypeTag<float>{});
-      case Dtype::float64: return f(api, TypeTag<double>{});
-      case Dtype::complex64: return f(api, TypeTag<std::complex<float>>{});
-      case Dtype::complex128: return f(api, TypeTag<std::complex<double>>{});
+      case Dtype::float32:
+        return f(api, TypeTag<float>{});
+      case Dtype::float64:
+        return f(api, TypeTag<double>{});
+      case Dtype::complex64:
+        return f(api, TypeTag<std::complex<float>>{});
+      case Dtype::complex128:
+        return f(api, TypeTag<std::complex<double>>{});
       default:
         throw DTypeError(std::string("[") + op + "] LAPACK has no " + dtype_name(dtype) +
                          " routines");
     }
   };
-  if (lib.ilp64) typed(lib.ilp64_api);
-  else typed(lib.lp64);
+  if (lib.ilp64)
+    typed(lib.ilp64_api);
+  else
+    typed(lib.lp64);
 }
 
 // A size as the library's integer; an LP64 LAPACK cannot take more than INT_MAX.
-template <class Int> Int lapack_int(int64_t v, const char* op) {
+template <class Int>
+Int lapack_int(int64_t v, const char* op) {
   if (v > static_cast<int64_t>(std::numeric_limits<Int>::max()))
     throw ValueError(std::string("[") + op + "] dimension " + std::to_string(v) +
                      " exceeds the 32-bit integers of this LAPACK (an ILP64 build takes it)");
@@ -135,13 +155,15 @@ template <class Int> Int lapack_int(int64_t v, const char* op) {
 }
 
 // The optimal workspace a LAPACK query (lwork = -1) wrote into its first element.
-template <class T> int64_t workspace_size(const T& w) {
+template <class T>
+int64_t workspace_size(const T& w) {
   return std::max<int64_t>(1, static_cast<int64_t>(std::real(w)));
 }
 
 // Runs fn(begin, end) over the batch: several matrices per pool thread when they are small,
 // one at a time when each call is large enough for the library's own threads to share it.
-inline void for_each_matrix(int64_t count, int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
+inline void for_each_matrix(int64_t count, int64_t n,
+                            const std::function<void(int64_t, int64_t)>& fn) {
   if (count == 0) return;
   if (count == 1 || n >= 256) {
     fn(0, count);

@@ -29,11 +29,11 @@ void lapack_eigh(const Array& a, const Array& w, const Array* v) {
       R rwork_q{};
       Int iwork_q = 0, info = 0, minus1 = -1;
       if constexpr (is_complex_v<T>)
-        api.heevd[t](&jobz, &uplo, &ni, la.data(), &ld, nullptr, &work_q, &minus1, &rwork_q, &minus1,
-                     &iwork_q, &minus1, &info, 1, 1);
+        api.heevd[t](&jobz, &uplo, &ni, la.data(), &ld, nullptr, &work_q, &minus1, &rwork_q,
+                     &minus1, &iwork_q, &minus1, &info, 1, 1);
       else
-        api.syevd[t](&jobz, &uplo, &ni, la.data(), &ld, nullptr, &work_q, &minus1, &iwork_q, &minus1,
-                     &info, 1, 1);
+        api.syevd[t](&jobz, &uplo, &ni, la.data(), &ld, nullptr, &work_q, &minus1, &iwork_q,
+                     &minus1, &info, 1, 1);
       const Int lwork = static_cast<Int>(workspace_size(work_q));
       const Int lrwork = static_cast<Int>(workspace_size(rwork_q));
       const Int liwork = std::max<Int>(1, iwork_q);
@@ -81,8 +81,8 @@ bool lapack_eig(const Array& a, const Array& w, const Array* v) {
       T work_q{};
       Int info = 0, minus1 = -1;
       if constexpr (is_complex_v<T>)
-        api.geev_complex[t](&jobvl, &jobvr, &ni, la.data(), &ld, wc.data(), nullptr, &one, vr.data(),
-                            &ldvr, &work_q, &minus1, rwork.data(), &info, 1, 1);
+        api.geev_complex[t](&jobvl, &jobvr, &ni, la.data(), &ld, wc.data(), nullptr, &one,
+                            vr.data(), &ldvr, &work_q, &minus1, rwork.data(), &info, 1, 1);
       else
         api.geev_real[t](&jobvl, &jobvr, &ni, la.data(), &ld, wr.data(), wi.data(), nullptr, &one,
                          vr.data(), &ldvr, &work_q, &minus1, &info, 1, 1);

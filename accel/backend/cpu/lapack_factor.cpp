@@ -7,7 +7,8 @@ namespace accel::cpu {
 namespace {
 
 // Column-major identity of m x n (used when an empty matrix still has square factors).
-template <class T> void identity(std::vector<T>& dst, int64_t m, int64_t n) {
+template <class T>
+void identity(std::vector<T>& dst, int64_t m, int64_t n) {
   std::fill(dst.begin(), dst.end(), T(0));
   for (int64_t d = 0; d < std::min(m, n); ++d) dst[static_cast<size_t>(d * m + d)] = T(1);
 }
@@ -37,10 +38,12 @@ void lapack_svd(const Array& a, const Array& s, const Array* u, const Array* vh,
       if (k == 0) {  // LAPACK returns at once; the factors of an empty matrix are identities
         identity(lu, m, ucols);
         identity(lvt, vrows, n);
-        for (int64_t i = begin; i < end && u; ++i) um->scatter(i, lu.data(), m), vm->scatter(i, lvt.data(), vrows);
+        for (int64_t i = begin; i < end && u; ++i)
+          um->scatter(i, lu.data(), m), vm->scatter(i, lvt.data(), vrows);
         return;
       }
-      const size_t lrwork = jobz == 'N' ? 7 * k : std::max(5 * k * k + 5 * k, 2 * mx * k + 2 * k * k + k);
+      const size_t lrwork =
+          jobz == 'N' ? 7 * k : std::max(5 * k * k + 5 * k, 2 * mx * k + 2 * k * k + k);
       std::vector<R> rwork(is_complex_v<T> ? lrwork : 1);
       std::vector<Int> iwork(static_cast<size_t>(8 * k));
       T work_q{};
@@ -50,8 +53,8 @@ void lapack_svd(const Array& a, const Array& s, const Array* u, const Array* vh,
           api.gesdd_complex[t](&jobz, &mi, &ni, la.data(), &lda, sv, lu.data(), &ldu, lvt.data(),
                                &ldvt, work, lwork, rwork.data(), iwork.data(), &info, 1);
         else
-          api.gesdd_real[t](&jobz, &mi, &ni, la.data(), &lda, sv, lu.data(), &ldu, lvt.data(), &ldvt,
-                            work, lwork, iwork.data(), &info, 1);
+          api.gesdd_real[t](&jobz, &mi, &ni, la.data(), &lda, sv, lu.data(), &ldu, lvt.data(),
+                            &ldvt, work, lwork, iwork.data(), &info, 1);
       };
       std::vector<R> sq(static_cast<size_t>(k));
       call(sq.data(), &work_q, &minus1);
@@ -84,14 +87,17 @@ void lapack_qr(const Array& a, const Array* q, const Array& r, bool complete) {
               ki = lapack_int<Int>(k, "qr"), qi = lapack_int<Int>(qcols, "qr");
     const Int lda = std::max<Int>(1, mi);
     for_each_matrix(batch_count(a), std::max(m, n), [&](int64_t begin, int64_t end) {
-      std::vector<T> la(static_cast<size_t>(std::max<int64_t>(1, m * wcols))), tau(static_cast<size_t>(std::max<int64_t>(1, k)));
+      std::vector<T> la(static_cast<size_t>(std::max<int64_t>(1, m * wcols))),
+          tau(static_cast<size_t>(std::max<int64_t>(1, k)));
       std::vector<T> lr(static_cast<size_t>(rrows * n));
       T wq1{}, wq2{};
       Int info = 0, minus1 = -1;
       if (k > 0) {
         api.geqrf[t](&mi, &ni, la.data(), &lda, tau.data(), &wq1, &minus1, &info);
-        if constexpr (is_complex_v<T>) api.ungqr[t](&mi, &qi, &ki, la.data(), &lda, tau.data(), &wq2, &minus1, &info);
-        else api.orgqr[t](&mi, &qi, &ki, la.data(), &lda, tau.data(), &wq2, &minus1, &info);
+        if constexpr (is_complex_v<T>)
+          api.ungqr[t](&mi, &qi, &ki, la.data(), &lda, tau.data(), &wq2, &minus1, &info);
+        else
+          api.orgqr[t](&mi, &qi, &ki, la.data(), &lda, tau.data(), &wq2, &minus1, &info);
       }
       const Int lwork = static_cast<Int>(std::max(workspace_size(wq1), workspace_size(wq2)));
       std::vector<T> work(static_cast<size_t>(lwork));
@@ -102,12 +108,15 @@ void lapack_qr(const Array& a, const Array* q, const Array& r, bool complete) {
         // R: the upper triangle of the first rrows rows (zeros below the diagonal).
         for (int64_t c = 0; c < n; ++c)
           for (int64_t row = 0; row < rrows; ++row)
-            lr[static_cast<size_t>(c * rrows + row)] = row <= c ? la[static_cast<size_t>(c * m + row)] : T(0);
+            lr[static_cast<size_t>(c * rrows + row)] =
+                row <= c ? la[static_cast<size_t>(c * m + row)] : T(0);
         rm.scatter(i, lr.data(), rrows);
         if (!qm) continue;
         if (k > 0) {
-          if constexpr (is_complex_v<T>) api.ungqr[t](&mi, &qi, &ki, la.data(), &lda, tau.data(), work.data(), &lwork, &info);
-          else api.orgqr[t](&mi, &qi, &ki, la.data(), &lda, tau.data(), work.data(), &lwork, &info);
+          if constexpr (is_complex_v<T>)
+            api.ungqr[t](&mi, &qi, &ki, la.data(), &lda, tau.data(), work.data(), &lwork, &info);
+          else
+            api.orgqr[t](&mi, &qi, &ki, la.data(), &lda, tau.data(), work.data(), &lwork, &info);
         } else {
           identity(la, m, qcols);  // no reflectors: Q of an empty factorisation is the identity
         }

@@ -24,12 +24,12 @@ template <class Int>
 std::string bind(void* handle, const BlasFlavour& f, LapackApi<Int>& api) {
   std::string missing;
   constexpr char kLetters[] = "sdcz";
-#define ACCEL_LAPACK_FN(member, routine, letters, params)                                     \
-  for (int t = 0; t < 4; ++t) {                                                               \
-    if (std::string(letters).find(kLetters[t]) == std::string::npos) continue;                              \
-    const std::string name = fortran_symbol(f, kLetters[t], routine);                         \
-    api.member[t] = reinterpret_cast<void(*) params>(find_symbol(handle, name.c_str()));      \
-    if (!api.member[t]) missing += (missing.empty() ? "" : ", ") + name;                      \
+#define ACCEL_LAPACK_FN(member, routine, letters, params)                                \
+  for (int t = 0; t < 4; ++t) {                                                          \
+    if (std::string(letters).find(kLetters[t]) == std::string::npos) continue;           \
+    const std::string name = fortran_symbol(f, kLetters[t], routine);                    \
+    api.member[t] = reinterpret_cast<void(*) params>(find_symbol(handle, name.c_str())); \
+    if (!api.member[t]) missing += (missing.empty() ? "" : ", ") + name;                 \
   }
 #include "accel/backend/cpu/lapack_api.def"
 #undef ACCEL_LAPACK_FN
@@ -78,8 +78,10 @@ const LapackLibrary& lapack_library(const char* op) {
   static State* s = new State();  // never destroyed, like the BLAS state
   std::call_once(s->once, [] { load(*s); });
   if (!s->library)
-    throw BackendUnavailable(std::string("[") + op + "] needs LAPACK, which accel takes from the "
-                             "CPU BLAS library, and none is usable: " + s->problem +
+    throw BackendUnavailable(std::string("[") + op +
+                             "] needs LAPACK, which accel takes from the "
+                             "CPU BLAS library, and none is usable: " +
+                             s->problem +
                              "\n  Install OpenBLAS (e.g. apt-get install libopenblas0-pthread) "
                              "or point ACCEL_BLAS_PATH at a library with LAPACK.");
   return *s->library;

@@ -12,11 +12,16 @@
 namespace accel::cpu {
 
 // Position of a routine variant in each LapackApi member: s, d, c, z.
-template <class T> constexpr int kLapackType = -1;
-template <> constexpr int kLapackType<float> = 0;
-template <> constexpr int kLapackType<double> = 1;
-template <> constexpr int kLapackType<std::complex<float>> = 2;
-template <> constexpr int kLapackType<std::complex<double>> = 3;
+template <class T>
+constexpr int kLapackType = -1;
+template <>
+constexpr int kLapackType<float> = 0;
+template <>
+constexpr int kLapackType<double> = 1;
+template <>
+constexpr int kLapackType<std::complex<float>> = 2;
+template <>
+constexpr int kLapackType<std::complex<double>> = 3;
 
 template <class Int>
 struct LapackApi {
@@ -28,7 +33,7 @@ struct LapackApi {
 struct LapackLibrary {
   std::string path;  // the BLAS library's file, which also holds these routines
   bool ilp64;
-  LapackApi<int> lp64;       // set when !ilp64
+  LapackApi<int> lp64;           // set when !ilp64
   LapackApi<int64_t> ilp64_api;  // set when ilp64
 };
 

@@ -37,8 +37,10 @@ void gesv_batch(const Array& a, const Array* b, const Array& x, const char* op) 
           Int info = 0;
           if constexpr (small) {
             int64_t piv[kSmallLu];
-            if (!small_lu(la.data(), nn, piv)) info = 1;
-            else small_lu_solve(la.data(), piv, nn, lb.data(), k);
+            if (!small_lu(la.data(), nn, piv))
+              info = 1;
+            else
+              small_lu_solve(la.data(), piv, nn, lb.data(), k);
           } else {
             api.gesv[kLapackType<T>](&ni, &ki, la.data(), &ld, ipiv.data(), lb.data(), &ld, &info);
           }
@@ -56,8 +58,7 @@ void lapack_solve(const Array& a, const Array& b, const Array& x) { gesv_batch(a
 
 void lapack_inv(const Array& a, const Array& out) { gesv_batch(a, nullptr, out, "inv"); }
 
-void lapack_slogdet(const Array& a, const Array& sign, const Array& logabsdet,
-                    const Array* det) {
+void lapack_slogdet(const Array& a, const Array& sign, const Array& logabsdet, const Array* det) {
   const char* op = det ? "det" : "slogdet";
   with_lapack(op, a.dtype(), [&](const auto& api, auto tag) {
     using T = typename decltype(tag)::type;
@@ -79,19 +80,24 @@ void lapack_slogdet(const Array& a, const Array& sign, const Array& logabsdet,
           am.gather(i, la.data(), n);
           Int info = 0;
           int64_t small_piv[kSmallLu];
-          if constexpr (small) info = small_lu(la.data(), nn, small_piv) ? 0 : 1;
-          else if (n > 0) api.getrf[kLapackType<T>](&ni, &ni, la.data(), &ld, ipiv.data(), &info);
+          if constexpr (small)
+            info = small_lu(la.data(), nn, small_piv) ? 0 : 1;
+          else if (n > 0)
+            api.getrf[kLapackType<T>](&ni, &ni, la.data(), &ld, ipiv.data(), &info);
           // getrf's pivots count from 1, small_lu's from 0.
           auto swapped = [&](int64_t d) {
-            if constexpr (small) return small_piv[d] != d;
-            else return ipiv[static_cast<size_t>(d)] != static_cast<Int>(d + 1);
+            if constexpr (small)
+              return small_piv[d] != d;
+            else
+              return ipiv[static_cast<size_t>(d)] != static_cast<Int>(d + 1);
           };
           T s(1);
           if (det_base) {
             // det: the product of U's diagonal (NumPy's sign * exp(sum log|u|) to rounding,
             // without a log per pivot); exactly 0 for a zero pivot.
-            for (int64_t d = 0; d < nn; ++d) s *= swapped(d) ? -la[static_cast<size_t>(d * n + d)]
-                                                             : la[static_cast<size_t>(d * n + d)];
+            for (int64_t d = 0; d < nn; ++d)
+              s *= swapped(d) ? -la[static_cast<size_t>(d * n + d)]
+                              : la[static_cast<size_t>(d * n + d)];
             det_base[i] = info > 0 ? T(0) : s;
             continue;
           }

@@ -15,9 +15,12 @@ namespace accel::cpu {
 inline constexpr int64_t kSmallLu = 8;
 
 // |re| + |im|: the pivot measure LAPACK's i?amax uses.
-template <class T> auto abs1(const T& v) {
-  if constexpr (std::is_arithmetic_v<T>) return std::abs(v);
-  else return std::abs(v.real()) + std::abs(v.imag());
+template <class T>
+auto abs1(const T& v) {
+  if constexpr (std::is_arithmetic_v<T>)
+    return std::abs(v);
+  else
+    return std::abs(v.real()) + std::abs(v.imag());
 }
 
 // Factors column-major a (n x n, leading dimension n) in place into L (unit, below the
@@ -25,7 +28,8 @@ template <class T> auto abs1(const T& v) {
 // zero (a singular matrix), as getrf's info > 0.
 // `n` is an int64_t or a std::integral_constant from with_small_size, whose fixed bounds let the
 // compiler unroll the loops.
-template <class T, class N> bool small_lu(T* a, N n, int64_t* piv) {
+template <class T, class N>
+bool small_lu(T* a, N n, int64_t* piv) {
   bool regular = true;
   for (int64_t k = 0; k < n; ++k) {
     int64_t p = k;
@@ -49,7 +53,8 @@ template <class T, class N> bool small_lu(T* a, N n, int64_t* piv) {
 }
 
 // Solves (L U) x = P b in place for the k columns of column-major b (leading dimension n).
-template <class T, class N> void small_lu_solve(const T* lu, const int64_t* piv, N n, T* b, int64_t k) {
+template <class T, class N>
+void small_lu_solve(const T* lu, const int64_t* piv, N n, T* b, int64_t k) {
   for (int64_t c = 0; c < k; ++c) {
     T* x = b + c * n;
     for (int64_t i = 0; i < n; ++i)
@@ -65,17 +70,27 @@ template <class T, class N> void small_lu_solve(const T* lu, const int64_t* piv,
 
 // Calls f(std::integral_constant<int64_t, n>) for 1 <= n <= kSmallLu, else f(n): one switch per
 // batch, not per matrix.
-template <class F> void with_small_size(int64_t n, F&& f) {
+template <class F>
+void with_small_size(int64_t n, F&& f) {
   switch (n) {
-    case 1: return f(std::integral_constant<int64_t, 1>{});
-    case 2: return f(std::integral_constant<int64_t, 2>{});
-    case 3: return f(std::integral_constant<int64_t, 3>{});
-    case 4: return f(std::integral_constant<int64_t, 4>{});
-    case 5: return f(std::integral_constant<int64_t, 5>{});
-    case 6: return f(std::integral_constant<int64_t, 6>{});
-    case 7: return f(std::integral_constant<int64_t, 7>{});
-    case 8: return f(std::integral_constant<int64_t, 8>{});
-    default: return f(n);
+    case 1:
+      return f(std::integral_constant<int64_t, 1>{});
+    case 2:
+      return f(std::integral_constant<int64_t, 2>{});
+    case 3:
+      return f(std::integral_constant<int64_t, 3>{});
+    case 4:
+      return f(std::integral_constant<int64_t, 4>{});
+    case 5:
+      return f(std::integral_constant<int64_t, 5>{});
+    case 6:
+      return f(std::integral_constant<int64_t, 6>{});
+    case 7:
+      return f(std::integral_constant<int64_t, 7>{});
+    case 8:
+      return f(std::integral_constant<int64_t, 8>{});
+    default:
+      return f(n);
   }
 }
 
