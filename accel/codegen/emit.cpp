@@ -100,12 +100,12 @@ std::string operand_at(const Dialect& d, const ir::KernelIR& ir, size_t k, Dtype
 }
 
 // A device source's text without its #pragma once and, where the dialect brings its own,
-// its standard #includes.
+// its #includes (the library's own headers are not on a device compiler's path).
 std::string source_text(const Dialect& d, const char* text) {
   std::istringstream in(text);
   std::string out, line;
   while (std::getline(in, line)) {
-    const bool std_include = line.rfind("#include <", 0) == 0;
+    const bool std_include = line.rfind("#include <", 0) == 0 || line.rfind("#include \"", 0) == 0;
     if (line.rfind("#pragma once", 0) == 0 || (d.own_std && std_include)) continue;
     out += line + "\n";
   }

@@ -18,6 +18,14 @@ template <> struct WrapOf<uint8_t> { using type = uint32_t; };
 template <> struct WrapOf<uint16_t> { using type = uint32_t; };
 template <> struct WrapOf<uint32_t> { using type = uint32_t; };
 template <> struct WrapOf<uint64_t> { using type = uint64_t; };
+// float16 sums and products in float, rounded once at the end (as the CPU backend).
+template <> struct WrapOf<accel::half> { using type = float; };
+
+// NaN test that reads float16 as float (scalar::isnan_ knows only the C++ float types).
+template <class T> inline bool is_nan_value(T v) {
+  if constexpr (scalar::is_half<T>) return scalar::isnan_(scalar::to_float(v));
+  else return scalar::isnan_(v);
+}
 
 // The extremes of each type: the identities of min and max.
 template <class T> struct Limits {
@@ -39,6 +47,10 @@ template <> struct Limits<float> {
 template <> struct Limits<double> {
   static double highest() { return __longlong_as_double(0x7ff0000000000000ll); }
   static double lowest() { return -highest(); }
+};
+template <> struct Limits<accel::half> {
+  static accel::half highest() { return scalar::to_half(Limits<float>::highest()); }
+  static accel::half lowest() { return scalar::to_half(Limits<float>::lowest()); }
 };
 template <class R> struct Limits<std::complex<R>> {
   static std::complex<R> highest() {
@@ -85,7 +97,10 @@ template <class T, bool IsMax> struct ExtremeOp {
   static State identity() { return IsMax ? Limits<T>::lowest() : Limits<T>::highest(); }
   static State load(T x, int64_t) { return x; }
   static State combine(State a, State b) {
-    return IsMax ? scalar::MaximumOp::apply(a, b) : scalar::MinimumOp::apply(a, b);
+    if constexpr (scalar::is_half<T>)  // compared as float, exactly
+      return IsMax ? scalar::OnHalf<scalar::MaximumOp>::apply(a, b)
+                   : scalar::OnHalf<scalar::MinimumOp>::apply(a, b);
+    else return IsMax ? scalar::MaximumOp::apply(a, b) : scalar::MinimumOp::apply(a, b);
   }
   static Out finish(State s) { return s; }
 };
@@ -107,7 +122,7 @@ template <class T, bool IsMax> struct ArgExtremeOp {
   static State combine(State a, State b) {
     if (a.i < 0) return b;
     if (b.i < 0) return a;
-    const bool an = scalar::isnan_(a.v), bn = scalar::isnan_(b.v);
+    const bool an = is_nan_value(a.v), bn = is_nan_value(b.v);
     if (an || bn) return an && bn ? first(a, b) : (an ? a : b);
     if (IsMax ? scalar::lt(a.v, b.v) : scalar::lt(b.v, a.v)) return b;
     if (IsMax ? scalar::lt(b.v, a.v) : scalar::lt(a.v, b.v)) return a;

@@ -42,7 +42,8 @@ TEST(Dtype, PromotionIsSymmetric) {
 
 TEST(Dtype, NamesRoundTrip) {
   for (int i = 0; i < kNumDtypes; ++i) EXPECT_EQ(dtype_from_name(dtype_name(Dtype(i))), Dtype(i));
-  EXPECT_THROW(dtype_from_name("float16"), DTypeError);
+  EXPECT_EQ(dtype_from_name("f2"), float16);
+  EXPECT_THROW(dtype_from_name("bfloat16"), DTypeError);
 }
 
 TEST(Shape, BroadcastMismatchRaisesShapeErrorNamingShapes) {

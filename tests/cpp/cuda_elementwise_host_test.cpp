@@ -37,6 +37,8 @@ constexpr simt::Index kGrid{3, 1, 1}, kBlock{32, 1, 1};
 // A shared library of kernel source compiled as host C++ against the emulator's CUDA built-ins
 // (simt_host.h in its kernel-library form, which needs no standard header) and attached to this
 // program's emulator.
+// kNoHalf: the kernel library form has no float16 type (CUDA's __half comes from cuda_fp16.h,
+// which needs NVRTC); cuda_elementwise_test compiles every float16 kernel with NVRTC instead.
 class KernelLibrary {
  public:
   explicit KernelLibrary(const std::string& kernels) {
@@ -48,7 +50,8 @@ class KernelLibrary {
     const char* env = std::getenv("ACCEL_CXX");
     const std::string cxx = env && *env ? env : "c++";
     const std::string cmd =
-        cxx + " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -I" ACCEL_TESTS_CPP_DIR + " -o " +
+        cxx + " -std=c++17 -O1 -ffp-contract=off -fPIC -shared -w -I" ACCEL_TESTS_CPP_DIR + " -I" ACCEL_REPO_DIR +
+        " -o " +
         (dir_ / "kernels.so").string() + " " + (dir_ / "kernels.cpp").string() + " 2> " +
         (dir_ / "log.txt").string();
     if (std::system(cmd.c_str()) != 0) {
@@ -351,7 +354,7 @@ TEST(CudaKernelsOnHost, every_op_and_dtype_agrees_with_the_cpu_backend) {
       const auto op = static_cast<OpId>(o);
       const auto dt = static_cast<Dtype>(d);
       const OpInfo& info = op_info(op);
-      if (!op_accepts(info.bools, info.domain, dt)) continue;
+      if (!op_accepts(info.bools, info.domain, dt) || dt == float16) continue;  // kNoHalf
       cases.push_back({op, dt});
       irs.push_back(cuda::op_kernel_ir(op, dt, op_output_dtype(op, dt)));
     }
@@ -393,7 +396,8 @@ TEST(CudaKernelsOnHost, every_cast_pair_agrees_with_the_cpu_backend) {
   std::vector<ir::KernelIR> irs;
   for (int a = 0; a < kNumDtypes; ++a)
     for (int b = 0; b < kNumDtypes; ++b)
-      irs.push_back(cuda::cast_kernel_ir(static_cast<Dtype>(a), static_cast<Dtype>(b)));
+      if (a != static_cast<int>(float16) && b != static_cast<int>(float16))  // kNoHalf
+        irs.push_back(cuda::cast_kernel_ir(static_cast<Dtype>(a), static_cast<Dtype>(b)));
   HostBuild build(irs);
   ASSERT_EQ(build.error(), "");
   for (size_t i = 0; i < irs.size(); ++i) {
@@ -429,7 +433,7 @@ TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
   std::vector<Dtype> dts;
   for (int d = 0; d < kNumDtypes; ++d) {
     const auto dt = static_cast<Dtype>(d);
-    if (dt == bool_) continue;
+    if (dt == bool_ || dt == float16) continue;  // kNoHalf
     dts.push_back(dt);
     const std::string t = codegen::c_type(dt);
     src += "extern \"C\" void run_arange_" + std::to_string(d) +

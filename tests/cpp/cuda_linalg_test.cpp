@@ -326,7 +326,7 @@ class CudaLinalgCompile : public ::testing::Test {
 
 TEST_F(CudaLinalgCompile, matmul_kernel_compiles_for_every_dtype) {
   const auto names = cu::matmul_kernel_names();
-  ASSERT_EQ(names.size(), 13u);
+  ASSERT_EQ(names.size(), static_cast<size_t>(accel::kNumDtypes));
   auto m = compile_all(cu::matmul_kernel_source(), names, static_cast<int>(cu::kMatmulThreads));
   EXPECT_TRUE(m->cubin);
   for (const auto& n : names) EXPECT_EQ(m->lowered_names.count(n), 1u) << n;
