@@ -120,8 +120,26 @@ template <class T> inline T cmul(T a, T b) {
 // The textbook product, never fused: NumPy's scalar complex code (npy_cpow's repeated
 // multiplication) is built without FMA, and where a product overflows, fusing decides inf
 // against nan ((3.8-0.2j) ** 81 in complex64 is nan+inf j in NumPy).
+// Each product is rounded on its own even where the compiler vectorises: -ffp-contract=off does
+// not stop GCC 12's vectoriser from pairing the four products and the two sums into one
+// vfmaddsub (it did, in one of the CPU loop tables, and (1e153+1e153j) ** 3 became inf+inf j
+// instead of NumPy's nan+inf j). The empty asm makes each product a value it cannot see into.
+template <class R> inline R rounded_product(R x, R y) {
+  R p = x * y;
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) || defined(__i386__)
+  asm("" : "+x"(p));
+#elif defined(__aarch64__)
+  asm("" : "+w"(p));
+#else
+  asm("" : "+m"(p));
+#endif
+#endif
+  return p;
+}
 template <class T> inline T cmul_unfused(T a, T b) {
-  return T(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
+  return T(rounded_product(a.real(), b.real()) - rounded_product(a.imag(), b.imag()),
+           rounded_product(a.real(), b.imag()) + rounded_product(a.imag(), b.real()));
 }
 template <class T> inline T cdiv(T a, T b) {
   using R = real_of_t<T>;
