@@ -62,6 +62,14 @@ class ExpandedIndex {
     if (e < ellipsis_ + fill_) return full_slice;
     return indices_[e - fill_ + skip_];
   }
+  // Where entry e was in the index as written. The ellipsis keeps a place of its own there even
+  // when it stands for no axis: NumPy's x[:, [0, 1], ..., [0, 1]] on a 3-d x puts the indexed
+  // axis first, as for any advanced indices that are not next to each other.
+  size_t written_position(size_t e) const {
+    if (e < ellipsis_) return e;
+    if (e < ellipsis_ + fill_) return ellipsis_;
+    return e - fill_ + skip_;
+  }
 
  private:
   const std::vector<Index>& indices_;
@@ -114,7 +122,7 @@ IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const ch
       offset += (*i < 0 ? *i + n : *i) * x.strides()[d];
       ++d;
       // An integer among index arrays counts as one of them for the placement rule.
-      if (has_arrays) advanced_entries.push_back(e);
+      if (has_arrays) advanced_entries.push_back(entries.written_position(e));
     } else if (const Slice* s = std::get_if<Slice>(&entry)) {
       SliceRange r = resolve(*s, x.shape()[d], op);
       if (r.length > 0) offset += r.start * x.strides()[d];
@@ -126,7 +134,7 @@ IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const ch
       strides.push_back(0);
     } else {
       const Array& a = std::get<Array>(entry);
-      advanced_entries.push_back(e);
+      advanced_entries.push_back(entries.written_position(e));
       if (!is_bool(a.dtype())) {
         plan.advanced.push_back({detail::int64_index(a, x.device(), op), static_cast<int>(shape.size()), d});
         shape.push_back(x.shape()[d]);

@@ -678,6 +678,31 @@ def test_boolean_masks_match_numpy(device):
     dev.check_close(d, want)
 
 
+@pytest.mark.parametrize("key", [
+    (slice(None), [0, 1], Ellipsis, [0, 1]),   # the ellipsis stands for no axis, yet separates
+    (slice(None), [0, 1], [0, 1], Ellipsis),   # adjacent: the indexed axis stays in place
+    (slice(None), [0, 1], Ellipsis, 0),        # an integer counts as an index array
+    (slice(None), 0, Ellipsis, [0, 1]),
+    (Ellipsis, [0, 1], [2, 0]),
+    ([1, 0], Ellipsis, [2, 3]),
+])
+def test_an_ellipsis_between_index_arrays_moves_their_axis_first_as_numpy(device, key):
+    x = np.arange(5 * 3 * 4, dtype=np.float32).reshape(5, 3, 4)
+    k = tuple(np.array(i) if isinstance(i, list) else i for i in key)
+    dk = tuple(dev.on_device(i, device) if isinstance(i, np.ndarray) else i for i in k)
+    d = dev.on_device(x, device)
+    dev.check_close(d[dk], x[k])
+    want = x.copy()
+    want[k] = -np.arange(x[k].size, dtype=np.float32).reshape(x[k].shape)
+    d[dk] = dev.on_device(want[k], device)
+    dev.check_close(d, want)
+    # hypothesis found it: a boolean mask and a 0-d boolean on either side of an empty ellipsis
+    z = np.zeros((0, 1, 0), bool)
+    zk = (slice(-1, None, -2), np.array([True]), Ellipsis, np.True_, slice(0, -1))
+    got = dev.on_device(z, device)[(zk[0], dev.on_device(zk[1], device), Ellipsis, zk[3], zk[4])]
+    assert got.shape == z[zk].shape == (1, 0, 0)
+
+
 @pytest.mark.parametrize("xs,ks", [((1,), (0,)), ((3,), (0,)), ((2, 3), (0, 3)), ((2, 3), (2, 0)),
                                    ((1, 2), (0,)), ((2, 3), (0,)), ((2, 0), (2, 0)), ((2, 3, 4), (0, 3))])
 def test_empty_boolean_masks_match_any_axis_as_numpys(device, xs, ks):
