@@ -51,6 +51,8 @@ Device device_of(std::initializer_list<nb::handle> objs);
 // Array API asarray: zero copy for buffer-protocol / DLPack objects when dtype and device allow.
 Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,
               std::optional<bool> copy);
+// An accel array as it is; anything else through asarray with its defaults.
+Array to_array(nb::handle obj);
 // An integer read as NumPy reads sizes and axes: through __index__ (TypeError for floats, None
 // and strings; the object's own error if __index__ raises), OverflowError beyond int64.
 int64_t index_int(nb::handle obj);

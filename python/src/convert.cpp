@@ -427,6 +427,11 @@ std::optional<std::vector<int64_t>> to_axes(nb::handle obj) {
   return axes;
 }
 
+Array to_array(nb::handle obj) {
+  if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
+  return asarray(obj, std::nullopt, std::nullopt, std::nullopt);
+}
+
 nb::object to_numpy_view(const Array& a, bool writable) {
   if (!a.device().is_cpu())
     throw nb::type_error(("[asnumpy] implicit conversion of an array on " + a.device().str() +

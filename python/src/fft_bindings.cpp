@@ -13,11 +13,6 @@ using namespace nb::literals;
 using OneAxis = Array (*)(const Array&, std::optional<int64_t>, int64_t, fft::Norm);
 using ManyAxes = Array (*)(const Array&, const fft::Sizes&, const fft::Sizes&, fft::Norm);
 
-Array array_of(nb::handle x) {
-  if (nb::isinstance<Array>(x)) return nb::cast<Array>(x);
-  return asarray(x, std::nullopt, std::nullopt, std::nullopt);
-}
-
 fft::Norm norm_of(nb::handle norm) {
   if (norm.is_none()) return fft::Norm::backward;
   if (!nb::isinstance<nb::str>(norm))
@@ -33,7 +28,7 @@ void def_one_axis(nb::module_& m, const char* name, const char* op, OneAxis f) {
       [f, op](nb::handle x, nb::handle n, nb::handle axis, nb::handle norm, nb::handle out) {
         std::optional<int64_t> length;
         if (!n.is_none()) length = index_int(n);
-        return finish_out(f(array_of(x), length, index_int(axis), norm_of(norm)), out, op, true);
+        return finish_out(f(to_array(x), length, index_int(axis), norm_of(norm)), out, op, true);
       },
       "x"_a, "n"_a.none() = nb::none(), "axis"_a = -1, "norm"_a.none() = nb::none(),
       "out"_a.none() = nb::none());
@@ -43,7 +38,7 @@ void def_many_axes(nb::module_& m, const char* name, const char* op, ManyAxes f)
   m.def(
       name,
       [f, op](nb::handle x, nb::handle s, nb::handle axes, nb::handle norm, nb::handle out) {
-        return finish_out(f(array_of(x), to_axes(s), to_axes(axes), norm_of(norm)), out, op, true);
+        return finish_out(f(to_array(x), to_axes(s), to_axes(axes), norm_of(norm)), out, op, true);
       },
       "x"_a, "s"_a.none() = nb::none(), "axes"_a.none() = nb::none(), "norm"_a.none() = nb::none(),
       "out"_a.none() = nb::none());

@@ -9,11 +9,6 @@ namespace {
 
 using namespace nb::literals;
 
-Array array_of(nb::handle a) {
-  if (nb::isinstance<Array>(a)) return nb::cast<Array>(a);
-  return asarray(a, std::nullopt, std::nullopt, std::nullopt);
-}
-
 // An optional tolerance: None, a Python number (weak, so it keeps x's precision) or an array.
 std::optional<Array> tolerance(nb::handle t, const Array& x) {
   if (t.is_none()) return std::nullopt;
@@ -31,42 +26,42 @@ linalg::QRMode qr_mode(const std::string& mode) {
 
 void init_linalg_decompose(nb::module_& m) {
   m.def("_linalg_cholesky", [](nb::handle x, bool upper) {
-    return linalg::cholesky(array_of(x), upper);
+    return linalg::cholesky(to_array(x), upper);
   }, "x"_a, "upper"_a);
-  m.def("_linalg_inv", [](nb::handle x) { return linalg::inv(array_of(x)); }, "x"_a);
+  m.def("_linalg_inv", [](nb::handle x) { return linalg::inv(to_array(x)); }, "x"_a);
   m.def("_linalg_solve", [](nb::handle a, nb::handle b) {
-    return linalg::solve(array_of(a), array_of(b));
+    return linalg::solve(to_array(a), to_array(b));
   }, "a"_a, "b"_a);
-  m.def("_linalg_det", [](nb::handle x) { return linalg::det(array_of(x)); }, "x"_a);
+  m.def("_linalg_det", [](nb::handle x) { return linalg::det(to_array(x)); }, "x"_a);
   m.def("_linalg_slogdet", [](nb::handle x) {
-    linalg::SlogdetResult r = linalg::slogdet(array_of(x));
+    linalg::SlogdetResult r = linalg::slogdet(to_array(x));
     return nb::make_tuple(r.sign, r.logabsdet);
   }, "x"_a);
   m.def("_linalg_eigh", [](nb::handle x) {
-    linalg::EighResult r = linalg::eigh(array_of(x));
+    linalg::EighResult r = linalg::eigh(to_array(x));
     return nb::make_tuple(r.eigenvalues, r.eigenvectors);
   }, "x"_a);
-  m.def("_linalg_eigvalsh", [](nb::handle x) { return linalg::eigvalsh(array_of(x)); }, "x"_a);
+  m.def("_linalg_eigvalsh", [](nb::handle x) { return linalg::eigvalsh(to_array(x)); }, "x"_a);
   m.def("_linalg_eig", [](nb::handle x) {
-    linalg::EigResult r = linalg::eig(array_of(x));
+    linalg::EigResult r = linalg::eig(to_array(x));
     return nb::make_tuple(r.eigenvalues, r.eigenvectors);
   }, "x"_a);
-  m.def("_linalg_eigvals", [](nb::handle x) { return linalg::eigvals(array_of(x)); }, "x"_a);
+  m.def("_linalg_eigvals", [](nb::handle x) { return linalg::eigvals(to_array(x)); }, "x"_a);
   m.def("_linalg_svd", [](nb::handle x, bool full_matrices) {
-    linalg::SVDResult r = linalg::svd(array_of(x), full_matrices);
+    linalg::SVDResult r = linalg::svd(to_array(x), full_matrices);
     return nb::make_tuple(r.U, r.S, r.Vh);
   }, "x"_a, "full_matrices"_a);
-  m.def("_linalg_svdvals", [](nb::handle x) { return linalg::svdvals(array_of(x)); }, "x"_a);
+  m.def("_linalg_svdvals", [](nb::handle x) { return linalg::svdvals(to_array(x)); }, "x"_a);
   m.def("_linalg_pinv", [](nb::handle x, nb::handle rtol) {
-    Array a = array_of(x);
+    Array a = to_array(x);
     return linalg::pinv(a, tolerance(rtol, a));
   }, "x"_a, "rtol"_a.none());
   m.def("_linalg_matrix_rank", [](nb::handle x, nb::handle rtol, nb::handle atol) {
-    Array a = array_of(x);
+    Array a = to_array(x);
     return linalg::matrix_rank(a, tolerance(rtol, a), tolerance(atol, a));
   }, "x"_a, "rtol"_a.none(), "atol"_a.none());
   m.def("_linalg_qr", [](nb::handle x, const std::string& mode) -> nb::object {
-    linalg::QRResult r = linalg::qr(array_of(x), qr_mode(mode));
+    linalg::QRResult r = linalg::qr(to_array(x), qr_mode(mode));
     if (!r.Q.valid()) return nb::cast(r.R);
     return nb::make_tuple(r.Q, r.R);
   }, "x"_a, "mode"_a);

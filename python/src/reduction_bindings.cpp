@@ -10,11 +10,6 @@ namespace {
 
 using namespace nb::literals;
 
-Array array_of(nb::handle a) {
-  if (nb::isinstance<Array>(a)) return nb::cast<Array>(a);
-  return asarray(a, std::nullopt, std::nullopt, std::nullopt);
-}
-
 bool is_single_index(nb::handle obj) {
   return PyLong_Check(obj.ptr()) || (nb::hasattr(obj, "__index__") && !PySequence_Check(obj.ptr()));
 }
@@ -59,31 +54,31 @@ void def_function_and_method(nb::module_& m, nb::handle cls, const char* name, F
 template <Array (*Fn)(const Array&, const ReduceAxes&, bool, std::optional<Dtype>)>
 nb::object sum_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
                     const char* name) {
-  return finish_out(Fn(array_of(a), axes_of(axis), keepdims, to_optional_dtype(dtype)), out, name);
+  return finish_out(Fn(to_array(a), axes_of(axis), keepdims, to_optional_dtype(dtype)), out, name);
 }
 
 template <Array (*Fn)(const Array&, const ReduceAxes&, bool)>
 nb::object max_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims, const char* name) {
-  return finish_out(Fn(array_of(a), axes_of(axis), keepdims), out, name);
+  return finish_out(Fn(to_array(a), axes_of(axis), keepdims), out, name);
 }
 
 template <Array (*Fn)(const Array&, const ReduceAxes&, double, bool, std::optional<Dtype>)>
 nb::object var_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out,
                     nb::handle ddof, bool keepdims, nb::handle correction, const char* name) {
-  return finish_out(Fn(array_of(a), axes_of(axis), correction_of(ddof, correction, name), keepdims,
+  return finish_out(Fn(to_array(a), axes_of(axis), correction_of(ddof, correction, name), keepdims,
                        to_optional_dtype(dtype)),
                     out, name);
 }
 
 template <Array (*Fn)(const Array&, std::optional<int64_t>, bool)>
 nb::object arg_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims, const char* name) {
-  return finish_out(Fn(array_of(a), single_axis_of(axis, name), keepdims), out, name);
+  return finish_out(Fn(to_array(a), single_axis_of(axis, name), keepdims), out, name);
 }
 
 template <Array (*Fn)(const Array&, std::optional<int64_t>, std::optional<Dtype>, bool)>
 nb::object numpy_scan(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out,
                       const char* name) {
-  Array x = array_of(a);
+  Array x = to_array(a);
   std::optional<int64_t> ax = single_axis_of(axis, name);
   if (!ax) x = flattened(x);
   return finish_out(Fn(x, ax, to_optional_dtype(dtype), false), out, name);
@@ -161,7 +156,7 @@ void init_reduction(nb::module_& m) {
       py,                                                                                    \
       [](nb::handle x, nb::handle axis, nb::handle dtype, bool include_initial,              \
          nb::handle out) {                                                                   \
-        return finish_out(fn(array_of(x), single_axis_of(axis, py), to_optional_dtype(dtype), \
+        return finish_out(fn(to_array(x), single_axis_of(axis, py), to_optional_dtype(dtype), \
                              include_initial),                                               \
                           out, py);                                                          \
       },                                                                                     \
@@ -172,7 +167,7 @@ void init_reduction(nb::module_& m) {
 #undef ACCEL_PY_ARRAY_API_SCAN
 
   m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
-    return count_nonzero(array_of(a), axes_of(axis), keepdims);
+    return count_nonzero(to_array(a), axes_of(axis), keepdims);
   }, "a"_a, "axis"_a = nb::none(), nb::kw_only(), "keepdims"_a = false);
 }
 

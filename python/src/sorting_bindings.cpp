@@ -10,11 +10,6 @@ namespace {
 
 using namespace nb::literals;
 
-Array array_of(nb::handle a) {
-  if (nb::isinstance<Array>(a)) return nb::cast<Array>(a);
-  return asarray(a, std::nullopt, std::nullopt, std::nullopt);
-}
-
 // NumPy's kind= names one of its algorithms; every accel sort is stable, which satisfies them
 // all, so the name is only checked.
 void check_kind(nb::handle kind, nb::handle order, const char* op) {
@@ -33,7 +28,7 @@ template <Array (*Fn)(const Array&, int64_t, bool, bool)>
 Array sort_like(nb::handle a, nb::handle axis, nb::handle kind, nb::handle order, bool descending,
                 nb::handle stable, const char* op) {
   check_kind(kind, order, op);
-  Array x = array_of(a);
+  Array x = to_array(a);
   const bool is_stable = stable.is_none() || nb::cast<bool>(stable);
   if (axis.is_none()) return Fn(reshape(x, {x.size()}), 0, descending, is_stable);
   return Fn(x, index_int(axis), descending, is_stable);
@@ -46,7 +41,7 @@ bool side_right(const std::string& side) {
 }
 
 Array searchsorted_of(nb::handle a, nb::handle v, const std::string& side, nb::handle sorter) {
-  Array sorted = array_of(a);
+  Array sorted = to_array(a);
   Array values = to_operand(v, sorted.device());
   std::optional<Array> order;
   if (!sorter.is_none()) order = to_operand(sorter, sorted.device());
