@@ -1,24 +1,23 @@
 #include "accel/backend/sorting.h"
 
 #include "accel/backend/cpu/sort.h"
-#include "accel/runtime/errors.h"
+#include "accel/backend/cuda/sort_kernels.h"
 
 namespace accel {
 
 void sort_on_device(const Array& in, int axis, bool descending, const Array* values,
                     const Array* indices) {
-  if (!in.device().is_cpu())
-    throw BackendUnavailable("[sort] sort/argsort have no implementation on " +
-                             in.device().str() +
-                             " yet; copy the array to the CPU (to_device(\"cpu\")) to sort it");
-  cpu::sort(in, axis, descending, values, indices);
+  if (in.device().is_cpu())
+    cpu::sort(in, axis, descending, values, indices);
+  else
+    cuda::sort(in, axis, descending, values, indices);
 }
 
 void searchsorted_on_device(const Array& sorted, const Array& values, bool right, const Array& out) {
-  if (!values.device().is_cpu())
-    throw BackendUnavailable("[searchsorted] searchsorted has no implementation on " +
-                             values.device().str() + " yet; copy the arrays to the CPU to search");
-  cpu::searchsorted(sorted, values, right, out);
+  if (values.device().is_cpu())
+    cpu::searchsorted(sorted, values, right, out);
+  else
+    cuda::searchsorted(sorted, values, right, out);
 }
 
 }  // namespace accel

@@ -1,7 +1,7 @@
-// Sorting and searching on an array's device. Dispatched here by device kind rather than through
-// the Backend interface while only the CPU has them: on CUDA they raise BackendUnavailable
-// instead of moving data to the CPU behind the caller's back. When CUDA gets sort kernels they
-// become Backend methods like reduce and scan.
+// Sorting and searching on an array's device, dispatched here by device kind (cpu/sort.h,
+// cuda/sort_kernels.h) rather than through the Backend interface: two entry points with one
+// implementation per device kind do not need a virtual method in every backend (profiling and
+// test backends included).
 #pragma once
 #include "accel/core/array.h"
 

@@ -1,7 +1,7 @@
 // The CUDA reductions, scans and nonzero: their NVRTC source (device_src/reduce.cuh, scan.cuh,
-// nonzero.cuh over the scalar functors), the kernel instantiations each (op, dtypes) needs, a
-// per-process table of the compiled kernels, and the launches of reduce_plan.h's plans on the
-// device's current stream.
+// nonzero.cuh over the scalar functors; also sort.cuh, whose kernels sort_kernels.h launches on
+// the same runner), the kernel instantiations each (op, dtypes) needs, a per-process table of
+// the compiled kernels, and the launches of reduce_plan.h's plans on the device's current stream.
 #pragma once
 #include <memory>
 #include <string>
