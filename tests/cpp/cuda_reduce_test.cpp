@@ -1,4 +1,4 @@
-// CUDA reductions, scans and nonzero without a GPU: NVRTC checks, for sm_90, every kernel
+// CUDA reductions, scans, nonzero and sorts without a GPU: NVRTC checks, for sm_90, every kernel
 // instantiation the backend can ask for (every op x input dtype x output dtype it allows), a
 // few translation units per family, through its front end (-fdevice-syntax-only: every template
 // instantiated and type-checked, in seconds); and compiles every kernel template to a CUBIN
@@ -19,6 +19,7 @@
 #include "accel/backend/cuda/nvrtc.h"
 #include "accel/backend/cuda/reduce_kernels.h"
 #include "accel/backend/cuda/reduce_plan.h"
+#include "accel/backend/cuda/sort_kernels.h"
 #include "accel/runtime/errors.h"
 #include "ptxas_resources.h"
 
@@ -148,6 +149,17 @@ TEST_F(CudaReduceCompile, every_nonzero_instantiation_compiles_for_sm_90) {
   compile_batch(requests, "nonzero.cu");
 }
 
+TEST_F(CudaReduceCompile, every_sort_instantiation_compiles_for_sm_90) {
+  std::vector<Request> requests;
+  for (Dtype dt : all_dtypes()) {
+    auto n = cu::sort_kernel_names(dt);
+    requests.push_back({std::string("sort / searchsorted of ") + accel::dtype_name(dt),
+                        {n.keys, n.write, n.search, cu::kSortSegmentKeys, cu::kSortCount,
+                         cu::kSortScanCounts, cu::kSortScatter}});
+  }
+  compile_batch(requests, "sort.cu");
+}
+
 // Code generation for every kernel template, with the states that stress it most: the widest
 // (argmax of complex128: 24 bytes, a 256-entry shared tree), complex sums (scan tiles of 16-byte
 // states: 36 KiB of shared memory), wrapping integer products, bools, the any-dtype reader.
@@ -172,6 +184,11 @@ TEST_F(CudaReduceCompile, every_kernel_template_compiles_to_a_cubin_for_sm_90) {
   }
   auto nz = cu::nonzero_kernel_names(Dtype::complex128);
   requests.push_back({nz.count, {nz.count, nz.write}});
+  // The sort's shared kernels (16 KiB of digit counts per block) and its widest element.
+  auto sn = cu::sort_kernel_names(Dtype::complex128);
+  requests.push_back({sn.keys,
+                      {sn.keys, sn.write, sn.search, cu::kSortSegmentKeys, cu::kSortCount,
+                       cu::kSortScanCounts, cu::kSortScatter}});
   compile_batch(requests, "reduce_templates.cu", true);
 }
 
