@@ -1,6 +1,6 @@
 """Order statistics: quantile, percentile, median and their nan* forms, with NumPy 2's methods
 and dtype rules. Built from the stable sort (NaNs sort last) and take_along_axis, so they run
-wherever sort runs (the CPU; CUDA once it has sort kernels); only the q values and the slice
+wherever sort runs (the CPU and CUDA); only the q values and the slice
 length meet the host, never the data.
 
 The virtual index of each quantile follows NumPy's Hyndman & Fan formulas computed in q's

@@ -44,20 +44,12 @@ def devices_without_cuda(reason):
         pytest.mark.xfail(raises=ac.BackendUnavailable, strict=False, reason=reason)])]
 
 
-# Functions built on sort/searchsorted.
-SORT_DEVICES = devices_without_cuda("CUDA has no sort kernels yet: sort-based functions raise "
-                                    "BackendUnavailable there")
 # accel.linalg's decompositions (LAPACK on the CPU).
 LINALG_DEVICES = devices_without_cuda("accel.linalg has no CUDA implementation yet (cuSOLVER is "
                                       "not wired): it raises BackendUnavailable there")
 # accel.fft (accel's own FFT on the CPU).
 FFT_DEVICES = devices_without_cuda("accel.fft has no CUDA implementation yet (cuFFT is not "
                                    "wired): transforms raise BackendUnavailable there")
-
-
-@pytest.fixture(params=SORT_DEVICES)
-def sort_device(request):
-    return request.param
 
 
 @pytest.fixture(params=LINALG_DEVICES)

@@ -70,8 +70,7 @@ def test_dask_operations_on_accel_chunks_match_numpy(op, device):
           else OPS[op](da, x, y), want, rtol)
 
 
-def test_percentile_and_einsum_on_accel_chunks_match_dask_on_numpy(sort_device):
-    device = sort_device  # percentile sorts: on CUDA an expected BackendUnavailable for now
+def test_percentile_and_einsum_on_accel_chunks_match_dask_on_numpy(device):
     # Dask's percentile is approximate (per-chunk percentiles merged by interpolation): the
     # baseline is the same Dask algorithm over NumPy chunks, which it must equal.
     a = rng.normal(size=1000)

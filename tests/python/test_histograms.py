@@ -12,11 +12,6 @@ import pytest
 import accel as ac
 
 
-@pytest.fixture
-def device(sort_device):
-    """CPU, and CUDA as an expected BackendUnavailable until CUDA has sort kernels."""
-    return sort_device
-
 DTYPES = ["float32", "float64", "int64", "int16", "uint8", "bool"]
 
 

@@ -8,11 +8,6 @@ import pytest
 import accel as ac
 
 
-@pytest.fixture
-def device(sort_device):
-    """CPU, and CUDA as an expected BackendUnavailable until CUDA has sort kernels."""
-    return sort_device
-
 
 def _same(want, got):
     got = ac.asnumpy(got)

@@ -9,11 +9,6 @@ import pytest
 import accel as ac
 
 
-@pytest.fixture
-def device(sort_device):
-    """CPU, and CUDA as an expected BackendUnavailable until CUDA has sort kernels."""
-    return sort_device
-
 DTYPES = ["float64", "float32", "int64", "uint8", "int16", "bool"]
 
 

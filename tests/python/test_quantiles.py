@@ -12,11 +12,6 @@ import pytest
 import accel as ac
 
 
-@pytest.fixture
-def device(sort_device):
-    """CPU, and CUDA as an expected BackendUnavailable until CUDA has sort kernels."""
-    return sort_device
-
 METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
            "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
            "normal_unbiased", "lower", "higher", "midpoint", "nearest"]

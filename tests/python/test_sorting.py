@@ -95,6 +95,30 @@ def test_long_rows_sort_in_parallel_chunks_and_stay_stable(dtype, threads):
         ac.set_num_threads(old)
 
 
+@pytest.mark.parametrize("dtype", DTYPES + ["float16"])
+def test_sort_argsort_searchsorted_and_unique_on_each_device(device, dtype):
+    # On CUDA these run the radix sort kernels: one long row, many short rows, rows of one and
+    # none, a transposed and a reversed view, both directions; searchsorted on both sides.
+    rng = np.random.default_rng(7)
+    x = make((40, 37), dtype, rng)
+    cases = [(make((5001,), dtype, rng), 0), (x, 1), (x.T, 0), (x[::-2], 0),
+             (make((3, 1), dtype, rng), 1), (make((4, 0), dtype, rng), 1)]
+    for a, axis in cases:
+        for descending in (False, True):
+            same_bits(ac.sort(ac.asarray(a, device=device), axis=axis, descending=descending),
+                      np_sort(a, axis, descending))
+            same_bits(ac.argsort(ac.asarray(a, device=device), axis=axis, descending=descending),
+                      np_argsort(a, axis, descending))
+    s = np.sort(make((300,), dtype, rng), kind="stable")
+    v = make((6, 7), dtype, rng)
+    for side in ("left", "right"):
+        same_bits(ac.searchsorted(ac.asarray(s, device=device), ac.asarray(v, device=device),
+                                  side=side), np.searchsorted(s, v, side=side))
+    # (the sign of a zero that unique keeps depends on NumPy's unstable sort: values only)
+    np.testing.assert_array_equal(ac.asnumpy(ac.unique_values(ac.asarray(x, device=device))),
+                                  np.unique(x, equal_nan=False))
+
+
 def test_numpy_signatures_axis_none_kind_and_in_place_method():
     x = np.asarray([[3.0, np.nan, -1.0], [0.0, -0.0, 2.0]])
     same_bits(ac.sort(ac.asarray(x), axis=None), np.sort(x, axis=None, kind="stable"))
