@@ -6,6 +6,8 @@
 // fails on the code before the stream model: there the fake reports the race.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <map>
 #include <thread>
 
 #include "accel/accel.h"
@@ -320,6 +322,38 @@ TEST_F(StreamOrder, a_python_two_as_exponent_squares_on_cuda_as_on_the_cpu) {
   EXPECT_EQ(accel::pow(a, Array::scalar(0.5, true, kGpu)).impl()->node->op, accel::OpId::sqrt);
   EXPECT_EQ(accel::pow(a, Array::scalar(3.0, true, kGpu)).impl()->node->op, accel::OpId::pow);
   EXPECT_TRUE(accel::is_read_only(two));  // so its host copy of the value cannot go stale
+}
+
+TEST_F(StreamOrder, a_sort_on_a_stream_runs_its_radix_passes_there_and_is_read_without_races) {
+  cu::Stream s = cu::Stream::create(0, /*non_blocking=*/true);
+  Array a = upload(5000);  // on the default stream
+  {
+    std::lock_guard<std::recursive_mutex> lock(fake_cuda::state().mutex);
+    fake_cuda::state().launches.clear();
+  }
+  Array values, indices, found;
+  {
+    cu::StreamGuard on_s(s);
+    values = accel::sort(a, -1, false, true);
+    indices = accel::argsort(a, -1, true, true);
+    found = accel::searchsorted(values, a, false, std::nullopt);
+  }
+  auto host = values.to_vector<float>();  // on the default stream: waits for s
+  auto where = found.to_vector<int64_t>();
+  EXPECT_TRUE(races().empty()) << joined(races()) << "\n" << log();
+  // float32 keys: 8 radix passes of count, scan, scatter per sort; one search.
+  std::map<std::string, int> launched;
+  for (const auto& l : fake_cuda::state().launches)
+    for (const char* k : {"sort_keys", "sort_count", "sort_scan_counts", "sort_scatter",
+                          "sort_write", "sort_search", "sort_segment_keys"})
+      if (l.name.find(std::to_string(std::strlen(k)) + k) != std::string::npos) ++launched[k];
+  EXPECT_EQ(launched["sort_keys"], 2);
+  EXPECT_EQ(launched["sort_scatter"], 16);
+  EXPECT_EQ(launched["sort_count"], 16);
+  EXPECT_EQ(launched["sort_scan_counts"], 16);
+  EXPECT_EQ(launched["sort_write"], 2);
+  EXPECT_EQ(launched["sort_search"], 1);
+  EXPECT_EQ(launched["sort_segment_keys"], 0);  // one row
 }
 
 TEST(NvrtcVersion, an_nvrtc_newer_than_the_drivers_cuda_major_does_not_fit) {
