@@ -5,7 +5,8 @@ on cuBLAS), a gather of 1e7 float32 elements (x[idx], random int64 indices; acce
 bounds and waits for the result to say whether one was bad, CuPy does neither), and elementwise
 work on float32 arrays of 1e7 and 1e8 elements (a + b, a * 2, a fused expression, astype) with
 the effective bandwidth of each; reductions (sum of 1e8 float32: all of it, and over each
-axis of a 10000 x 10000 view; cumsum of 1e8 float32); the host time of `a + b` on 10
+axis of a 10000 x 10000 view; cumsum of 1e8 float32); sort and argsort of 1e7 float32 (accel's
+result checked against NumPy's first); the host time of `a + b` on 10
 elements; elementwise bandwidth as a share of the D2D copy's. Beside PyTorch (where it sees the
 GPU): D2D copy, a + b on 10 elements, sum of 1e8 float32, matmul 8192^2 float32 (TF32 off, as
 accel) and bfloat16 (PyTorch only). Run by scripts/gpu-check (its bench stage).
@@ -185,6 +186,27 @@ def reduction_cases(xp, to_device, new_event):
     for key, fn in cases.items():
         out[key] = attempt(f"{xp.__name__} {key}",
                            lambda: 4 * REDUCE_N / (median_event_ms(fn, new_event) / 1e3))
+    return out
+
+
+# ---------------------------------------------------------------- sorts (both libraries)
+
+SORT_N = 10_000_000
+
+
+def sort_cases(xp, to_device, new_event, check=False):
+    """Seconds to sort and argsort 1e7 float32 (random, so every radix pass moves data)."""
+    host = np.random.default_rng(0).random(SORT_N, dtype=np.float32)
+    x = to_device(host)
+    out = {}
+    for key, fn in {"sort": lambda: xp.sort(x), "argsort": lambda: xp.argsort(x)}.items():
+        def run(key=key, fn=fn):
+            if check:
+                got = accel.asnumpy(fn())
+                want = np.sort(host) if key == "sort" else np.argsort(host, kind="stable")
+                assert np.array_equal(got, want), f"{key} differs from NumPy"
+            return median_event_ms(fn, new_event, rounds=3) / 1e3
+        out[key] = attempt(f"{xp.__name__} {key}", run)
     return out
 
 
@@ -416,6 +438,8 @@ ROWS = [  # (key, label, kind): kind "bw" is bytes/s (higher is better), "s" is 
     ("sum axis 0", "sum over axis 0 of 10000 x 10000 float32", "bw"),
     ("sum axis 1", "sum over axis 1 of 10000 x 10000 float32", "bw"),
     ("cumsum", "cumsum of 1e8 float32 (input bytes/s)", "bw"),
+    ("sort", f"sort of {SORT_N:.0e} float32", "s"),
+    ("argsort", f"argsort of {SORT_N:.0e} float32", "s"),
 ]
 
 
@@ -441,6 +465,10 @@ def main():
         accel, lambda h: accel.asarray(h, device="cuda"), accel.cuda.Event), {}))
     if cp:
         c.update(attempt("CuPy reductions", lambda: reduction_cases(cp, cp.asarray, cp.cuda.Event), {}))
+    a.update(attempt("accel sorts", lambda: sort_cases(
+        accel, lambda h: accel.asarray(h, device="cuda"), accel.cuda.Event, check=True), {}))
+    if cp:
+        c.update(attempt("CuPy sorts", lambda: sort_cases(cp, cp.asarray, cp.cuda.Event), {}))
     print(f"\n{'case':44s} {'accel':>12s} {'CuPy':>12s} {'accel/CuPy':>11s}")
     for key, label, kind in ROWS:
         av, cv = a.get(key), c.get(key)

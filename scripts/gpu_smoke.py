@@ -87,6 +87,23 @@ def scan():
     same(ac.cumsum(gpu(i), axis=0), np.cumsum(i, axis=0))
 
 
+def sort():
+    f = rng.standard_normal((7, 30_001)).astype(np.float32)
+    f[:, ::97] = np.nan
+    f[:, 1::89] = -0.0
+    same(ac.sort(gpu(f), axis=1), np.sort(f, axis=1))
+    same(ac.argsort(gpu(f), axis=0), np.argsort(f, axis=0, kind="stable"))
+    # descending: the reverse of an ascending sort of the reversed axis (NaNs first)
+    same(ac.sort(gpu(f.T), axis=0, descending=True), np.sort(f.T, axis=0)[::-1])
+    c = (rng.integers(-3, 3, 5000) + 1j * rng.integers(-3, 3, 5000)).astype(np.complex64)
+    same(ac.argsort(gpu(c)), np.argsort(c, kind="stable"))
+    u = rng.integers(0, 2**64 - 1, 100_000, dtype=np.uint64)
+    same(ac.sort(gpu(u)), np.sort(u))
+    s = np.sort(f[0])
+    same(ac.searchsorted(gpu(s), gpu(f[1]), side="right"), np.searchsorted(s, f[1], side="right"))
+    close(ac.median(gpu(f), axis=1), np.median(f, axis=1))
+
+
 def matmul_cublas():
     why = ac.cuda.cublas_unavailable_reason()
     assert not why, "cuBLAS not found, float matmul ran on the kernel: " + why.split("\n")[0]
@@ -168,6 +185,7 @@ FAMILIES = [
     ("fused region", fused_region),
     ("reduction", reduction),
     ("scan", scan),
+    ("sort (radix kernels)", sort),
     ("matmul (cuBLAS)", matmul_cublas),
     ("matmul (integer kernel)", matmul_kernel),
     ("gather/scatter", gather_scatter),
