@@ -289,6 +289,25 @@ TEST(CudaSortEmulated, passes_cover_only_the_key_bits_and_the_row_count) {
   EXPECT_EQ(passes(random_array({1000, 3}, Dtype::float32, 4)), 8 + 3);
 }
 
+TEST(CudaSortEmulated, a_view_of_too_many_unmergeable_axes_raises_value_error_naming_the_limit) {
+  // 26 axes of 2 with strides 0, 1, 0, 1, ...: no neighbours merge (a broadcast view of two
+  // elements, so nothing large is allocated before the check).
+  Array two = random_array({2}, Dtype::float32, 600);
+  Shape shape(26, 2);
+  Strides strides(26);
+  for (size_t d = 0; d < strides.size(); ++d) strides[d] = d % 2;
+  Array x = Array::view_of(two, shape, strides, two.offset());
+  Array out = Array::view_of(Array::empty({1}, Dtype::int64, host), shape, Strides(26, 0), 0);
+  try {
+    cu::run_sort(runner(), x, 25, false, nullptr, &out);
+    FAIL() << "no error";
+  } catch (const ValueError& e) {
+    EXPECT_NE(std::string(e.what()).find("[sort] the CUDA kernels take at most 24 dimensions"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(CudaSearchsortedEmulated, every_dtype_finds_the_cpus_positions_left_and_right) {
   unsigned seed = 400;
   for (Dtype dt : all_dtypes()) {
