@@ -13,7 +13,8 @@ void sort_on_device(const Array& in, int axis, bool descending, const Array* val
     cuda::sort(in, axis, descending, values, indices);
 }
 
-void searchsorted_on_device(const Array& sorted, const Array& values, bool right, const Array& out) {
+void searchsorted_on_device(const Array& sorted, const Array& values, bool right,
+                            const Array& out) {
   if (values.device().is_cpu())
     cpu::searchsorted(sorted, values, right, out);
   else

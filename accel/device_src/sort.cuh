@@ -23,7 +23,8 @@ constexpr uint64_t low_mask(int bits) {
 // negatives are complemented, so unsigned order is numeric order. Both zeros map to +0's key:
 // they compare equal, and the stable sort keeps their input order, as the CPU's does. Every NaN
 // maps to all ones, after +inf.
-template <class Bits> inline uint64_t float_key(Bits bits) {
+template <class Bits>
+inline uint64_t float_key(Bits bits) {
   constexpr int W = int(sizeof(Bits) * 8);
   constexpr int E = W == 16 ? 5 : (W == 32 ? 8 : 11);  // exponent bits
   constexpr uint64_t sign = uint64_t(1) << (W - 1);
@@ -35,14 +36,17 @@ template <class Bits> inline uint64_t float_key(Bits bits) {
   return (x & sign) ? (~x & low_mask(W)) : (x | sign);
 }
 
-template <class Bits> struct SortComplexPair {
+template <class Bits>
+struct SortComplexPair {
   Bits re, im;
 };
 // What sort_write moves per element: its bits, or a complex's two components.
-template <class Bits, int Kind> struct SortElement {
+template <class Bits, int Kind>
+struct SortElement {
   using type = Bits;
 };
-template <class Bits> struct SortElement<Bits, kSortComplex> {
+template <class Bits>
+struct SortElement<Bits, kSortComplex> {
   using type = SortComplexPair<Bits>;
 };
 
@@ -50,7 +54,8 @@ template <class Bits> struct SortElement<Bits, kSortComplex> {
 // complex element is two). Complex follows the CPU's order, class = 2 * isnan(re) + isnan(im)
 // first, then the parts that are numbers: word 2 is the class, word 1 the real part's key (0,
 // all equal, when it is NaN), word 0 the imaginary part's (0 when it is NaN).
-template <class Bits, int Kind> inline uint64_t sort_key(const Bits* p, int64_t off, int word) {
+template <class Bits, int Kind>
+inline uint64_t sort_key(const Bits* p, int64_t off, int word) {
   constexpr int W = int(sizeof(Bits) * 8);
   if constexpr (Kind == kSortComplex) {
     const uint64_t re = float_key(p[2 * off]), im = float_key(p[2 * off + 1]);
@@ -87,7 +92,8 @@ inline int64_t sort_step() { return int64_t(gridDim.x) * kThreads; }
 template <class Bits, int Kind>
 __global__ void __launch_bounds__(kThreads) sort_keys(const __grid_constant__ SortParams p) {
   const auto* in = static_cast<const Bits*>(p.in);
-  const uint64_t flip = p.descending ? low_mask(sort_word_bits(Kind, int(sizeof(Bits) * 8), p.word)) : 0;
+  const uint64_t flip =
+      p.descending ? low_mask(sort_word_bits(Kind, int(sizeof(Bits) * 8), p.word)) : 0;
   for (int64_t i = sort_first(); i < p.total; i += sort_step()) {
     int64_t q = i;
     if (p.perm_in)
@@ -102,12 +108,15 @@ __global__ void __launch_bounds__(kThreads) sort_keys(const __grid_constant__ So
 }
 
 // The last, most significant word: the row (rows keep ascending order in either direction).
-__global__ void __launch_bounds__(kThreads) sort_segment_keys(const __grid_constant__ SortParams p) {
-  for (int64_t i = sort_first(); i < p.total; i += sort_step()) p.keys_out[i] = p.perm_in[i] / p.len;
+__global__ void __launch_bounds__(kThreads)
+    sort_segment_keys(const __grid_constant__ SortParams p) {
+  for (int64_t i = sort_first(); i < p.total; i += sort_step())
+    p.keys_out[i] = p.perm_in[i] / p.len;
 }
 
 // The elements thread t of a block ranks in `tile`: kSortItems consecutive ones.
-inline void sort_thread_range(const SortParams& p, int64_t tile, int t, int64_t& begin, int64_t& end) {
+inline void sort_thread_range(const SortParams& p, int64_t tile, int t, int64_t& begin,
+                              int64_t& end) {
   begin = tile * kSortTile + int64_t(t) * kSortItems;
   end = begin + kSortItems < p.total ? begin + kSortItems : p.total;
 }
@@ -147,7 +156,8 @@ __global__ void __launch_bounds__(kThreads) sort_count(const __grid_constant__ S
 // The exclusive prefix sums of the n values at `v` (n <= kThreads * per-thread chunk) by one
 // block: each thread sums a contiguous chunk, thread 0 scans the chunk totals, each thread
 // rewrites its chunk. `totals` is kThreads entries of shared memory.
-template <class T> inline void block_exclusive_scan(T* v, int64_t n, T* totals) {
+template <class T>
+inline void block_exclusive_scan(T* v, int64_t n, T* totals) {
   const int t = int(threadIdx.x);
   const int64_t chunk = (n + kThreads - 1) / kThreads;
   const int64_t begin = t * chunk < n ? t * chunk : n;
@@ -225,7 +235,8 @@ __global__ void __launch_bounds__(kThreads) sort_write(const __grid_constant__ S
     if (values)
       values[offset_of(row, p.ndim, p.size, p.values_stride) + k * p.values_step] =
           in[offset_of(row, p.ndim, p.size, p.in_stride) + j * p.in_step];
-    if (p.indices) p.indices[offset_of(row, p.ndim, p.size, p.indices_stride) + k * p.indices_step] = j;
+    if (p.indices)
+      p.indices[offset_of(row, p.ndim, p.size, p.indices_stride) + k * p.indices_step] = j;
   }
 }
 

@@ -66,17 +66,20 @@ template <class P, class Kernel>
 EmulatedRunner::Run emulate(Kernel kernel) {
   return [kernel](cu::Grid g, const void* params) {
     const P p = *static_cast<const P*>(params);
-    simt::launch({g.x, g.y, 1}, {kk::kThreads, 1, 1}, [&] { kernel(p); }, runner().options);
+    simt::launch(
+        {g.x, g.y, 1}, {kk::kThreads, 1, 1}, [&] { kernel(p); }, runner().options);
   };
 }
 
 template <class Bits, int Kind>
 void add_typed(EmulatedRunner& r, Dtype dt) {
   const cu::SortKernelNames n = cu::sort_kernel_names(dt);
-  r.add(n.keys, emulate<kk::SortParams>([](const kk::SortParams& p) { kk::sort_keys<Bits, Kind>(p); }));
-  r.add(n.write, emulate<kk::SortParams>([](const kk::SortParams& p) { kk::sort_write<Bits, Kind>(p); }));
-  r.add(n.search,
-        emulate<kk::SearchParams>([](const kk::SearchParams& p) { kk::sort_search<Bits, Kind>(p); }));
+  r.add(n.keys,
+        emulate<kk::SortParams>([](const kk::SortParams& p) { kk::sort_keys<Bits, Kind>(p); }));
+  r.add(n.write,
+        emulate<kk::SortParams>([](const kk::SortParams& p) { kk::sort_write<Bits, Kind>(p); }));
+  r.add(n.search, emulate<kk::SearchParams>(
+                      [](const kk::SearchParams& p) { kk::sort_search<Bits, Kind>(p); }));
 }
 
 EmulatedRunner& runner() {
@@ -84,7 +87,8 @@ EmulatedRunner& runner() {
     auto* e = new EmulatedRunner();
     e->add(cu::kSortSegmentKeys,
            emulate<kk::SortParams>([](const kk::SortParams& p) { kk::sort_segment_keys(p); }));
-    e->add(cu::kSortCount, emulate<kk::SortParams>([](const kk::SortParams& p) { kk::sort_count(p); }));
+    e->add(cu::kSortCount,
+           emulate<kk::SortParams>([](const kk::SortParams& p) { kk::sort_count(p); }));
     e->add(cu::kSortScanCounts,
            emulate<kk::SortParams>([](const kk::SortParams& p) { kk::sort_scan_counts(p); }));
     e->add(cu::kSortScatter,
@@ -234,9 +238,9 @@ void check_sort(const Array& x, int axis, bool descending, bool strided_outputs,
 
 TEST(CudaSortEmulated, every_dtype_sorts_rows_like_the_cpu_in_both_directions) {
   // 1000 rows of 37, rows of length 1 and 0, an axis before others, one row of a 3-d array.
-  const std::vector<std::pair<Shape, int>> cases = {
-      {{1000, 37}, 1}, {{37, 40}, 0}, {{6, 1}, 1}, {{4, 0}, 1}, {{0}, 0}, {{1}, 0},
-      {{3, 5, 29}, 1}, {{5000}, 0}};
+  const std::vector<std::pair<Shape, int>> cases = {{{1000, 37}, 1}, {{37, 40}, 0}, {{6, 1}, 1},
+                                                    {{4, 0}, 1},     {{0}, 0},      {{1}, 0},
+                                                    {{3, 5, 29}, 1}, {{5000}, 0}};
   unsigned seed = 1;
   for (Dtype dt : all_dtypes())
     for (const auto& [shape, axis] : cases) {

@@ -120,8 +120,8 @@ SortKernelNames sort_kernel_names(Dtype dtype) {
   return {typed("sort_keys", k), typed("sort_write", k), typed("sort_search", k)};
 }
 
-void run_sort(KernelRunner& runner, const Array& in, int axis, bool descending,
-              const Array* values, const Array* indices) {
+void run_sort(KernelRunner& runner, const Array& in, int axis, bool descending, const Array* values,
+              const Array* indices) {
   const int64_t total = in.size();
   if (total == 0 || (!values && !indices)) return;
   const KeyType k = key_type(in.dtype());

@@ -20,8 +20,8 @@ inline constexpr const char* kSortScanCounts = "accel::kernels::sort_scan_counts
 inline constexpr const char* kSortScatter = "accel::kernels::sort_scatter";
 
 // sort_on_device / searchsorted_on_device on `runner`.
-void run_sort(KernelRunner& runner, const Array& in, int axis, bool descending,
-              const Array* values, const Array* indices);
+void run_sort(KernelRunner& runner, const Array& in, int axis, bool descending, const Array* values,
+              const Array* indices);
 void run_searchsorted(KernelRunner& runner, const Array& sorted, const Array& values, bool right,
                       const Array& out);
 
