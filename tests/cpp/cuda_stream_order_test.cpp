@@ -327,9 +327,11 @@ TEST_F(StreamOrder, a_python_two_as_exponent_squares_on_cuda_as_on_the_cpu) {
 TEST_F(StreamOrder, a_sort_on_a_stream_runs_its_radix_passes_there_and_is_read_without_races) {
   cu::Stream s = cu::Stream::create(0, /*non_blocking=*/true);
   Array a = upload(5000);  // on the default stream
+  size_t modules_before;
   {
     std::lock_guard<std::recursive_mutex> lock(fake_cuda::state().mutex);
     fake_cuda::state().launches.clear();
+    modules_before = fake_cuda::state().modules.size();
   }
   Array values, indices, found;
   {
@@ -354,6 +356,8 @@ TEST_F(StreamOrder, a_sort_on_a_stream_runs_its_radix_passes_there_and_is_read_w
   EXPECT_EQ(launched["sort_write"], 2);
   EXPECT_EQ(launched["sort_search"], 1);
   EXPECT_EQ(launched["sort_segment_keys"], 0);  // one row
+  // The sort's kernels compile as one module (KernelRunner::prepare), the search as another.
+  EXPECT_EQ(fake_cuda::state().modules.size() - modules_before, 2u);
 }
 
 TEST(NvrtcVersion, an_nvrtc_newer_than_the_drivers_cuda_major_does_not_fit) {

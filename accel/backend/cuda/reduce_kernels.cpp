@@ -106,22 +106,40 @@ std::string reduce_op(ReduceOp op, Dtype in, Dtype out) {
   return "";
 }
 
-// The compiled kernels of this process: a module per kernel, compiled when first launched (a
-// call uses one to three of an op's kernels; the kernel cache keeps them across processes).
+// The compiled kernels of this process, by name: a module per group of kernels named together
+// (KernelRunner::prepare: a sort's six kernels in one NVRTC run), else per kernel, compiled when
+// first launched (a reduction uses one to three of an op's kernels); the kernel cache keeps
+// them across processes.
+struct KernelTable {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<BuiltinKernels>> modules;
+  std::map<std::string, BuiltinKernels*> by_name;
+
+  // Under the lock: one new module for the names no module has yet.
+  void add_missing(const std::vector<std::string>& names) {
+    std::vector<std::string> missing;
+    for (const std::string& n : names)
+      if (!by_name.count(n) && std::find(missing.begin(), missing.end(), n) == missing.end())
+        missing.push_back(n);
+    if (missing.empty()) return;
+    modules.push_back(
+        std::make_unique<BuiltinKernels>(reduction_source(), missing, "accel_reduce.cu"));
+    for (const std::string& n : missing) by_name[n] = modules.back().get();
+  }
+};
+
+KernelTable& kernel_table() {
+  static auto* table = new KernelTable();  // never destroyed: modules outlive static destruction
+  return *table;
+}
+
 Kernel kernel_for(int device, const std::string& name) {
-  struct Table {
-    std::mutex mutex;
-    std::map<std::string, std::unique_ptr<BuiltinKernels>> modules;
-  };
-  static auto* table = new Table();  // never destroyed: modules outlive static destruction
+  KernelTable& table = kernel_table();
   BuiltinKernels* kernels;
   {
-    std::lock_guard<std::mutex> lock(table->mutex);
-    auto& slot = table->modules[name];
-    if (!slot)
-      slot = std::make_unique<BuiltinKernels>(reduction_source(), std::vector<std::string>{name},
-                                              "accel_reduce.cu");
-    kernels = slot.get();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    table.add_missing({name});
+    kernels = table.by_name.at(name);
   }
   return kernels->get(name, device);
 }
@@ -129,6 +147,11 @@ Kernel kernel_for(int device, const std::string& name) {
 class CudaRunner final : public KernelRunner {
  public:
   explicit CudaRunner(int device) : device_(device) {}
+  void prepare(const std::vector<std::string>& names) override {
+    KernelTable& table = kernel_table();
+    std::lock_guard<std::mutex> lock(table.mutex);
+    table.add_missing(names);
+  }
   void launch(const std::string& name, Grid grid, const void* params, size_t bytes) override {
     KernelArgs args;
     args.add_bytes(params, bytes);

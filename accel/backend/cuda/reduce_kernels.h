@@ -44,6 +44,9 @@ NonzeroKernelNames nonzero_kernel_names(Dtype dtype);
 class KernelRunner {
  public:
   virtual ~KernelRunner() = default;
+  // The kernels a call is about to launch, so that a runner that compiles them can compile
+  // them in one NVRTC run rather than one per kernel (a sort launches six).
+  virtual void prepare(const std::vector<std::string>& names) {}
   // Runs kernel `name` (a name expression of reduction_source()) over `grid` blocks of
   // kernels::kThreads threads with one parameter struct.
   virtual void launch(const std::string& name, Grid grid, const void* params, size_t bytes) = 0;

@@ -126,6 +126,8 @@ void run_sort(KernelRunner& runner, const Array& in, int axis, bool descending, 
   if (total == 0 || (!values && !indices)) return;
   const KeyType k = key_type(in.dtype());
   const SortKernelNames names = sort_kernel_names(in.dtype());
+  runner.prepare(
+      {names.keys, names.write, kSortSegmentKeys, kSortCount, kSortScanCounts, kSortScatter});
   kernels::SortParams p{};
   set_rows(p, in, axis, values, indices);
   p.in = in.data();
