@@ -48,6 +48,7 @@ void radix_sort(U* keys, int64_t* positions, int64_t n, bool parallel) {
   U *dst = nullptr;
   int64_t* dst_pos = nullptr;
   std::vector<Histogram> offsets(static_cast<size_t>(parts));
+  bool dst_used = false;  // whether a pass has scattered yet
   for (int p = 0; p < kPasses; ++p) {
     if (std::find(total[p].begin(), total[p].end(), n) != total[p].end()) continue;
     if (!dst) {
@@ -59,7 +60,7 @@ void radix_sort(U* keys, int64_t* positions, int64_t n, bool parallel) {
     const int shift = 8 * p;
     // Each part's digit counts, then where each (digit, part) starts: digits in order, parts in
     // order within a digit, so equal digits keep their order (stability).
-    if (parts == 1 || src == keys) {  // the first pass's parts hold the keys counted above
+    if (parts == 1 || !dst_used) {  // before any scatter, the parts hold the keys counted above
       for (int t = 0; t < parts; ++t) offsets[static_cast<size_t>(t)] = part_totals[static_cast<size_t>(t)][p];
     } else {
       parallel_for(parts, 1, [&](int64_t t0, int64_t t1) {
@@ -103,6 +104,7 @@ void radix_sort(U* keys, int64_t* positions, int64_t n, bool parallel) {
     }
     std::swap(src, dst);
     std::swap(src_pos, dst_pos);
+    dst_used = true;
   }
   if (src != keys) {
     std::copy(src, src + n, keys);
