@@ -204,16 +204,20 @@ void searchsorted_typed(const Array& sorted, const Array& values, bool right, co
   int64_t* o = static_cast<int64_t*>(out.data());
   const Shape& shape = values.shape();
   const Less<T> less;
-  // lower_bound/upper_bound over positions, reading the (possibly strided) sorted array.
-  auto find = [&](const T& x) {
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      const T& m = a[mid * step];
-      if (right ? !less(x, m) : less(m, x)) lo = mid + 1;
-      else hi = mid;
+  // lower_bound/upper_bound over positions, reading the (possibly strided) sorted array: the
+  // first position whose element is not before x. Without a branch on the comparison (the
+  // step is a conditional move): a mispredicted branch per step cost most of each search, and
+  // isin searches every element of its input.
+  auto find = [&](const T& x) -> int64_t {
+    if (n == 0) return 0;
+    auto before = [&](const T& m) { return right ? !less(x, m) : less(m, x); };
+    int64_t base = 0, len = n;
+    while (len > 1) {
+      const int64_t half = len / 2;
+      base = before(a[(base + half) * step]) ? base + half : base;
+      len -= half;
     }
-    return lo;
+    return base + (before(a[base * step]) ? 1 : 0);
   };
   parallel_for(values.size(), 4096, [&](int64_t k0, int64_t k1) {
     Odometer at_v(shape, values.strides(), k0), at_o(shape, out.strides(), k0);
