@@ -1,5 +1,6 @@
 """A progress bar for long waits (issue 14): drawn on stderr when it is a terminal, silent
-otherwise (logs, CI, pipes), so output that is read by programs stays clean."""
+otherwise (logs, CI, pipes), so output that is read by programs stays clean. (Compiles draw
+their own status line from the C++ core: accel/runtime/compile_status.h.)"""
 
 from __future__ import annotations
 
@@ -48,52 +49,3 @@ class Progress:
         self.stream.write("\r" + line + " " * pad)
         self.stream.flush()
 
-
-class Busy:
-    """`with Busy("compiling kernel.cu"):` around a wait of unknown length (a compile): once it
-    has lasted `after` seconds, a status line with the elapsed time is drawn on stderr (a
-    terminal only) and redrawn every `interval` seconds until the wait ends, then cleared. Short
-    waits (a cache hit) draw nothing; without a terminal no thread is started at all. The wait
-    must release the GIL (accel's compiles do) for the line to move."""
-
-    def __init__(self, what, after=0.5, interval=0.25, stream=None, enabled=None):
-        import threading
-
-        self.what = what
-        self.after = after
-        self.interval = interval
-        self.stream = stream if stream is not None else sys.stderr
-        isatty = getattr(self.stream, "isatty", None)
-        self.enabled = enabled if enabled is not None else bool(isatty and isatty())
-        self._done = threading.Event()
-        self._thread = None
-        self._width = 0
-
-    def __enter__(self):
-        if self.enabled:
-            import threading
-
-            self._t0 = time.perf_counter()
-            self._thread = threading.Thread(target=self._run, daemon=True)
-            self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        if self._thread is not None:
-            self._done.set()
-            self._thread.join()
-            if self._width:
-                self.stream.write("\r" + " " * self._width + "\r")
-                self.stream.flush()
-        return False
-
-    def _run(self):
-        if self._done.wait(self.after):
-            return
-        while True:
-            line = f"{self.what} ... {time.perf_counter() - self._t0:4.1f}s"
-            self._width = max(self._width, len(line))
-            self.stream.write("\r" + line)
-            self.stream.flush()
-            if self._done.wait(self.interval):
-                return

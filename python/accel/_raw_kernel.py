@@ -135,16 +135,12 @@ class RawKernel:
         key = ("cpu" if str(device) == "cpu" else device, bool(checked))
         k = self._kernels.get(key)
         if k is None:
-            # A first use compiles the module unless a cache has it: a status line on a
-            # terminal when that takes a while.
-            from ._progress import Busy
-
-            where = "the host compiler" if str(device) == "cpu" else "NVRTC"
-            with Busy(f"compiling {self.module._program_name} with {where}"):
-                if str(device) == "cpu":
-                    k = self.module._cpu.function(self.name, bool(checked))
-                else:
-                    k = self.module._cuda_module(bool(checked)).function(self.name, device)
+            # A first use compiles the module unless a cache has it (the C++ core draws a
+            # status line on a terminal when that takes a while: runtime/compile_status.h).
+            if str(device) == "cpu":
+                k = self.module._cpu.function(self.name, bool(checked))
+            else:
+                k = self.module._cuda_module(bool(checked)).function(self.name, device)
             self._kernels[key] = k
         return k
 

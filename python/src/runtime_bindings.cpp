@@ -5,6 +5,7 @@
 
 #include "accel/backend/backend.h"
 #include "accel/backend/cpu/cpu.h"
+#include "accel/runtime/compile_status.h"
 #include "accel/runtime/config.h"
 #include "bindings.h"
 
@@ -19,6 +20,10 @@ void init_runtime(nb::module_& m) {
     return out;
   }, "Every ACCEL_* variable (accel/runtime/config.def): name, kind, meaning, value or None, "
      "and why the value is malformed or None.");
+  m.def("_compile_status_for_testing", [](double after_s, double interval_s) {
+    compile_status::enable_for_testing({}, after_s, interval_s);
+  }, nb::arg("after_s"), nb::arg("interval_s"),
+     "Tests: draw the compile status line on stderr whatever it is, after `after_s` seconds.");
   m.def("num_threads", &cpu::num_threads, "Threads the CPU backend uses (ACCEL_NUM_THREADS).");
   m.def("set_num_threads", [](int n) {
     if (n < 1) throw ValueError("[set_num_threads] needs at least 1 thread, got " + std::to_string(n));

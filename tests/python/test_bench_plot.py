@@ -3,6 +3,7 @@ terminal, and `p.plot(path)` (the profile as a roofline and a time breakdown), i
 
 import io
 import json
+import os
 import subprocess
 import sys
 
@@ -68,33 +69,14 @@ def test_progress_bar_is_silent_when_not_a_terminal():
     assert s.getvalue() == ""
 
 
-def test_busy_line_appears_only_for_long_waits_on_a_terminal():
-    import time
-
-    s = io.StringIO()
-    with _progress.Busy("compiling k.cu", after=0.0, interval=0.05, stream=s, enabled=True):
-        time.sleep(0.3)
-    out = s.getvalue()
-    assert out.startswith("\rcompiling k.cu ... ") and out.count("\r") >= 3
-    assert out.endswith("\r") and out.rsplit("\r", 2)[1].strip() == ""  # cleared
-    s = io.StringIO()
-    with _progress.Busy("compiling k.cu", after=5.0, stream=s, enabled=True):
-        pass  # a cache hit: shorter than `after`
-    assert s.getvalue() == ""
-    quiet = _progress.Busy("compiling k.cu", stream=io.StringIO())  # not a terminal
-    with quiet:
-        time.sleep(0.01)
-    assert quiet._thread is None and quiet.stream.getvalue() == ""
-
-
 @pytest.mark.cxx
 def test_a_kernel_compile_shows_its_status_line_on_a_terminal(tmp_path):
     import os
     import pty
 
     code = (
-        "import accel as ac, accel._progress as P\n"
-        "P.Busy.__init__.__defaults__ = (0.0, 0.05, None, None)  # draw at once\n"
+        "import accel as ac\n"
+        "ac._core._compile_status_for_testing(0.0, 0.05)  # draw at once\n"
         "k = ac.RawKernel('extern \"C\" __global__ void k(float* x) { x[threadIdx.x] += 1; }', 'k')\n"
         "x = ac.zeros(4, dtype=ac.float32)\n"
         "k((1,), (4,), (x,))\n"
@@ -116,7 +98,24 @@ def test_a_kernel_compile_shows_its_status_line_on_a_terminal(tmp_path):
     os.close(primary)
     assert out.returncode == 0, err
     assert "result [1.0, 1.0, 1.0, 1.0]" in out.stdout
-    assert "compiling kernel.cu with the host compiler ... " in err.decode()
+    assert "compiling RawKernel kernel.cu with the host compiler ... " in err.decode()
+    assert err.decode().endswith("\r")  # cleared before the program went on
+
+
+@pytest.mark.cxx
+def test_compiles_draw_nothing_when_stderr_is_not_a_terminal(tmp_path):
+    code = ("import accel as ac\n"
+            "k = ac.RawKernel('extern \"C\" __global__ void k(float* x) { x[threadIdx.x] += 2; }', 'k')\n"
+            "x = ac.zeros(4, dtype=ac.float32)\n"
+            "k((1,), (4,), (x,))\n"
+            "print('result', ac.asnumpy(x).tolist())\n")
+    env = dict(os.environ, ACCEL_CACHE_DIR=str(tmp_path))  # a cold cache: a real compile
+    env.pop("ACCEL_PROGRESS", None)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         env=env)
+    assert out.returncode == 0, out.stderr
+    assert "result [2.0, 2.0, 2.0, 2.0]" in out.stdout
+    assert out.stderr == ""
 
 
 def _profile_some_kernels():

@@ -253,3 +253,49 @@ def test_stride_loops_after_exits_and_with_break(stride_module, live):
     out2 = accel.full(block, -1.0, dtype=accel.float32)
     k((1,), (block,), (cpu(x), out2, np.int64(n), np.int32(live)), check=True)
     np.testing.assert_allclose(accel.asnumpy(out2), got, rtol=1e-6)
+
+
+# A stride loop whose threads hold consecutive values and are all live runs a round without
+# conditions (barrier_split.cpp, consecutive_round); a thread that changes its own variable,
+# finishes early or starts elsewhere sends the round back to the general path.
+STRIDE_FAST = r"""
+extern "C" __global__ void stride_fast(const int* x, int* out, int* counts, int n, int spread) {
+  __shared__ int c[256];
+  int t = threadIdx.x;
+  int limit = n - (t % 3);
+  int count = 0;
+  for (TYPE i = blockIdx.x * blockDim.x + spread * t; i < (TYPE)limit; i += blockDim.x * gridDim.x * spread) {
+    out[i] += x[i] + t;
+    ++count;
+    if (x[i] == 7) i += blockDim.x * gridDim.x * spread;
+  }
+  c[t] = count;
+  __syncthreads();
+  counts[blockIdx.x * blockDim.x + t] = c[blockDim.x - 1 - t];
+}
+"""
+
+
+@pytest.mark.parametrize("type_", ["int", "unsigned", "long long", "size_t"])
+@pytest.mark.parametrize("grid,block,n,spread", [((3,), 64, 5000, 1), ((2,), 32, 999, 2),
+                                                 ((1,), 256, 256, 1), ((4,), 16, 70, 1)])
+def test_consecutive_stride_rounds_match_a_thread_by_thread_run(type_, grid, block, n, spread):
+    k = accel.RawModule(STRIDE_FAST.replace("TYPE", type_)).get_function("stride_fast")
+    assert k.kernel("cpu").mode == "split"
+    x = rng.integers(0, 10, n).astype(np.int32)
+    out = accel.full(n, 5, dtype=accel.int32)
+    counts = accel.zeros(grid[0] * block, dtype=accel.int32)
+    k(grid, (block,), (cpu(x), out, counts, np.int32(n), np.int32(spread)))
+    want, per_thread = np.full(n, 5, np.int64), np.zeros((grid[0], block), np.int64)
+    stride = block * grid[0] * spread
+    for b in range(grid[0]):
+        for t in range(block):
+            i, limit = b * block + spread * t, n - t % 3
+            while i < limit:
+                want[i] += x[i] + t
+                per_thread[b, t] += 1
+                if x[i] == 7:
+                    i += stride
+                i += stride
+    np.testing.assert_array_equal(accel.asnumpy(out), want)
+    np.testing.assert_array_equal(accel.asnumpy(counts).reshape(grid[0], block), per_thread[:, ::-1])

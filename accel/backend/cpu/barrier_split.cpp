@@ -485,6 +485,7 @@ class KernelSplitter {
                        "accel_next_thread_" + id + "a");
     const std::string body = text_.substr(s.body[0].begin, s.body[0].end - s.body[0].begin);
     out += "\nfor (unsigned " + more + " = 1; " + more + ";) { " + more + " = 0;" +
+           consecutive_round(s, loop, body, id) +
            thread_loop(line_directive(loop.cond_begin) + "if (" + loop.cond + ") { do {" +
                            line_directive(s.body[0].begin) + body + "\n} while (0);" +
                            line_directive(loop.step_begin) + loop.step + "; " + more + " |= (" + loop.cond +
@@ -493,6 +494,37 @@ class KernelSplitter {
            "}}";
     scopes_.pop_back();
     return out;
+  }
+
+  // A round of a stride loop in which every thread is live and thread k's variable is the first
+  // thread's plus k, as after `i = blockIdx.x * blockDim.x + threadIdx.x`: checked at run time,
+  // each round. Then the variable is bound to that expression instead of being read from its
+  // per-thread array, so the compiler sees x[i] as x[i0 + thread] (contiguous) and the round has
+  // no condition: it vectorises, where the general round (conditional stores through the
+  // per-thread arrays) does not. The variable is written back after each iteration, so a body
+  // that changes it still works. One-dimensional blocks and integer loop variables only, and no
+  // thread may have returned (kernels with exits keep the general round).
+  std::string consecutive_round(const Stmt& s, const StrideLoop& loop, const std::string& body,
+                                const std::string& id) const {
+    static const std::regex kIntegerType(
+        R"(^\s*(?:(?:(?:unsigned|signed|long|short|int|char)\b\s*)+|(?:std::)?(?:size_t|ptrdiff_t|u?int(?:8|16|32|64)_t)\s*)$)");
+    if (exits_ || !std::regex_match(loop.type, kIntegerType)) return "";
+    const std::string T = "std::remove_cv_t<" + loop.type + ">", v = loop.var;
+    const std::string first = "accel_first_" + id, all = "accel_all_" + id, arr = "accel_pt_" + v;
+    std::string bind;  // the thread's variables, the loop variable as the first one's plus k
+    for (const auto& scope : scopes_)
+      for (const std::string& name : scope)
+        if (name != v) bind += " auto& " + name + " = accel_pt_" + name + "[accel_tx];";
+    const std::string thread =
+        " ::threadIdx = uint3{accel_tx, 0, 0}; const uint3 threadIdx = {accel_tx, 0, 0}; (void)threadIdx;" + bind +
+        " " + T + " " + v + " = " + first + " + static_cast<" + T + ">(accel_tx);";
+    const std::string loop_tx = "for (unsigned accel_tx = 0; accel_tx < accel_bx; ++accel_tx) {";
+    return "\nif (accel_by == 1 && accel_bz == 1) { const " + T + " " + first + " = " + arr + "[0]; unsigned " + all +
+           " = 1;\n" + loop_tx + thread + line_directive(loop.cond_begin) + all + " &= (" + arr +
+           "[accel_tx] == " + v + " && (" + loop.cond + ")) ? 1u : 0u; }\nif (" + all + ") {\n" + loop_tx +
+           thread + " { do {" + line_directive(s.body[0].begin) + body + "\n} while (0);" +
+           line_directive(loop.step_begin) + loop.step + "; " + arr + "[accel_tx] = " + v + "; " + "accel_more_" +
+           id + " |= (" + loop.cond + ") ? 1u : 0u; } }\ncontinue; } }";
   }
 
   // `for (T i = uniform; uniform; uniform)` around barriers: run once per block.

@@ -12,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "accel/runtime/compile_status.h"
 #include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/kernel_cache.h"
@@ -132,7 +133,7 @@ std::string quoted(const std::string& flag) {
 // at once do not meet until the cache's atomic store, which keeps whichever entry came first.
 fs::path compile_to_cache(const std::string& cxx, const std::string& source,
                           const std::string& flags, const std::string& key, const std::string& what,
-                          double* seconds) {
+                          bool waited_for, double* seconds) {
   std::string tmpl = (fs::temp_directory_path() / "accel-jit-XXXXXX").string();
   if (!mkdtemp(tmpl.data()))
     throw CompileError("[jit] cannot create a temporary directory in " +
@@ -143,7 +144,12 @@ fs::path compile_to_cache(const std::string& cxx, const std::string& source,
   const std::string cmd = "'" + cxx + "' " + kFlags + flags + " -o '" + so.string() + "' '" +
                           src.string() + "' " + kLibs + " > '" + log.string() + "' 2>&1";
   const auto t0 = std::chrono::steady_clock::now();
-  const int rc = std::system(cmd.c_str());
+  int rc;
+  {
+    std::optional<compile_status::Scope> status;
+    if (waited_for) status.emplace(what, "the host compiler");
+    rc = std::system(cmd.c_str());
+  }
   *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string bytes;
   if (rc == 0) {
@@ -190,7 +196,7 @@ std::string host_compiler_identity() {
 
 HostLibrary build_host_library(const std::string& source,
                                const std::vector<std::string>& extra_flags,
-                               const std::string& what) {
+                               const std::string& what, bool waited_for) {
   const auto& [cxx, id] = compiler();
   if (cxx.empty())
     throw BackendUnavailable(
@@ -220,7 +226,7 @@ HostLibrary build_host_library(const std::string& source,
   std::optional<fs::path> path = KernelCache::instance().load_path(key);
   lib.from_disk = path.has_value();
   if (rec && lib.from_disk) rec->event().flags |= profile::kCacheHit | profile::kDiskCache;
-  if (!path) path = compile_to_cache(cxx, source, flags, key, what, &lib.compile_seconds);
+  if (!path) path = compile_to_cache(cxx, source, flags, key, what, waited_for, &lib.compile_seconds);
   lib.handle = dlopen(path->c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib.handle)
     throw CompileError("[jit] cannot load " + path->string() + " (kernel " + what +

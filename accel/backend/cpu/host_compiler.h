@@ -18,10 +18,13 @@ struct HostLibrary {
 
 // Builds `source` (or loads it from the kernel cache) and opens it. `extra_flags` are added to
 // the compile command (and the key), e.g. "-DN=4". `what` names the kernel in messages. Throws
-// BackendUnavailable (no compiler) or CompileError (with the compiler's log).
+// BackendUnavailable (no compiler) or CompileError (with the compiler's log). `waited_for`:
+// the caller waits for the compile (a RawKernel's first launch), so a long one shows the
+// compile status line (runtime/compile_status.h); fused kernels compile in the background
+// while the interpreter runs, and show nothing.
 HostLibrary build_host_library(const std::string& source,
                                const std::vector<std::string>& extra_flags,
-                               const std::string& what);
+                               const std::string& what, bool waited_for = true);
 // The symbol `name` of a library; throws CompileError naming `what` when it is missing.
 void* host_symbol(const HostLibrary& lib, const std::string& name, const std::string& what);
 // Source to put first in a kernel whose loops call sin, exp, ...: declares glibc's vector

@@ -127,7 +127,7 @@ class Jit {
   HostKernel build(const ir::KernelIR& ir) {
     const std::string source =
         host_vector_math_declarations() + codegen::emit_kernel(ir, codegen::host_dialect());
-    const HostLibrary lib = build_host_library(source, {}, ir.name());
+    const HostLibrary lib = build_host_library(source, {}, ir.name(), /*waited_for=*/false);
     auto fn = reinterpret_cast<HostKernel>(host_symbol(lib, ir.name(), ir.name()));
     std::lock_guard<std::mutex> lock(mutex_);
     if (lib.from_disk) {

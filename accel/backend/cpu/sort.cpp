@@ -1,9 +1,13 @@
 // The CPU's sort and searchsorted. A row (the sorted axis of one position of the other axes)
 // is copied into a contiguous scratch buffer, sorted there and written back: rows are spread
-// over the thread pool, and a single long row is cut into chunks sorted in parallel and merged.
-// Every sort is stable (stable_sort and merges that take from the left on ties), so the order of
-// equal elements (-0.0 and 0.0, NaNs) is the same on every run and for every thread count.
+// over the thread pool. Rows of integers, bools and reals of kRadixRow elements or more are
+// radix-sorted (radix_sort.h; each pass split across the pool for a single long row); other
+// rows (complex numbers, short rows) are comparison-sorted, a single long row cut into chunks
+// sorted in parallel and merged. Every sort is stable (radix passes keep the order of equal
+// digits; merges take from the left on ties), so the order of equal elements (-0.0 and 0.0,
+// NaNs) is the same on every run, for every thread count and either algorithm.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <complex>
 #include <memory>
@@ -13,6 +17,7 @@
 #include "accel/backend/cpu/sort.h"
 
 #include "accel/core/dtype.h"
+#include "accel/backend/cpu/radix_sort.h"
 #include "accel/backend/cpu/reduce_layout.h"
 #include "accel/backend/cpu/thread_pool.h"
 
@@ -20,6 +25,9 @@ namespace accel::cpu {
 namespace {
 
 constexpr int64_t kSerialElements = 1 << 15;  // below this a row is sorted on one thread
+// From this length a row of integers or reals is radix-sorted: below it, the 256-entry digit
+// tables of each pass cost more than the comparisons they save.
+constexpr int64_t kRadixRow = 256;
 
 // NumPy's sort order: NaN after every number; complex numbers by real then imaginary part, the
 // classes R+Rj < R+nanj < nan+Rj < nan+nanj (numpy/_core/src/npysort's CFLOAT_LT).
@@ -88,6 +96,41 @@ template <class E, class Cmp> void sort_range(E* data, int64_t n, Cmp cmp, bool 
   if (src != data) std::copy(src, src + n, data);
 }
 
+// Radix sort of one row (`step` apart in `p`) into `values` and/or `indices` (either may be
+// null). Keys alone when they give the values back exactly; otherwise the keys carry their
+// positions and the values are gathered from the row.
+template <class T>
+void radix_sort_row(const T* p, int64_t step, int64_t len, bool descending, bool parallel, T* values,
+                    int64_t v_step, int64_t* indices, int64_t i_step) {
+  using Key = RadixKey<T>;
+  using U = typename Key::U;
+  std::unique_ptr<U[]> keys(new U[static_cast<size_t>(len)]);
+  // A single long row converts its keys on the pool too.
+  const int64_t grain = parallel ? kSerialElements : len;
+  std::atomic<bool> exact{true};
+  parallel_for(len, grain, [&](int64_t j0, int64_t j1) {
+    bool part_exact = true;
+    for (int64_t j = j0; j < j1; ++j) keys[j] = Key::encode(p[j * step], descending, &part_exact);
+    if (!part_exact) exact = false;
+  });
+  if (!indices && exact) {
+    radix_sort(keys.get(), nullptr, len, parallel);
+    parallel_for(len, grain, [&](int64_t j0, int64_t j1) {
+      for (int64_t j = j0; j < j1; ++j) values[j * v_step] = Key::decode(keys[j], descending);
+    });
+    return;
+  }
+  std::unique_ptr<int64_t[]> positions(new int64_t[static_cast<size_t>(len)]);
+  for (int64_t j = 0; j < len; ++j) positions[j] = j;
+  radix_sort(keys.get(), positions.get(), len, parallel);
+  parallel_for(len, grain, [&](int64_t j0, int64_t j1) {
+    if (indices)
+      for (int64_t j = j0; j < j1; ++j) indices[j * i_step] = positions[j];
+    if (values)
+      for (int64_t j = j0; j < j1; ++j) values[j * v_step] = p[positions[j] * step];
+  });
+}
+
 // The positions of every row: the other axes of `a` walked in C order.
 struct RowWalk {
   Shape shape;
@@ -123,6 +166,13 @@ void sort_typed(const Array& in, int axis, bool descending, const Array* values,
     std::vector<std::pair<T, int64_t>> pairs;
     for (int64_t r = r0; r < r1; ++r, at_in.next(), at_v.next(), at_i.next()) {
       const T* p = src + at_in.offset();
+      if constexpr (has_radix_key<T>::value) {
+        if (len >= kRadixRow) {
+          radix_sort_row(p, in_step, len, descending, !parallel_rows, values ? vdst + at_v.offset() : nullptr,
+                         v_step, indices ? idst + at_i.offset() : nullptr, i_step);
+          continue;
+        }
+      }
       if (!indices) {
         if (!keys) keys.reset(new T[static_cast<size_t>(len)]);
         for (int64_t j = 0; j < len; ++j) keys[j] = p[j * in_step];
@@ -154,16 +204,20 @@ void searchsorted_typed(const Array& sorted, const Array& values, bool right, co
   int64_t* o = static_cast<int64_t*>(out.data());
   const Shape& shape = values.shape();
   const Less<T> less;
-  // lower_bound/upper_bound over positions, reading the (possibly strided) sorted array.
-  auto find = [&](const T& x) {
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      const T& m = a[mid * step];
-      if (right ? !less(x, m) : less(m, x)) lo = mid + 1;
-      else hi = mid;
+  // lower_bound/upper_bound over positions, reading the (possibly strided) sorted array: the
+  // first position whose element is not before x. Without a branch on the comparison (the
+  // step is a conditional move): a mispredicted branch per step cost most of each search, and
+  // isin searches every element of its input.
+  auto find = [&](const T& x) -> int64_t {
+    if (n == 0) return 0;
+    auto before = [&](const T& m) { return right ? !less(x, m) : less(m, x); };
+    int64_t base = 0, len = n;
+    while (len > 1) {
+      const int64_t half = len / 2;
+      base = before(a[(base + half) * step]) ? base + half : base;
+      len -= half;
     }
-    return lo;
+    return base + (before(a[base * step]) ? 1 : 0);
   };
   parallel_for(values.size(), 4096, [&](int64_t k0, int64_t k1) {
     Odometer at_v(shape, values.strides(), k0), at_o(shape, out.strides(), k0);

@@ -12,6 +12,7 @@
 
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/nvrtc.h"
+#include "accel/runtime/compile_status.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/kernel_cache.h"
 #include "accel/runtime/profiler.h"
@@ -140,7 +141,10 @@ std::shared_ptr<CompiledModule> run_nvrtc(const NvrtcApi& api, std::string_view 
   for (const auto& e : opts.name_expressions) api.nvrtcAddNameExpression(prog, e.c_str());
   std::vector<const char*> argv;
   for (const auto& o : options) argv.push_back(o.c_str());
-  r = api.nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+  {
+    compile_status::Scope status(opts.program_name, "NVRTC");
+    r = api.nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+  }
   size_t log_size = 0;
   api.nvrtcGetProgramLogSize(prog, &log_size);
   std::string log(log_size, '\0');

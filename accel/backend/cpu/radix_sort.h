@@ -1,0 +1,75 @@
+// Stable LSD radix sort for the CPU's sort and argsort of integer, bool and real rows
+// (sort.cpp). Comparison sorts cost n log n comparisons with unpredictable branches; a radix
+// sort makes one pass per byte of the key (fewer when a byte is the same in every key, as in
+// small-range integers), each a sequential read and a scatter, and splits every pass across the
+// pool. Keys are first mapped to unsigned integers whose order is the sort order (RadixKey).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "accel/core/half.h"
+
+namespace accel::cpu {
+
+// T's sort order as an unsigned integer: NumPy's order (NaN after every number), -0.0 equal to
+// 0.0 (they keep their input order, as in the stable comparison sort), and descending as the
+// complement (NaNs first, ties still in input order). `exact` is false for the values the key
+// cannot give back (NaN payloads, -0.0): rows holding one sort their positions and gather.
+template <class T, class Enable = void>
+struct RadixKey;
+
+template <class T>
+struct RadixKey<T, std::enable_if_t<std::is_integral_v<T>>> {
+  using U = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>>;
+  static constexpr U kFlip = std::is_signed_v<T> ? U(U(1) << (8 * sizeof(U) - 1)) : U(0);
+  static U encode(T x, bool descending, bool* exact) {
+    (void)exact;
+    const U k = U(U(x) ^ kFlip);
+    return descending ? U(~k) : k;
+  }
+  static T decode(U k, bool descending) { return T(U((descending ? U(~k) : k) ^ kFlip)); }
+};
+
+template <class T>
+struct RadixKey<T, std::enable_if_t<std::is_floating_point_v<T> || std::is_same_v<T, half>>> {
+  using U = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+  static constexpr int kBits = 8 * sizeof(U);
+  static constexpr int kMantissa = sizeof(T) == 2 ? 10 : sizeof(T) == 4 ? 23 : 52;
+  static constexpr U kSign = U(U(1) << (kBits - 1));
+  static constexpr U kExponent = U(U(~U(0)) >> 1 >> kMantissa << kMantissa);  // all exponent bits
+  static U encode(T x, bool descending, bool* exact) {
+    U b;
+    std::memcpy(&b, &x, sizeof b);
+    U k;
+    if ((b & kExponent) == kExponent && (b & ~(kSign | kExponent)) != 0) {
+      k = U(~U(0));  // every NaN: after every number
+      *exact = false;
+    } else if (b == kSign) {
+      k = kSign;  // -0.0 is 0.0
+      *exact = false;
+    } else {
+      k = (b & kSign) ? U(~b) : U(b | kSign);
+    }
+    return descending ? U(~k) : k;
+  }
+  static T decode(U k, bool descending) {
+    if (descending) k = U(~k);
+    const U b = (k & kSign) ? U(k & ~kSign) : U(~k);
+    T x;
+    std::memcpy(&x, &b, sizeof b);
+    return x;
+  }
+};
+
+template <class T, class = void>
+struct has_radix_key : std::false_type {};
+template <class T>
+struct has_radix_key<T, std::void_t<typename RadixKey<T>::U>> : std::true_type {};
+
+// Sorts keys[0, n) stably, carrying `positions` (may be null) along; `parallel`: split each
+// pass across the pool. Defined for uint8_t, uint16_t, uint32_t and uint64_t keys.
+template <class U>
+void radix_sort(U* keys, int64_t* positions, int64_t n, bool parallel);
+
+}  // namespace accel::cpu
