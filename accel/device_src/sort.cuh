@@ -1,6 +1,6 @@
 // CUDA sort and searchsorted (accel/backend/sorting.h has the order they compute), over the
 // SortParams / SearchParams layouts of sort_params.h; compiled with reduce.cuh (offset_of,
-// divmod) in the same NVRTC source.
+// divmod) and sort_key.h (the keys, shared with the CPU's radix sort) in the same NVRTC source.
 //
 // Every element gets an order-preserving unsigned key (sort_key below), so NumPy's order with
 // NaNs last becomes plain unsigned order and descending is the complemented key. A stable LSD
@@ -14,27 +14,6 @@
 #pragma once
 
 namespace accel::kernels {
-
-constexpr uint64_t low_mask(int bits) {
-  return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
-}
-
-// The key of an IEEE float of Bits' width (half, float, double): positives get the sign bit set,
-// negatives are complemented, so unsigned order is numeric order. Both zeros map to +0's key:
-// they compare equal, and the stable sort keeps their input order, as the CPU's does. Every NaN
-// maps to all ones, after +inf.
-template <class Bits>
-inline uint64_t float_key(Bits bits) {
-  constexpr int W = int(sizeof(Bits) * 8);
-  constexpr int E = W == 16 ? 5 : (W == 32 ? 8 : 11);  // exponent bits
-  constexpr uint64_t sign = uint64_t(1) << (W - 1);
-  constexpr uint64_t inf = ((uint64_t(1) << E) - 1) << (W - 1 - E);
-  const uint64_t x = bits;
-  const uint64_t magnitude = x & (sign - 1);
-  if (magnitude > inf) return low_mask(W);
-  if (magnitude == 0) return sign;
-  return (x & sign) ? (~x & low_mask(W)) : (x | sign);
-}
 
 template <class Bits>
 struct SortComplexPair {

@@ -23,6 +23,7 @@
 #include "accel/device_src/reduce_params.h"
 #include "accel/device_src/reduce.cuh"
 #include "accel/device_src/sort_params.h"
+#include "accel/device_src/sort_key.h"
 #include "accel/device_src/sort.cuh"
 // clang-format on
 

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "accel/core/half.h"
+#include "accel/device_src/sort_key.h"
 
 namespace accel::cpu {
 
@@ -34,23 +35,12 @@ struct RadixKey<T, std::enable_if_t<std::is_integral_v<T>>> {
 template <class T>
 struct RadixKey<T, std::enable_if_t<std::is_floating_point_v<T> || std::is_same_v<T, half>>> {
   using U = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
-  static constexpr int kBits = 8 * sizeof(U);
-  static constexpr int kMantissa = sizeof(T) == 2 ? 10 : sizeof(T) == 4 ? 23 : 52;
-  static constexpr U kSign = U(U(1) << (kBits - 1));
-  static constexpr U kExponent = U(U(~U(0)) >> 1 >> kMantissa << kMantissa);  // all exponent bits
+  static constexpr U kSign = U(U(1) << (8 * sizeof(U) - 1));
   static U encode(T x, bool descending, bool* exact) {
     U b;
     std::memcpy(&b, &x, sizeof b);
-    U k;
-    if ((b & kExponent) == kExponent && (b & ~(kSign | kExponent)) != 0) {
-      k = U(~U(0));  // every NaN: after every number
-      *exact = false;
-    } else if (b == kSign) {
-      k = kSign;  // -0.0 is 0.0
-      *exact = false;
-    } else {
-      k = (b & kSign) ? U(~b) : U(b | kSign);
-    }
+    if (kernels::float_key_merges(b)) *exact = false;
+    const U k = U(kernels::float_key(b));  // the CUDA sort's key (device_src/sort_key.h)
     return descending ? U(~k) : k;
   }
   static T decode(U k, bool descending) {

@@ -1,0 +1,43 @@
+// NumPy's sort order as unsigned integers, for radix sorts: written once, for the CPU's radix
+// sort (backend/cpu/radix_sort.h) and the CUDA sort (sort.cuh, compiled after this file in
+// the same NVRTC source). Unsigned order of the keys is the sort order; descending is the
+// complemented key.
+#pragma once
+#include <cstdint>
+
+namespace accel::kernels {
+
+constexpr uint64_t low_mask(int bits) {
+  return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+}
+
+// The key of an IEEE float of Bits' width (half, float, double): positives get the sign bit set,
+// negatives are complemented, so unsigned order is numeric order. Both zeros map to +0's key:
+// they compare equal, and a stable sort keeps their input order. Every NaN maps to all ones,
+// after +inf.
+template <class Bits>
+inline uint64_t float_key(Bits bits) {
+  constexpr int W = int(sizeof(Bits) * 8);
+  constexpr int E = W == 16 ? 5 : (W == 32 ? 8 : 11);  // exponent bits
+  constexpr uint64_t sign = uint64_t(1) << (W - 1);
+  constexpr uint64_t inf = ((uint64_t(1) << E) - 1) << (W - 1 - E);
+  const uint64_t x = bits;
+  const uint64_t magnitude = x & (sign - 1);
+  if (magnitude > inf) return low_mask(W);
+  if (magnitude == 0) return sign;
+  return (x & sign) ? (~x & low_mask(W)) : (x | sign);
+}
+
+// Whether float_key(bits) does not give the value back: a NaN (every payload shares one key)
+// or -0.0 (it shares +0.0's).
+template <class Bits>
+inline bool float_key_merges(Bits bits) {
+  constexpr int W = int(sizeof(Bits) * 8);
+  constexpr int E = W == 16 ? 5 : (W == 32 ? 8 : 11);
+  constexpr uint64_t sign = uint64_t(1) << (W - 1);
+  constexpr uint64_t inf = ((uint64_t(1) << E) - 1) << (W - 1 - E);
+  const uint64_t x = bits;
+  return (x & (sign - 1)) > inf || x == sign;
+}
+
+}  // namespace accel::kernels
