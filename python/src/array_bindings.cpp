@@ -1,14 +1,15 @@
 // accel.ndarray: properties, Python operators (plain, reflected and in-place), conversions to
-// Python scalars, NumPy (__array__, the buffer protocol) and DLPack.
-#include <nanobind/ndarray.h>
+// Python scalars, NumPy (__array__, the buffer protocol), DLPack and __cuda_array_interface__
+// (those two in dlpack.cpp and cuda_array_interface.cpp).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
 #include <cstring>
 #include <string>
 
-#include "accel/backend/cuda/stream_order.h"
 #include "bindings.h"
+#include "cuda_array_interface.h"
+#include "dlpack.h"
 
 namespace accel::py {
 namespace {
@@ -299,45 +300,11 @@ void init_array(nb::module_& m) {
         else if (must_copy) out = out.attr("copy")();
         return out;
       }, nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
-      .def("__dlpack__", [](const Array& a, nb::kwargs kwargs) {
-        // The legacy capsule cannot say "read-only" and consumers may write it: refused, as
-        // NumPy refuses to export its read-only arrays this way.
-        if (is_read_only(a))
-          throw nb::buffer_error("[__dlpack__] cannot export a read-only array (a broadcast view, "
-                                 "or memory imported read-only); export a copy: x.copy()");
-        std::optional<int64_t> stream;
-        if (kwargs.contains("stream") && !kwargs["stream"].is_none())
-          stream = nb::cast<int64_t>(kwargs["stream"]);
-        if (a.device().is_cpu() && stream)
-          throw ValueError("[__dlpack__] stream must be None for an array on the CPU");
-        a.eval();
-        // DLPack consumers (PyTorch, CuPy, JAX) may write the memory they are handed.
-        a.buffer()->share_with_foreign_writers();
-        // The consumer's stream waits for accel's work on the memory, whose block is not reused
-        // before the consumer's work is done.
-        if (a.device().is_cuda()) cuda::order_dlpack_export(a, stream);
-        auto* keep = new Array(a);
-        nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
-        std::vector<size_t> shape(a.shape().begin(), a.shape().end());
-        nb::dlpack::dtype dt;
-        dt.code = static_cast<uint8_t>(is_bool(a.dtype()) ? nb::dlpack::dtype_code::Bool
-                                       : is_complex(a.dtype()) ? nb::dlpack::dtype_code::Complex
-                                       : is_floating(a.dtype()) ? nb::dlpack::dtype_code::Float
-                                       : is_unsigned(a.dtype()) ? nb::dlpack::dtype_code::UInt
-                                                                 : nb::dlpack::dtype_code::Int);
-        dt.bits = static_cast<uint8_t>(a.itemsize() * 8);
-        dt.lanes = 1;
-        int dev = a.device().is_cpu() ? nb::device::cpu::value : nb::device::cuda::value;
-        nb::ndarray<> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(), dt, dev,
-                         a.device().index);
-        // Without a framework tag nanobind exports the DLPack capsule itself, which is what
-        // __dlpack__ returns (max_version and copy requests need nothing here: the array is
-        // computed, and the capsule is the legacy version every consumer reads).
-        return nb::cast(nd);
-      })
-      .def("__dlpack_device__", [](const Array& a) {
-        return nb::make_tuple(a.device().is_cpu() ? 1 : 2, a.device().index);
-      });
+      .def("__dlpack__", &export_dlpack, nb::kw_only(), nb::arg("stream") = nb::none(),
+           nb::arg("max_version") = nb::none(), nb::arg("dl_device") = nb::none(),
+           nb::arg("copy") = nb::none())
+      .def("__dlpack_device__", &dlpack_device)
+      .def_prop_ro("__cuda_array_interface__", &cuda_array_interface);
 
 #define ACCEL_PY_BINARY(py, fn)                                     \
   cls.def("__" py "__", &binary<static_cast<BinaryFn>(&fn)>);       \
@@ -382,6 +349,12 @@ void init_array(nb::module_& m) {
                    copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
   }, nb::arg("obj"), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
      nb::arg("copy") = nb::none());
+  m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy) {
+    return from_dlpack(x, to_optional_device(device),
+                       copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
+  }, nb::arg("x"), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
+     "An accel array of a DLPack producer's memory (zero copy unless copy=True or another "
+     "device is asked for).");
   m.def("asnumpy", [](const Array& a) { return to_numpy_view(to_device(a, Device::cpu())); },
         "A NumPy array with the values of `a` (a copy for GPU arrays, a view for CPU ones).");
   m.def("_readonly_view", [](const Array& a) {

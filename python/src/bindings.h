@@ -51,6 +51,8 @@ Device device_of(std::initializer_list<nb::handle> objs);
 // Array API asarray: zero copy for buffer-protocol / DLPack objects when dtype and device allow.
 Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,
               std::optional<bool> copy);
+// Keeps a Python object alive from C++ (an imported array's owner); drops it with the GIL held.
+std::shared_ptr<void> keep_alive(nb::handle obj);
 // An accel array as it is; anything else through asarray with its defaults.
 Array to_array(nb::handle obj);
 // An integer read as NumPy reads sizes and axes: through __index__ (TypeError for floats, None

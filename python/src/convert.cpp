@@ -9,66 +9,20 @@
 #include <string>
 
 #include "bindings.h"
+#include "cuda_array_interface.h"
+#include "dlpack.h"
 
 namespace accel::py {
 namespace {
 
-// DLPack (kind, bits) -> accel dtype.
+// nanobind's DLPack dtype (buffer-protocol imports, NumPy views) through accel's one mapping.
 std::optional<Dtype> from_dlpack_dtype(nb::dlpack::dtype dt) {
-  using Code = nb::dlpack::dtype_code;
-  if (dt.lanes != 1) return std::nullopt;
-  switch (static_cast<Code>(dt.code)) {
-    case Code::Bool: return Dtype::bool_;
-    case Code::Int:
-      switch (dt.bits) {
-        case 8: return Dtype::int8;
-        case 16: return Dtype::int16;
-        case 32: return Dtype::int32;
-        case 64: return Dtype::int64;
-      }
-      break;
-    case Code::UInt:
-      switch (dt.bits) {
-        case 8: return Dtype::uint8;
-        case 16: return Dtype::uint16;
-        case 32: return Dtype::uint32;
-        case 64: return Dtype::uint64;
-      }
-      break;
-    case Code::Float:
-      if (dt.bits == 16) return Dtype::float16;
-      if (dt.bits == 32) return Dtype::float32;
-      if (dt.bits == 64) return Dtype::float64;
-      break;
-    case Code::Complex:
-      if (dt.bits == 64) return Dtype::complex64;
-      if (dt.bits == 128) return Dtype::complex128;
-      break;
-    default: break;
-  }
-  return std::nullopt;
+  return from_dl_dtype({dt.code, dt.bits, dt.lanes});
 }
 
 nb::dlpack::dtype to_dlpack_dtype(Dtype d) {
-  using Code = nb::dlpack::dtype_code;
-  Code code = Code::Float;
-  switch (dtype_kind(d)) {
-    case DtypeKind::Bool: code = Code::Bool; break;
-    case DtypeKind::SignedInt: code = Code::Int; break;
-    case DtypeKind::UnsignedInt: code = Code::UInt; break;
-    case DtypeKind::Float: code = Code::Float; break;
-    case DtypeKind::Complex: code = Code::Complex; break;
-  }
-  return {static_cast<uint8_t>(code), static_cast<uint8_t>(itemsize(d) * 8), 1};
-}
-
-// Keeps a Python object alive from C++ and drops it with the GIL held.
-std::shared_ptr<void> keep_alive(nb::handle obj) {
-  obj.inc_ref();
-  return std::shared_ptr<void>(obj.ptr(), [](void* p) {
-    nb::gil_scoped_acquire gil;
-    Py_DECREF(static_cast<PyObject*>(p));
-  });
+  const dlpack::DLDataType t = to_dl_dtype(d);
+  return {t.code, t.bits, t.lanes};
 }
 
 Array python_scalar(nb::handle obj, bool weak, Device device) {
@@ -162,9 +116,19 @@ std::optional<Array> from_numpy_array(nb::handle obj) {
   return out;
 }
 
-// Zero-copy view of a buffer-protocol or DLPack object, if it is a CPU array of a known dtype.
+// Zero-copy view of a DLPack, __cuda_array_interface__ or buffer-protocol object of a known
+// dtype.
 std::optional<Array> from_array_interface(nb::handle obj) {
   if (auto a = from_numpy_array(obj)) return a;
+  if (nb::hasattr(obj, "__dlpack__")) {
+    try {
+      return from_dlpack(obj, std::nullopt, std::nullopt);
+    } catch (const nb::python_error&) {
+      // The producer refused (a dtype DLPack lacks, as datetime64): the paths below, or NumPy's,
+      // name the problem.
+    }
+  }
+  if (auto a = from_cuda_array_interface(obj)) return a;
   nb::ndarray<nb::ro> nd;  // read-only sources too; writability is checked below
   try {
     if (!nb::try_cast(obj, nd)) return std::nullopt;
@@ -293,6 +257,14 @@ bool is_numpy_scalar(nb::handle obj) {
 }
 
 }  // namespace
+
+std::shared_ptr<void> keep_alive(nb::handle obj) {
+  obj.inc_ref();
+  return std::shared_ptr<void>(obj.ptr(), [](void* p) {
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(p));
+  });
+}
 
 std::optional<Device> to_optional_device(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
