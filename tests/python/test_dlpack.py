@@ -477,6 +477,23 @@ def test_refused_capsules_stay_with_their_producer(kwargs, error, message):
     assert h.deleted == 0  # its destructor (none here) owns the tensor
 
 
+class Returns:
+    def __init__(self, value):
+        self.value = value
+
+    def __dlpack__(self, **kwargs):
+        return self.value
+
+
+def test_producers_returning_no_unused_capsule_are_named():
+    with pytest.raises(TypeError, match=r"__dlpack__ returned 5, not an unused 'dltensor_versioned'"):
+        ac.from_dlpack(Returns(5))
+    h = Hand(np.arange(3.0))
+    ac.from_dlpack(h)  # takes (renames) the capsule
+    with pytest.raises(TypeError, match="not an unused"):
+        ac.from_dlpack(Returns(h.capsule))
+
+
 @pytest.mark.skipif(CUDA_USABLE, reason="with a GPU the fake pointer would be used")
 def test_cuda_capsules_without_a_gpu_raise_backend_unavailable():
     h = Hand(np.arange(3.0), device=(KDL_CUDA, 0))
