@@ -131,14 +131,12 @@ nb::object python_item(const Array& a) {
   return nb::none();
 }
 
-// The buffer protocol: zero-copy memoryview / np.frombuffer of CPU arrays.
-struct BufferInfo {
-  std::vector<Py_ssize_t> shape, strides;
-  std::string format;
-};
-
+// The buffer protocol: zero-copy memoryview / np.frombuffer of CPU arrays, and np.asarray(x)
+// (NumPy asks for a buffer before __array__). Formats as NumPy's own: 64-bit ints are 'l'/'L'
+// (C long on LP64), so np.asarray gives NumPy's int64 type, not long long's.
 const char* buffer_format(Dtype d) {
-  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d", "Zf", "Zd"};
+  static_assert(sizeof(long) == 8, "int64 as 'l' needs an LP64 platform");
+  static const char* f[] = {"?", "b", "h", "i", "l", "B", "H", "I", "L", "e", "f", "d", "Zf", "Zd"};
   static_assert(std::size(f) == kNumDtypes);
   return f[static_cast<int>(d)];
 }
@@ -155,13 +153,19 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
       PyErr_SetString(PyExc_BufferError, "[buffer] array is read-only");
       return -1;
     }
-    auto* info = new BufferInfo();
-    for (int i = 0; i < a.ndim(); ++i) {
-      info->shape.push_back(a.shape()[i]);
-      info->strides.push_back(a.strides()[i] * static_cast<Py_ssize_t>(a.itemsize()));
+    if (!(flags & PyBUF_STRIDES) && !a.is_contiguous()) {
+      PyErr_SetString(PyExc_BufferError, "[buffer] array is not C-contiguous");
+      return -1;
     }
-    info->format = buffer_format(a.dtype());
-    view->buf = a.data();
+    view->buf = a.data();  // computes a pending array
+    // Shape then strides in one block, freed by releasebuffer (one allocation per request:
+    // np.asarray(x) comes this way).
+    const int nd = a.ndim();
+    auto* dims = new Py_ssize_t[2 * static_cast<size_t>(nd) + 1];
+    for (int i = 0; i < nd; ++i) {
+      dims[i] = a.shape()[i];
+      dims[nd + i] = a.strides()[i] * static_cast<Py_ssize_t>(a.itemsize());
+    }
     view->obj = exporter;
     Py_INCREF(exporter);
     view->len = static_cast<Py_ssize_t>(a.nbytes());
@@ -169,19 +173,12 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
     // The consumer may write through the view (see Buffer::share_with_foreign_writers).
     if (!view->readonly) a.buffer()->share_with_foreign_writers();
     view->itemsize = static_cast<Py_ssize_t>(a.itemsize());
-    view->format = (flags & PyBUF_FORMAT) ? info->format.data() : nullptr;
-    view->ndim = a.ndim();
-    view->shape = info->shape.data();
-    view->strides = info->strides.data();
+    view->format = (flags & PyBUF_FORMAT) ? const_cast<char*>(buffer_format(a.dtype())) : nullptr;
+    view->ndim = nd;
+    view->shape = dims;
+    view->strides = dims + nd;
     view->suboffsets = nullptr;
-    view->internal = info;
-    if (!(flags & PyBUF_STRIDES) && !a.is_contiguous()) {
-      PyErr_SetString(PyExc_BufferError, "[buffer] array is not C-contiguous");
-      Py_DECREF(exporter);
-      view->obj = nullptr;
-      delete info;
-      return -1;
-    }
+    view->internal = dims;
     return 0;
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_BufferError, e.what());
@@ -189,7 +186,7 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
   }
 }
 
-void releasebuffer(PyObject*, Py_buffer* view) { delete static_cast<BufferInfo*>(view->internal); }
+void releasebuffer(PyObject*, Py_buffer* view) { delete[] static_cast<Py_ssize_t*>(view->internal); }
 
 PyType_Slot array_slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(getbuffer)},
                              {Py_bf_releasebuffer, reinterpret_cast<void*>(releasebuffer)},
@@ -291,7 +288,6 @@ void init_array(nb::module_& m) {
         return a.shape()[0];
       })
       .def("__array__", [](const Array& a, nb::handle dtype, nb::handle copy) {
-        nb::object np = nb::module_::import_("numpy");
         bool must_copy = !copy.is_none() && nb::cast<bool>(copy);
         if (!copy.is_none() && !nb::cast<bool>(copy) && !a.device().is_cpu())
           throw ValueError("[__array__] copy=False is impossible for an array on " + a.device().str());

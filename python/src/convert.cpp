@@ -11,18 +11,14 @@
 #include "bindings.h"
 #include "cuda_array_interface.h"
 #include "dlpack.h"
+#include "numpy_api.h"
 
 namespace accel::py {
 namespace {
 
-// nanobind's DLPack dtype (buffer-protocol imports, NumPy views) through accel's one mapping.
+// nanobind's DLPack dtype (buffer-protocol imports) through accel's one mapping.
 std::optional<Dtype> from_dlpack_dtype(nb::dlpack::dtype dt) {
   return from_dl_dtype({dt.code, dt.bits, dt.lanes});
-}
-
-nb::dlpack::dtype to_dlpack_dtype(Dtype d) {
-  const dlpack::DLDataType t = to_dl_dtype(d);
-  return {t.code, t.bits, t.lanes};
 }
 
 Array python_scalar(nb::handle obj, bool weak, Device device) {
@@ -422,16 +418,10 @@ nb::object to_numpy_view(const Array& a, bool writable) {
   if (writable && !a.buffer()->read_only()) a.buffer()->share_with_foreign_writers();
   auto* keep = new Array(a);
   nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
-  std::vector<size_t> shape(a.shape().begin(), a.shape().end());
-  nb::ndarray<nb::numpy> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(),
-                           to_dlpack_dtype(a.dtype()), nb::device::cpu::value);
-  nb::object out = nd.cast();
-  // 64-bit ints arrive as C long long ('q'); NumPy's own int64 is C long ('l') on Linux. Same
-  // bits, but repr, pickles and dtype.char would differ, so view them as NumPy's own type.
-  if (a.dtype() == Dtype::int64 || a.dtype() == Dtype::uint64)
-    out = out.attr("view")(dtype_name(a.dtype()));
-  if (!writable || is_read_only(a)) out.attr("flags").attr("writeable") = false;
-  return out;
+  Strides bytes = a.strides();
+  for (auto& s : bytes) s *= static_cast<int64_t>(a.itemsize());
+  return numpy_view(a.data(), a.dtype(), a.shape(), bytes, writable && !is_read_only(a),
+                    std::move(owner));
 }
 
 nb::object finish_out(const Array& result, nb::handle out, const char* op, bool same_kind) {
