@@ -70,10 +70,8 @@ std::optional<Dtype> buffer_dtype(const char* format, Py_ssize_t itemsize) {
   return std::nullopt;
 }
 
-// A NumPy ndarray (the exact type) viewed through one buffer-protocol request: the common
-// import, without nanobind's DLPack round trip (a capsule per call) and a second request for
-// writability. Its memory stays put while accel holds a reference (NumPy refuses to resize a
-// referenced array). nullopt for other objects and dtypes accel does not have.
+}  // namespace
+
 std::optional<Array> from_numpy_array(nb::handle obj) {
   static PyTypeObject* ndarray = [] {
     nb::object np = nb::module_::import_("numpy");
@@ -111,6 +109,8 @@ std::optional<Array> from_numpy_array(nb::handle obj) {
   PyBuffer_Release(&view);
   return out;
 }
+
+namespace {
 
 // Zero-copy view of a DLPack, __cuda_array_interface__ or buffer-protocol object of a known
 // dtype.

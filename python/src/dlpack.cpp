@@ -204,6 +204,22 @@ nb::object consumer_stream(Device device) {
                                  : static_cast<int64_t>(reinterpret_cast<uintptr_t>(s.handle())));
 }
 
+// A copy or another device, as asked, of memory taken from a producer (`copied`: the producer
+// already copied it).
+Array finish_import(Array a, bool copied, std::optional<Device> device, std::optional<bool> copy) {
+  if (device && *device != a.device()) {
+    if (copy == false)
+      throw nb::buffer_error(("[from_dlpack] copy=False, but the producer's memory is on " +
+                              a.device().str() + " and device=" + device->str() + " needs a copy")
+                                 .c_str());
+    a = to_device(a, *device);
+    copied = true;
+  }
+  // Computed now: a lazy copy of the producer's memory would see its later writes.
+  if (copy == true && !copied) a = accel::copy(a).eval();
+  return a;
+}
+
 }  // namespace
 
 dlpack::DLDataType to_dl_dtype(Dtype d) {
@@ -278,6 +294,11 @@ nb::tuple dlpack_device(const Array& a) {
 }
 
 Array from_dlpack(nb::handle x, std::optional<Device> device, std::optional<bool> copy) {
+  // A NumPy array gives the same view through the buffer protocol, without a capsule.
+  if (std::optional<Array> a = from_numpy_array(x)) {
+    a->buffer()->share_with_foreign_writers();
+    return finish_import(*a, false, device, copy);
+  }
   if (!nb::hasattr(x, "__dlpack__"))
     throw nb::attribute_error(("[from_dlpack] " +
                                nb::cast<std::string>(nb::str(x.type().attr("__name__"))) +
@@ -305,19 +326,7 @@ Array from_dlpack(nb::handle x, std::optional<Device> device, std::optional<bool
     capsule = x.attr("__dlpack__")(nb::arg("stream") = stream);
   }
   Imported in = take_capsule(capsule);
-  Array a = in.array;
-  bool copied = in.copied;
-  if (device && *device != a.device()) {
-    if (copy == false)
-      throw nb::buffer_error(("[from_dlpack] copy=False, but the producer's memory is on " +
-                              a.device().str() + " and device=" + device->str() + " needs a copy")
-                                 .c_str());
-    a = to_device(a, *device);
-    copied = true;
-  }
-  // Computed now: a lazy copy of the producer's memory would see its later writes.
-  if (copy == true && !copied) a = accel::copy(a).eval();
-  return a;
+  return finish_import(in.array, in.copied, device, copy);
 }
 
 void check_importable(Device device, const std::string& op, const std::string& what) {
