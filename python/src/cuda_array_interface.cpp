@@ -6,6 +6,7 @@
 #include <string>
 
 #include "accel/backend/cuda/cuda.h"
+#include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/driver.h"
 #include "accel/backend/cuda/stream.h"
 #include "accel/backend/cuda/stream_order.h"
@@ -148,6 +149,7 @@ std::optional<Array> from_cuda_array_interface(nb::handle obj) {
                              "unavailable here: " +
                              cuda::driver_unavailable_reason());
   int ordinal = 0;
+  cuda::make_current(0);  // the driver answers pointer queries in any context (unified addresses)
   if (ptr != 0)
     cuda::driver().check(
         cuda::driver().cuPointerGetAttribute(&ordinal, cuda::kPointerAttributeDeviceOrdinal,

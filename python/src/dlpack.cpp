@@ -129,6 +129,17 @@ Device import_device(dlpack::DLDevice d) {
   }
 }
 
+// Holds a taken tensor; its deleter runs once, with the GIL held (a Python producer's, NumPy's,
+// releases Python objects).
+template <class Managed>
+std::shared_ptr<void> owner_of(Managed* managed) {
+  return std::shared_ptr<void>(managed, [](void* p) {
+    nb::gil_scoped_acquire gil;
+    auto* m = static_cast<Managed*>(p);
+    if (m->deleter) m->deleter(m);
+  });
+}
+
 struct Imported {
   Array array;
   bool copied = false;  // the producer made the copy for this export
@@ -160,6 +171,10 @@ Imported take_capsule(nb::handle capsule) {
     ml = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(c, dlpack::kLegacyName));
   }
   const DLTensor& t = versioned ? mv->dl_tensor : ml->dl_tensor;
+  if (t.ndim < 0 || (t.ndim > 0 && !t.shape))
+    throw nb::buffer_error(("[from_dlpack] malformed DLPack tensor: ndim " +
+                            std::to_string(t.ndim) + (t.shape ? "" : " without a shape"))
+                               .c_str());
   const std::optional<Dtype> dtype = from_dl_dtype(t.dtype);
   if (!dtype)
     throw DTypeError("[from_dlpack] DLPack element type (code " + std::to_string(t.dtype.code) +
@@ -175,19 +190,7 @@ Imported take_capsule(nb::handle capsule) {
                                   : 1;
   void* first = static_cast<char*>(t.data) + t.byte_offset;
   // From here nothing throws but allocation: the tensor becomes accel's.
-  // The deleter runs with the GIL held: a Python producer's (NumPy's) releases objects.
-  std::shared_ptr<void> keepalive =
-      versioned ? std::shared_ptr<void>(mv,
-                                        [](void* p) {
-                                          nb::gil_scoped_acquire gil;
-                                          auto* m = static_cast<DLManagedTensorVersioned*>(p);
-                                          if (m->deleter) m->deleter(m);
-                                        })
-                : std::shared_ptr<void>(ml, [](void* p) {
-                    nb::gil_scoped_acquire gil;
-                    auto* m = static_cast<DLManagedTensor*>(p);
-                    if (m->deleter) m->deleter(m);
-                  });
+  std::shared_ptr<void> keepalive = versioned ? owner_of(mv) : owner_of(ml);
   PyCapsule_SetName(c, versioned ? dlpack::kUsedVersionedName : dlpack::kUsedLegacyName);
   Array a = wrap_foreign_memory(first, shape, strides, *dtype, device, std::move(keepalive),
                                 (flags & dlpack::kFlagReadOnly) != 0);

@@ -10,10 +10,10 @@ namespace {
 using npy_intp = Py_ssize_t;
 
 // Indices in the table (numpy/__multiarray_api.h).
-constexpr int kArrayType = 2;           // PyArray_Type
-constexpr int kDescrFromType = 45;      // PyArray_Descr* (int typenum)
-constexpr int kNewFromDescr = 94;       // PyObject* (type, descr, nd, dims, strides, data, flags, obj)
-constexpr int kSetBaseObject = 282;     // int (PyArrayObject*, PyObject* base), steals base
+constexpr int kArrayType = 2;        // PyArray_Type
+constexpr int kDescrFromType = 45;   // PyArray_Descr* (int typenum)
+constexpr int kNewFromDescr = 94;    // PyObject* (type, descr, nd, dims, strides, data, flags, obj)
+constexpr int kSetBaseObject = 282;  // int (PyArrayObject*, PyObject* base), steals base
 
 constexpr int kWriteable = 0x0400;  // NPY_ARRAY_WRITEABLE
 
@@ -53,10 +53,13 @@ const Api& api() {
 // NPY_LONG / NPY_ULONG, NumPy's own int64 and uint64 where long has 64 bits (LP64).
 int type_number(Dtype d) {
   static_assert(sizeof(long) == 8, "int64 as NPY_LONG needs an LP64 platform");
-  static constexpr int numbers[] = {0 /*bool*/,     1 /*int8*/,    3 /*int16*/,  5 /*int32*/,
-                                    7 /*int64*/,    2 /*uint8*/,   4 /*uint16*/, 6 /*uint32*/,
-                                    8 /*uint64*/,   23 /*float16*/, 11 /*float32*/,
-                                    12 /*float64*/, 14 /*complex64*/, 15 /*complex128*/};
+  static constexpr int numbers[] = {0 /*bool*/,       1 /*int8*/,
+                                    3 /*int16*/,      5 /*int32*/,
+                                    7 /*int64*/,      2 /*uint8*/,
+                                    4 /*uint16*/,     6 /*uint32*/,
+                                    8 /*uint64*/,     23 /*float16*/,
+                                    11 /*float32*/,   12 /*float64*/,
+                                    14 /*complex64*/, 15 /*complex128*/};
   static_assert(std::size(numbers) == kNumDtypes);
   return numbers[static_cast<int>(d)];
 }
@@ -71,11 +74,11 @@ nb::object numpy_view(void* data, Dtype dtype, const Shape& shape, const Strides
   static char no_elements;
   PyObject* descr = np.descr_from_type(type_number(dtype));
   if (!descr) throw nb::python_error();
-  PyObject* arr = np.new_from_descr(
-      np.array_type, descr, static_cast<int>(shape.size()),
-      reinterpret_cast<npy_intp*>(const_cast<int64_t*>(shape.data())),
-      reinterpret_cast<npy_intp*>(const_cast<int64_t*>(byte_strides.data())),
-      data ? data : &no_elements, writable ? kWriteable : 0, nullptr);
+  PyObject* arr =
+      np.new_from_descr(np.array_type, descr, static_cast<int>(shape.size()),
+                        reinterpret_cast<npy_intp*>(const_cast<int64_t*>(shape.data())),
+                        reinterpret_cast<npy_intp*>(const_cast<int64_t*>(byte_strides.data())),
+                        data ? data : &no_elements, writable ? kWriteable : 0, nullptr);
   if (!arr) throw nb::python_error();
   nb::object out = nb::steal(arr);
   if (np.set_base_object(arr, base.release().ptr()) != 0) throw nb::python_error();
