@@ -102,6 +102,11 @@ def calls(n):
         ("np.asarray(a)", lambda: np.asarray(a), lambda: np.asarray(an)),
         ("asnumpy(a)", lambda: ac.asnumpy(a), lambda: np.array(an, copy=False)),
         ("int(a.argmax())", lambda: int(a.argmax()), lambda: int(an.argmax())),
+        # DLPack: a versioned capsule made and dropped; imports both ways
+        ("a.__dlpack__(max_version=(1, 0))", lambda: a.__dlpack__(max_version=(1, 0)),
+         lambda: an.__dlpack__(max_version=(1, 0))),
+        ("np.from_dlpack(a)", lambda: np.from_dlpack(a), lambda: np.from_dlpack(an)),
+        ("from_dlpack(numpy array)", lambda: ac.from_dlpack(an), lambda: np.from_dlpack(an)),
     ]
 
 

@@ -177,11 +177,9 @@ def _supports_boolean_indexing():
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
-    """An accel array of a DLPack producer's memory (zero copy on the CPU unless copy=True or
-    another device is asked for)."""
-    if not hasattr(x, "__dlpack__"):
-        raise TypeError(f"[from_dlpack] {type(x).__name__} does not implement __dlpack__")
-    return _core.asarray(x, device=device, copy=copy)
+    """An accel array of a DLPack producer's memory: zero copy unless copy=True or another
+    device is asked for; read-only when the producer flags it so (python/src/dlpack.cpp)."""
+    return _core.from_dlpack(x, device=device, copy=copy)
 
 
 def __array_namespace_info__():

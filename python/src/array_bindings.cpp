@@ -1,14 +1,15 @@
 // accel.ndarray: properties, Python operators (plain, reflected and in-place), conversions to
-// Python scalars, NumPy (__array__, the buffer protocol) and DLPack.
-#include <nanobind/ndarray.h>
+// Python scalars, NumPy (__array__, the buffer protocol), DLPack and __cuda_array_interface__
+// (those two in dlpack.cpp and cuda_array_interface.cpp).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
 #include <cstring>
 #include <string>
 
-#include "accel/backend/cuda/stream_order.h"
 #include "bindings.h"
+#include "cuda_array_interface.h"
+#include "dlpack.h"
 
 namespace accel::py {
 namespace {
@@ -130,14 +131,12 @@ nb::object python_item(const Array& a) {
   return nb::none();
 }
 
-// The buffer protocol: zero-copy memoryview / np.frombuffer of CPU arrays.
-struct BufferInfo {
-  std::vector<Py_ssize_t> shape, strides;
-  std::string format;
-};
-
+// The buffer protocol: zero-copy memoryview / np.frombuffer of CPU arrays, and np.asarray(x)
+// (NumPy asks for a buffer before __array__). Formats as NumPy's own: 64-bit ints are 'l'/'L'
+// (C long on LP64), so np.asarray gives NumPy's int64 type, not long long's.
 const char* buffer_format(Dtype d) {
-  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d", "Zf", "Zd"};
+  static_assert(sizeof(long) == 8, "int64 as 'l' needs an LP64 platform");
+  static const char* f[] = {"?", "b", "h", "i", "l", "B", "H", "I", "L", "e", "f", "d", "Zf", "Zd"};
   static_assert(std::size(f) == kNumDtypes);
   return f[static_cast<int>(d)];
 }
@@ -154,13 +153,19 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
       PyErr_SetString(PyExc_BufferError, "[buffer] array is read-only");
       return -1;
     }
-    auto* info = new BufferInfo();
-    for (int i = 0; i < a.ndim(); ++i) {
-      info->shape.push_back(a.shape()[i]);
-      info->strides.push_back(a.strides()[i] * static_cast<Py_ssize_t>(a.itemsize()));
+    if (!(flags & PyBUF_STRIDES) && !a.is_contiguous()) {
+      PyErr_SetString(PyExc_BufferError, "[buffer] array is not C-contiguous");
+      return -1;
     }
-    info->format = buffer_format(a.dtype());
-    view->buf = a.data();
+    view->buf = a.data();  // computes a pending array
+    // Shape then strides in one block, freed by releasebuffer (one allocation per request:
+    // np.asarray(x) comes this way).
+    const int nd = a.ndim();
+    auto* dims = new Py_ssize_t[2 * static_cast<size_t>(nd) + 1];
+    for (int i = 0; i < nd; ++i) {
+      dims[i] = a.shape()[i];
+      dims[nd + i] = a.strides()[i] * static_cast<Py_ssize_t>(a.itemsize());
+    }
     view->obj = exporter;
     Py_INCREF(exporter);
     view->len = static_cast<Py_ssize_t>(a.nbytes());
@@ -168,19 +173,12 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
     // The consumer may write through the view (see Buffer::share_with_foreign_writers).
     if (!view->readonly) a.buffer()->share_with_foreign_writers();
     view->itemsize = static_cast<Py_ssize_t>(a.itemsize());
-    view->format = (flags & PyBUF_FORMAT) ? info->format.data() : nullptr;
-    view->ndim = a.ndim();
-    view->shape = info->shape.data();
-    view->strides = info->strides.data();
+    view->format = (flags & PyBUF_FORMAT) ? const_cast<char*>(buffer_format(a.dtype())) : nullptr;
+    view->ndim = nd;
+    view->shape = dims;
+    view->strides = dims + nd;
     view->suboffsets = nullptr;
-    view->internal = info;
-    if (!(flags & PyBUF_STRIDES) && !a.is_contiguous()) {
-      PyErr_SetString(PyExc_BufferError, "[buffer] array is not C-contiguous");
-      Py_DECREF(exporter);
-      view->obj = nullptr;
-      delete info;
-      return -1;
-    }
+    view->internal = dims;
     return 0;
   } catch (const std::exception& e) {
     PyErr_SetString(PyExc_BufferError, e.what());
@@ -188,7 +186,7 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
   }
 }
 
-void releasebuffer(PyObject*, Py_buffer* view) { delete static_cast<BufferInfo*>(view->internal); }
+void releasebuffer(PyObject*, Py_buffer* view) { delete[] static_cast<Py_ssize_t*>(view->internal); }
 
 PyType_Slot array_slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(getbuffer)},
                              {Py_bf_releasebuffer, reinterpret_cast<void*>(releasebuffer)},
@@ -290,7 +288,6 @@ void init_array(nb::module_& m) {
         return a.shape()[0];
       })
       .def("__array__", [](const Array& a, nb::handle dtype, nb::handle copy) {
-        nb::object np = nb::module_::import_("numpy");
         bool must_copy = !copy.is_none() && nb::cast<bool>(copy);
         if (!copy.is_none() && !nb::cast<bool>(copy) && !a.device().is_cpu())
           throw ValueError("[__array__] copy=False is impossible for an array on " + a.device().str());
@@ -299,45 +296,11 @@ void init_array(nb::module_& m) {
         else if (must_copy) out = out.attr("copy")();
         return out;
       }, nb::arg("dtype") = nb::none(), nb::arg("copy") = nb::none())
-      .def("__dlpack__", [](const Array& a, nb::kwargs kwargs) {
-        // The legacy capsule cannot say "read-only" and consumers may write it: refused, as
-        // NumPy refuses to export its read-only arrays this way.
-        if (is_read_only(a))
-          throw nb::buffer_error("[__dlpack__] cannot export a read-only array (a broadcast view, "
-                                 "or memory imported read-only); export a copy: x.copy()");
-        std::optional<int64_t> stream;
-        if (kwargs.contains("stream") && !kwargs["stream"].is_none())
-          stream = nb::cast<int64_t>(kwargs["stream"]);
-        if (a.device().is_cpu() && stream)
-          throw ValueError("[__dlpack__] stream must be None for an array on the CPU");
-        a.eval();
-        // DLPack consumers (PyTorch, CuPy, JAX) may write the memory they are handed.
-        a.buffer()->share_with_foreign_writers();
-        // The consumer's stream waits for accel's work on the memory, whose block is not reused
-        // before the consumer's work is done.
-        if (a.device().is_cuda()) cuda::order_dlpack_export(a, stream);
-        auto* keep = new Array(a);
-        nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
-        std::vector<size_t> shape(a.shape().begin(), a.shape().end());
-        nb::dlpack::dtype dt;
-        dt.code = static_cast<uint8_t>(is_bool(a.dtype()) ? nb::dlpack::dtype_code::Bool
-                                       : is_complex(a.dtype()) ? nb::dlpack::dtype_code::Complex
-                                       : is_floating(a.dtype()) ? nb::dlpack::dtype_code::Float
-                                       : is_unsigned(a.dtype()) ? nb::dlpack::dtype_code::UInt
-                                                                 : nb::dlpack::dtype_code::Int);
-        dt.bits = static_cast<uint8_t>(a.itemsize() * 8);
-        dt.lanes = 1;
-        int dev = a.device().is_cpu() ? nb::device::cpu::value : nb::device::cuda::value;
-        nb::ndarray<> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(), dt, dev,
-                         a.device().index);
-        // Without a framework tag nanobind exports the DLPack capsule itself, which is what
-        // __dlpack__ returns (max_version and copy requests need nothing here: the array is
-        // computed, and the capsule is the legacy version every consumer reads).
-        return nb::cast(nd);
-      })
-      .def("__dlpack_device__", [](const Array& a) {
-        return nb::make_tuple(a.device().is_cpu() ? 1 : 2, a.device().index);
-      });
+      .def("__dlpack__", &export_dlpack, nb::kw_only(), nb::arg("stream") = nb::none(),
+           nb::arg("max_version") = nb::none(), nb::arg("dl_device") = nb::none(),
+           nb::arg("copy") = nb::none())
+      .def("__dlpack_device__", &dlpack_device)
+      .def_prop_ro("__cuda_array_interface__", &cuda_array_interface);
 
 #define ACCEL_PY_BINARY(py, fn)                                     \
   cls.def("__" py "__", &binary<static_cast<BinaryFn>(&fn)>);       \
@@ -382,6 +345,12 @@ void init_array(nb::module_& m) {
                    copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
   }, nb::arg("obj"), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
      nb::arg("copy") = nb::none());
+  m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy) {
+    return from_dlpack(x, to_optional_device(device),
+                       copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
+  }, nb::arg("x"), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
+     "An accel array of a DLPack producer's memory (zero copy unless copy=True or another "
+     "device is asked for).");
   m.def("asnumpy", [](const Array& a) { return to_numpy_view(to_device(a, Device::cpu())); },
         "A NumPy array with the values of `a` (a copy for GPU arrays, a view for CPU ones).");
   m.def("_readonly_view", [](const Array& a) {

@@ -51,6 +51,13 @@ Device device_of(std::initializer_list<nb::handle> objs);
 // Array API asarray: zero copy for buffer-protocol / DLPack objects when dtype and device allow.
 Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,
               std::optional<bool> copy);
+// Keeps a Python object alive from C++ (an imported array's owner); drops it with the GIL held.
+std::shared_ptr<void> keep_alive(nb::handle obj);
+// A NumPy ndarray (the exact type) viewed through one buffer-protocol request: the common
+// import, without a DLPack capsule per call. Its memory stays put while accel holds a reference
+// (NumPy refuses to resize a referenced array); read-only stays read-only. nullopt for other
+// objects, dtypes accel does not have and strides that are not multiples of the item size.
+std::optional<Array> from_numpy_array(nb::handle obj);
 // An accel array as it is; anything else through asarray with its defaults.
 Array to_array(nb::handle obj);
 // An integer read as NumPy reads sizes and axes: through __index__ (TypeError for floats, None

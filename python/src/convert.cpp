@@ -9,66 +9,16 @@
 #include <string>
 
 #include "bindings.h"
+#include "cuda_array_interface.h"
+#include "dlpack.h"
+#include "numpy_api.h"
 
 namespace accel::py {
 namespace {
 
-// DLPack (kind, bits) -> accel dtype.
+// nanobind's DLPack dtype (buffer-protocol imports) through accel's one mapping.
 std::optional<Dtype> from_dlpack_dtype(nb::dlpack::dtype dt) {
-  using Code = nb::dlpack::dtype_code;
-  if (dt.lanes != 1) return std::nullopt;
-  switch (static_cast<Code>(dt.code)) {
-    case Code::Bool: return Dtype::bool_;
-    case Code::Int:
-      switch (dt.bits) {
-        case 8: return Dtype::int8;
-        case 16: return Dtype::int16;
-        case 32: return Dtype::int32;
-        case 64: return Dtype::int64;
-      }
-      break;
-    case Code::UInt:
-      switch (dt.bits) {
-        case 8: return Dtype::uint8;
-        case 16: return Dtype::uint16;
-        case 32: return Dtype::uint32;
-        case 64: return Dtype::uint64;
-      }
-      break;
-    case Code::Float:
-      if (dt.bits == 16) return Dtype::float16;
-      if (dt.bits == 32) return Dtype::float32;
-      if (dt.bits == 64) return Dtype::float64;
-      break;
-    case Code::Complex:
-      if (dt.bits == 64) return Dtype::complex64;
-      if (dt.bits == 128) return Dtype::complex128;
-      break;
-    default: break;
-  }
-  return std::nullopt;
-}
-
-nb::dlpack::dtype to_dlpack_dtype(Dtype d) {
-  using Code = nb::dlpack::dtype_code;
-  Code code = Code::Float;
-  switch (dtype_kind(d)) {
-    case DtypeKind::Bool: code = Code::Bool; break;
-    case DtypeKind::SignedInt: code = Code::Int; break;
-    case DtypeKind::UnsignedInt: code = Code::UInt; break;
-    case DtypeKind::Float: code = Code::Float; break;
-    case DtypeKind::Complex: code = Code::Complex; break;
-  }
-  return {static_cast<uint8_t>(code), static_cast<uint8_t>(itemsize(d) * 8), 1};
-}
-
-// Keeps a Python object alive from C++ and drops it with the GIL held.
-std::shared_ptr<void> keep_alive(nb::handle obj) {
-  obj.inc_ref();
-  return std::shared_ptr<void>(obj.ptr(), [](void* p) {
-    nb::gil_scoped_acquire gil;
-    Py_DECREF(static_cast<PyObject*>(p));
-  });
+  return from_dl_dtype({dt.code, dt.bits, dt.lanes});
 }
 
 Array python_scalar(nb::handle obj, bool weak, Device device) {
@@ -120,10 +70,8 @@ std::optional<Dtype> buffer_dtype(const char* format, Py_ssize_t itemsize) {
   return std::nullopt;
 }
 
-// A NumPy ndarray (the exact type) viewed through one buffer-protocol request: the common
-// import, without nanobind's DLPack round trip (a capsule per call) and a second request for
-// writability. Its memory stays put while accel holds a reference (NumPy refuses to resize a
-// referenced array). nullopt for other objects and dtypes accel does not have.
+}  // namespace
+
 std::optional<Array> from_numpy_array(nb::handle obj) {
   static PyTypeObject* ndarray = [] {
     nb::object np = nb::module_::import_("numpy");
@@ -162,9 +110,21 @@ std::optional<Array> from_numpy_array(nb::handle obj) {
   return out;
 }
 
-// Zero-copy view of a buffer-protocol or DLPack object, if it is a CPU array of a known dtype.
+namespace {
+
+// Zero-copy view of a DLPack, __cuda_array_interface__ or buffer-protocol object of a known
+// dtype.
 std::optional<Array> from_array_interface(nb::handle obj) {
   if (auto a = from_numpy_array(obj)) return a;
+  if (nb::hasattr(obj, "__dlpack__")) {
+    try {
+      return from_dlpack(obj, std::nullopt, std::nullopt);
+    } catch (const nb::python_error&) {
+      // The producer refused (a dtype DLPack lacks, as datetime64): the paths below, or NumPy's,
+      // name the problem.
+    }
+  }
+  if (auto a = from_cuda_array_interface(obj)) return a;
   nb::ndarray<nb::ro> nd;  // read-only sources too; writability is checked below
   try {
     if (!nb::try_cast(obj, nd)) return std::nullopt;
@@ -293,6 +253,14 @@ bool is_numpy_scalar(nb::handle obj) {
 }
 
 }  // namespace
+
+std::shared_ptr<void> keep_alive(nb::handle obj) {
+  obj.inc_ref();
+  return std::shared_ptr<void>(obj.ptr(), [](void* p) {
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(p));
+  });
+}
 
 std::optional<Device> to_optional_device(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
@@ -450,16 +418,10 @@ nb::object to_numpy_view(const Array& a, bool writable) {
   if (writable && !a.buffer()->read_only()) a.buffer()->share_with_foreign_writers();
   auto* keep = new Array(a);
   nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
-  std::vector<size_t> shape(a.shape().begin(), a.shape().end());
-  nb::ndarray<nb::numpy> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(),
-                           to_dlpack_dtype(a.dtype()), nb::device::cpu::value);
-  nb::object out = nd.cast();
-  // 64-bit ints arrive as C long long ('q'); NumPy's own int64 is C long ('l') on Linux. Same
-  // bits, but repr, pickles and dtype.char would differ, so view them as NumPy's own type.
-  if (a.dtype() == Dtype::int64 || a.dtype() == Dtype::uint64)
-    out = out.attr("view")(dtype_name(a.dtype()));
-  if (!writable || is_read_only(a)) out.attr("flags").attr("writeable") = false;
-  return out;
+  Strides bytes = a.strides();
+  for (auto& s : bytes) s *= static_cast<int64_t>(a.itemsize());
+  return numpy_view(a.data(), a.dtype(), a.shape(), bytes, writable && !is_read_only(a),
+                    std::move(owner));
 }
 
 nb::object finish_out(const Array& result, nb::handle out, const char* op, bool same_kind) {

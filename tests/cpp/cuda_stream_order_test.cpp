@@ -220,6 +220,44 @@ TEST_F(StreamOrder, dlpack_consumer_stream_waits_and_the_block_outlives_its_read
   fake_cuda::fStreamDestroy(consumer);
 }
 
+TEST_F(StreamOrder, cuda_array_interface_stream_follows_accel_and_the_block_outlives_its_reads) {
+  cu::Stream s = cu::Stream::create(0, /*non_blocking=*/true);
+  cu::Stream current = cu::Stream::create(0, /*non_blocking=*/true);
+  cu::make_current(0);
+  std::vector<float> host(4096);
+  const void* exported = nullptr;
+  {
+    Array a = upload(4096);
+    scale(a, 2.0f, s);
+    cu::StreamGuard guard(current);
+    const int64_t stream = cu::order_interface_export(a);
+    ASSERT_EQ(stream, static_cast<int64_t>(reinterpret_cast<uintptr_t>(current.handle())));
+    exported = a.data();
+    // The consumer reads on the stream the interface names, after accel's kernel on s.
+    fake_cuda::fMemcpyDtoHAsync(host.data(), reinterpret_cast<cu::CUdeviceptr>(a.data()),
+                                a.nbytes(), current.handle());
+  }
+  Array b = upload(4096);  // the same block: after the consumer's read
+  ASSERT_EQ(b.data(), exported);
+  EXPECT_TRUE(races().empty()) << joined(races()) << "\n" << log();
+  EXPECT_EQ(cu::order_interface_export(b), 1);  // the default stream is the legacy one
+}
+
+TEST_F(StreamOrder, imported_memory_is_used_after_the_producers_stream) {
+  cu::Stream s = cu::Stream::create(0, /*non_blocking=*/true);
+  cu::make_current(0);
+  cu::CUstream producer = nullptr;  // another library's stream, not accel's
+  ASSERT_EQ(fake_cuda::fStreamCreate(&producer, cu::CU_STREAM_NON_BLOCKING), cu::CUDA_SUCCESS);
+  Array a = upload(1024);
+  cu::synchronize_device(0);
+  // The producer writes the memory on its stream; accel's kernel on s reads and writes it.
+  fake_cuda::fMemsetD8Async(reinterpret_cast<cu::CUdeviceptr>(a.data()), 0, a.nbytes(), producer);
+  cu::wait_for_external(s, producer);
+  scale(a, 2.0f, s);
+  EXPECT_TRUE(races().empty()) << joined(races()) << "\n" << log();
+  fake_cuda::fStreamDestroy(producer);
+}
+
 TEST_F(StreamOrder, parameter_sizes_are_asked_once_per_kernel) {
   Array a = upload(100);
   scale(a, 1.0f);

@@ -117,6 +117,26 @@ def test_buffer_protocol_export_is_zero_copy():
     assert np.shares_memory(np.asarray(m), np.asarray(a))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64", "float16", "float32", "float64",
+                                   "complex64", "complex128"])
+def test_numpy_views_have_numpys_own_types_and_keep_the_array_alive(dtype):
+    rng = np.random.default_rng(2)
+    n = (rng.random((4, 5)) * 100).astype(dtype)
+    a = ac.asarray(n, copy=True)
+    for view in (ac.asnumpy(a[::2, ::-1]), np.asarray(a[::2, ::-1]), a[::2, ::-1].__array__()):
+        assert view.dtype.char == n.dtype.char  # 'l' for int64: NumPy's, not long long's 'q'
+        assert view.strides == n[::2, ::-1].strides and view.flags.writeable
+        np.testing.assert_array_equal(view, n[::2, ::-1])
+    assert memoryview(a).format == memoryview(n).format
+    view = ac.asnumpy(a)
+    del a
+    np.testing.assert_array_equal(view, n)  # its base holds the accel array
+    b = ac.broadcast_to(ac.asarray(n[0], copy=True), (3, 5))
+    assert not ac.asnumpy(b).flags.writeable and ac.asnumpy(b).strides == (0, n.itemsize)
+    assert ac.asnumpy(ac.zeros((0, 3), dtype=dtype)).shape == (0, 3)
+
+
 def test_array_dunder_copy_semantics():
     a = ac.asarray(np.arange(3.0))
     v = np.asarray(a)

@@ -74,9 +74,11 @@ def test_read_only_arrays_export_read_only_to_numpy_and_buffer_consumers():
     with pytest.raises(ValueError):
         view[0, 0] = 1
     assert memoryview(b).readonly
-    # The legacy DLPack capsule cannot say "read-only": exporting one is refused, as NumPy does.
+    # The legacy DLPack capsule cannot say "read-only": exporting one is refused, as NumPy does;
+    # the versioned one carries the flag (tests/python/test_dlpack.py).
     with pytest.raises(BufferError):
         b.__dlpack__()
+    assert not np.from_dlpack(b).flags.writeable
 
 
 def test_copies_and_results_of_read_only_arrays_are_writable():

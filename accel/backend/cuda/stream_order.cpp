@@ -78,4 +78,24 @@ void order_dlpack_export(const Array& array, std::optional<int64_t> stream) {
                                      : reinterpret_cast<CUstream>(static_cast<uintptr_t>(s)));
 }
 
+int64_t order_interface_export(const Array& array) {
+  const int device = array.device().index;
+  const Stream stream = current_stream(device);
+  order_use(array, stream);
+  const auto& buffer = array.buffer();
+  if (buffer && buffer->nbytes() > 0)
+    device_allocator(device).note_use(buffer->data(), kExternalStream);
+  return stream.is_default() ? 1 : static_cast<int64_t>(reinterpret_cast<uintptr_t>(stream.handle()));
+}
+
+void wait_for_external(const Stream& waiter, CUstream producer) {
+  const int device = waiter.device();
+  // The same stream: already in order (accel's default stream is the legacy one).
+  if (producer == waiter.handle() || (waiter.is_default() && producer == kStreamLegacy)) return;
+  Event e = Event::create(device, /*timing=*/false);
+  make_current(device);
+  driver().check(driver().cuEventRecord(e.handle(), producer), "cuEventRecord", where(device));
+  waiter.wait(e);
+}
+
 }  // namespace accel::cuda

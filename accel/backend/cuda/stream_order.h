@@ -39,5 +39,13 @@ void order_external_use(const Array& array, CUstream consumer);
 // itself), any other value a CUstream handle; 0 is refused (ambiguous). The memory counts as
 // used by the consumer in every case.
 void order_dlpack_export(const Array& array, std::optional<int64_t> stream);
+// __cuda_array_interface__ of a CUDA array: the device's current stream waits for the last use
+// of the memory, and its number is returned as the protocol's `stream` (1 for the legacy default
+// stream, else the CUstream handle): the consumer orders its reads after it. The block then
+// counts as used outside accel, as for a DLPack export.
+int64_t order_interface_export(const Array& array);
+// Later work on `waiter` waits for the work queued so far on the raw stream `producer` (another
+// library's, named by its __cuda_array_interface__).
+void wait_for_external(const Stream& waiter, CUstream producer);
 
 }  // namespace accel::cuda
