@@ -281,6 +281,36 @@ def test_isin_matches_numpy(x, t, invert):
     equal_values(got, np.isin(x, t, invert=invert))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int32", "int64", "uint64"])
+@pytest.mark.parametrize("kind", [None, "sort", "table"])
+def test_isin_by_table_and_by_sort_match_numpy(dtype, kind):
+    # Small ranges take the table; wide ones (NumPy's rule: range above 6x the sizes) the sort;
+    # the extremes of each dtype, on both sides of the test elements' range.
+    rng = np.random.default_rng(3)
+    info = np.iinfo(dtype) if dtype != "bool" else None
+    for spread in (10, 10**6):
+        if dtype == "bool":
+            x, t = rng.random(50) < 0.5, np.asarray([True])
+        else:
+            base = int(info.max) - spread if info.max - info.min > spread else int(info.min)
+            x = np.concatenate([rng.integers(base, base + min(spread, int(info.max) - base),
+                                             size=200, endpoint=True, dtype=dtype),
+                                np.asarray([info.min, info.max], dtype=dtype)])
+            t = x[rng.integers(0, x.size, 7)]
+        if kind == "table" and dtype != "bool" and spread == 10**6 and info.bits >= 32:
+            continue  # a table of a million flags: fine, but not the point of this case
+        for invert in (False, True):
+            # (NumPy's table refuses spans past its dtype's maximum; accel's does not.)
+            want = np.isin(x, t, invert=invert)
+            got = ac.isin(ac.asarray(x), ac.asarray(t), invert=invert, kind=kind)
+            np.testing.assert_array_equal(ac.asnumpy(got), want)
+
+
+def test_isin_table_refuses_reals():
+    with pytest.raises(ValueError, match="table"):
+        ac.isin(ac.asarray([1.5]), ac.asarray([1.5]), kind="table")
+
+
 def test_isin_scalars_and_lists():
     equal_values(ac.isin(2, [1, 2, 3]), np.isin(2, [1, 2, 3]))
     equal_values(ac.isin(ac.asarray([1.5, np.nan, 3.0]), [3, np.nan]),
