@@ -136,8 +136,9 @@ struct BufferInfo {
   std::string format;
 };
 
+// bfloat16 has no buffer-protocol format (nor has NumPy's, ml_dtypes'): nullptr.
 const char* buffer_format(Dtype d) {
-  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", "f", "d", "Zf", "Zd"};
+  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", nullptr, "f", "d", "Zf", "Zd"};
   static_assert(std::size(f) == kNumDtypes);
   return f[static_cast<int>(d)];
 }
@@ -148,6 +149,13 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
     if (!a.device().is_cpu()) {
       PyErr_SetString(PyExc_BufferError, ("[buffer] array is on " + a.device().str() +
                                           "; only CPU arrays export the buffer protocol").c_str());
+      return -1;
+    }
+    if (!buffer_format(a.dtype())) {
+      PyErr_SetString(PyExc_BufferError,
+                      (std::string("[buffer] ") + dtype_name(a.dtype()) +
+                       " has no buffer-protocol format; use np.asarray (with ml_dtypes) or DLPack")
+                          .c_str());
       return -1;
     }
     if ((flags & PyBUF_WRITABLE) && is_read_only(a)) {
@@ -321,6 +329,7 @@ void init_array(nb::module_& m) {
         std::vector<size_t> shape(a.shape().begin(), a.shape().end());
         nb::dlpack::dtype dt;
         dt.code = static_cast<uint8_t>(is_bool(a.dtype()) ? nb::dlpack::dtype_code::Bool
+                                       : a.dtype() == Dtype::bfloat16 ? nb::dlpack::dtype_code::Bfloat
                                        : is_complex(a.dtype()) ? nb::dlpack::dtype_code::Complex
                                        : is_floating(a.dtype()) ? nb::dlpack::dtype_code::Float
                                        : is_unsigned(a.dtype()) ? nb::dlpack::dtype_code::UInt

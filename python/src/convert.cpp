@@ -44,6 +44,9 @@ std::optional<Dtype> from_dlpack_dtype(nb::dlpack::dtype dt) {
       if (dt.bits == 64) return Dtype::complex64;
       if (dt.bits == 128) return Dtype::complex128;
       break;
+    case Code::Bfloat:
+      if (dt.bits == 16) return Dtype::bfloat16;
+      break;
     default: break;
   }
   return std::nullopt;
@@ -56,7 +59,7 @@ nb::dlpack::dtype to_dlpack_dtype(Dtype d) {
     case DtypeKind::Bool: code = Code::Bool; break;
     case DtypeKind::SignedInt: code = Code::Int; break;
     case DtypeKind::UnsignedInt: code = Code::UInt; break;
-    case DtypeKind::Float: code = Code::Float; break;
+    case DtypeKind::Float: code = d == Dtype::bfloat16 ? Code::Bfloat : Code::Float; break;
     case DtypeKind::Complex: code = Code::Complex; break;
   }
   return {static_cast<uint8_t>(code), static_cast<uint8_t>(itemsize(d) * 8), 1};
@@ -120,11 +123,18 @@ std::optional<Dtype> buffer_dtype(const char* format, Py_ssize_t itemsize) {
   return std::nullopt;
 }
 
+// NumPy's bfloat16 is ml_dtypes' (a 2-byte dtype of that name), which has no buffer format.
+bool is_numpy_bfloat16(nb::handle ndarray) {
+  nb::object dt = ndarray.attr("dtype");
+  return nb::cast<int64_t>(dt.attr("itemsize")) == 2 && nb::cast<std::string>(dt.attr("name")) == "bfloat16";
+}
+
 // A NumPy ndarray (the exact type) viewed through one buffer-protocol request: the common
 // import, without nanobind's DLPack round trip (a capsule per call) and a second request for
 // writability. Its memory stays put while accel holds a reference (NumPy refuses to resize a
-// referenced array). nullopt for other objects and dtypes accel does not have.
-std::optional<Array> from_numpy_array(nb::handle obj) {
+// referenced array). nullopt for other objects and dtypes accel does not have. `as` reads the
+// elements as another dtype of their size.
+std::optional<Array> from_numpy_array(nb::handle obj, std::optional<Dtype> as = std::nullopt) {
   static PyTypeObject* ndarray = [] {
     nb::object np = nb::module_::import_("numpy");
     return reinterpret_cast<PyTypeObject*>(nb::object(np.attr("ndarray")).release().ptr());
@@ -133,10 +143,13 @@ std::optional<Array> from_numpy_array(nb::handle obj) {
   Py_buffer view;
   if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO) != 0) {
     PyErr_Clear();
+    // ml_dtypes' bfloat16: its bits through a uint16 view of the same memory.
+    if (!as && is_numpy_bfloat16(obj)) return from_numpy_array(obj.attr("view")("uint16"), Dtype::bfloat16);
     return std::nullopt;
   }
   std::optional<Array> out;
-  const std::optional<Dtype> dt = buffer_dtype(view.format ? view.format : "B", view.itemsize);
+  std::optional<Dtype> dt = buffer_dtype(view.format ? view.format : "B", view.itemsize);
+  if (dt && as) dt = as;
   if (dt) {
     Shape shape(static_cast<size_t>(view.ndim));
     Strides strides(static_cast<size_t>(view.ndim));
@@ -287,6 +300,23 @@ std::optional<Array> flat_scalar_list(nb::handle obj, Device device) {
   return device.is_cpu() ? host : to_device(host, device);
 }
 
+// ml_dtypes' bfloat16 type, the NumPy dtype of accel's bfloat16 arrays; a TypeError naming
+// ml_dtypes where it is not installed (NumPy has no bfloat16 of its own).
+nb::handle ml_dtypes_bfloat16() {
+  static PyObject* type = nullptr;
+  if (!type) {
+    try {
+      type = nb::module_::import_("ml_dtypes").attr("bfloat16").release().ptr();
+    } catch (const nb::python_error&) {
+      throw nb::type_error(
+          "[asnumpy] a bfloat16 array becomes a NumPy array through ml_dtypes' bfloat16 (NumPy "
+          "has none), and ml_dtypes is not installed: pip install ml_dtypes, or convert first "
+          "(x.astype('float32'))");
+    }
+  }
+  return type;
+}
+
 bool is_numpy_scalar(nb::handle obj) {
   nb::object np = nb::module_::import_("numpy");
   return nb::isinstance(obj, np.attr("generic"));
@@ -351,8 +381,10 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     check_array_interface_span(src);
     // Python values converted straight to the requested dtype, as NumPy converts them: an
     // out-of-range Python int is NumPy's OverflowError, not a wrapped value.
-    nb::object arr = dtype ? np.attr("asarray")(src, nb::arg("dtype") = dtype_name(*dtype))
-                           : np.attr("asarray")(src);
+    // NumPy has no bfloat16 of its own: its values come as float64, rounded once by astype below.
+    nb::object arr = !dtype ? np.attr("asarray")(src)
+                     : *dtype == Dtype::bfloat16 ? np.attr("asarray")(src, nb::arg("dtype") = "float64")
+                                                 : np.attr("asarray")(src, nb::arg("dtype") = dtype_name(*dtype));
     // Byte-swapped data (">f8" on a little-endian machine) in the machine's order: accel's
     // loops read native values only.
     if (!nb::cast<bool>(arr.attr("dtype").attr("isnative")))
@@ -448,12 +480,16 @@ nb::object to_numpy_view(const Array& a, bool writable) {
   a.eval();
   // NumPy may write through the view: pending readers take today's values, later ones run now.
   if (writable && !a.buffer()->read_only()) a.buffer()->share_with_foreign_writers();
+  const bool bf16 = a.dtype() == Dtype::bfloat16;
+  nb::handle bf16_type = bf16 ? ml_dtypes_bfloat16() : nb::handle();
   auto* keep = new Array(a);
   nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
   std::vector<size_t> shape(a.shape().begin(), a.shape().end());
+  // bfloat16 travels as its bits (uint16), viewed as ml_dtypes' bfloat16 on NumPy's side.
   nb::ndarray<nb::numpy> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(),
-                           to_dlpack_dtype(a.dtype()), nb::device::cpu::value);
+                           to_dlpack_dtype(bf16 ? Dtype::uint16 : a.dtype()), nb::device::cpu::value);
   nb::object out = nd.cast();
+  if (bf16) out = out.attr("view")(bf16_type);
   // 64-bit ints arrive as C long long ('q'); NumPy's own int64 is C long ('l') on Linux. Same
   // bits, but repr, pickles and dtype.char would differ, so view them as NumPy's own type.
   if (a.dtype() == Dtype::int64 || a.dtype() == Dtype::uint64)
