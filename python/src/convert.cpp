@@ -306,7 +306,7 @@ nb::handle ml_dtypes_bfloat16() {
   static PyObject* type = nullptr;
   if (!type) {
     try {
-      type = nb::module_::import_("ml_dtypes").attr("bfloat16").release().ptr();
+      type = nb::object(nb::module_::import_("ml_dtypes").attr("bfloat16")).release().ptr();
     } catch (const nb::python_error&) {
       throw nb::type_error(
           "[asnumpy] a bfloat16 array becomes a NumPy array through ml_dtypes' bfloat16 (NumPy "
@@ -373,8 +373,9 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
   } else {
     // Nested sequences and anything else NumPy understands, with NumPy's inference.
     nb::object np = nb::module_::import_("numpy");
-    // Buffer-protocol objects NumPy would treat as scalars (bytes) are read as their buffer.
-    nb::object src = PyObject_CheckBuffer(obj.ptr())
+    // Buffer-protocol objects NumPy would treat as scalars (bytes) are read as their buffer;
+    // NumPy's own scalars (ml_dtypes' bfloat16 has no buffer format) are NumPy's to read.
+    nb::object src = PyObject_CheckBuffer(obj.ptr()) && !is_numpy_scalar(obj)
                          ? nb::steal(PyMemoryView_FromObject(obj.ptr()))
                          : nb::borrow(obj);
     if (!src.is_valid()) throw nb::python_error();

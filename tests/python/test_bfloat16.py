@@ -196,6 +196,9 @@ def test_op_on_bfloat16_matches_ml_dtypes(device, name):
     args = [bf16_values(400, seed, scale=scale) for seed in range(arity)]
     with np.errstate(all="ignore"):
         want = np_func(name)(*args)
+    if name == "sign":
+        # sign(-0.0) is 0.0 as for NumPy's own floats (ml_dtypes returns -0.0).
+        want[want.astype(np.float32) == 0] = 0
     got = getattr(ac, name)(*[to_ac(a, device) for a in args])
     assert got.dtype == (ac.bool if want.dtype == np.bool_ else ac.bfloat16), name
     assert_bf16_equal(ac.asnumpy(got), want, ulps=1 if name in TRANSCENDENTAL else 0, what=name)
@@ -234,12 +237,14 @@ def test_fused_chain_rounds_each_op_to_bfloat16(device):
 
 @needs_ml_dtypes
 def test_overflow_subnormals_and_signed_zero(device):
-    x = np.array([3.3895e38, 1e38, 9.2e-41, -0.0, 1e-40], dtype=np.float64).astype(BF16)
+    x = np.array([3.3895e38, 1e38, 1e-39, -0.0, 9.2e-41], dtype=np.float64).astype(BF16)
     y = np.array([2, 4, 0.5, 1, 0.25]).astype(BF16)
     got = ac.asnumpy(to_ac(x, device) * to_ac(y, device))
     assert_bf16_equal(got, x * y)
     f = got.astype(np.float32)
-    assert np.isinf(f[0]) and np.isinf(f[1]) and np.signbit(f[3]) and f[2] != 0
+    # inf past the largest; a subnormal halved; -0.0 kept; the smallest subnormal / 4 is 0.
+    assert np.isinf(f[0]) and np.isinf(f[1]) and 0 < f[2] < 1e-39 and np.signbit(f[3])
+    assert f[4] == 0
 
 
 # ---- promotion ---------------------------------------------------------------------------------
@@ -281,7 +286,7 @@ def test_float_math_on_small_ints_stays_float16():
     # bfloat16 never appears unless asked for: NumPy's float16 for bool and 8-bit ints.
     for dt in ("bool", "int8", "uint8"):
         assert ac.sin(ac.ones(2, dtype=dt)).dtype == ac.float16, dt
-        assert ac.divide(ac.ones(2, dtype=dt), ac.ones(2, dtype=dt)).dtype == ac.float16, dt
+        assert ac.sqrt(ac.ones(2, dtype=dt)).dtype == ac.float16, dt
     assert ac.sin(ac.ones(2, dtype="bfloat16")).dtype == ac.bfloat16
 
 
@@ -313,7 +318,7 @@ def test_unknown_dtype_names_bfloat16_among_supported():
 @pytest.mark.parametrize("n", [0, 1, 7, 1000, 100_000])
 def test_sum_prod_mean_accumulate_in_float32(device, n):
     x = bf16_values(max(n, 1), 6, scale=1.0)[:n]
-    x = x[np.isfinite(x.astype(np.float32))]
+    x = x[np.abs(x.astype(np.float32)) < 1e4]  # no +-3.4e38, whose float32 sum is order-bound
     a = to_ac(x, device)
     f = x.astype(np.float32)
     # Accumulated in float32 and rounded once (the order of the float32 additions may move the
@@ -334,7 +339,7 @@ def test_sum_prod_mean_accumulate_in_float32(device, n):
 @needs_ml_dtypes
 def test_reductions_along_axes(device):
     x = bf16_values(24 * 50, 7, scale=3.0).reshape(24, 50)
-    x = np.where(np.isfinite(x.astype(np.float32)), x, BF16.type(1))
+    x = np.where(np.abs(x.astype(np.float32)) < 1e4, x, BF16.type(1))
     a = to_ac(x, device)
     f = x.astype(np.float32)
     for axis in (0, 1, None):
@@ -387,8 +392,9 @@ def test_sort_puts_nan_last_like_numpy(device):
     a = to_ac(x, device)
     f = x.astype(np.float32)
     for axis in (0, 1, -1):
-        got = ac.asnumpy(ac.sort(a, axis=axis))
-        assert_bf16_equal(got, np.sort(f, axis=axis).astype(BF16))
+        # As values: -0.0 and 0.0 are equal keys, in either order.
+        got = ac.asnumpy(ac.sort(a, axis=axis).astype("float32"))
+        np.testing.assert_array_equal(got, np.sort(f, axis=axis))
     idx = ac.asnumpy(ac.argsort(a, axis=1, stable=True))
     np.testing.assert_array_equal(idx, np.argsort(f, axis=1, kind="stable"))
 
