@@ -199,8 +199,8 @@ __global__ void accel_arange(T* out, T first, T second, int64_t n) {
       const uint64_t d = (uint64_t)(T)(second - first);
       v = (T)((uint64_t)first + (uint64_t)i * d);
     } else if constexpr (accel::scalar::is_narrow<T>) {
-      const float f = accel::scalar::to_float(first);
-      v = accel::scalar::to_narrow<T>(f + (float)i * (accel::scalar::to_float(second) - f));
+      const float f = accel::scalar::convert<float>(first);
+      v = accel::scalar::convert<T>(f + (float)i * (accel::scalar::convert<float>(second) - f));
     } else if constexpr (accel::scalar::is_cplx<T>) {
       using R = accel::scalar::real_of_t<T>;
       const R r = (R)i;
