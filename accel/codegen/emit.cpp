@@ -118,8 +118,9 @@ std::string source_text(const Dialect& d, const char* text) {
 // The host's 16-bit float types (core/half.h, core/bfloat16.h) go first, as the library's own
 // build includes them.
 std::string functor_source(const Dialect& d) {
-  std::string out = d.own_std ? std::string()
-                              : source_text(d, embedded::half_h) + source_text(d, embedded::bfloat16_h);
+  std::string out = d.own_std
+                        ? std::string()
+                        : source_text(d, embedded::half_h) + source_text(d, embedded::bfloat16_h);
   out += source_text(d, embedded::scalar_ops_h);
   if (d.own_std) {
     std::string prelude = embedded::nvrtc_std_cuh;

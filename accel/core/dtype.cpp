@@ -66,8 +66,8 @@ Dtype dtype_from_name(std::string_view name) {
   for (const auto& a : kAliases)
     if (name == a.alias) return a.dt;
   throw DTypeError("[dtype] accel has no dtype named '" + std::string(name) +
-                   "'; supported: bool, int8..int64, uint8..uint64, float16, bfloat16, float32, float64, "
-                   "complex64, complex128");
+                   "'; supported: bool, int8..int64, uint8..uint64, float16, bfloat16, float32, "
+                   "float64, complex64, complex128");
 }
 
 Dtype real_dtype(Dtype dt) {

@@ -138,7 +138,8 @@ struct BufferInfo {
 
 // bfloat16 has no buffer-protocol format (nor has NumPy's, ml_dtypes'): nullptr.
 const char* buffer_format(Dtype d) {
-  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I", "Q", "e", nullptr, "f", "d", "Zf", "Zd"};
+  static const char* f[] = {"?", "b", "h", "i", "q", "B", "H", "I",
+                            "Q", "e", nullptr, "f", "d", "Zf", "Zd"};
   static_assert(std::size(f) == kNumDtypes);
   return f[static_cast<int>(d)];
 }

@@ -126,7 +126,8 @@ std::optional<Dtype> buffer_dtype(const char* format, Py_ssize_t itemsize) {
 // NumPy's bfloat16 is ml_dtypes' (a 2-byte dtype of that name), which has no buffer format.
 bool is_numpy_bfloat16(nb::handle ndarray) {
   nb::object dt = ndarray.attr("dtype");
-  return nb::cast<int64_t>(dt.attr("itemsize")) == 2 && nb::cast<std::string>(dt.attr("name")) == "bfloat16";
+  return nb::cast<int64_t>(dt.attr("itemsize")) == 2 &&
+         nb::cast<std::string>(dt.attr("name")) == "bfloat16";
 }
 
 // A NumPy ndarray (the exact type) viewed through one buffer-protocol request: the common
@@ -144,7 +145,8 @@ std::optional<Array> from_numpy_array(nb::handle obj, std::optional<Dtype> as = 
   if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO) != 0) {
     PyErr_Clear();
     // ml_dtypes' bfloat16: its bits through a uint16 view of the same memory.
-    if (!as && is_numpy_bfloat16(obj)) return from_numpy_array(obj.attr("view")("uint16"), Dtype::bfloat16);
+    if (!as && is_numpy_bfloat16(obj))
+      return from_numpy_array(obj.attr("view")("uint16"), Dtype::bfloat16);
     return std::nullopt;
   }
   std::optional<Array> out;
@@ -383,9 +385,11 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     // Python values converted straight to the requested dtype, as NumPy converts them: an
     // out-of-range Python int is NumPy's OverflowError, not a wrapped value.
     // NumPy has no bfloat16 of its own: its values come as float64, rounded once by astype below.
-    nb::object arr = !dtype ? np.attr("asarray")(src)
-                     : *dtype == Dtype::bfloat16 ? np.attr("asarray")(src, nb::arg("dtype") = "float64")
-                                                 : np.attr("asarray")(src, nb::arg("dtype") = dtype_name(*dtype));
+    const char* np_dtype = !dtype                       ? nullptr
+                           : *dtype == Dtype::bfloat16 ? "float64"
+                                                       : dtype_name(*dtype);
+    nb::object arr = np_dtype ? np.attr("asarray")(src, nb::arg("dtype") = np_dtype)
+                              : np.attr("asarray")(src);
     // Byte-swapped data (">f8" on a little-endian machine) in the machine's order: accel's
     // loops read native values only.
     if (!nb::cast<bool>(arr.attr("dtype").attr("isnative")))
@@ -488,7 +492,8 @@ nb::object to_numpy_view(const Array& a, bool writable) {
   std::vector<size_t> shape(a.shape().begin(), a.shape().end());
   // bfloat16 travels as its bits (uint16), viewed as ml_dtypes' bfloat16 on NumPy's side.
   nb::ndarray<nb::numpy> nd(a.data(), shape.size(), shape.data(), owner, a.strides().data(),
-                           to_dlpack_dtype(bf16 ? Dtype::uint16 : a.dtype()), nb::device::cpu::value);
+                            to_dlpack_dtype(bf16 ? Dtype::uint16 : a.dtype()),
+                            nb::device::cpu::value);
   nb::object out = nd.cast();
   if (bf16) out = out.attr("view")(bf16_type);
   // 64-bit ints arrive as C long long ('q'); NumPy's own int64 is C long ('l') on Linux. Same

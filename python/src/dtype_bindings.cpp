@@ -8,7 +8,8 @@ namespace accel::py {
 namespace {
 
 // bfloat16: ml_dtypes' character.
-const char kNumpyChar[] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I', 'L', 'e', 'E', 'f', 'd', 'F', 'D'};
+const char kNumpyChar[] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I',
+                           'L', 'e', 'E', 'f', 'd', 'F', 'D'};
 static_assert(std::size(kNumpyChar) == kNumDtypes);
 const char kKindChar[] = {'b', 'i', 'u', 'f', 'c'};
 
