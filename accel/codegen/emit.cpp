@@ -55,6 +55,8 @@ const char* c_type(Dtype dt) {
       return "uint64_t";
     case Dtype::float16:
       return "accel::half";
+    case Dtype::bfloat16:
+      return "accel::bfloat16_t";
     case Dtype::float32:
       return "float";
     case Dtype::float64:
@@ -113,9 +115,12 @@ std::string source_text(const Dialect& d, const char* text) {
 }
 
 // The functors' text, with its standard #includes kept (host) or left to the prelude (CUDA).
-// The host's float16 type (core/half.h) goes first, as the library's own build includes it.
+// The host's 16-bit float types (core/half.h, core/bfloat16.h) go first, as the library's own
+// build includes them.
 std::string functor_source(const Dialect& d) {
-  std::string out = d.own_std ? std::string() : source_text(d, embedded::half_h);
+  std::string out = d.own_std
+                        ? std::string()
+                        : source_text(d, embedded::half_h) + source_text(d, embedded::bfloat16_h);
   out += source_text(d, embedded::scalar_ops_h);
   if (d.own_std) {
     std::string prelude = embedded::nvrtc_std_cuh;
@@ -175,9 +180,9 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
       expr = std::string("accel::scalar::convert<") + c_type(in.dtype) + ">(" +
              refs[static_cast<size_t>(in.args[0])] + ")";
     } else {
-      // float16 ops compute in float and round once (scalar_ops.h, OnHalf).
-      expr = in.compute == Dtype::float16
-                 ? std::string("accel::scalar::OnHalf<accel::scalar::") + functor_name(in.op) +
+      // float16 and bfloat16 ops compute in float and round once (scalar_ops.h, InFloat).
+      expr = in.compute == Dtype::float16 || in.compute == Dtype::bfloat16
+                 ? std::string("accel::scalar::InFloat<accel::scalar::") + functor_name(in.op) +
                        ">::apply("
                  : std::string("accel::scalar::") + functor_name(in.op) + "::apply(";
       for (int a = 0; a < in.nargs(); ++a)

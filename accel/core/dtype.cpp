@@ -66,8 +66,8 @@ Dtype dtype_from_name(std::string_view name) {
   for (const auto& a : kAliases)
     if (name == a.alias) return a.dt;
   throw DTypeError("[dtype] accel has no dtype named '" + std::string(name) +
-                   "'; supported: bool, int8..int64, uint8..uint64, float16, float32, float64, complex64, "
-                   "complex128");
+                   "'; supported: bool, int8..int64, uint8..uint64, float16, bfloat16, float32, "
+                   "float64, complex64, complex128");
 }
 
 Dtype real_dtype(Dtype dt) {
@@ -78,7 +78,7 @@ Dtype real_dtype(Dtype dt) {
 
 Dtype complex_dtype(Dtype dt) {
   if (is_complex(dt)) return dt;
-  return (dt == Dtype::float16 || dt == Dtype::float32) ? Dtype::complex64 : Dtype::complex128;
+  return itemsize(dt) <= 4 ? Dtype::complex64 : Dtype::complex128;
 }
 
 Dtype inexact_dtype(Dtype dt) {
@@ -115,6 +115,10 @@ Dtype promote_types(Dtype a, Dtype b) {
     size_t isize = is_integer(a) ? x.itemsize : (is_integer(b) ? y.itemsize : 0);
     // NumPy: int8/uint8 fit in float16, int16 in float32, wider ints need float64.
     size_t need = isize == 0 ? fsize : std::max(fsize, isize >= 4 ? size_t{8} : isize * 2);
+    // Two bytes with bfloat16: bfloat16 itself (it holds every int8 and uint8 too), but float16
+    // and bfloat16 each lack the other's values and meet in float32 (ml_dtypes, JAX).
+    if (need == 2 && (a == Dtype::bfloat16 || b == Dtype::bfloat16))
+      return a == Dtype::float16 || b == Dtype::float16 ? Dtype::float32 : Dtype::bfloat16;
     return float_of_size(need);
   }
   if (x.kind == y.kind) {

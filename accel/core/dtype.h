@@ -7,6 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "accel/core/bfloat16.h"
 #include "accel/core/half.h"
 
 namespace accel {
@@ -19,7 +20,11 @@ enum class Dtype : uint8_t {
 #undef ACCEL_DTYPE
 };
 
-inline constexpr int kNumDtypes = 14;
+inline constexpr int kNumDtypes = 0
+#define ACCEL_DTYPE(name, ctype, str, kind) +1
+#include "accel/core/dtype.def"
+#undef ACCEL_DTYPE
+    ;
 
 // Public constants so C++ reads like Python: accel::float32.
 #define ACCEL_DTYPE(name, ctype, str, kind) inline constexpr Dtype name = Dtype::name;
@@ -42,7 +47,9 @@ inline bool is_complex(Dtype dt) { return dtype_kind(dt) == DtypeKind::Complex; 
 inline bool is_inexact(Dtype dt) { return is_floating(dt) || is_complex(dt); }
 inline bool is_numeric(Dtype dt) { return !is_bool(dt); }
 
-// NumPy 2 promotion of two dtypes (int64 + uint64 -> float64, like NumPy).
+// NumPy 2 promotion of two dtypes (int64 + uint64 -> float64, like NumPy). bfloat16, which NumPy
+// lacks, promotes as ml_dtypes and JAX: bool and 8-bit ints join it, float16 meets it in
+// float32, wider ints and floats as they do with float16.
 Dtype promote_types(Dtype a, Dtype b);
 // The real dtype of a complex one (complex64 -> float32); identity otherwise.
 Dtype real_dtype(Dtype dt);
@@ -82,6 +89,10 @@ template <class F> decltype(auto) dispatch_dtype(Dtype dt, F&& f) {
   }
   return f(TypeTag<bool>{});
 }
+
+// The 16-bit floats, stored narrow and computed in float (half.h, bfloat16.h).
+template <class T> inline constexpr bool is_narrow_float_v =
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
 
 template <class T> inline constexpr bool is_complex_v = false;
 template <class T> inline constexpr bool is_complex_v<std::complex<T>> = true;

@@ -30,26 +30,30 @@ template <class U> inline U shift_round_even(U sig, int shift) {
 }
 
 // Rounds an IEEE value given as (sign, biased exponent, fraction) of a format with `Frac`
-// fraction bits and exponent bias `Bias` to binary16 bits.
-template <class U, int Frac, int Bias, int MaxExp>
-inline uint16_t from_ieee(U bits) {
+// fraction bits, exponent bias `Bias` and all-ones exponent `MaxExp` to a 16-bit format with
+// `ToFrac` fraction bits and bias `ToBias`: binary16 (10, 15) or bfloat16 (7, 127, bfloat16.h).
+template <int ToFrac, int ToBias, class U, int Frac, int Bias, int MaxExp>
+inline uint16_t round_ieee(U bits) {
+  constexpr unsigned kInf = static_cast<unsigned>(2 * ToBias + 1) << ToFrac;
+  constexpr unsigned kQuiet = 1u << (ToFrac - 1);
   const uint16_t sign = static_cast<uint16_t>((bits >> (sizeof(U) * 8 - 16)) & 0x8000u);
   const int exp = static_cast<int>((bits >> Frac) & U(MaxExp));
   const U frac = bits & ((U(1) << Frac) - 1);
   if (exp == MaxExp)  // inf, or NaN kept quiet with the top of its payload
-    return frac ? static_cast<uint16_t>(sign | 0x7e00u | static_cast<uint16_t>(frac >> (Frac - 10)))
-                : static_cast<uint16_t>(sign | 0x7c00u);
-  const int e = exp - Bias;  // unbiased; source subnormals are far below half's range
-  if (e > 15) return static_cast<uint16_t>(sign | 0x7c00u);
-  if (e >= -14) {
-    // Normal: a carry out of the fraction steps the exponent, up to inf (65520 and above).
-    const U q = shift_round_even(frac, Frac - 10);
-    return static_cast<uint16_t>(sign | ((static_cast<unsigned>(e + 15) << 10) + static_cast<unsigned>(q)));
+    return frac ? static_cast<uint16_t>(sign | kInf | kQuiet | static_cast<uint16_t>(frac >> (Frac - ToFrac)))
+                : static_cast<uint16_t>(sign | kInf);
+  const int e = exp - Bias;  // unbiased; source subnormals are far below the target's range
+  if (e > ToBias) return static_cast<uint16_t>(sign | kInf);
+  if (e >= 1 - ToBias) {
+    // Normal: a carry out of the fraction steps the exponent, up to inf (binary16: 65520 and up).
+    const U q = shift_round_even(frac, Frac - ToFrac);
+    return static_cast<uint16_t>(sign | ((static_cast<unsigned>(e + ToBias) << ToFrac) + static_cast<unsigned>(q)));
   }
   if (exp == 0) return sign;
-  // Subnormal half: the value in units of 2^-24, rounded; 2^-25 and below go to zero.
+  // Subnormal target: the value in units of its smallest subnormal (2^-24 for binary16),
+  // rounded; half of that unit and below go to zero.
   const U sig = frac | (U(1) << Frac);
-  return static_cast<uint16_t>(sign | static_cast<uint16_t>(shift_round_even(sig, Frac - 24 - e)));
+  return static_cast<uint16_t>(sign | static_cast<uint16_t>(shift_round_even(sig, Frac - (ToBias - 1 + ToFrac) - e)));
 }
 
 inline uint16_t from_float(float f) {
@@ -58,14 +62,14 @@ inline uint16_t from_float(float f) {
 #else
   uint32_t b;
   std::memcpy(&b, &f, 4);
-  return from_ieee<uint32_t, 23, 127, 0xff>(b);
+  return round_ieee<10, 15, uint32_t, 23, 127, 0xff>(b);
 #endif
 }
 
 inline uint16_t from_double(double d) {
   uint64_t b;
   std::memcpy(&b, &d, 8);
-  return from_ieee<uint64_t, 52, 1023, 0x7ff>(b);
+  return round_ieee<10, 15, uint64_t, 52, 1023, 0x7ff>(b);
 }
 
 inline float to_float(uint16_t h) {
@@ -118,16 +122,23 @@ struct half {
   }
 };
 
-// Adjacent binary16 value from a towards b, as NumPy's npy_half_nextafter (computing in float
-// and rounding would step by a float ulp and round back to a).
-inline half nextafter(half a, half b) {
+namespace half_bits {
+
+// Adjacent value of a 16-bit float type H (sign and magnitude bits, .bits) from a towards b,
+// as NumPy's npy_half_nextafter: computing in float and rounding would step by a float ulp and
+// round back to a.
+template <class H> inline H step_toward(H a, H b, uint16_t quiet_nan) {
   const float fa = a, fb = b;
-  if (fa != fa || fb != fb) return half::from_bits(0x7e00);
+  if (fa != fa || fb != fb) return H::from_bits(quiet_nan);
   if (fa == fb) return b;
-  if (fa == 0) return half::from_bits(static_cast<uint16_t>((b.bits & 0x8000u) | 1u));
+  if (fa == 0) return H::from_bits(static_cast<uint16_t>((b.bits & 0x8000u) | 1u));
   const bool away = (fa < fb) == (fa > 0);  // moving away from zero grows the magnitude bits
-  return half::from_bits(static_cast<uint16_t>(away ? a.bits + 1 : a.bits - 1));
+  return H::from_bits(static_cast<uint16_t>(away ? a.bits + 1 : a.bits - 1));
 }
+
+}  // namespace half_bits
+
+inline half nextafter(half a, half b) { return half_bits::step_toward(a, b, 0x7e00); }
 
 }  // namespace accel
 

@@ -6,12 +6,15 @@
 
 // Shared memory is declared through this macro, so that the tests' host emulator (simt_host.h,
 // which defines it first) sees each shared variable and fills it with garbage at block start.
-// float16's device type, __half: scalar_ops.h's OnHalf and the dtype table (dtype.def) use it.
-// NVRTC finds the header with the toolkit's include directory (compiler.cpp passes -I).
+// The 16-bit floats' device types, __half and __nv_bfloat16: scalar_ops.h's InFloat and the
+// dtype table (dtype.def) use them. NVRTC finds the headers with the toolkit's include
+// directory (compiler.cpp passes -I).
 #if defined(__CUDACC_RTC__)
 #include <cuda_fp16.h>
+#include <cuda_bf16.h>
 namespace accel {
 using half = __half;
+using bfloat16_t = __nv_bfloat16;
 }  // namespace accel
 #endif
 

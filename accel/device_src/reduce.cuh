@@ -18,12 +18,13 @@ template <> struct WrapOf<uint8_t> { using type = uint32_t; };
 template <> struct WrapOf<uint16_t> { using type = uint32_t; };
 template <> struct WrapOf<uint32_t> { using type = uint32_t; };
 template <> struct WrapOf<uint64_t> { using type = uint64_t; };
-// float16 sums and products in float, rounded once at the end (as the CPU backend).
+// float16 and bfloat16 sums and products in float, rounded once at the end (as the CPU backend).
 template <> struct WrapOf<accel::half> { using type = float; };
+template <> struct WrapOf<accel::bfloat16_t> { using type = float; };
 
-// NaN test that reads float16 as float (scalar::isnan_ knows only the C++ float types).
+// NaN test that reads the 16-bit floats as float (scalar::isnan_ knows only the C++ float types).
 template <class T> inline bool is_nan_value(T v) {
-  if constexpr (scalar::is_half<T>) return scalar::isnan_(scalar::to_float(v));
+  if constexpr (scalar::is_narrow<T>) return scalar::isnan_(scalar::to_float(v));
   else return scalar::isnan_(v);
 }
 
@@ -51,6 +52,10 @@ template <> struct Limits<double> {
 template <> struct Limits<accel::half> {
   static accel::half highest() { return scalar::to_half(Limits<float>::highest()); }
   static accel::half lowest() { return scalar::to_half(Limits<float>::lowest()); }
+};
+template <> struct Limits<accel::bfloat16_t> {
+  static accel::bfloat16_t highest() { return scalar::to_bfloat16(Limits<float>::highest()); }
+  static accel::bfloat16_t lowest() { return scalar::to_bfloat16(Limits<float>::lowest()); }
 };
 template <class R> struct Limits<std::complex<R>> {
   static std::complex<R> highest() {
@@ -97,9 +102,9 @@ template <class T, bool IsMax> struct ExtremeOp {
   static State identity() { return IsMax ? Limits<T>::lowest() : Limits<T>::highest(); }
   static State load(T x, int64_t) { return x; }
   static State combine(State a, State b) {
-    if constexpr (scalar::is_half<T>)  // compared as float, exactly
-      return IsMax ? scalar::OnHalf<scalar::MaximumOp>::apply(a, b)
-                   : scalar::OnHalf<scalar::MinimumOp>::apply(a, b);
+    if constexpr (scalar::is_narrow<T>)  // compared as float, exactly
+      return IsMax ? scalar::InFloat<scalar::MaximumOp>::apply(a, b)
+                   : scalar::InFloat<scalar::MinimumOp>::apply(a, b);
     else return IsMax ? scalar::MaximumOp::apply(a, b) : scalar::MinimumOp::apply(a, b);
   }
   static Out finish(State s) { return s; }

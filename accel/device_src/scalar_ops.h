@@ -9,10 +9,14 @@
 #include <limits>
 #include <type_traits>
 
-// float16's storage type: accel::half on the host (the library includes it; the host JIT
-// prepends its text), CUDA's __half where the kernel included <cuda_fp16.h>.
+// The 16-bit float storage types: accel::half and accel::bfloat16_t on the host (the library
+// includes them; the host JIT prepends their text), CUDA's __half and __nv_bfloat16 where the
+// kernel included <cuda_fp16.h> and <cuda_bf16.h>.
 #if !defined(__CUDACC_RTC__) && !defined(__CUDACC__) && !defined(ACCEL_HALF_H)
 #include "accel/core/half.h"
+#endif
+#if !defined(__CUDACC_RTC__) && !defined(__CUDACC__) && !defined(ACCEL_BFLOAT16_H)
+#include "accel/core/bfloat16.h"
 #endif
 #if defined(ACCEL_HALF_H)
 #define ACCEL_HAS_HALF 1
@@ -22,10 +26,19 @@ namespace accel {
 using half = __half;
 }  // namespace accel
 #endif
+#if defined(ACCEL_BFLOAT16_H)
+#define ACCEL_HAS_BFLOAT16 1
+#elif defined(__CUDA_BF16_H__)
+#define ACCEL_HAS_BFLOAT16 1
+namespace accel {
+using bfloat16_t = __nv_bfloat16;
+}  // namespace accel
+#endif
 
 namespace accel::scalar {
 
 template <class T> inline constexpr bool is_half = false;
+template <class T> inline constexpr bool is_bfloat16 = false;
 #if defined(ACCEL_HAS_HALF)
 template <> inline constexpr bool is_half<accel::half> = true;
 #if defined(ACCEL_HALF_H)
@@ -47,6 +60,56 @@ inline __half nextafter(__half a, __half b) {
 }
 #endif
 #endif
+#if defined(ACCEL_HAS_BFLOAT16)
+template <> inline constexpr bool is_bfloat16<accel::bfloat16_t> = true;
+#if defined(ACCEL_BFLOAT16_H)
+inline float to_float(accel::bfloat16_t h) { return h; }
+inline accel::bfloat16_t to_bfloat16(float f) { return accel::bfloat16_t(f); }
+inline accel::bfloat16_t to_bfloat16(double d) { return accel::bfloat16_t(d); }
+inline accel::bfloat16_t to_bfloat16(long long v) { return accel::bfloat16_t(v); }
+inline accel::bfloat16_t to_bfloat16(unsigned long long v) { return accel::bfloat16_t(v); }
+#else
+// CUDA's conversions round to nearest even and from double directly, as the host's; a NaN
+// becomes CUDA's canonical NaN (0x7fff), not ml_dtypes' 0x7fc0.
+inline float to_float(__nv_bfloat16 h) { return __bfloat162float(h); }
+inline __nv_bfloat16 to_bfloat16(float f) { return __float2bfloat16_rn(f); }
+inline __nv_bfloat16 to_bfloat16(double d) { return __double2bfloat16(d); }
+// An integer rounded once: toward zero into double, the last bit set where that dropped bits
+// (round to odd, which a second rounding to far fewer bits cannot turn into a double rounding).
+inline __nv_bfloat16 to_bfloat16(long long v) {
+  double d = __ll2double_rz(v);
+  if (static_cast<long long>(d) != v) d = __longlong_as_double(__double_as_longlong(d) | 1);
+  return __double2bfloat16(d);
+}
+inline __nv_bfloat16 to_bfloat16(unsigned long long v) {
+  double d = __ull2double_rz(v);
+  if (static_cast<unsigned long long>(d) != v) d = __longlong_as_double(__double_as_longlong(d) | 1);
+  return __double2bfloat16(d);
+}
+inline __nv_bfloat16 nextafter(__nv_bfloat16 a, __nv_bfloat16 b) {
+  const float fa = __bfloat162float(a), fb = __bfloat162float(b);
+  const unsigned short ba = __bfloat16_as_ushort(a), bb = __bfloat16_as_ushort(b);
+  if (fa != fa || fb != fb) return __ushort_as_bfloat16(0x7fc0);
+  if (fa == fb) return b;
+  if (fa == 0) return __ushort_as_bfloat16(static_cast<unsigned short>((bb & 0x8000u) | 1u));
+  const bool away = (fa < fb) == (fa > 0);
+  return __ushort_as_bfloat16(static_cast<unsigned short>(away ? ba + 1 : ba - 1));
+}
+#endif
+#endif
+
+// float16 and bfloat16: stored in 16 bits, computed in float (InFloat below).
+template <class T> inline constexpr bool is_narrow = is_half<T> || is_bfloat16<T>;
+
+// A float or double rounded once to the 16-bit float type N.
+template <class N, class F> inline N to_narrow(F v) {
+#if defined(ACCEL_HAS_HALF)
+  if constexpr (is_half<N>) return to_half(v);
+#endif
+#if defined(ACCEL_HAS_BFLOAT16)
+  if constexpr (is_bfloat16<N>) return to_bfloat16(v);
+#endif
+}
 
 template <class T> struct RealOf { using type = T; };
 template <class T> struct RealOf<std::complex<T>> { using type = T; };
@@ -59,16 +122,21 @@ template <class T> inline constexpr bool is_flt = std::is_floating_point_v<T>;
 template <class T> inline constexpr bool is_bool = std::is_same_v<T, bool>;
 
 // Value conversion between any two dtypes, NumPy style (complex -> real keeps the real part).
-// float16 goes through float, except from double, which is rounded to half directly.
+// float16 and bfloat16 go through float, except from double, which is rounded to them directly,
+// and integers to bfloat16, rounded once from their exact value.
 template <class To, class From> inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
-  } else if constexpr (is_half<From>) {
+  } else if constexpr (is_narrow<From>) {
     return convert<To>(to_float(v));
-  } else if constexpr (is_half<To>) {
+  } else if constexpr (is_narrow<To>) {
     if constexpr (is_cplx<From>) return convert<To>(v.real());
-    else if constexpr (std::is_same_v<From, double>) return to_half(v);
-    else return to_half(static_cast<float>(v));
+    else if constexpr (std::is_same_v<From, double>) return to_narrow<To>(v);
+    else if constexpr (is_bfloat16<To> && is_int<From> && std::is_signed_v<From>)
+      return to_narrow<To>(static_cast<long long>(v));
+    else if constexpr (is_bfloat16<To> && is_int<From>)
+      return to_narrow<To>(static_cast<unsigned long long>(v));
+    else return to_narrow<To>(static_cast<float>(v));
   } else if constexpr (is_bool<To>) {
     if constexpr (is_cplx<From>) return v.real() != 0 || v.imag() != 0;
     else return v != From(0);
@@ -575,20 +643,19 @@ struct Rad2degOp { template <class T> static T apply(T a) { return a * T(57.2957
 
 struct WhereOp { template <class T> static T apply(T c, T x, T y) { return c != T(0) ? x : y; } };
 
-// An op on float16: its arguments read as float, the op computed in float and a float result
-// rounded once to half, as NumPy's float16 loops (exact for + - * / sqrt: float carries more
-// than twice half's precision). nextafter steps in half itself.
-#if defined(ACCEL_HAS_HALF)
-template <class Op> struct OnHalf {
-  template <class... H> static auto apply(H... a) {
-    using R = decltype(Op::apply(to_float(a)...));
-    if constexpr (std::is_same_v<R, float>) return to_half(Op::apply(to_float(a)...));
-    else return Op::apply(to_float(a)...);
+// An op on float16 or bfloat16: its arguments read as float, the op computed in float and a
+// float result rounded once to the arguments' type, as NumPy's float16 loops and ml_dtypes'
+// bfloat16 ones (exact for + - * / sqrt: float carries more than twice their precision).
+// nextafter steps in the narrow type itself.
+template <class Op> struct InFloat {
+  template <class N, class... More> static auto apply(N a, More... b) {
+    using R = decltype(Op::apply(to_float(a), to_float(b)...));
+    if constexpr (std::is_same_v<R, float>) return to_narrow<N>(Op::apply(to_float(a), to_float(b)...));
+    else return Op::apply(to_float(a), to_float(b)...);
   }
 };
-template <> struct OnHalf<NextafterOp> {
-  static accel::half apply(accel::half a, accel::half b) { return nextafter(a, b); }
+template <> struct InFloat<NextafterOp> {
+  template <class N> static N apply(N a, N b) { return nextafter(a, b); }
 };
-#endif
 
 }  // namespace accel::scalar

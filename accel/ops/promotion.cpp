@@ -30,7 +30,7 @@ Dtype promote_weak(Dtype strong, Dtype weak) {
     case 1: return default_int;
     case 2: return default_float;
     default:
-      return strong == Dtype::float16 || strong == Dtype::float32 ? Dtype::complex64 : default_complex;
+      return is_floating(strong) ? complex_dtype(strong) : default_complex;
   }
 }
 

@@ -137,8 +137,9 @@ Array max(const Array& x, const ReduceAxes& axis, bool keepdims) {
 
 Array mean(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype) {
   const Dtype result = dtype.value_or(is_inexact(x.dtype()) ? x.dtype() : Dtype::float64);
-  // NumPy sums float16 in float32 and divides there, rounding the quotient once.
-  const Dtype acc = !dtype && result == Dtype::float16 ? Dtype::float32 : result;
+  // NumPy sums float16 in float32 and divides there, rounding the quotient once; bfloat16 too.
+  const bool narrow = result == Dtype::float16 || result == Dtype::bfloat16;
+  const Dtype acc = !dtype && narrow ? Dtype::float32 : result;
   auto axes = resolve_axes(x, axis, "mean");
   Array s = reduce_to(ReduceOp::sum, x, axes, keepdims, acc);
   // An empty reduction divides 0 by 0: NaN, as NumPy.

@@ -48,8 +48,24 @@ def _host(x):
     return _core._readonly_view(x)
 
 
+def _bfloat16_text(x, show):
+    """bfloat16 printed where ml_dtypes is missing: its values (exact in float32), as float32."""
+    text = show(_host(x.astype(_core.float32)))
+    return text.replace("dtype=float32", "dtype=bfloat16")
+
+
+def _printable(x):
+    if x.dtype != _core.bfloat16:
+        return True
+    try:
+        import ml_dtypes  # noqa: F401 - NumPy prints bfloat16 through it
+    except ImportError:
+        return False
+    return True
+
+
 def array_repr(x):
-    text = _np.array_repr(_host(x))
+    text = _np.array_repr(_host(x)) if _printable(x) else _bfloat16_text(x, _np.array_repr)
     if x.device.type != "cpu":
         # As torch does: say where the data lives, since it is not where NumPy would put it.
         text = f"{text[:-1]}, device='{x.device}')"
@@ -57,7 +73,7 @@ def array_repr(x):
 
 
 def array_str(x):
-    return _np.array_str(_host(x))
+    return _np.array_str(_host(x)) if _printable(x) else _bfloat16_text(x, _np.array_str)
 
 
 def array_format(x, spec):
@@ -188,6 +204,18 @@ def __array_namespace_info__():
 
 # ---- finfo / iinfo ----------------------------------------------------------------------------
 
+class _BFLOAT16_INFO:  # noqa: N801 - stands where a NumPy finfo would
+    """bfloat16's limits from its format (NumPy has no bfloat16; these are ml_dtypes.finfo's)."""
+
+    bits = 16
+    eps = 2.0 ** -7
+    max = (2.0 - 2.0 ** -7) * 2.0 ** 127
+    min = -max
+    smallest_normal = 2.0 ** -126
+    precision = 2
+    resolution = 0.010009765625  # 10^-precision rounded to bfloat16, as ml_dtypes
+
+
 class finfo:  # noqa: N801 - NumPy's and the Array API's name
     """Machine limits of a floating-point dtype (for complex dtypes: of its real part)."""
 
@@ -198,7 +226,7 @@ class finfo:  # noqa: N801 - NumPy's and the Array API's name
         if dt.kind not in "fc":
             raise ValueError(f"[finfo] {dt.name} is not a floating-point dtype; use iinfo")
         real = {"complex64": _core.float32, "complex128": _core.float64}.get(dt.name, dt)
-        info = _np.finfo(_np.dtype(real.name))
+        info = _BFLOAT16_INFO if real == _core.bfloat16 else _np.finfo(_np.dtype(real.name))
         self.dtype = real
         self.bits = int(info.bits)
         self.eps = float(info.eps)

@@ -8,6 +8,7 @@ import math as _math
 import numpy as _np
 
 from . import _core
+from ._array_api import finfo as _finfo
 from ._indexing import where as _where
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "copy", "ndim", "shape", "size",
@@ -104,7 +105,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
 
 
 def _nan_to_num_real(x, nan, posinf, neginf):
-    big = float(_np.finfo(x.dtype.name).max)
+    big = _finfo(x.dtype).max
     x = _where(_core.isnan(x), nan, x)
     x = _where(_core.isinf(x) & (x > 0), big if posinf is None else posinf, x)
     return _where(_core.isinf(x) & (x < 0), -big if neginf is None else neginf, x)

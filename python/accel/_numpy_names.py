@@ -36,8 +36,9 @@ def _operand_dtype(x):
 
 
 def _float_of(dt):
-    # promote_types(int, float16) is the float dtype NumPy's float math gives that int.
-    return _core.promote_types(dt, _core.float16)
+    # promote_types(int, float16) is the float dtype NumPy's float math gives that int; a float
+    # dtype stays itself (bfloat16 with float16 would be float32).
+    return dt if dt.kind in "fc" else _core.promote_types(dt, _core.float16)
 
 
 def fabs(x, /, *, out=None):

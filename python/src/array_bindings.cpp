@@ -136,7 +136,8 @@ nb::object python_item(const Array& a) {
 // (C long on LP64), so np.asarray gives NumPy's int64 type, not long long's.
 const char* buffer_format(Dtype d) {
   static_assert(sizeof(long) == 8, "int64 as 'l' needs an LP64 platform");
-  static const char* f[] = {"?", "b", "h", "i", "l", "B", "H", "I", "L", "e", "f", "d", "Zf", "Zd"};
+  // bfloat16 has no buffer-protocol format (nor has NumPy's, ml_dtypes'): nullptr.
+  static const char* f[] = {"?", "b", "h", "i", "l", "B", "H", "I", "L", "e", nullptr, "f", "d", "Zf", "Zd"};
   static_assert(std::size(f) == kNumDtypes);
   return f[static_cast<int>(d)];
 }
@@ -147,6 +148,13 @@ int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
     if (!a.device().is_cpu()) {
       PyErr_SetString(PyExc_BufferError, ("[buffer] array is on " + a.device().str() +
                                           "; only CPU arrays export the buffer protocol").c_str());
+      return -1;
+    }
+    if (!buffer_format(a.dtype())) {
+      PyErr_SetString(PyExc_BufferError,
+                      (std::string("[buffer] ") + dtype_name(a.dtype()) +
+                       " has no buffer-protocol format; use np.asarray (with ml_dtypes) or DLPack")
+                          .c_str());
       return -1;
     }
     if ((flags & PyBUF_WRITABLE) && is_read_only(a)) {

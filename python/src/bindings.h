@@ -57,7 +57,8 @@ std::shared_ptr<void> keep_alive(nb::handle obj);
 // import, without a DLPack capsule per call. Its memory stays put while accel holds a reference
 // (NumPy refuses to resize a referenced array); read-only stays read-only. nullopt for other
 // objects, dtypes accel does not have and strides that are not multiples of the item size.
-std::optional<Array> from_numpy_array(nb::handle obj);
+// `as` reads the elements as another dtype of their size (ml_dtypes' bfloat16, via uint16).
+std::optional<Array> from_numpy_array(nb::handle obj, std::optional<Dtype> as = std::nullopt);
 // An accel array as it is; anything else through asarray with its defaults.
 Array to_array(nb::handle obj);
 // An integer read as NumPy reads sizes and axes: through __index__ (TypeError for floats, None

@@ -70,9 +70,16 @@ std::optional<Dtype> buffer_dtype(const char* format, Py_ssize_t itemsize) {
   return std::nullopt;
 }
 
+// NumPy's bfloat16 is ml_dtypes' (a 2-byte dtype of that name), which has no buffer format.
+bool is_numpy_bfloat16(nb::handle ndarray) {
+  nb::object dt = ndarray.attr("dtype");
+  return nb::cast<int64_t>(dt.attr("itemsize")) == 2 &&
+         nb::cast<std::string>(dt.attr("name")) == "bfloat16";
+}
+
 }  // namespace
 
-std::optional<Array> from_numpy_array(nb::handle obj) {
+std::optional<Array> from_numpy_array(nb::handle obj, std::optional<Dtype> as) {
   static PyTypeObject* ndarray = [] {
     nb::object np = nb::module_::import_("numpy");
     return reinterpret_cast<PyTypeObject*>(nb::object(np.attr("ndarray")).release().ptr());
@@ -81,10 +88,14 @@ std::optional<Array> from_numpy_array(nb::handle obj) {
   Py_buffer view;
   if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_RECORDS_RO) != 0) {
     PyErr_Clear();
+    // ml_dtypes' bfloat16: its bits through a uint16 view of the same memory.
+    if (!as && is_numpy_bfloat16(obj))
+      return from_numpy_array(obj.attr("view")("uint16"), Dtype::bfloat16);
     return std::nullopt;
   }
   std::optional<Array> out;
-  const std::optional<Dtype> dt = buffer_dtype(view.format ? view.format : "B", view.itemsize);
+  std::optional<Dtype> dt = buffer_dtype(view.format ? view.format : "B", view.itemsize);
+  if (dt && as) dt = as;
   if (dt) {
     Shape shape(static_cast<size_t>(view.ndim));
     Strides strides(static_cast<size_t>(view.ndim));
@@ -247,6 +258,23 @@ std::optional<Array> flat_scalar_list(nb::handle obj, Device device) {
   return device.is_cpu() ? host : to_device(host, device);
 }
 
+// ml_dtypes' bfloat16 type, the NumPy dtype of accel's bfloat16 arrays; a TypeError naming
+// ml_dtypes where it is not installed (NumPy has no bfloat16 of its own).
+nb::handle ml_dtypes_bfloat16() {
+  static PyObject* type = nullptr;
+  if (!type) {
+    try {
+      type = nb::object(nb::module_::import_("ml_dtypes").attr("bfloat16")).release().ptr();
+    } catch (const nb::python_error&) {
+      throw nb::type_error(
+          "[asnumpy] a bfloat16 array becomes a NumPy array through ml_dtypes' bfloat16 (NumPy "
+          "has none), and ml_dtypes is not installed: pip install ml_dtypes, or convert first "
+          "(x.astype('float32'))");
+    }
+  }
+  return type;
+}
+
 bool is_numpy_scalar(nb::handle obj) {
   nb::object np = nb::module_::import_("numpy");
   return nb::isinstance(obj, np.attr("generic"));
@@ -311,16 +339,21 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
   } else {
     // Nested sequences and anything else NumPy understands, with NumPy's inference.
     nb::object np = nb::module_::import_("numpy");
-    // Buffer-protocol objects NumPy would treat as scalars (bytes) are read as their buffer.
-    nb::object src = PyObject_CheckBuffer(obj.ptr())
+    // Buffer-protocol objects NumPy would treat as scalars (bytes) are read as their buffer;
+    // NumPy's own scalars (ml_dtypes' bfloat16 has no buffer format) are NumPy's to read.
+    nb::object src = PyObject_CheckBuffer(obj.ptr()) && !is_numpy_scalar(obj)
                          ? nb::steal(PyMemoryView_FromObject(obj.ptr()))
                          : nb::borrow(obj);
     if (!src.is_valid()) throw nb::python_error();
     check_array_interface_span(src);
     // Python values converted straight to the requested dtype, as NumPy converts them: an
     // out-of-range Python int is NumPy's OverflowError, not a wrapped value.
-    nb::object arr = dtype ? np.attr("asarray")(src, nb::arg("dtype") = dtype_name(*dtype))
-                           : np.attr("asarray")(src);
+    // NumPy has no bfloat16 of its own: its values come as float64, rounded once by astype below.
+    const char* np_dtype = !dtype                       ? nullptr
+                           : *dtype == Dtype::bfloat16 ? "float64"
+                                                       : dtype_name(*dtype);
+    nb::object arr = np_dtype ? np.attr("asarray")(src, nb::arg("dtype") = np_dtype)
+                              : np.attr("asarray")(src);
     // Byte-swapped data (">f8" on a little-endian machine) in the machine's order: accel's
     // loops read native values only.
     if (!nb::cast<bool>(arr.attr("dtype").attr("isnative")))
@@ -416,12 +449,16 @@ nb::object to_numpy_view(const Array& a, bool writable) {
   a.eval();
   // NumPy may write through the view: pending readers take today's values, later ones run now.
   if (writable && !a.buffer()->read_only()) a.buffer()->share_with_foreign_writers();
+  const bool bf16 = a.dtype() == Dtype::bfloat16;
+  nb::handle bf16_type = bf16 ? ml_dtypes_bfloat16() : nb::handle();
   auto* keep = new Array(a);
   nb::capsule owner(keep, [](void* p) noexcept { delete static_cast<Array*>(p); });
   Strides bytes = a.strides();
   for (auto& s : bytes) s *= static_cast<int64_t>(a.itemsize());
-  return numpy_view(a.data(), a.dtype(), a.shape(), bytes, writable && !is_read_only(a),
-                    std::move(owner));
+  // bfloat16 travels as its bits (uint16), viewed as ml_dtypes' bfloat16 on NumPy's side.
+  nb::object out = numpy_view(a.data(), a.dtype(), a.shape(), bytes, writable && !is_read_only(a),
+                              std::move(owner));
+  return bf16 ? out.attr("view")(bf16_type) : out;
 }
 
 nb::object finish_out(const Array& result, nb::handle out, const char* op, bool same_kind) {

@@ -238,7 +238,7 @@ dlpack::DLDataType to_dl_dtype(Dtype d) {
       code = dlpack::kDLUInt;
       break;
     case DtypeKind::Float:
-      code = dlpack::kDLFloat;
+      code = d == Dtype::bfloat16 ? dlpack::kDLBfloat : dlpack::kDLFloat;
       break;
     case DtypeKind::Complex:
       code = dlpack::kDLComplex;

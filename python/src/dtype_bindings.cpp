@@ -1,4 +1,5 @@
 // accel.dtype objects (accel.float32, ...) that compare equal to NumPy's dtypes and names.
+#include <iterator>
 #include <string>
 
 #include "bindings.h"
@@ -6,7 +7,10 @@
 namespace accel::py {
 namespace {
 
-const char kNumpyChar[] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I', 'L', 'e', 'f', 'd', 'F', 'D'};
+// bfloat16: ml_dtypes' character.
+const char kNumpyChar[] = {'?', 'b', 'h', 'i', 'l', 'B', 'H', 'I',
+                           'L', 'e', 'E', 'f', 'd', 'F', 'D'};
+static_assert(std::size(kNumpyChar) == kNumDtypes);
 const char kKindChar[] = {'b', 'i', 'u', 'f', 'c'};
 
 // == and != against anything NumPy's dtype compares with (dtypes, names, scalar types, Python

@@ -58,6 +58,7 @@ int type_number(Dtype d) {
                                     7 /*int64*/,      2 /*uint8*/,
                                     4 /*uint16*/,     6 /*uint32*/,
                                     8 /*uint64*/,     23 /*float16*/,
+                                    4 /*bfloat16: its bits as uint16; to_numpy_view views them as ml_dtypes'*/,
                                     11 /*float32*/,   12 /*float64*/,
                                     14 /*complex64*/, 15 /*complex128*/};
   static_assert(std::size(numbers) == kNumDtypes);

@@ -32,6 +32,31 @@ TEST(Dtype, PromotionFollowsNumpy) {
   EXPECT_EQ(promote_types(bool_, uint16), uint16);
   EXPECT_EQ(promote_types(complex64, int16), complex64);
   EXPECT_EQ(promote_types(complex64, int32), complex128);
+  // bfloat16 (ml_dtypes, JAX): 8-bit ints and bool join it, float16 meets it in float32.
+  EXPECT_EQ(promote_types(bfloat16, int8), bfloat16);
+  EXPECT_EQ(promote_types(uint8, bfloat16), bfloat16);
+  EXPECT_EQ(promote_types(bfloat16, int16), float32);
+  EXPECT_EQ(promote_types(bfloat16, int32), float64);
+  EXPECT_EQ(promote_types(float16, bfloat16), float32);
+  EXPECT_EQ(promote_types(bfloat16, complex64), complex64);
+}
+
+TEST(Bfloat16, ConversionsRoundOnceToNearestEven) {
+  auto bits = [](auto v) { return bfloat16_t(v).bits; };
+  EXPECT_EQ(bits(1.0f), 0x3f80);
+  EXPECT_EQ(bits(1.0f + 0x1p-8f), 0x3f80);                  // a tie: to even
+  EXPECT_EQ(bits(1.0f + 3 * 0x1p-8f), 0x3f82);              // a tie: to even, upwards
+  EXPECT_EQ(bits(1.0 + 0x1p-8 + 0x1p-40), 0x3f81);          // through float: the tie, then 1.0
+  EXPECT_EQ(bits(-0.0f), 0x8000);
+  EXPECT_EQ(bits(3.4e38f), 0x7f80);                          // past the largest: inf
+  EXPECT_EQ(bits(0x1p-133), 0x0001);                         // the smallest subnormal
+  EXPECT_EQ(bits(0x1p-134), 0x0000);                         // half of it: to even, zero
+  EXPECT_EQ(bits(std::numeric_limits<float>::quiet_NaN()), 0x7fc0);
+  EXPECT_EQ(bits(-std::numeric_limits<double>::quiet_NaN()), 0xffc0);
+  EXPECT_EQ(bits(int32_t{(1 << 24) + (1 << 16) + 1}), 0x4b81);  // through float: a tie, to 2^24
+  EXPECT_EQ(bits(-int64_t{255}), 0xc37f);
+  EXPECT_EQ(bits(~uint64_t{0}), 0x5f80);                     // 2^64
+  EXPECT_EQ(float(bfloat16_t::from_bits(0x4049)), 3.140625f);
 }
 
 TEST(Dtype, PromotionIsSymmetric) {
@@ -43,7 +68,8 @@ TEST(Dtype, PromotionIsSymmetric) {
 TEST(Dtype, NamesRoundTrip) {
   for (int i = 0; i < kNumDtypes; ++i) EXPECT_EQ(dtype_from_name(dtype_name(Dtype(i))), Dtype(i));
   EXPECT_EQ(dtype_from_name("f2"), float16);
-  EXPECT_THROW(dtype_from_name("bfloat16"), DTypeError);
+  EXPECT_EQ(dtype_from_name("bfloat16"), bfloat16);
+  EXPECT_THROW(dtype_from_name("bfloat17"), DTypeError);
 }
 
 TEST(Shape, BroadcastMismatchRaisesShapeErrorNamingShapes) {

@@ -37,8 +37,11 @@ constexpr simt::Index kGrid{3, 1, 1}, kBlock{32, 1, 1};
 // A shared library of kernel source compiled as host C++ against the emulator's CUDA built-ins
 // (simt_host.h in its kernel-library form, which needs no standard header) and attached to this
 // program's emulator.
-// kNoHalf: the kernel library form has no float16 type (CUDA's __half comes from cuda_fp16.h,
-// which needs NVRTC); cuda_elementwise_test compiles every float16 kernel with NVRTC instead.
+// kNoHalf: the kernel library form has no 16-bit float types (CUDA's __half and __nv_bfloat16
+// come from cuda_fp16.h and cuda_bf16.h, which need NVRTC); cuda_elementwise_test compiles every
+// float16 and bfloat16 kernel with NVRTC instead.
+bool no_library_type(Dtype dt) { return dt == float16 || dt == bfloat16; }  // kNoHalf
+
 class KernelLibrary {
  public:
   explicit KernelLibrary(const std::string& kernels) {
@@ -354,7 +357,7 @@ TEST(CudaKernelsOnHost, every_op_and_dtype_agrees_with_the_cpu_backend) {
       const auto op = static_cast<OpId>(o);
       const auto dt = static_cast<Dtype>(d);
       const OpInfo& info = op_info(op);
-      if (!op_accepts(info.bools, info.domain, dt) || dt == float16) continue;  // kNoHalf
+      if (!op_accepts(info.bools, info.domain, dt) || no_library_type(dt)) continue;
       cases.push_back({op, dt});
       irs.push_back(cuda::op_kernel_ir(op, dt, op_output_dtype(op, dt)));
     }
@@ -396,7 +399,7 @@ TEST(CudaKernelsOnHost, every_cast_pair_agrees_with_the_cpu_backend) {
   std::vector<ir::KernelIR> irs;
   for (int a = 0; a < kNumDtypes; ++a)
     for (int b = 0; b < kNumDtypes; ++b)
-      if (a != static_cast<int>(float16) && b != static_cast<int>(float16))  // kNoHalf
+      if (!no_library_type(static_cast<Dtype>(a)) && !no_library_type(static_cast<Dtype>(b)))
         irs.push_back(cuda::cast_kernel_ir(static_cast<Dtype>(a), static_cast<Dtype>(b)));
   HostBuild build(irs);
   ASSERT_EQ(build.error(), "");
@@ -433,7 +436,7 @@ TEST(CudaKernelsOnHost, arange_kernel_matches_the_cpu_backend_bit_for_bit) {
   std::vector<Dtype> dts;
   for (int d = 0; d < kNumDtypes; ++d) {
     const auto dt = static_cast<Dtype>(d);
-    if (dt == bool_ || dt == float16) continue;  // kNoHalf
+    if (dt == bool_ || no_library_type(dt)) continue;
     dts.push_back(dt);
     const std::string t = codegen::c_type(dt);
     src += "extern \"C\" void run_arange_" + std::to_string(d) +

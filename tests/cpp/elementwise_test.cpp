@@ -77,9 +77,11 @@ template <class T> bool same_value(T got, T want, double tol) {
     return close(got.real(), want.real(), tol, scale) && close(got.imag(), want.imag(), tol, scale);
   } else if constexpr (std::is_floating_point_v<T>) {
     return close(got, want, tol, std::fabs(double(want)));
-  } else if constexpr (scalar::is_half<T>) {
-    // The loop's float math (libmvec) and the scalar functor may round to neighbouring halves.
-    return close(float(got), float(want), 1e-3, std::fabs(double(float(want))));
+  } else if constexpr (scalar::is_narrow<T>) {
+    // The loop's float math (libmvec) and the scalar functor may round to neighbouring values
+    // (an ulp: 2^-10 for float16, 2^-7 for bfloat16).
+    const double ulp = scalar::is_half<T> ? 1e-3 : 8e-3;
+    return close(float(got), float(want), ulp, std::fabs(double(float(want))));
   } else {
     return got == want;
   }
@@ -88,7 +90,7 @@ template <class T> bool same_value(T got, T want, double tol) {
 template <class T> std::string show(T v) {
   if constexpr (scalar::is_cplx<T>) return "(" + show(v.real()) + ", " + show(v.imag()) + ")";
   else if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
-  else if constexpr (scalar::is_half<T>) return std::to_string(float(v));
+  else if constexpr (scalar::is_narrow<T>) return std::to_string(float(v));
   else return std::to_string(v);
 }
 
@@ -97,9 +99,9 @@ template <class T> std::string show(T v) {
 template <class F, int Arity, class C, class O>
 O reference(const std::vector<std::vector<C>>& in, size_t i, size_t j) {
   // The explicit C(...) turns std::vector<bool>'s bit references into bools.
-  // float16 computes through float, as its loops (scalar_ops.h, OnHalf).
-  using G = std::conditional_t<scalar::is_half<C> && !std::is_same_v<F, scalar::CastOp>,
-                               scalar::OnHalf<F>, F>;
+  // float16 and bfloat16 compute through float, as their loops (scalar_ops.h, InFloat).
+  using G = std::conditional_t<scalar::is_narrow<C> && !std::is_same_v<F, scalar::CastOp>,
+                               scalar::InFloat<F>, F>;
   if constexpr (Arity == 1) return scalar::convert<O>(G::apply(C(in[0][i])));
   else if constexpr (Arity == 2) return scalar::convert<O>(G::apply(C(in[0][i]), C(in[1][j])));
   else return scalar::convert<O>(G::apply(C(in[0][i]), C(in[1][j]), C(in[2][j])));
@@ -191,7 +193,7 @@ void check_op(OpId op, Dtype dt) {
 
 }  // namespace
 
-// One test per op (named after it), each over all 13 dtypes: derived from ops.def, so a new op
+// One test per op (named after it), each over every dtype: derived from ops.def, so a new op
 // is tested without touching this file.
 #define ACCEL_OP(name, arity, functor, bools, domain, output)       \
   TEST(EveryOpEveryDtype, name) {                                  \

@@ -494,9 +494,4 @@ SIMT_MATH2(nextafter) SIMT_MATH2(pow)
 SIMT_CLASSIFY(isnan) SIMT_CLASSIFY(isinf) SIMT_CLASSIFY(isfinite) SIMT_CLASSIFY(signbit)
 // clang-format on
 #undef SIMT_CLASSIFY
-// scalar_ops.h names to_half in float16 branches that never instantiate here (this form has no
-// float16 type): a declaration for the name lookup, never defined.
-namespace accel::scalar {
-float to_half(float);
-}  // namespace accel::scalar
 #endif  // SIMT_KERNEL_LIBRARY

@@ -70,7 +70,9 @@ def array_and_axes(draw, dtypes=DTYPES, min_side=0):
 def test_sum_prod_match_numpy(args):
     x, a, axis, keepdims = args
     check(ac.sum(a, axis=axis, keepdims=keepdims), np.sum(x, axis=axis, keepdims=keepdims))
-    check(a.prod(axis=axis, keepdims=keepdims), np.prod(x, axis=axis, keepdims=keepdims), rtol=1e-4)
+    # float16 products: NumPy rounds every step to half along a non-contiguous axis (as sums).
+    check(a.prod(axis=axis, keepdims=keepdims), np.prod(x, axis=axis, keepdims=keepdims),
+          rtol=5e-3 if x.dtype == np.float16 else 1e-4)
 
 
 @SETTINGS

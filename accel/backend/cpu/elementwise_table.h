@@ -10,9 +10,10 @@ namespace accel::cpu {
 inline constexpr int kTableParts = 4;
 using LoopTable = InnerLoop[kNumOps][kNumDtypes];
 
-// float16 is a storage type: its loops compute in float (half_loops.h).
-template <class Op, class T, int Arity> struct LoopOf { using type = Inner<Op, T, Arity>; };
-template <class Op, int Arity> struct LoopOf<Op, half, Arity> { using type = HalfInner<Op, Arity>; };
+// float16 and bfloat16 are storage types: their loops compute in float (half_loops.h).
+template <class Op, class T, int Arity> struct LoopOf {
+  using type = std::conditional_t<is_narrow_float_v<T>, NarrowInner<Op, T, Arity>, Inner<Op, T, Arity>>;
+};
 
 template <class Op, int Arity, BoolInputs Bools, OpDomain Domain>
 void fill_row(InnerLoop* row) {

@@ -46,11 +46,12 @@ template <class T> void fill_sequence(T* out, int64_t n, T first, T second) {
         out[j + 2] = T(fr + i * dr, fi + i * di);
       }
     });
-  } else if constexpr (std::is_same_v<T, half>) {
-    // NumPy's HALF_fill: the step stays a float (not rounded to half), each element rounded once.
+  } else if constexpr (is_narrow_float_v<T>) {
+    // NumPy's HALF_fill (and ml_dtypes' bfloat16 fill): the step stays a float (not rounded to
+    // the 16-bit type), each element rounded once.
     const float f = first, delta = static_cast<float>(second) - f;
     parallel_for(n - 2, kFillGrain, [&](int64_t b, int64_t e) {
-      for (int64_t j = b; j < e; ++j) out[j + 2] = half(f + static_cast<float>(j + 2) * delta);
+      for (int64_t j = b; j < e; ++j) out[j + 2] = T(f + static_cast<float>(j + 2) * delta);
     });
   } else {
     const T delta = second - first;

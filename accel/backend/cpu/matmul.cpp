@@ -73,8 +73,8 @@ void CpuBackend::matmul(const Array& a_in, const Array& b_in, const Array& out) 
   // BLAS for float and complex, when one is loaded and takes these sizes (after packing, ld is
   // the row length), except for tiny products where a BLAS call costs more than the arithmetic.
   // Asked for every float product, so a broken ACCEL_BLAS_PATH raises whatever the size.
-  // BLAS has no float16 product: the loop, as NumPy.
-  const BlasLibrary* blas = is_inexact(dt) && dt != Dtype::float16 ? blas_library() : nullptr;
+  // BLAS has no float16 or bfloat16 product: the loop, as NumPy.
+  const BlasLibrary* blas = is_inexact(dt) && itemsize(dt) > 2 ? blas_library() : nullptr;
   const bool use_blas = blas && m * n * k > kLoopMaxProduct &&
                         blas_supports(*blas, dt, m, n, k, la.value_or(BlasOperand{false, k}),
                                       lb.value_or(BlasOperand{false, n}));

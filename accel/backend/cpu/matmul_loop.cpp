@@ -18,8 +18,12 @@ constexpr int64_t kColumnBlock = 256;
 // wrap around instead of overflowing), bool in a byte, floats in themselves.
 template <class T> struct Accumulator { using type = T; };
 template <> struct Accumulator<bool> { using type = uint8_t; };
-// float16 sums its products in float and rounds once, as NumPy's HALF_matmul.
-template <> struct Accumulator<half> { using type = float; };
+// float16 and bfloat16 sum their products in float and round once, as NumPy's HALF_matmul.
+template <class T>
+  requires is_narrow_float_v<T>
+struct Accumulator<T> {
+  using type = float;
+};
 template <class T>
   requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
 struct Accumulator<T> {

@@ -26,12 +26,13 @@ template <class T>
 struct WrapOf<T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>>> {
   using type = std::conditional_t<(sizeof(T) < 4), uint32_t, std::make_unsigned_t<T>>;
 };
-// float16 sums and products run in float and are rounded once at the end, as NumPy's pairwise sum.
-template <> struct WrapOf<half> { using type = float; };
+// float16 and bfloat16 sums and products run in float and are rounded once at the end, as
+// NumPy's pairwise sum of float16.
+template <class T> struct WrapOf<T, std::enable_if_t<is_narrow_float_v<T>>> { using type = float; };
 template <class T> using Wrap = typename WrapOf<T>::type;
 
 template <class T> inline bool is_nan(const T& v) {
-  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) return v != v;
+  if constexpr (std::is_floating_point_v<T> || is_narrow_float_v<T>) return v != v;
   else if constexpr (is_complex_v<T>) return v.real() != v.real() || v.imag() != v.imag();
   else return false;
 }
@@ -44,7 +45,7 @@ template <class In, class Acc> inline constexpr bool kFusedConversion =
      std::is_integral_v<In>) ||
     (std::is_same_v<Acc, uint64_t> && std::is_unsigned_v<In> && !std::is_same_v<In, bool>) ||
     (std::is_same_v<Acc, double> && std::is_integral_v<In>) ||
-    (std::is_same_v<Acc, float> && std::is_same_v<In, half>);  // mean of float16
+    (std::is_same_v<Acc, float> && is_narrow_float_v<In>);  // mean of float16, bfloat16
 
 // n elements at stride s folded with kLanes accumulators, then the lanes folded as a tree.
 template <class A, class In, class Load, class Comb>
@@ -246,8 +247,8 @@ template <class T, bool IsMax> struct ExtremeOrder {
       return T(v, v);
     } else if constexpr (std::is_floating_point_v<T>) {
       return IsMax ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
-    } else if constexpr (std::is_same_v<T, half>) {
-      return half(IsMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity());
+    } else if constexpr (is_narrow_float_v<T>) {
+      return T(IsMax ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity());
     } else {
       return IsMax ? std::numeric_limits<T>::lowest() : std::numeric_limits<T>::max();
     }

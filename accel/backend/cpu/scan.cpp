@@ -57,8 +57,9 @@ void scan_typed(const ScanLayout& l, const In* in, Acc* out) {
         for (int64_t i = 1; i < len; ++i) {
           acc = Op::combine(acc, Op::load(p[i * l.in_step]));
           o[i * l.out_step] = static_cast<Acc>(acc);
-          // NumPy's float16 accumulate rounds every step to half (its add loop writes each).
-          if constexpr (std::is_same_v<Acc, half>) acc = static_cast<W>(o[i * l.out_step]);
+          // NumPy's float16 accumulate rounds every step to half (its add loop writes each),
+          // and so does ml_dtypes' bfloat16.
+          if constexpr (is_narrow_float_v<Acc>) acc = static_cast<W>(o[i * l.out_step]);
         }
       }
     };

@@ -33,7 +33,7 @@ constexpr int64_t kRadixRow = 256;
 // classes R+Rj < R+nanj < nan+Rj < nan+nanj (numpy/_core/src/npysort's CFLOAT_LT).
 template <class T> struct Less {
   bool operator()(const T& a, const T& b) const {
-    if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, half>) {
+    if constexpr (std::is_floating_point_v<T> || is_narrow_float_v<T>) {
       return a < b || (b != b && a == a);
     } else if constexpr (is_complex_v<T>) {
       const int ca = 2 * std::isnan(a.real()) + std::isnan(a.imag());

@@ -185,7 +185,8 @@ bool run_generated_kernel(int device, ir::KernelIR ir, std::span<const Array> in
 std::string arange_source() {
   // NumPy's arange fill loop (as the CPU backend's fill_sequence): element i is
   // first + i * (second - first) in the dtype, a multiply then an add (compiled without FMA
-  // contraction), integers wrapping around through uint64, complex parts separately.
+  // contraction), integers wrapping around through uint64, complex parts separately, float16
+  // and bfloat16 in float rounded once per element.
   return codegen::emit_prelude(codegen::cuda_dialect()) + R"(
 template <class T>
 __global__ void accel_arange(T* out, T first, T second, int64_t n) {
@@ -197,6 +198,9 @@ __global__ void accel_arange(T* out, T first, T second, int64_t n) {
     } else if constexpr (accel::scalar::is_int<T>) {
       const uint64_t d = (uint64_t)(T)(second - first);
       v = (T)((uint64_t)first + (uint64_t)i * d);
+    } else if constexpr (accel::scalar::is_narrow<T>) {
+      const float f = accel::scalar::convert<float>(first);
+      v = accel::scalar::convert<T>(f + (float)i * (accel::scalar::convert<float>(second) - f));
     } else if constexpr (accel::scalar::is_cplx<T>) {
       using R = accel::scalar::real_of_t<T>;
       const R r = (R)i;
