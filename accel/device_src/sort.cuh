@@ -44,6 +44,8 @@ inline uint64_t sort_key(const Bits* p, int64_t off, int word) {
     return im_nan ? 0 : im;
   } else if constexpr (Kind == kSortFloat) {
     return float_key(p[off]);
+  } else if constexpr (Kind == kSortBfloat16) {
+    return float_key<Bits, 8>(p[off]);
   } else if constexpr (Kind == kSortSigned) {
     return (uint64_t(p[off]) ^ (uint64_t(1) << (W - 1))) & low_mask(W);
   } else if constexpr (Kind == kSortBool) {

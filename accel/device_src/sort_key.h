@@ -11,14 +11,20 @@ constexpr uint64_t low_mask(int bits) {
   return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
 }
 
-// The key of an IEEE float of Bits' width (half, float, double): positives get the sign bit set,
+// Exponent bits of a float held in Bits: half 5, float 8, double 11; bfloat16 (16 bits, 8 of
+// exponent) passes 8.
+template <class Bits>
+constexpr int float_exponent_bits() {
+  return sizeof(Bits) == 2 ? 5 : sizeof(Bits) == 4 ? 8 : 11;
+}
+
+// The key of an IEEE float of Bits' width (half, float, double; bfloat16 with E = 8): positives get the sign bit set,
 // negatives are complemented, so unsigned order is numeric order. Both zeros map to +0's key:
 // they compare equal, and a stable sort keeps their input order. Every NaN maps to all ones,
 // after +inf.
-template <class Bits>
+template <class Bits, int E = float_exponent_bits<Bits>()>
 inline uint64_t float_key(Bits bits) {
   constexpr int W = int(sizeof(Bits) * 8);
-  constexpr int E = W == 16 ? 5 : (W == 32 ? 8 : 11);  // exponent bits
   constexpr uint64_t sign = uint64_t(1) << (W - 1);
   constexpr uint64_t inf = ((uint64_t(1) << E) - 1) << (W - 1 - E);
   const uint64_t x = bits;
@@ -30,10 +36,9 @@ inline uint64_t float_key(Bits bits) {
 
 // Whether float_key(bits) does not give the value back: a NaN (every payload shares one key)
 // or -0.0 (it shares +0.0's).
-template <class Bits>
+template <class Bits, int E = float_exponent_bits<Bits>()>
 inline bool float_key_merges(Bits bits) {
   constexpr int W = int(sizeof(Bits) * 8);
-  constexpr int E = W == 16 ? 5 : (W == 32 ? 8 : 11);
   constexpr uint64_t sign = uint64_t(1) << (W - 1);
   constexpr uint64_t inf = ((uint64_t(1) << E) - 1) << (W - 1 - E);
   const uint64_t x = bits;

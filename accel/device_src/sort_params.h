@@ -20,7 +20,7 @@ inline constexpr int kSortTile = kThreads * kSortItems;
 // The element kinds the key map knows (sort.cuh's sort_key); each kernel is instantiated for
 // the element's bits (a component's for complex) and its kind.
 inline constexpr int kSortBool = 0, kSortUnsigned = 1, kSortSigned = 2, kSortFloat = 3,
-                     kSortComplex = 4;
+                     kSortComplex = 4, kSortBfloat16 = 5;
 
 // A key is sorted one 64-bit word at a time, least significant first. Complex has three: the
 // imaginary part's key, the real part's, then the NaN class (sort.cuh's SortKey says why).

@@ -104,6 +104,7 @@ EmulatedRunner& runner() {
     add_typed<uint32_t, kk::kSortUnsigned>(*e, Dtype::uint32);
     add_typed<uint64_t, kk::kSortUnsigned>(*e, Dtype::uint64);
     add_typed<uint16_t, kk::kSortFloat>(*e, Dtype::float16);
+    add_typed<uint16_t, kk::kSortBfloat16>(*e, Dtype::bfloat16);
     add_typed<uint32_t, kk::kSortFloat>(*e, Dtype::float32);
     add_typed<uint64_t, kk::kSortFloat>(*e, Dtype::float64);
     add_typed<uint32_t, kk::kSortComplex>(*e, Dtype::complex64);

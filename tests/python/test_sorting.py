@@ -103,6 +103,22 @@ def test_radix_sorted_rows_match_numpys_stable_order(dtype, specials):
                           np_argsort(view, axis, descending))
 
 
+@pytest.mark.parametrize("specials", [False, True])
+def test_bfloat16_rows_sort_as_their_float32_values(specials):
+    # bfloat16's keys have 8 exponent bits in 16 (not float16's 5): every bit pattern, sorted as
+    # the same values in float32 (exact, NaN and -0.0 kept) are by NumPy.
+    rng = np.random.default_rng(11)
+    bits = rng.integers(0, 2**16, size=(2, 3000), dtype=np.uint16)
+    f = (bits.astype(np.uint32) << 16).view(np.float32)
+    if not specials:
+        f = np.where(np.isnan(f) | ((f == 0) & np.signbit(f)), np.float32(1.5), f)
+    a = ac.asarray(f).astype(ac.bfloat16)
+    for descending in (False, True):
+        same_bits(ac.astype(ac.sort(a, axis=1, descending=descending), ac.float32),
+                  np_sort(f, 1, descending))
+        same_bits(ac.argsort(a, axis=1, descending=descending), np_argsort(f, 1, descending))
+
+
 @SETTINGS
 @given(array_and_axis(), st.booleans())
 def test_sort_and_argsort_match_numpys_stable_order(case, descending):

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "accel/core/dtype.h"
 #include "accel/core/half.h"
 #include "accel/device_src/sort_key.h"
 
@@ -33,14 +34,15 @@ struct RadixKey<T, std::enable_if_t<std::is_integral_v<T>>> {
 };
 
 template <class T>
-struct RadixKey<T, std::enable_if_t<std::is_floating_point_v<T> || std::is_same_v<T, half>>> {
+struct RadixKey<T, std::enable_if_t<std::is_floating_point_v<T> || is_narrow_float_v<T>>> {
   using U = std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>;
+  static constexpr int kExponent = std::is_same_v<T, bfloat16_t> ? 8 : kernels::float_exponent_bits<U>();
   static constexpr U kSign = U(U(1) << (8 * sizeof(U) - 1));
   static U encode(T x, bool descending, bool* exact) {
     U b;
     std::memcpy(&b, &x, sizeof b);
-    if (kernels::float_key_merges(b)) *exact = false;
-    const U k = U(kernels::float_key(b));  // the CUDA sort's key (device_src/sort_key.h)
+    if (kernels::float_key_merges<U, kExponent>(b)) *exact = false;
+    const U k = U(kernels::float_key<U, kExponent>(b));  // the CUDA sort's key (device_src/sort_key.h)
     return descending ? U(~k) : k;
   }
   static T decode(U k, bool descending) {

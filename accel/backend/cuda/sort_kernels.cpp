@@ -46,6 +46,8 @@ KeyType key_type(Dtype dt) {
       return {"uint64_t", 64, kernels::kSortUnsigned};
     case Dtype::float16:
       return {"uint16_t", 16, kernels::kSortFloat};
+    case Dtype::bfloat16:
+      return {"uint16_t", 16, kernels::kSortBfloat16};
     case Dtype::float32:
       return {"uint32_t", 32, kernels::kSortFloat};
     case Dtype::float64:
