@@ -4,7 +4,8 @@ The decompositions and solvers (cholesky, inv, solve, det, slogdet, eigh, eigval
 svd, svdvals, qr, and pinv and matrix_rank on the SVD) are C++ ops over LAPACK
 (accel/ops/linalg_decompose.h), batched over the leading axes and spread over accel's threads.
 The rest are compositions of those and of accel's own ops, written here: the norms, lstsq, cond,
-cross, matrix_power, multi_dot. CUDA arrays raise BackendUnavailable (no cuSOLVER yet)."""
+cross, matrix_power, multi_dot (in the cheapest order), and the hermitian= forms of svd, pinv and
+matrix_rank (from eigh). CUDA arrays raise BackendUnavailable (no cuSOLVER yet)."""
 
 import math
 import operator
@@ -121,10 +122,29 @@ def eigvals(x, /):
 
 
 def svd(x, /, full_matrices=True, compute_uv=True, hermitian=False):
-    """hermitian= is accepted for NumPy's signature; the general SVD is used either way."""
+    """hermitian=True: x is Hermitian (real symmetric), and its SVD comes from its
+    eigendecomposition, as NumPy computes it: the singular values are the eigenvalues' absolute
+    values, largest first, U the eigenvectors and Vh their conjugate transpose with each row
+    times the eigenvalue's sign."""
+    if hermitian:
+        return _hermitian_svd(_inexact(x), compute_uv)
     if not compute_uv:
         return _core._linalg_svdvals(x)
     return SVDResult(*_core._linalg_svd(x, bool(full_matrices)))
+
+
+def _hermitian_svd(x, compute_uv):
+    ac = _accel()
+    if not compute_uv:
+        return ac.flip(ac.sort(ac.abs(eigvalsh(x)), axis=-1), axis=-1)
+    w, v = eigh(x)
+    sign = ac.sign(w)
+    s = ac.abs(w)
+    order = ac.flip(ac.argsort(s, axis=-1, stable=True), axis=-1)
+    s, sign = ac.take_along_axis(s, order, axis=-1), ac.take_along_axis(sign, order, axis=-1)
+    u = ac.take_along_axis(v, ac.expand_dims(order, axis=-2), axis=-1)
+    vh = ac.conj(_mT(u * ac.expand_dims(sign, axis=-2).astype(u.dtype)))
+    return SVDResult(u, s, vh)
 
 
 def svdvals(x, /):
@@ -150,8 +170,16 @@ def _svd_cutoff(s, rtol, shape):
 
 def pinv(x, /, rcond=None, hermitian=False, *, rtol=None):
     """The Moore-Penrose pseudo-inverse (C++, from the SVD). rtol (Array API) or rcond (NumPy)
-    is the relative cutoff; without either, max(M, N) * eps (the Array API's default)."""
-    return _core._linalg_pinv(x, rtol if rtol is not None else rcond)
+    is the relative cutoff; without either, max(M, N) * eps (the Array API's default).
+    hermitian=True: from the eigendecomposition (svd(hermitian=True)), as NumPy."""
+    cutoff = rtol if rtol is not None else rcond
+    if not hermitian:
+        return _core._linalg_pinv(x, cutoff)
+    ac = _accel()
+    u, s, vh = svd(_inexact(x), hermitian=True)
+    keep = s > _svd_cutoff(s, cutoff, u.shape)
+    s_inv = ac.where(keep, 1 / ac.where(keep, s, 1), 0).astype(s.dtype)
+    return matmul(ac.conj(_mT(vh)), ac.expand_dims(s_inv, axis=-1).astype(u.dtype) * ac.conj(_mT(u)))
 
 
 def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
@@ -161,7 +189,12 @@ def matrix_rank(x, /, tol=None, hermitian=False, *, rtol=None):
     x = _array(x)
     if x.ndim < 2:
         return ac.astype(ac.any(x != 0), ac.int64)
-    return _core._linalg_matrix_rank(x, rtol, tol)
+    if not hermitian:
+        return _core._linalg_matrix_rank(x, rtol, tol)
+    # The singular values of a Hermitian matrix are its eigenvalues' absolute values.
+    s = ac.abs(eigvalsh(_inexact(x)))
+    cutoff = _svd_cutoff(s, rtol, x.shape) if tol is None else tol
+    return ac.astype(ac.sum(s > cutoff, axis=-1), ac.int64)
 
 
 def lstsq(a, b, rcond=None):
@@ -346,16 +379,56 @@ def matrix_power(x, n, /):
     return result
 
 
+def _chain_order(dims):
+    """The cheapest parenthesisation of a chain of matrices, matrix i being dims[i] x dims[i+1]
+    (the classic dynamic programme over scalar multiplications, as NumPy's multi_dot):
+    split[i][j] is where the product of matrices i..j is cut."""
+    n = len(dims) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = math.inf
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if c < cost[i][j]:
+                    cost[i][j], split[i][j] = c, k
+    return split
+
+
 def multi_dot(arrays, *, out=None):
-    """The product of a chain of matrices, left to right (NumPy picks the cheapest order; the
-    values agree to rounding). The first and last may be 1-d, as in NumPy."""
+    """The product of a chain of matrices in the order that needs the fewest multiplications
+    (as NumPy; the values agree to rounding with any order). The first and last may be 1-d,
+    as in NumPy: a row and a column vector."""
+    ac = _accel()
     arrays = [_array(a) for a in arrays]
     if len(arrays) < 2:
         raise ValueError("[multi_dot] Expecting at least two arrays.")
-    result = arrays[0]
-    for a in arrays[1:]:
-        result = matmul(result, a)
+    first_1d, last_1d = arrays[0].ndim == 1, arrays[-1].ndim == 1
+    if first_1d:
+        arrays[0] = ac.expand_dims(arrays[0], axis=0)
+    if last_1d:
+        arrays[-1] = ac.expand_dims(arrays[-1], axis=-1)
+    for i, a in enumerate(arrays):
+        if a.ndim != 2:
+            raise LinAlgError(f"[multi_dot] array {i} is {a.ndim}-dimensional; the first and last "
+                              "may be 1- or 2-dimensional, the others must be 2-dimensional")
+    split = _chain_order([arrays[0].shape[0]] + [a.shape[1] for a in arrays])
+
+    def product(i, j):
+        if i == j:
+            return arrays[i]
+        return matmul(product(i, split[i][j]), product(split[i][j] + 1, j))
+
+    result = product(0, len(arrays) - 1)
+    if first_1d and last_1d:
+        result = result[0, 0]
+    elif first_1d:
+        result = result[0]
+    elif last_1d:
+        result = result[:, 0]
     if out is not None:
-        _accel().copyto(out, result)
+        ac.copyto(out, result)
         return out
     return result

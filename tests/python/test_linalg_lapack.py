@@ -452,3 +452,57 @@ def test_without_a_blas_library_linalg_raises_backend_unavailable_naming_lapack(
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          timeout=120)
     assert "[inv] needs LAPACK" in out.stdout and "ACCEL_BLAS_PATH=none" in out.stdout, out
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("batch", BATCHES)
+def test_hermitian_svd_pinv_and_rank_match_numpy(device, dtype, batch):
+    # Hermitian, indefinite (negative eigenvalues: the sign goes into Vh), one matrix of rank 2.
+    rng = np.random.default_rng(21)
+    a = random(batch + (4, 4), dtype, rng)
+    h = (a + np.conj(np.swapaxes(a, -1, -2))).astype(dtype)
+    v = random((4, 2), dtype, rng)
+    low = (v @ np.diag([3.0, -2.0]).astype(dtype) @ np.conj(v.T)).astype(dtype)
+    for m in (h, np.broadcast_to(low, batch + (4, 4)).copy()):
+        x = ac.asarray(m, device=device)
+        t = tol(dtype, 4) * 10
+        u, s, vh = ac.linalg.svd(x, hermitian=True)
+        close(s, np.linalg.svd(m, hermitian=True, compute_uv=False), t)
+        close(ac.linalg.svd(x, hermitian=True, compute_uv=False), np.linalg.svd(m, compute_uv=False), t)
+        # The singular vectors are unique only up to phase (and within repeated values): the
+        # factors must rebuild m, with U unitary.
+        un, sn, vhn = (ac.asnumpy(r) for r in (u, s, vh))
+        close((un * sn[..., None, :].astype(un.dtype)) @ vhn, m, t, check_dtype=False)
+        close(np.conj(np.swapaxes(un, -1, -2)) @ un, np.broadcast_to(np.eye(4), m.shape), t,
+              check_dtype=False)
+        # An explicit cutoff: NumPy's pinv defaults to rcond=1e-15, accel's to the Array API's
+        # max(M, N) * eps; the rank-2 matrices' zero singular values fall between the two.
+        close(ac.linalg.pinv(x, rcond=1e-3, hermitian=True),
+              np.linalg.pinv(m, rcond=1e-3, hermitian=True), t * 100)
+        rank = ac.linalg.matrix_rank(x, hermitian=True)
+        np.testing.assert_array_equal(ac.asnumpy(rank), np.linalg.matrix_rank(m, hermitian=True))
+        np.testing.assert_array_equal(ac.asnumpy(ac.linalg.matrix_rank(x, tol=2.5, hermitian=True)),
+                                      np.linalg.matrix_rank(m, tol=2.5, hermitian=True))
+
+
+def test_multi_dot_picks_numpys_cheapest_order_and_its_1d_ends(device):
+    rng = np.random.default_rng(22)
+    for dims in ([10, 100, 5, 50, 2], [3, 40, 2, 60, 7, 1, 30], [8, 8, 8, 8], [2, 30, 4]):
+        mats = [random((dims[i], dims[i + 1]), "float64", rng) for i in range(len(dims) - 1)]
+        np_split = np.linalg._linalg._multi_dot_matrix_chain_order(mats)
+        got = ac.linalg._chain_order(dims)
+        n = len(mats)
+        for i in range(n):
+            for j in range(i + 1, n):
+                assert got[i][j] == np_split[i, j], (dims, i, j)
+        close(ac.linalg.multi_dot([ac.asarray(m, device=device) for m in mats]),
+              np.linalg.multi_dot(mats), 1e-12)
+    v, w = random((10,), "float64", rng), random((2,), "float64", rng)
+    mats = [random((10, 100), "float64", rng), random((100, 5), "float64", rng),
+            random((5, 2), "float64", rng)]
+    for ends in ([v] + mats, mats + [w], [v] + mats + [w]):
+        close(ac.linalg.multi_dot([ac.asarray(m, device=device) for m in ends]),
+              np.linalg.multi_dot(ends), 1e-12)
+    with pytest.raises(ac.linalg.LinAlgError, match="2-dimensional"):
+        ac.linalg.multi_dot([ac.ones((2, 2), device=device), ac.ones((2,), device=device),
+                             ac.ones((2, 2), device=device)])
