@@ -134,7 +134,19 @@ template <class T> complex<T> pow(complex<T> a, complex<T> b) {
 }
 template <class T> complex<T> sinh(complex<T> a) { return {sinh(a.re) * cos(a.im), cosh(a.re) * sin(a.im)}; }
 template <class T> complex<T> cosh(complex<T> a) { return {cosh(a.re) * cos(a.im), sinh(a.re) * sin(a.im)}; }
-template <class T> complex<T> tanh(complex<T> a) { return sinh(a) / cosh(a); }
+// Kahan's form (as glibc's ctanh): sinh(a) / cosh(a) overflows to inf / inf = NaN once |re|
+// passes ~89 (float) or ~710 (double). The axes are exact: tanh(x + 0i) = tanh(x) + 0i,
+// tanh(0 + yi) = i tan(y) (0 + NaN i at y = inf or NaN, as the Array API standard lists).
+template <class T> complex<T> tanh(complex<T> a) {
+  if (a.im == T(0)) return {tanh(a.re), a.im};
+  if (a.re == T(0)) return {a.re, tan(a.im)};
+  if (fabs(a.re) > T(22) && isfinite(a.im)) {  // tanh(22) rounds to 1; imaginary part 4 sin cos e^-2|re|
+    return {copysign(T(1), a.re), T(4) * sin(a.im) * cos(a.im) * exp(T(-2) * fabs(a.re))};
+  }
+  const T t = tan(a.im), beta = T(1) + t * t, s = sinh(a.re), rho = sqrt(T(1) + s * s);
+  const T den = T(1) + beta * s * s;
+  return {beta * rho * s / den, t / den};
+}
 template <class T> complex<T> sin(complex<T> a) { return {sin(a.re) * cosh(a.im), cos(a.re) * sinh(a.im)}; }
 template <class T> complex<T> cos(complex<T> a) { return {cos(a.re) * cosh(a.im), -sin(a.re) * sinh(a.im)}; }
 template <class T> complex<T> tan(complex<T> a) { return sin(a) / cos(a); }

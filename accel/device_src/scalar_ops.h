@@ -2,6 +2,8 @@
 // CPU interpreter of fused kernels and the code generators all call these.
 // Semantics follow NumPy 2, including its answers for the edge cases C++ leaves undefined:
 // integer division by zero gives 0, INT_MIN / -1 wraps, shifts past the width give 0 or -1.
+// Except where the Array API standard says otherwise (issue 12; docs/ARCHITECTURE.md, "Where
+// accel departs from NumPy"): floor_divide at infinities, complex expm1 and tanh at ±inf.
 #pragma once
 #include <cmath>
 #include <complex>
@@ -270,8 +272,12 @@ struct DivideOp {
   }
 };
 
-// NumPy's npy_divmod for floats: quotient floored, remainder with the divisor's sign.
+// NumPy's npy_divmod for floats: quotient floored, remainder with the divisor's sign. Except
+// where exactly one operand is infinite: there the Array API standard (issue 12) wants
+// floor(a / b), which a / b already is (an infinity, or a zero with the quotient's sign), where
+// NumPy gives NaN for inf // 2 and -1.0 for -2 // inf (Python's divmod pairing).
 template <class T> inline T float_floor_div(T a, T b) {
+  if (std::isinf(a) != std::isinf(b)) return a / b;
   T mod = std::fmod(a, b);
   if (b == 0) return a / b;
   T div = (a - mod) / b;
@@ -600,11 +606,22 @@ ACCEL_UNARY_MATH(AcosOp, acos)
 ACCEL_UNARY_MATH(AtanOp, atan)
 ACCEL_UNARY_MATH(SinhOp, sinh)
 ACCEL_UNARY_MATH(CoshOp, cosh)
-ACCEL_UNARY_MATH(TanhOp, tanh)
 ACCEL_UNARY_MATH(AsinhOp, asinh)
 ACCEL_UNARY_MATH(AcoshOp, acosh)
 ACCEL_UNARY_MATH(AtanhOp, atanh)
 #undef ACCEL_UNARY_MATH
+
+struct TanhOp {
+  template <class T> static T apply(T a) {
+    // tanh(±inf + yi) is ±1 + 0i with the sign of y, as the Array API standard lists it (issue
+    // 12); C99's ctanh (glibc, so NumPy) gives the imaginary zero the sign of sin(2y).
+    if constexpr (is_cplx<T>) {
+      if (std::isinf(a.real()))
+        return T(std::copysign(real_of_t<T>(1), a.real()), std::copysign(real_of_t<T>(0), a.imag()));
+    }
+    return std::tanh(a);
+  }
+};
 
 // The C library has no complex exp2/expm1/log1p/log2: build them from exp and log.
 struct Exp2Op {
@@ -615,11 +632,19 @@ struct Exp2Op {
 };
 struct Expm1Op {
   template <class T> static T apply(T a) {
-    // NumPy's complex form keeps precision near 0: expm1(x)cos(y) - 2 sin^2(y/2), e^x sin(y).
     if constexpr (is_cplx<T>) {
-      const auto h = std::sin(a.imag() / 2);
-      return T(std::expm1(a.real()) * std::cos(a.imag()) - 2 * h * h,
-               std::exp(a.real()) * std::sin(a.imag()));
+      using R = real_of_t<T>;
+      const R x = a.real(), y = a.imag();
+      // The Array API standard's special values (C99 Annex G's cexp less 1; issue 12), where
+      // NumPy's formula below makes NaNs of inf * 0 and inf - inf: on the real axis the real
+      // expm1 (+0 at ±0), at -inf exactly -1, at +inf with y infinite or NaN inf + NaN i.
+      if (y == 0) return T(x == 0 ? R(0) : std::expm1(x), y);
+      if (std::isinf(x) && x < 0)
+        return T(R(-1), std::isfinite(y) ? R(0) * std::sin(y) : std::copysign(R(0), y));
+      if (std::isinf(x) && !std::isfinite(y)) return T(x, y - y);
+      // NumPy's complex form keeps precision near 0: expm1(x)cos(y) - 2 sin^2(y/2), e^x sin(y).
+      const auto h = std::sin(y / 2);
+      return T(std::expm1(x) * std::cos(y) - 2 * h * h, std::exp(x) * std::sin(y));
     } else {
       return std::expm1(a);
     }
