@@ -144,11 +144,7 @@ EigResult eig_impl(const Array& x, bool vectors) {
   const int64_t n = a.shape(-1);
   const Dtype cdt = is_complex(a.dtype()) ? a.dtype() : complex_dtype(a.dtype());
   EigResult r{out(with(batch_of(a, 2), {n}), cdt), vectors ? out(a.shape(), cdt) : Array()};
-  const bool all_real = cpu::lapack_eig(a, r.eigenvalues, vectors ? &r.eigenvectors : nullptr);
-  if (all_real) {
-    r.eigenvalues = real(r.eigenvalues);
-    if (vectors) r.eigenvectors = real(r.eigenvectors);
-  }
+  cpu::lapack_eig(a, r.eigenvalues, vectors ? &r.eigenvectors : nullptr);
   return r;
 }
 }  // namespace

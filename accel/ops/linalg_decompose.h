@@ -37,9 +37,9 @@ struct EigResult {
   Array eigenvalues;
   Array eigenvectors;
 };
-// Eigen-decomposition of a general matrix: complex results, except for real input whose
-// eigenvalues are all real, which gets real ones (NumPy's rule, taken over the whole batch).
-// LinAlgError for input with infs or NaNs, as NumPy.
+// Eigen-decomposition of a general matrix: complex results always, real input included, as the
+// Array API standard and torch.linalg.eig (NumPy gives real ones where all eigenvalues are real;
+// issue 13). LinAlgError for input with infs or NaNs, as NumPy.
 EigResult eig(const Array& x);
 Array eigvals(const Array& x);
 struct SVDResult {

@@ -22,8 +22,8 @@ void lapack_cholesky(const Array& a, bool upper, const Array& out);
 // Reads a's lower triangle (NumPy's UPLO='L').
 void lapack_eigh(const Array& a, const Array& w, const Array* v);
 // Eigenvalues of a general matrix into w (complex), right eigenvectors into v's columns
-// (complex, unit norm) when v is given. Returns whether every eigenvalue of a real input is real.
-bool lapack_eig(const Array& a, const Array& w, const Array* v);
+// (complex, unit norm) when v is given.
+void lapack_eig(const Array& a, const Array& w, const Array* v);
 // Singular values descending into s (batch..., k), k = min(m, n); u (batch..., m, m or k) and
 // vh (batch..., n or k, n) when given (full: the square ones).
 void lapack_svd(const Array& a, const Array& s, const Array* u, const Array* vh, bool full);
