@@ -4,6 +4,8 @@ broadcasting and strided layouts, 0-d and empty arrays, the Python operators (pl
 in place), in-place aliasing and casting, and the errors.
 
 Where accel differs from NumPy on purpose, the test asserts accel's documented behaviour:
+- the Array API standard's special values of floor_divide, complex expm1 and complex tanh
+  (standard_special_values.py; docs/ARCHITECTURE.md, "Where accel departs from NumPy");
 - integer pow with a negative exponent returns what the exact result truncates to (1, -1 or 0)
   instead of raising ValueError;
 - integer reciprocal(0) is 0 (NumPy: INT_MIN after a divide-by-zero warning), as every other
@@ -28,6 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import accel as ac
+import standard_special_values as standard
 
 REGISTRY = {name: (arity, bools, domain, output)
             for name, arity, bools, domain, output in ac._core._op_registry() if name != "cast"}
@@ -48,7 +51,9 @@ LOOSE_OPS = {"pow": 20, "logaddexp2": 4, "hypot": 2, "sinh": 4, "cosh": 4, "tanh
 
 
 def np_func(name):
-    return getattr(np, name)
+    """NumPy's function, with the standard's special values where accel follows the standard
+    (floor_divide at infinities, complex expm1 and tanh: standard_special_values.py)."""
+    return standard.BY_NAME.get(name) or getattr(np, name)
 
 
 # ---- input values ------------------------------------------------------------------------------
