@@ -395,6 +395,60 @@ TEST(CudaKernelsOnHost, every_op_and_dtype_agrees_with_the_cpu_backend) {
   }
 }
 
+// The Array API standard's special values (issue 12: floor_divide at infinities, complex expm1
+// and tanh at infinities, NaNs and signed zeros) come from the functors, so the kernels must give
+// the CPU backend's answers: identical (zero signs too) where a part is inf, NaN or zero, within
+// the textbook tolerance elsewhere. And tanh of a large real part is finite (Kahan's form).
+TEST(CudaKernelsOnHost, standard_special_values_match_the_cpu_backend) {
+  const double specials[] = {0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 30.0, -800.0, INFINITY, -INFINITY, NAN};
+  constexpr size_t k = std::size(specials);
+  std::vector<double> re, im;
+  for (double a : specials)
+    for (double b : specials) re.push_back(a), im.push_back(b);
+  std::vector<std::complex<double>> z(re.size());
+  for (size_t i = 0; i < z.size(); ++i) z[i] = {re[i], im[i]};
+  const Array x = Array::from_vector(re, {int64_t(k * k)}, Device::cpu());
+  const Array y = Array::from_vector(im, {int64_t(k * k)}, Device::cpu());
+  const Array zc = Array::from_vector(z, {int64_t(k * k)}, Device::cpu());
+  struct Case { OpId op; Dtype dt; double rtol; };
+  const Case cases[] = {{OpId::floor_divide, float32, 0}, {OpId::floor_divide, float64, 0},
+                        {OpId::expm1, complex64, 3e-5}, {OpId::expm1, complex128, 1e-12},
+                        {OpId::tanh, complex64, 3e-5}, {OpId::tanh, complex128, 1e-12}};
+  std::vector<ir::KernelIR> irs;
+  for (const Case& c : cases) irs.push_back(cuda::op_kernel_ir(c.op, c.dt, c.dt));
+  HostBuild build(irs);
+  ASSERT_EQ(build.error(), "");
+  for (size_t i = 0; i < std::size(cases); ++i) {
+    const Case& c = cases[i];
+    std::vector<Array> in;
+    if (c.op == OpId::floor_divide) in = {astype(x, c.dt).eval(), astype(y, c.dt).eval()};
+    else in = {astype(zc, c.dt).eval()};
+    Array out = empty({int64_t(k * k)}, c.dt);
+    auto launch = cuda::plan_generated_kernel(irs[i], in, {&out, 1});
+    for (const std::string& args : launch->args) build.run(i, args);
+    Array want = Array::empty({int64_t(k * k)}, c.dt, Device::cpu());
+    cpu::cpu_backend().elementwise(c.op, in, want);
+    auto g = astype(out, complex128).eval().to_vector<std::complex<double>>();
+    auto w = astype(want, complex128).eval().to_vector<std::complex<double>>();
+    for (size_t j = 0; j < g.size(); ++j) {
+      const double gp[] = {g[j].real(), g[j].imag()}, wp[] = {w[j].real(), w[j].imag()};
+      for (int p = 0; p < 2; ++p) {
+        const std::string at = std::string(op_name(c.op)) + " " + dtype_name(c.dt) + " at (" +
+                               std::to_string(re[j]) + ", " + std::to_string(im[j]) + ") part " +
+                               std::to_string(p);
+        if (std::isnan(wp[p]) || std::isinf(wp[p]) || wp[p] == 0) {
+          EXPECT_TRUE((std::isnan(gp[p]) && std::isnan(wp[p])) ||
+                      (gp[p] == wp[p] && std::signbit(gp[p]) == std::signbit(wp[p])))
+              << at << ": kernel " << gp[p] << ", CPU " << wp[p];
+        } else {
+          EXPECT_LE(std::fabs(gp[p] - wp[p]), c.rtol * std::fabs(wp[p]))
+              << at << ": kernel " << gp[p] << ", CPU " << wp[p];
+        }
+      }
+    }
+  }
+}
+
 TEST(CudaKernelsOnHost, every_cast_pair_agrees_with_the_cpu_backend) {
   std::vector<ir::KernelIR> irs;
   for (int a = 0; a < kNumDtypes; ++a)
