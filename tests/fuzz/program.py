@@ -5,9 +5,12 @@ over a namespace `xp` (NumPy or accel), with the names it defines, reads and wri
 shrinker can drop statements together with the ones that depend on them.
 """
 
+import ast
+import builtins
 import contextlib
 import dataclasses
 import json
+import pathlib
 import warnings
 
 import numpy as np
@@ -45,8 +48,66 @@ class ThroughNumpy:
 '''
 _prelude = {"np": np}
 exec(PRELUDE, _prelude)
-NUMPY = _prelude["NumpyAsAccel"]()
+NUMPY = _prelude["NumpyAsAccel"]()  # the generator's NumPy: its random stream must not change
 LITERALS = {"np": np, "nan": _prelude["nan"], "inf": _prelude["inf"]}
+
+# The oracle's NumPy (run_numpy, and the NumPy side of reproducers): NumPy's answers with the
+# Array API standard's special values where accel follows the standard (issue 12), taken from
+# the one reference the elementwise tests use as well.
+REFERENCE_DIR = pathlib.Path(__file__).resolve().parents[1] / "python"
+STANDARD_PRELUDE = f'''\
+import sys
+sys.path.insert(0, {str(REFERENCE_DIR)!r})
+import standard_special_values as standard
+
+
+class StandardNumpy(NumpyAsAccel):
+    """NumpyAsAccel with the standard's floor_divide, expm1 and tanh (see standard_special_values)."""
+    floor_divide = staticmethod(standard.floor_divide)
+    expm1 = staticmethod(standard.expm1)
+    tanh = staticmethod(standard.tanh)
+'''
+exec(STANDARD_PRELUDE, _prelude)
+STANDARD_NUMPY = _prelude["StandardNumpy"]()
+
+
+class _FloorDivisionAsCall(ast.NodeTransformer):
+    """`a // b` and `a //= b` where an operand is one of the program's arrays, as
+    xp.floor_divide calls, so that the oracle's floor_divide answers them. Operands that are all
+    Python or NumPy scalars are computed by Python or NumPy on both sides and stay as they are."""
+
+    def __init__(self, globals_):
+        self.globals = globals_
+
+    def reads_an_array(self, node):
+        return any(isinstance(n, ast.Name) and n.id not in self.globals for n in ast.walk(node))
+
+    def call(self, args, keywords=()):
+        xp = ast.Attribute(ast.Name("xp", ast.Load()), "floor_divide", ast.Load())
+        return ast.Call(xp, list(args), list(keywords))
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.FloorDiv) and (self.reads_an_array(node.left)
+                                                  or self.reads_an_array(node.right)):
+            return self.call([node.left, node.right])
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.FloorDiv) and isinstance(node.target, ast.Name):
+            name = ast.Name(node.target.id, ast.Load())
+            out = ast.keyword("out", ast.Name(node.target.id, ast.Load()))
+            return ast.Expr(self.call([name, node.value], [out]))
+        return node
+
+
+def standard_text(text):
+    """A statement as the oracle runs it (floor division through xp.floor_divide)."""
+    if "//" not in text:
+        return text
+    tree = _FloorDivisionAsCall(set(LITERALS) | {"xp"} | set(dir(builtins))).visit(ast.parse(text))
+    return ast.unparse(ast.fix_missing_locations(tree))
 
 
 @dataclasses.dataclass
@@ -112,14 +173,14 @@ def run_numpy(program, noise=None):
     env = {}
     for inp in program.inputs:
         env[inp.name] = input_array(inp).copy()
-    g = {"xp": NUMPY, **LITERALS, **GUARDS}
+    g = {"xp": STANDARD_NUMPY, **LITERALS, **GUARDS}
     for s in program.stmts:
         if s.guard and not guard_holds(s.guard, g, env):
             raise Invalid(f"guard {s.guard!r} fails")
         local = noise.before(s, env) if noise and s.inexact else env
         try:
             with quiet():
-                exec(compiled(s.text), g, local)
+                exec(compiled(standard_text(s.text)), g, local)
         except Exception as e:
             raise Invalid(f"NumPy raises {type(e).__name__}: {e}") from None
         if s.defines:
@@ -411,20 +472,27 @@ def to_python(program, *, fusion=True, device="cpu", note="", namespace="accel")
     """The program as a standalone script that runs it on NumPy and accel and compares."""
     lines = [f"# accel fuzz reproducer: seed {program.seed}, fusion {'on' if fusion else 'off'}, "
              f"device {device}" + (f"; {note}" if note else ""),
-             "import numpy as np", "import accel as ac", "", PRELUDE, ""]
+             "import numpy as np", "import accel as ac", "", PRELUDE, STANDARD_PRELUDE, ""]
     if not fusion:
         lines.insert(3, "ac.set_fusion(False)")
     if not small_ops_at_once(fusion, program.seed):
         lines.insert(3, "ac.set_eager_small(False)")
-    lines.append("def program(xp, device):")
-    for inp in program.inputs:
-        lines.append(f"    {inp.name} = xp.asarray({inp.values}, copy=True, device=device)")
-    for s in program.stmts:
-        lines.append(f"    {s.text}")
     names = program.names()
-    lines.append(f"    return {{{', '.join(repr(n) + ': ' + n for n in names)}}}")
-    lines += ["", "",
-              'want = program(NumpyAsAccel(), "cpu")',
+    texts = [s.text for s in program.stmts]
+    numpy_texts = [standard_text(t) for t in texts]
+    # NumPy runs the program as the oracle does: floor division through xp.floor_divide.
+    functions = [("program", texts)]
+    if numpy_texts != texts:
+        functions.append(("numpy_program", numpy_texts))
+    for function, body in functions:
+        lines.append(f"def {function}(xp, device):")
+        for inp in program.inputs:
+            lines.append(f"    {inp.name} = xp.asarray({inp.values}, copy=True, device=device)")
+        lines += [f"    {t}" for t in body]
+        lines.append(f"    return {{{', '.join(repr(n) + ': ' + n for n in names)}}}")
+        lines.append("")
+    lines += ["",
+              f'want = {functions[-1][0]}(StandardNumpy(), "cpu")',
               f'got = program(ac, "{device}")' if namespace == "accel"
               else f'got = program(ThroughNumpy(ac), "{device}")  # NumPy functions on accel arrays',
               "# newest first: evaluating the last value first keeps the longest lazy chains",

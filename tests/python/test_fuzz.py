@@ -92,3 +92,43 @@ def test_tie_guards_use_the_precision_a_value_was_rounded_at():
     b.add(Stmt("v0 = xp.sin(a)", "v0", ("a",), inexact=True))
     b.add(Stmt("v1 = v0.astype(xp.complex128)", "v1", ("v0",)))
     assert b.rounding_eps["v1"] == np.finfo(np.float32).eps
+
+
+def test_oracle_takes_the_standards_special_values_where_accel_follows_them(tmp_path):
+    """floor division at infinities (the function, the operator, in place, and between a scalar
+    and an array), complex expm1 and tanh: the oracle gives the standard's values
+    (tests/python/standard_special_values.py), accel matches them, and so does a reproducer.
+    Between Python scalars alone, // is Python's on both sides and stays so."""
+    import subprocess
+
+    import numpy as np
+
+    import accel as ac
+    from oracle import Reference, check
+    from program import Input, Program, Stmt, run_accel, to_python
+
+    inputs = [Input("a", "np.array([inf, -inf, 2.5, -2.5, 0.0, nan], np.float32)"),
+              Input("b", "np.array([2.0, -2.0, inf, inf, -inf, 1.0], np.float32)"),
+              Input("z", "np.array([complex(-0.0, 0.0), complex(inf, 0.0), complex(-inf, inf),"
+                         " complex(inf, 2.0), complex(nan, 0.0), complex(-inf, nan)])")]
+    stmts = [Stmt("v0 = (a // b)", "v0", ("a", "b")),
+             Stmt("v1 = xp.floor_divide(b, a)", "v1", ("a", "b")),
+             Stmt("v2 = (-2.5 // b)", "v2", ("b",)),
+             Stmt("v3 = xp.expm1(z)", "v3", ("z",), inexact=True),
+             Stmt("v4 = xp.tanh(z)", "v4", ("z",), inexact=True),
+             Stmt("v5 = xp.asarray(float(-2.5 // inf))", "v5", ()),
+             Stmt("a //= b", None, ("a", "b"), "a", kind="write")]
+    program = Program(1, inputs, stmts)
+    reference = Reference(program)
+    v0 = reference.exact["v0"]
+    np.testing.assert_array_equal(v0, [np.inf, np.inf, 0.0, -0.0, -0.0, np.nan])
+    np.testing.assert_array_equal(np.signbit(v0[:5]), [False, False, False, True, True])
+    assert np.signbit(reference.exact["v2"][2]) and reference.exact["v2"][2] == 0  # -2.5 // inf
+    assert reference.exact["v5"] == -1.0  # Python's own -2.5 // inf
+    assert reference.exact["v4"][3] == 1 and not np.signbit(reference.exact["v4"][3].imag)
+    verdict = check(program, reference, lambda p: run_accel(p, ac), ac.asnumpy)
+    assert verdict == {"verdict": "ok"}, verdict
+    script = tmp_path / "repro.py"
+    script.write_text(to_python(program))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
