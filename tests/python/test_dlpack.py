@@ -669,3 +669,58 @@ def test_torch_cuda_round_trips():
     y = ac.asarray(t)  # __cuda_array_interface__ or DLPack, whichever asarray takes
     t[4] = 4.5
     assert float(y[4]) == 4.5
+
+
+class CudaProducer:
+    """A producer whose memory is on cuda:0 (its __dlpack_device__ says so) that can also hand
+    over a host copy, as DLPack 1.0 asks of it for dl_device=(kDLCPU, 0), copy=True: the copy is
+    NumPy's, flagged copied. legacy: a producer older than DLPack 1.0 (no dl_device keyword)."""
+
+    def __init__(self, values, legacy=False):
+        self.values = values
+        self.legacy = legacy
+        self.calls = []
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        self.calls.append(dict(stream=stream, max_version=max_version, dl_device=dl_device,
+                               copy=copy))
+        if self.legacy:
+            raise TypeError("__dlpack__() got an unexpected keyword argument 'dl_device'")
+        if dl_device != (KDL_CPU, 0):
+            raise BufferError("this fake producer has no device memory to give")
+        return self.values.__dlpack__(max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return (KDL_CUDA, 0)
+
+
+def test_from_dlpack_to_the_cpu_asks_a_cuda_producer_for_a_host_copy():
+    n = np.arange(12, dtype="float32").reshape(3, 4)[:, ::2]
+    p = CudaProducer(n)
+    x = ac.from_dlpack(p, device="cpu")
+    assert p.calls == [dict(stream=None, max_version=(1, 0), dl_device=(KDL_CPU, 0), copy=True)]
+    assert x.device == "cpu"
+    np.testing.assert_array_equal(ac.asnumpy(x), n)
+    n[0, 0] = 99  # a copy: the producer's later writes are not seen
+    assert float(x[0, 0]) == 0
+    y = ac.from_dlpack(CudaProducer(n), device="cpu", copy=True)
+    np.testing.assert_array_equal(ac.asnumpy(y), n)
+
+
+def test_from_dlpack_to_the_cpu_with_copy_false_cannot_use_a_cuda_producer():
+    p = CudaProducer(np.arange(3.0))
+    with pytest.raises((BufferError, ac.BackendUnavailable)):
+        ac.from_dlpack(p, device="cpu", copy=False)
+    assert all(c["dl_device"] is None for c in p.calls)  # no host copy asked for
+
+
+@pytest.mark.skipif(CUDA_USABLE, reason="with a GPU the producer's device memory is read")
+def test_from_dlpack_of_a_cuda_producer_without_a_host_copy_needs_cuda():
+    # Without device="cpu" nothing asks for a host copy; a producer older than DLPack 1.0 cannot
+    # make one: both need CUDA, which is missing here.
+    with pytest.raises(ac.BackendUnavailable, match=r"\[from_dlpack\] the producer's array is on cuda:0"):
+        ac.from_dlpack(CudaProducer(np.arange(3.0)))
+    legacy = CudaProducer(np.arange(3.0), legacy=True)
+    with pytest.raises(ac.BackendUnavailable, match="CUDA is unavailable"):
+        ac.from_dlpack(legacy, device="cpu")
+    assert legacy.calls[0]["dl_device"] == (KDL_CPU, 0)
