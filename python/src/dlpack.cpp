@@ -223,6 +223,24 @@ Array finish_import(Array a, bool copied, std::optional<Device> device, std::opt
   return a;
 }
 
+// A copy in host memory made by a producer whose memory is on a CUDA device, asked for with
+// DLPack 1.0's dl_device=(kDLCPU, 0) and copy=True (no stream: the producer synchronises before
+// it returns host memory). None from a producer that cannot (older than DLPack 1.0, or it refuses
+// the device): the caller then takes the device capsule as usual.
+nb::object host_copy_capsule(nb::handle x) {
+  try {
+    return x.attr("__dlpack__")(nb::arg("stream") = nb::none(),
+                                nb::arg("max_version") = nb::make_tuple(1, 0),
+                                nb::arg("dl_device") = nb::make_tuple(int{dlpack::kDLCPU}, 0),
+                                nb::arg("copy") = true);
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_TypeError) && !e.matches(PyExc_BufferError) &&
+        !e.matches(PyExc_NotImplementedError))
+      throw;
+    return nb::none();
+  }
+}
+
 }  // namespace
 
 dlpack::DLDataType to_dl_dtype(Dtype d) {
@@ -296,24 +314,6 @@ nb::tuple dlpack_device(const Array& a) {
                         a.device().index);
 }
 
-// A copy in host memory made by a producer whose memory is on a CUDA device, asked for with
-// DLPack 1.0's dl_device=(kDLCPU, 0) and copy=True (no stream: the producer synchronises before
-// it returns host memory). None from a producer that cannot (older than DLPack 1.0, or it refuses
-// the device): the caller then takes the device capsule as usual.
-nb::object host_copy_capsule(nb::handle x) {
-  try {
-    return x.attr("__dlpack__")(nb::arg("stream") = nb::none(),
-                                nb::arg("max_version") = nb::make_tuple(1, 0),
-                                nb::arg("dl_device") = nb::make_tuple(int{dlpack::kDLCPU}, 0),
-                                nb::arg("copy") = true);
-  } catch (nb::python_error& e) {
-    if (!e.matches(PyExc_TypeError) && !e.matches(PyExc_BufferError) &&
-        !e.matches(PyExc_NotImplementedError))
-      throw;
-    return nb::none();
-  }
-}
-
 Array from_dlpack(nb::handle x, std::optional<Device> device, std::optional<bool> copy) {
   // A NumPy array gives the same view through the buffer protocol, without a capsule.
   if (std::optional<Array> a = from_numpy_array(x)) {
@@ -331,7 +331,7 @@ Array from_dlpack(nb::handle x, std::optional<Device> device, std::optional<bool
     source = import_device(
         {static_cast<int32_t>(index_int(d[0])), static_cast<int32_t>(index_int(d[1]))});
     // device="cpu" from a CUDA producer: the producer copies to the host, so this works where
-    // accel has no CUDA (and saves a device-to-device detour where it has).
+    // accel has no CUDA (and, where it has, the producer's copy is the only one made).
     if (device && device->is_cpu() && source.is_cuda() && copy != false) {
       nb::object capsule = host_copy_capsule(x);
       if (!capsule.is_none()) {
