@@ -2,6 +2,8 @@
 // tril, triu, meshgrid. Arguments follow the Array API with NumPy's positional forms accepted.
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
+
 #include "bindings.h"
 
 namespace accel::py {
@@ -85,9 +87,17 @@ void init_creation(nb::module_& m) {
                     endpoint, dt, dev);
   }, "start"_a, "stop"_a, "num"_a = 50, "endpoint"_a = true, nb::kw_only(), "dtype"_a = nb::none(),
      "device"_a = nb::none());
-  m.def("eye", [](int64_t n_rows, std::optional<int64_t> n_cols, int64_t k, nb::handle dtype,
+  m.def("eye", [](int64_t n_rows, std::optional<int64_t> n_cols, nb::int_ k, nb::handle dtype,
                   nb::handle device) {
-    return eye(n_rows, n_cols, k, to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
+    // NumPy takes any Python int for k. A diagonal outside the matrix has no ones, so k is
+    // clamped to [-n_rows, n_cols], which also keeps k = 2**63 from overflowing int64.
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(k.ptr(), &overflow);
+    if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+    const int64_t lo = -std::max<int64_t>(n_rows, 0), hi = std::max<int64_t>(n_cols.value_or(n_rows), 0);
+    const int64_t diagonal = overflow > 0 ? hi : overflow < 0 ? lo : std::clamp<int64_t>(v, lo, hi);
+    return eye(n_rows, n_cols, diagonal, to_optional_dtype(dtype).value_or(default_float),
+               device_or_default(device));
   }, "n_rows"_a, "n_cols"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), nb::kw_only(),
      "device"_a = nb::none());
   m.def("identity", [](int64_t n, nb::handle dtype, nb::handle device) {
