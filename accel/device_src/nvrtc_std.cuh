@@ -140,7 +140,8 @@ template <class T> complex<T> cosh(complex<T> a) { return {cosh(a.re) * cos(a.im
 template <class T> complex<T> tanh(complex<T> a) {
   if (a.im == T(0)) return {tanh(a.re), a.im};
   if (a.re == T(0)) return {a.re, tan(a.im)};
-  if (fabs(a.re) > T(22) && isfinite(a.im)) {  // tanh(22) rounds to 1; imaginary part 4 sin cos e^-2|re|
+  // Past |re| = 22 tanh(re) rounds to ±1; the imaginary part is 4 sin cos e^-2|re|.
+  if (fabs(a.re) > T(22) && isfinite(a.im)) {
     return {copysign(T(1), a.re), T(4) * sin(a.im) * cos(a.im) * exp(T(-2) * fabs(a.re))};
   }
   const T t = tan(a.im), beta = T(1) + t * t, s = sinh(a.re), rho = sqrt(T(1) + s * s);

@@ -616,8 +616,9 @@ struct TanhOp {
     // tanh(±inf + yi) is ±1 + 0i with the sign of y, as the Array API standard lists it (issue
     // 12); C99's ctanh (glibc, so NumPy) gives the imaginary zero the sign of sin(2y).
     if constexpr (is_cplx<T>) {
+      using R = real_of_t<T>;
       if (std::isinf(a.real()))
-        return T(std::copysign(real_of_t<T>(1), a.real()), std::copysign(real_of_t<T>(0), a.imag()));
+        return T(std::copysign(R(1), a.real()), std::copysign(R(0), a.imag()));
     }
     return std::tanh(a);
   }

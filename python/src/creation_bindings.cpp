@@ -94,7 +94,8 @@ void init_creation(nb::module_& m) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(k.ptr(), &overflow);
     if (v == -1 && PyErr_Occurred()) throw nb::python_error();
-    const int64_t lo = -std::max<int64_t>(n_rows, 0), hi = std::max<int64_t>(n_cols.value_or(n_rows), 0);
+    const int64_t lo = -std::max<int64_t>(n_rows, 0);
+    const int64_t hi = std::max<int64_t>(n_cols.value_or(n_rows), 0);
     const int64_t diagonal = overflow > 0 ? hi : overflow < 0 ? lo : std::clamp<int64_t>(v, lo, hi);
     return eye(n_rows, n_cols, diagonal, to_optional_dtype(dtype).value_or(default_float),
                device_or_default(device));

@@ -400,7 +400,8 @@ TEST(CudaKernelsOnHost, every_op_and_dtype_agrees_with_the_cpu_backend) {
 // the CPU backend's answers: identical (zero signs too) where a part is inf, NaN or zero, within
 // the textbook tolerance elsewhere. And tanh of a large real part is finite (Kahan's form).
 TEST(CudaKernelsOnHost, standard_special_values_match_the_cpu_backend) {
-  const double specials[] = {0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 30.0, -800.0, INFINITY, -INFINITY, NAN};
+  const double specials[] = {0.0,  -0.0,   1.0,      -1.0,      2.5, -2.5,
+                             30.0, -800.0, INFINITY, -INFINITY, NAN};
   constexpr size_t k = std::size(specials);
   std::vector<double> re, im;
   for (double a : specials)

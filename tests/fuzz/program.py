@@ -62,7 +62,7 @@ import standard_special_values as standard
 
 
 class StandardNumpy(NumpyAsAccel):
-    """NumpyAsAccel with the standard's floor_divide, expm1 and tanh (see standard_special_values)."""
+    """NumpyAsAccel with the standard's floor_divide, expm1 and tanh."""
     floor_divide = staticmethod(standard.floor_divide)
     expm1 = staticmethod(standard.expm1)
     tanh = staticmethod(standard.tanh)

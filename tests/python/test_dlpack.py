@@ -718,7 +718,8 @@ def test_from_dlpack_to_the_cpu_with_copy_false_cannot_use_a_cuda_producer():
 def test_from_dlpack_of_a_cuda_producer_without_a_host_copy_needs_cuda():
     # Without device="cpu" nothing asks for a host copy; a producer older than DLPack 1.0 cannot
     # make one: both need CUDA, which is missing here.
-    with pytest.raises(ac.BackendUnavailable, match=r"\[from_dlpack\] the producer's array is on cuda:0"):
+    with pytest.raises(ac.BackendUnavailable,
+                       match=r"\[from_dlpack\] the producer's array is on cuda:0"):
         ac.from_dlpack(CudaProducer(np.arange(3.0)))
     legacy = CudaProducer(np.arange(3.0), legacy=True)
     with pytest.raises(ac.BackendUnavailable, match="CUDA is unavailable"):

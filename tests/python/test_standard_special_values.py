@@ -132,7 +132,8 @@ def test_floor_divide_of_bfloat16_follows_the_standard(device, fusion):
     x = ac.asarray(a, device=device).astype(ac.bfloat16)
     y = ac.asarray(b, device=device).astype(ac.bfloat16)
     got = ac.floor_divide(x, y).astype(ac.float32)
-    want32 = standard.floor_divide(ac.asnumpy(x.astype(ac.float32)), ac.asnumpy(y.astype(ac.float32)))
+    want32 = standard.floor_divide(ac.asnumpy(x.astype(ac.float32)),
+                                   ac.asnumpy(y.astype(ac.float32)))
     want = ac.asnumpy(ac.asarray(want32).astype(ac.bfloat16).astype(ac.float32))  # rounded once
     assert_identical(finish(got, fusion), want, "floor_divide bfloat16")
 
