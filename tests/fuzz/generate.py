@@ -247,10 +247,10 @@ class Builder(LinalgFftMakers):
     def new_name(self):
         return f"v{len(self.stmts)}"
 
-    def define(self, text, uses, kind="value", inexact=False, guard=None):
+    def define(self, text, uses, kind="value", inexact=False, guard=None, normwise=False):
         name = self.new_name()
         return self.add(Stmt(f"{name} = {text}", name, tuple(uses), kind=kind,
-                             inexact=inexact, guard=guard))
+                             inexact=inexact, guard=guard, normwise=normwise))
 
     # ---- expressions ----------------------------------------------------------------------------
 

@@ -81,6 +81,9 @@ class Stmt:
     writes: str = None  # the name whose memory it writes into
     kind: str = "value"  # value (a new array), view (shares memory), write
     inexact: bool = False  # may differ from NumPy by rounding (the oracle's noise runs model it)
+    # Its rounding is bounded relative to the largest value, not each one (an FFT, a solve):
+    # the noise on its result is scaled by the result's largest magnitude.
+    normwise: bool = False
     guard: str = None  # a NumPy-side check that must hold (excluded cases, e.g. unsafe casts)
 
 
