@@ -37,7 +37,7 @@ class LinalgFftMakers:
 
     # ---- operands -------------------------------------------------------------------------------
 
-    def matrix(self, square=True, kinds="iufc"):
+    def matrix(self, square=True, kinds="fc"):
         """(text, k, m) of a k x m matrix (batch) cut from a program array, or None."""
         x = self.pick(lambda v: v.ndim >= 2 and min(v.shape[-2:]) > 0 and v.dtype.kind in kinds)
         if x is None:
@@ -67,7 +67,7 @@ class LinalgFftMakers:
             return self.linalg_products()
         if r < 0.4:
             return self.linalg_norms()
-        cut = self.matrix(square=r < 0.85, kinds="fc")
+        cut = self.matrix(square=r < 0.85)
         if cut is None:
             return False
         m, k, n = cut
