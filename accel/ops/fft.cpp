@@ -4,6 +4,7 @@
 #include <string>
 
 #include "accel/backend/fft.h"
+#include "accel/core/half.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/runtime/errors.h"
@@ -12,16 +13,27 @@ namespace accel::fft {
 namespace {
 
 // NumPy 2 keeps single precision and takes everything else (integers and bool too) in double.
-bool single_precision(Dtype dt) { return dt == Dtype::float32 || dt == Dtype::complex64; }
+// float16 transforms in single precision too (result_type(float16, 1j) is complex64), but its
+// inverse real transforms return float16 (result_type(float16, 1.0)).
+bool single_precision(Dtype dt) {
+  return dt == Dtype::float16 || dt == Dtype::float32 || dt == Dtype::complex64;
+}
 Dtype complex_for(Dtype dt) { return single_precision(dt) ? Dtype::complex64 : Dtype::complex128; }
 Dtype real_for(Dtype dt) { return single_precision(dt) ? Dtype::float32 : Dtype::float64; }
 
 // "backward" scales the inverse transform by 1/n, "forward" the forward one, "ortho" both by
-// 1/sqrt(n).
-double norm_scale(Norm norm, int64_t n, bool forward) {
-  if (norm == Norm::ortho) return 1.0 / std::sqrt(static_cast<double>(n));
+// 1/sqrt(n). NumPy computes the factor in the input's real dtype: for float16 it is rounded to
+// float16 (1/12 is 0.08331, 2^-11 off), which moves a complex64 result by thousands of ulps.
+double norm_scale(Norm norm, int64_t n, bool forward, Dtype in) {
   const bool scaled = forward ? norm == Norm::forward : norm == Norm::backward;
-  return scaled ? 1.0 / static_cast<double>(n) : 1.0;
+  if (norm != Norm::ortho && !scaled) return 1.0;
+  if (in == Dtype::float16) {
+    const half length(static_cast<float>(n));
+    const half divisor = norm == Norm::ortho ? half(std::sqrt(static_cast<float>(length))) : length;
+    return static_cast<float>(half(1.0f / static_cast<float>(divisor)));
+  }
+  const double length = static_cast<double>(n);
+  return 1.0 / (norm == Norm::ortho ? std::sqrt(length) : length);
 }
 
 // hfft and ihfft are irfft and rfft of the conjugate with the norm's direction swapped.
@@ -61,8 +73,9 @@ Array transform(const Array& x, std::optional<int64_t> n_arg, int64_t axis, Norm
   Shape shape = x.shape();
   shape[ax] = kind == FftKind::real_forward ? n / 2 + 1 : n;
   Array out = Array::empty(shape, out_dtype, x.device());
-  fft_on_device(input, out, FftLines{ax, n, kind, forward, norm_scale(norm, n, forward)});
-  return out;
+  fft_on_device(input, out,
+                FftLines{ax, n, kind, forward, norm_scale(norm, n, forward, x.dtype())});
+  return to_real && x.dtype() == Dtype::float16 ? astype(out, Dtype::float16, false) : out;
 }
 
 // The axes and lengths of an N-d transform, as NumPy's _cook_nd_args: axes default to the last
@@ -98,7 +111,9 @@ Array complex_nd(const Array& x, const Sizes& s, const Sizes& axes, Norm norm, b
                  const char* op) {
   require_fft_device(x.device(), op);
   const NdAxes nd = nd_axes(x, s, axes, false, op);
-  Array result = astype(x, complex_for(x.dtype()), false);
+  // Each transform converts its own input: the first one sees x's dtype (float16's norm
+  // factor is rounded to float16 there, and only there, as in NumPy's axis-by-axis loop).
+  Array result = nd.axes.empty() ? astype(x, complex_for(x.dtype()), false) : x;
   for (size_t i = nd.axes.size(); i-- > 0;)
     result = transform(result, nd.sizes[i], nd.axes[i], norm, FftKind::complex, forward, op);
   return result;
@@ -137,7 +152,8 @@ Array irfft(const Array& x, std::optional<int64_t> n, int64_t axis, Norm norm) {
 
 Array hfft(const Array& x, std::optional<int64_t> n, int64_t axis, Norm norm) {
   require_fft_device(x.device(), "hfft");
-  const Array conjugate = conj(astype(x, complex_for(x.dtype()), false));
+  // The conjugate of a real input is itself, and keeps its dtype (float16 gives float16).
+  const Array conjugate = is_complex(x.dtype()) ? conj(x) : x;
   return transform(conjugate, n, axis, swapped(norm), FftKind::real_backward, false, "hfft");
 }
 

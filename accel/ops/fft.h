@@ -1,7 +1,7 @@
 // Discrete Fourier transforms (NumPy's numpy.fft, the Array API's fft extension). Each
 // evaluates its input, converts it to the transform's dtype and runs the device's FFT
-// (backend/fft.h) once per transformed axis. Dtypes as NumPy 2: float32 and complex64 transform
-// in single precision, everything else (float64, complex128, integers, bool) in double.
+// (backend/fft.h) once per transformed axis. Dtypes as NumPy 2 (float16 and float32 in single
+// precision, integers and bool in double): see single_precision in fft.cpp.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -1,4 +1,5 @@
 #include "accel/ops/linalg_decompose.h"
+#include "accel/ops/qr_raw.h"
 
 #include <algorithm>
 #include <limits>
@@ -178,6 +179,15 @@ QRResult qr(const Array& x, QRMode mode) {
   QRResult r{mode == QRMode::r ? Array() : out(with(batch, {m, complete ? m : k}), a.dtype()),
              out(with(batch, {complete ? m : k, n}), a.dtype())};
   cpu::lapack_qr(a, r.Q.valid() ? &r.Q : nullptr, r.R, complete);
+  return r;
+}
+
+QRRawResult qr_raw(const Array& x) {
+  Array a = matrices(x, "qr", false);
+  const int64_t m = a.shape(-2), n = a.shape(-1);
+  const Shape batch = batch_of(a, 2);
+  QRRawResult r{out(with(batch, {n, m}), a.dtype()), out(with(batch, {std::min(m, n)}), a.dtype())};
+  cpu::lapack_qr_raw(a, r.h, r.tau);
   return r;
 }
 

@@ -2,8 +2,9 @@
 the Array API's fft extension, over accel's own FFT (accel/backend/cpu/fft_plan.h: mixed radix
 2, 3, 4, 5 and generic odd primes, Bluestein for lengths with a large prime factor).
 
-Dtypes as NumPy 2: float32 and complex64 transform in single precision (complex64 results),
-everything else (float64, complex128, integers, bool) in double. `norm` is "backward" (the
+Dtypes as NumPy 2: float16, float32 and complex64 transform in single precision (complex64
+results; irfft/hfft of float16 return float16), everything else (float64, complex128,
+integers, bool) in double. `norm` is "backward" (the
 default; None means it), "ortho" or "forward". `n` / `s` crop or zero-pad the input. `out=`
 takes the result under ufunc rules (exact shape, same_kind casting). On CUDA arrays the
 transforms raise BackendUnavailable: cuFFT is not wired yet.

@@ -152,8 +152,10 @@ def svdvals(x, /):
 
 
 def qr(x, /, mode="reduced"):
-    if mode == "r":
-        return _core._linalg_qr(x, "r")
+    """mode 'reduced', 'complete' (Q, R), 'r' (R alone) or NumPy's 'raw' (h, tau: geqrf's
+    output, h transposed as NumPy returns it)."""
+    if mode in ("r", "raw"):
+        return _core._linalg_qr(x, mode)
     return QRResult(*_core._linalg_qr(x, mode))
 
 
@@ -254,6 +256,13 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     return ac.astype(r, a.dtype, copy=False)
 
 
+def _largest(v):
+    """max over the last axis, 0 where it is empty: NumPy's norms take the max with initial=0
+    (the min forms have no such default and raise on an empty axis, in both)."""
+    ac = _accel()
+    return ac.max(v, axis=-1) if v.shape[-1] else ac.sum(v, axis=-1)
+
+
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
     ac = _accel()
     x = _inexact(x)
@@ -267,13 +276,13 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
         r = ac.sum(svdvals(x), axis=-1)
     elif ord in (2, -2):
         s = svdvals(x)
-        r = ac.max(s, axis=-1) if ord == 2 else ac.min(s, axis=-1)
+        r = _largest(s) if ord == 2 else ac.min(s, axis=-1)
     elif ord in (1, -1):
         col = ac.sum(a, axis=-2)
-        r = ac.max(col, axis=-1) if ord == 1 else ac.min(col, axis=-1)
+        r = _largest(col) if ord == 1 else ac.min(col, axis=-1)
     elif ord in (math.inf, -math.inf):
         row = ac.sum(a, axis=-1)
-        r = ac.max(row, axis=-1) if ord == math.inf else ac.min(row, axis=-1)
+        r = _largest(row) if ord == math.inf else ac.min(row, axis=-1)
     else:
         raise ValueError(f"[matrix_norm] Invalid norm order {ord!r} for matrices")
     if keepdims:

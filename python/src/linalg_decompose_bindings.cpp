@@ -2,6 +2,7 @@
 // functions; python/accel/linalg.py gives them the Array API's signatures and named tuples.
 #include <string>
 
+#include "accel/ops/qr_raw.h"
 #include "bindings.h"
 
 namespace accel::py {
@@ -19,7 +20,7 @@ linalg::QRMode qr_mode(const std::string& mode) {
   if (mode == "reduced") return linalg::QRMode::reduced;
   if (mode == "complete") return linalg::QRMode::complete;
   if (mode == "r") return linalg::QRMode::r;
-  throw ValueError("[qr] mode must be 'reduced', 'complete' or 'r', got '" + mode + "'");
+  throw ValueError("[qr] mode must be 'reduced', 'complete', 'r' or 'raw', got '" + mode + "'");
 }
 
 }  // namespace
@@ -61,6 +62,10 @@ void init_linalg_decompose(nb::module_& m) {
     return linalg::matrix_rank(a, tolerance(rtol, a), tolerance(atol, a));
   }, "x"_a, "rtol"_a.none(), "atol"_a.none());
   m.def("_linalg_qr", [](nb::handle x, const std::string& mode) -> nb::object {
+    if (mode == "raw") {
+      linalg::QRRawResult raw = linalg::qr_raw(to_array(x));
+      return nb::make_tuple(raw.h, raw.tau);  // a plain tuple, as NumPy's
+    }
     linalg::QRResult r = linalg::qr(to_array(x), qr_mode(mode));
     if (!r.Q.valid()) return nb::cast(r.R);
     return nb::make_tuple(r.Q, r.R);

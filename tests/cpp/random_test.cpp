@@ -99,6 +99,8 @@ const Case kCases[] = {
     {px::kIntegers, Dtype::uint16, 3, 60000},   {px::kIntegers, Dtype::int64, 0, (1ull << 31) + 1},
     {px::kIntegers, Dtype::uint32, 0, 3},       {px::kIntegers, Dtype::bool_, 0, 2},
     {px::kIntegers, Dtype::int16, -1000, 7},    {px::kIntegers, Dtype::uint8, 250, 6},
+    // The CPU's vectorised path takes ranges below 2^32: its largest and the next one up.
+    {px::kIntegers, Dtype::int64, 0, 0xFFFFFFFFull}, {px::kIntegers, Dtype::int64, 0, 1ull << 32},
 };
 
 Array cpu_draw(const Case& c, uint64_t seed, int64_t n) {

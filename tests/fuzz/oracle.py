@@ -41,10 +41,13 @@ class Noise:
         # which pushes of 32 ulps never show).
         self.one_ulp = one_ulp
 
-    def perturb(self, v, ulps, result=True):
+    def perturb(self, v, ulps, result=True, normwise=False):
         """v moved by `ulps` units of its dtype's epsilon (relative), each element by the full
         amount with a random sign, so no element escapes the noise. Complex values move by
-        that much of their magnitude in both parts, as complex rounding errors do."""
+        that much of their magnitude in both parts, as complex rounding errors do. normwise:
+        every element by that much of the largest finite magnitude in v (an FFT's or a
+        solve's rounding, which leaves NumPy's exact 0 as another library's 1e-19 where the
+        neighbouring values are of order 1; fuzz seed 70716)."""
         v = np.asarray(v)
         if v.dtype.kind not in "fc" or v.size == 0:
             return v
@@ -59,10 +62,16 @@ class Noise:
         step = ulps * np.finfo(v.dtype).eps
         sign = lambda: self.direction * (  # noqa: E731
             np.ones(v.shape) if self.coherent else self.rng.choice([-1.0, 1.0], v.shape))
-        if v.dtype.kind == "f":
-            return (v * (1 + step * sign())).astype(v.dtype)
         with np.errstate(all="ignore"):
             mag = np.abs(v)
+            if normwise:
+                finite = mag[np.isfinite(mag)]
+                mag = np.where(np.isfinite(mag), finite.max() if finite.size else 0.0, 0.0)
+        if v.dtype.kind == "f":
+            if normwise:
+                return (v + step * mag * sign()).astype(v.dtype)
+            return (v * (1 + step * sign())).astype(v.dtype)
+        with np.errstate(all="ignore"):
             move = step * np.where(np.isfinite(mag), mag, 0)  # an inf part stays as it is
             return complex_of(v.real + move * sign(), v.imag + move * sign(), v.dtype)
 
@@ -82,9 +91,9 @@ class Noise:
         terms = max((np.size(env[u]) for u in stmt.uses if u in env), default=1) // v.size
         ulps = NOISE_ULPS_OUT + max(terms, 1) - 1
         if stmt.defines or not isinstance(env[name], np.ndarray):
-            env[name] = self.perturb(v, ulps)
+            env[name] = self.perturb(v, ulps, normwise=stmt.normwise)
         else:
-            v[...] = self.perturb(v, ulps)
+            v[...] = self.perturb(v, ulps, normwise=stmt.normwise)
 
 
 class Reference:

@@ -45,11 +45,29 @@ class ThroughNumpy:
 
     def __getattr__(self, name):
         return getattr(np, name)
+
+
+# Factors unique only up to signs, phases or a basis (eigenvectors, singular vectors, Q and R)
+# are compared through the products they multiply back to, which are unique.
+def eigh_product(xp, h):
+    w, v = xp.linalg.eigh(h)
+    return (v * w[..., None, :]) @ xp.conj(v).mT
+
+
+def svd_product(xp, a):
+    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    return (u * s[..., None, :]) @ vh
+
+
+def qr_product(xp, a, mode):
+    q, r = xp.linalg.qr(a, mode=mode)
+    return q @ r
 '''
 _prelude = {"np": np}
 exec(PRELUDE, _prelude)
 NUMPY = _prelude["NumpyAsAccel"]()  # the generator's NumPy: its random stream must not change
-LITERALS = {"np": np, "nan": _prelude["nan"], "inf": _prelude["inf"]}
+LITERALS = {"np": np, "nan": _prelude["nan"], "inf": _prelude["inf"],
+            **{f: _prelude[f] for f in ("eigh_product", "svd_product", "qr_product")}}
 
 # The oracle's NumPy (run_numpy, and the NumPy side of reproducers): NumPy's answers with the
 # Array API standard's special values where accel follows the standard (issue 12), taken from
@@ -124,6 +142,9 @@ class Stmt:
     writes: str = None  # the name whose memory it writes into
     kind: str = "value"  # value (a new array), view (shares memory), write
     inexact: bool = False  # may differ from NumPy by rounding (the oracle's noise runs model it)
+    # Its rounding is bounded relative to the largest value, not each one (an FFT, a solve):
+    # the noise on its result is scaled by the result's largest magnitude.
+    normwise: bool = False
     guard: str = None  # a NumPy-side check that must hold (excluded cases, e.g. unsafe casts)
 
 
@@ -445,6 +466,26 @@ def well_separated(*arrays):
     return True
 
 
+def well_conditioned(m):
+    """Factorizations, inverses and solves of finite matrices below 1e15 whose condition number
+    is below 10^3: near a singular matrix the answer is the rounding's choice (a determinant of
+    exactly 0 or 1e-17, a huge inverse or a LinAlgError)."""
+    m = np.asarray(m)
+    if not blas_safe(m):
+        return False
+    if m.size == 0:
+        return True
+    with np.errstate(all="ignore"):
+        c = np.linalg.cond(m.astype(np.complex128 if m.dtype.kind == "c" else np.float64))
+    return bool(np.all(c < 1e3))
+
+
+def no_all_nan_slice(x, axis):
+    """nan* statistics of complex x: no slice along axis is all NaN (which NaN NumPy returns for
+    one depends on its code path: the last element as it is, or nan+0j)."""
+    return not np.isnan(np.asarray(x)).all(axis=axis).any()
+
+
 def finite_if_complex(x):
     x = np.asarray(x)
     return x.dtype.kind != "c" or bool(np.isfinite(x).all())
@@ -458,7 +499,8 @@ GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, 
           "exact_float_sum": exact_float_sum, "no_near_tie": no_near_tie,
           "no_extreme_tie": no_extreme_tie, "no_near_multiple": no_near_multiple,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
-          "well_separated": well_separated, "at_most_one_nan": at_most_one_nan}
+          "well_separated": well_separated, "at_most_one_nan": at_most_one_nan,
+          "well_conditioned": well_conditioned, "no_all_nan_slice": no_all_nan_slice}
 
 
 def small_ops_at_once(fusion, seed):

@@ -157,7 +157,7 @@ def test_round_trips_give_the_input_back(device):
 @pytest.mark.parametrize("dtype,expected", [
     (np.float32, np.complex64), (np.complex64, np.complex64), (np.float64, np.complex128),
     (np.complex128, np.complex128), (np.int8, np.complex128), (np.int64, np.complex128),
-    (np.uint16, np.complex128), (np.bool_, np.complex128)])
+    (np.uint16, np.complex128), (np.bool_, np.complex128), (np.float16, np.complex64)])
 def test_result_dtypes_follow_numpy_2(device, dtype, expected):
     x = (rng.standard_normal(12) * 10).astype(dtype)
     got = ac.fft.fft(ac.asarray(x, device=device))
@@ -167,6 +167,19 @@ def test_result_dtypes_follow_numpy_2(device, dtype, expected):
         assert_close(ac.fft.rfft(ac.asarray(x, device=device)), np.fft.rfft(x), 12)
     back = ac.fft.irfft(ac.asarray(x, device=device))
     assert back.dtype == ac.asarray(np.fft.irfft(x)).dtype
+
+
+@pytest.mark.parametrize("norm", [None, "ortho", "forward"])
+def test_float16_transforms_in_single_precision_with_numpys_rounded_norm_factor(device, norm):
+    """NumPy 2: float16 gives complex64, irfft/hfft of float16 give float16, and the norm factor
+    is rounded to float16 (1/12 is 2^-11 off: thousands of complex64 ulps)."""
+    x = rng.standard_normal((3, 12)).astype(np.float16)
+    a = ac.asarray(x, device=device)
+    for name in ["fft", "ifft", "rfft", "ihfft", "irfft", "hfft", "fftn", "irfftn", "rfftn"]:
+        want = getattr(np.fft, name)(x, norm=norm)
+        got = getattr(ac.fft, name)(a, norm=norm)
+        assert got.dtype == ac.asarray(want).dtype, name
+        assert_close(got, want, 12)
 
 
 def test_batches_and_strided_inputs_match_numpy(device):

@@ -327,8 +327,25 @@ def test_qr_reconstructs_with_orthonormal_q_and_r_matching_numpy_up_to_signs(dev
         close(np.abs(ac.asnumpy(ac.linalg.qr(x, mode="r"))), np.abs(np.linalg.qr(a, mode="r")), t)
 
 
+@pytest.mark.parametrize("dtype", FLOATS + ["int64"])
+@pytest.mark.parametrize("batch", BATCHES)
+@pytest.mark.parametrize("shape", [(1, 1), (6, 3), (3, 6), (4, 4), (0, 3), (3, 0)])
+def test_qr_raw_gives_geqrf_h_transposed_and_tau_as_numpy(device, dtype, batch, shape):
+    """Both call geqrf, whose reflectors are fixed (LAPACK's larfg), so h and tau match NumPy's
+    themselves, not only up to signs."""
+    rng = np.random.default_rng(17 + shape[0])
+    a = random(batch + shape, dtype, rng)
+    want_h, want_tau = np.linalg.qr(a, mode="raw")
+    t = tol("float64" if dtype == "int64" else dtype, max(shape))
+    for x in (ac.asarray(a, device=device), strided(a, device)):
+        got = ac.linalg.qr(x, mode="raw")
+        assert type(got) is tuple and len(got) == 2  # a plain tuple, as NumPy's
+        close(got[0], want_h, t)
+        close(got[1], want_tau, t)
+
+
 def test_qr_rejects_an_unknown_mode(device):
-    with pytest.raises(ValueError, match="mode must be"):
+    with pytest.raises(ValueError, match="mode must be 'reduced', 'complete', 'r' or 'raw'"):
         ac.linalg.qr(ac.eye(2, device=device), mode="economic")
 
 
@@ -382,6 +399,22 @@ def test_norms_match_numpy(device, dtype):
     close(ac.linalg.norm(a, ord=1, axis=(2, 0), keepdims=True),
           np.linalg.norm(x, ord=1, axis=(2, 0), keepdims=True), t)
     close(ac.linalg.norm(a[0], ord="nuc"), np.linalg.norm(x[0], ord="nuc"), t)
+
+
+@pytest.mark.parametrize("shape", [(0, 1), (1, 0), (0, 0), (2, 0, 3), (3, 0)])
+def test_matrix_norms_of_empty_matrices_are_zero_or_raise_as_numpy(device, shape):
+    """NumPy takes the max forms (2, 1, inf) with initial=0 and raises for the min forms on an
+    empty axis (fuzz seed 1223: matrix_norm(ord=2) of a (0, 1) matrix)."""
+    x = np.zeros(shape)
+    a = ac.asarray(x, device=device)
+    for ord in ("fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf):
+        try:
+            want = np.linalg.matrix_norm(x, ord=ord)
+        except ValueError:
+            with pytest.raises(ValueError):
+                ac.linalg.matrix_norm(a, ord=ord)
+            continue
+        close(ac.linalg.matrix_norm(a, ord=ord), want, 0.0)
 
 
 def test_cross_trace_diagonal_outer_matrix_power_multi_dot_match_numpy(device):

@@ -29,5 +29,9 @@ void lapack_eig(const Array& a, const Array& w, const Array* v);
 void lapack_svd(const Array& a, const Array& s, const Array* u, const Array* vh, bool full);
 // a = q r: r (batch..., k or m, n) upper triangular; q (batch..., m, k or m) when given.
 void lapack_qr(const Array& a, const Array* q, const Array& r, bool complete);
+// geqrf's raw output (NumPy's mode 'raw'): h (batch..., n, m) is LAPACK's column-major m x n
+// result (R above the diagonal, the Householder vectors below) read in C order, i.e. transposed;
+// tau (batch..., min(m, n)) the reflectors' scales.
+void lapack_qr_raw(const Array& a, const Array& h, const Array& tau);
 
 }  // namespace accel::cpu

@@ -126,4 +126,37 @@ void lapack_qr(const Array& a, const Array* q, const Array& r, bool complete) {
   });
 }
 
+void lapack_qr_raw(const Array& a, const Array& h, const Array& tau) {
+  with_lapack("qr", a.dtype(), [&](const auto& api, auto tag) {
+    using T = typename decltype(tag)::type;
+    using Int = ACCEL_LAPACK_INT(api);
+    constexpr int t = kLapackType<T>;
+    const Matrices<T> am(a), hm(h);
+    // tau is a fresh contiguous (batch..., k) array: matrix i's scales start at i * k.
+    T* tau_base = static_cast<T*>(tau.data());
+    const int64_t m = am.rows, n = am.cols, k = std::min(m, n);
+    const Int mi = lapack_int<Int>(m, "qr"), ni = lapack_int<Int>(n, "qr");
+    const Int lda = std::max<Int>(1, mi);
+    for_each_matrix(batch_count(a), std::max(m, n), [&](int64_t begin, int64_t end) {
+      std::vector<T> la(static_cast<size_t>(std::max<int64_t>(1, m * n)));
+      std::vector<T> tau_query(1);
+      T wq{};
+      Int info = 0, minus1 = -1;
+      if (k > 0) api.geqrf[t](&mi, &ni, la.data(), &lda, tau_query.data(), &wq, &minus1, &info);
+      const Int lwork = static_cast<Int>(workspace_size(wq));
+      std::vector<T> work(static_cast<size_t>(lwork));
+      for (int64_t i = begin; i < end; ++i) {
+        am.gather(i, la.data(), m);
+        if (k > 0)
+          api.geqrf[t](&mi, &ni, la.data(), &lda, tau_base + i * k, work.data(), &lwork, &info);
+        // Column j of the column-major result is row j of h.
+        T* hp = hm.at(i);
+        for (int64_t j = 0; j < n; ++j)
+          for (int64_t r = 0; r < m; ++r)
+            hp[j * hm.rs + r * hm.cs] = la[static_cast<size_t>(j * m + r)];
+      }
+    });
+  });
+}
+
 }  // namespace accel::cpu

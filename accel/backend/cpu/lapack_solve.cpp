@@ -27,10 +27,14 @@ void gesv_batch(const Array& a, const Array* b, const Array& x, const char* op) 
       with_small_size(n, [&](auto nn) {
         constexpr bool small = !std::is_same_v<decltype(nn), int64_t>;
         for (int64_t i = begin; i < end; ++i) {
-          am.gather(i, la.data(), n);
-          if (bm) {
-            bm->gather(i, lb.data(), n);
+          if constexpr (small) {
+            am.gather_small(i, la.data(), nn);
+            if (bm) bm->gather_small(i, lb.data(), nn);
           } else {
+            am.gather(i, la.data(), n);
+            if (bm) bm->gather(i, lb.data(), n);
+          }
+          if (!bm) {
             std::fill(lb.begin(), lb.end(), T(0));
             for (int64_t d = 0; d < n; ++d) lb[static_cast<size_t>(d * n + d)] = T(1);
           }
@@ -45,7 +49,10 @@ void gesv_batch(const Array& a, const Array* b, const Array& x, const char* op) 
             api.gesv[kLapackType<T>](&ni, &ki, la.data(), &ld, ipiv.data(), lb.data(), &ld, &info);
           }
           if (info > 0) throw LinAlgError(std::string("[") + op + "] Singular matrix");
-          xm.scatter(i, lb.data(), n);
+          if constexpr (small)
+            xm.scatter_small(i, lb.data(), nn);
+          else
+            xm.scatter(i, lb.data(), n);
         }
       });
     });
@@ -77,7 +84,10 @@ void lapack_slogdet(const Array& a, const Array& sign, const Array& logabsdet, c
       with_small_size(n, [&](auto nn) {
         constexpr bool small = !std::is_same_v<decltype(nn), int64_t>;
         for (int64_t i = begin; i < end; ++i) {
-          am.gather(i, la.data(), n);
+          if constexpr (small)
+            am.gather_small(i, la.data(), nn);
+          else
+            am.gather(i, la.data(), n);
           Int info = 0;
           int64_t small_piv[kSmallLu];
           if constexpr (small)

@@ -1,6 +1,9 @@
 // CpuBackend::random: philox.h's draws over element ranges split across the pool. Each element
 // computes its own counter (offset + k), so the split does not change a value; the loop body
-// is branch-free for the real distributions and vectorises (AVX2/AVX-512 here).
+// is branch-free and vectorises (AVX2/AVX-512 here), for integers too where the range is below
+// 2^32 (fill_integers_narrow).
+#include <algorithm>
+
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cpu/thread_pool.h"
 #include "accel/device_src/philox.h"
@@ -23,9 +26,53 @@ void fill(const Array& out, const philox::DrawParams& p) {
                [&](int64_t begin, int64_t end) { fill_range<T, kDistribution>(data, begin, end, p); });
 }
 
+// x * range (range < 2^32) as philox::mul_high computes it, from 32 x 32-bit products, which
+// SIMD units have (they have no 64-bit high multiply): x = xh 2^32 + xl, so the product is
+// (xh range) 2^32 + xl range, whose middle sum cannot overflow.
+inline uint64_t mul_high_narrow(uint64_t x, uint64_t range, uint64_t& low) {
+  const uint64_t pl = (x & 0xFFFFFFFFu) * range, ph = (x >> 32) * range;
+  low = (ph << 32) + pl;
+  return (ph + (pl >> 32)) >> 32;
+}
+
+// philox::bounded's values for ranges below 2^32, in a loop that vectorises: the rejection
+// threshold (2^64 mod range) once per draw instead of a test per element, and the product from
+// 32-bit halves. Elements whose two candidates are both rejected (probability (range / 2^64)^2)
+// are redone by philox::bounded itself afterwards, so every value is the one the CUDA kernel
+// draws.
+template <class T>
+void fill_integers_narrow(T* __restrict out, int64_t begin, int64_t end,
+                          const philox::DrawParams& p) {
+  const uint64_t range = p.range, threshold = (0 - range) % range;
+  constexpr int64_t kSub = 512;
+  uint8_t rejected[kSub];
+  for (int64_t s = begin; s < end; s += kSub) {
+    const int64_t e = std::min(end, s + kSub);
+    uint8_t any = 0;
+    for (int64_t k = s; k < e; ++k) {
+      const philox::Block b = philox::block_at(p.key, p.offset + uint64_t(k), 0);
+      uint64_t low0, low1;
+      const uint64_t high0 = mul_high_narrow(philox::word64(b, 0), range, low0);
+      const uint64_t high1 = mul_high_narrow(philox::word64(b, 1), range, low1);
+      const bool first = low0 >= threshold;
+      out[k] = T(uint64_t(p.low) + (first ? high0 : high1));
+      const uint8_t both = uint8_t(!first & (low1 < threshold));
+      rejected[k - s] = both;
+      any |= both;
+    }
+    if (!any) continue;
+    for (int64_t k = s; k < e; ++k)
+      if (rejected[k - s]) out[k] = philox::draw<T, philox::kIntegers>(p, uint64_t(k));
+  }
+}
+
 template <class T>
 void fill_integers(const Array& out, const philox::DrawParams& p) {
-  fill<T, philox::kIntegers>(out, p);
+  if (p.range == 0 || p.range > 0xFFFFFFFFu) return fill<T, philox::kIntegers>(out, p);
+  T* data = out.data<T>();
+  parallel_for(out.size(), kParallelGrain, [&](int64_t begin, int64_t end) {
+    fill_integers_narrow<T>(data, begin, end, p);
+  });
 }
 
 template <class T>
