@@ -468,6 +468,12 @@ def test_long_float_sums_are_pairwise_accurate(dtype):
     # of the exact sum (a running total per lane drifts far past that), split over threads or not.
     ones = ac.ones(2**24 + 10, dtype=dtype)
     assert float(ones.sum()) == 2**24 + 10
+    # 1 + 2**-14 per element: a running total past 2**17 drops the 2**-7 part of each block's
+    # 128 + 2**-7 per lane (a total per lane over the blocks is off by about 500 ulp);
+    # pairwise folds keep every bit.
+    v = 1 + 2.0**-14
+    got = float(ac.asarray(np.full(2**24 + 10, v, dtype=dtype), copy=True).sum())
+    assert abs(got - (2**24 + 10) * v) <= 4 * np.finfo(dtype).eps * (2**24 + 10) * v
     rng = np.random.default_rng(5)
     for n in [1023, 1024, 1025, 2048 * 3 + 5, 65536 * 2 + 1, 1_000_003]:
         xn = rng.random(n).astype(dtype)
