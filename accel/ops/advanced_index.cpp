@@ -135,6 +135,21 @@ Array gather_new(const Array& src, const std::vector<AxisIndex>& indices, int at
   return out;
 }
 
+Array take_rows(const Array& x, const Array& index, const char* op) {
+  Array idx = int64_index(index, x.device(), op);
+  x.eval();
+  idx.eval();
+  Shape shape = idx.shape();
+  shape.insert(shape.end(), x.shape().begin() + 1, x.shape().end());
+  Array out = Array::empty(shape, x.dtype(), x.device());
+  const int axis = 0;
+  if (auto fault = backend_for(x.device()).gather(x, std::span<const int>(&axis, 1),
+                                                  std::span<const Array>(&idx, 1), out))
+    throw IndexError(tag(op) + "index " + std::to_string(fault->value) +
+                     " is out of bounds for axis 0 with size " + std::to_string(x.shape()[0]));
+  return out;
+}
+
 void scatter_into(const Array& dst, const std::vector<AxisIndex>& indices, int at,
                   const Array& value, const char* op) {
   const int nb = static_cast<int>(indices[0].index.ndim());

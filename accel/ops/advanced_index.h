@@ -23,6 +23,9 @@ Shape broadcast_indices(std::vector<AxisIndex>& indices, const Array& indexed, c
 Shape gathered_shape(const Array& src, const std::vector<AxisIndex>& indices, int at);
 // A new C-contiguous array of gathered_shape. Raises IndexError naming a bad index.
 Array gather_new(const Array& src, const std::vector<AxisIndex>& indices, int at, const char* op);
+// x[index] for one integer index array: index.shape + x.shape[1:], gathered along axis 0.
+// The commonest advanced index, planned without the general path's vectors (issue 15).
+Array take_rows(const Array& x, const Array& index, const char* op);
 // The reverse: writes `value` (broadcast to gathered_shape, cast to dst's dtype) into dst.
 // Nothing is written when an index is bad.
 void scatter_into(const Array& dst, const std::vector<AxisIndex>& indices, int at,

@@ -183,6 +183,18 @@ IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const ch
 }  // namespace
 
 Array getitem(const Array& x, const std::vector<Index>& indices) {
+  if (indices.size() == 1 && x.ndim() > 0)
+    if (const Array* index = std::get_if<Array>(&indices[0]); index && is_integer(index->dtype()))
+      return detail::take_rows(x, *index, "getitem");
+  // x[mask] with a 1-d mask over axis 0: the rows at the mask's nonzero positions.
+  if (indices.size() == 1 && x.ndim() > 0)
+    if (const Array* mask = std::get_if<Array>(&indices[0]);
+        mask && is_bool(mask->dtype()) && mask->ndim() == 1 && mask->device() == x.device() &&
+        mask->shape()[0] == x.shape()[0]) {
+      mask->eval();
+      Array coords = backend_for(x.device()).nonzero(*mask);
+      return detail::take_rows(x, Array::view_of(coords, {coords.shape()[1]}, {1}, 0), "getitem");
+    }
   IndexPlan plan = plan_index(x, indices, "getitem");
   if (plan.advanced.empty()) return plan.view;
   detail::broadcast_indices(plan.advanced, plan.view, "getitem");

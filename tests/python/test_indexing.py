@@ -747,3 +747,28 @@ def test_out_of_bounds_indices_raise_index_error_naming_the_first(device):
     # Empty index results still check their indices, as NumPy does.
     with pytest.raises(IndexError, match="index 9 is out of bounds"):
         x[np.array([9])[:0:1], np.array([9])]
+
+
+@pytest.mark.parametrize("rows", [1, 7, 32766, 32767])  # 2 * rows + 3 indices: 65,535 and 65,537
+def test_single_index_array_and_mask_over_axis_0_match_numpy(device, rows):
+    # x[idx] and x[mask] have a planning shortcut (one index over axis 0), and small gathers of
+    # contiguous rows a copy loop of their own: both sides of each size limit, rows that are
+    # contiguous and rows that are not, reversed and strided index views, every item size.
+    rng = np.random.default_rng(rows)
+    for dtype in ["bool", "int16", "float32", "complex128"]:
+        for shape in [(rows,), (rows, 3), (rows, 2, 2)]:
+            x = dev.random_array(rng, shape, dtype)
+            i = rng.integers(-rows, rows, 2 * rows + 3)
+            mask = rng.random(rows) < 0.5
+            for layout in ["contiguous", "sliced", "reversed"]:
+                d = dev.on_device(x, device, layout)
+                dev.check_close(d[dev.on_device(i, device)], x[i])
+                dev.check_close(d[dev.on_device(i, device)[::-3]], x[i[::-3]])
+                small = (i % min(rows, 256)).astype(np.uint8)
+                dev.check_close(d[dev.on_device(small, device)], x[small])
+                dev.check_close(d[dev.on_device(mask, device)], x[mask])
+    x = dev.on_device(np.arange(rows, dtype=np.float64), device)
+    with pytest.raises(IndexError, match=rf"\[getitem\] index {rows} is out of bounds for axis 0 with size {rows}"):
+        x[dev.on_device(np.array([0, rows, -rows - 1]), device)]
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        x[dev.on_device(np.ones(rows + 1, bool), device)]

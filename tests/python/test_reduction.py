@@ -458,3 +458,26 @@ def test_complex_extremes_keep_the_first_nan_of_either_part(dtype):
         check(ac.argmin(ac.asarray(m), axis=axis), np.argmin(m, axis=axis))
     v = cases[3][::-3]
     assert_same_complex(ac.min(ac.asarray(cases[3])[::-3]), np.min(v))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_long_float_sums_are_pairwise_accurate(dtype):
+    # Contiguous float sums fold blocks of 1024 pairwise as vectors (reduce_ops.h,
+    # pairwise_vector_sum): 2**24 + 10 ones is exact in float32 (a single running total stops
+    # at 2**24), and random sums of every length around the block size stay within a few ulp
+    # of the exact sum (a running total per lane drifts far past that), split over threads or not.
+    ones = ac.ones(2**24 + 10, dtype=dtype)
+    assert float(ones.sum()) == 2**24 + 10
+    # 1 + 2**-14 per element: a running total past 2**17 drops the 2**-7 part of each block's
+    # 128 + 2**-7 per lane (a total per lane over the blocks is off by about 500 ulp);
+    # pairwise folds keep every bit.
+    v = 1 + 2.0**-14
+    got = float(ac.asarray(np.full(2**24 + 10, v, dtype=dtype), copy=True).sum())
+    assert abs(got - (2**24 + 10) * v) <= 4 * np.finfo(dtype).eps * (2**24 + 10) * v
+    rng = np.random.default_rng(5)
+    for n in [1023, 1024, 1025, 2048 * 3 + 5, 65536 * 2 + 1, 1_000_003]:
+        xn = rng.random(n).astype(dtype)
+        for view in (slice(None), slice(1, None)):
+            got = float(ac.asarray(xn[view], copy=True).sum())
+            want = float(np.sum(xn[view].astype(np.float64)))
+            assert abs(got - want) <= 8 * np.finfo(dtype).eps * want, (n, got, want)

@@ -117,6 +117,53 @@ inline A vector_reduce(const In* p, int64_t n, A init, VComb vcomb, Comb comb) {
   return out;
 }
 
+// A contiguous run of floats summed pairwise with vector states: each block of kPairwiseBlock
+// elements is summed into one vector (four accumulators), the block vectors are folded by a
+// binary counter (as RunFolder folds runs: O(log n) rounding error), and the lanes are added
+// once at the end. Folding the lanes of every block cost as much as the block's own adds
+// (float32 sum of 1e7 ran at 0.66x NumPy); a vector add per block costs nothing.
+template <class A> inline A pairwise_vector_sum(const A* p, int64_t n) {
+  using V = typename Vec32<A>::type;
+  constexpr int W = 32 / sizeof(A);
+  V parts[64];
+  int64_t counts[64];
+  int depth = 0;
+  int64_t i = 0;
+  for (; i + kPairwiseBlock <= n; i += kPairwiseBlock) {
+    V r0 = {}, r1 = {}, r2 = {}, r3 = {};
+    for (int64_t j = i; j < i + kPairwiseBlock; j += 4 * W) {
+      V x0, x1, x2, x3;
+      std::memcpy(&x0, p + j, sizeof(V));
+      std::memcpy(&x1, p + j + W, sizeof(V));
+      std::memcpy(&x2, p + j + 2 * W, sizeof(V));
+      std::memcpy(&x3, p + j + 3 * W, sizeof(V));
+      r0 += x0;
+      r1 += x1;
+      r2 += x2;
+      r3 += x3;
+    }
+    parts[depth] = (r0 + r1) + (r2 + r3);
+    counts[depth++] = 1;
+    while (depth >= 2 && counts[depth - 1] == counts[depth - 2]) {
+      parts[depth - 2] += parts[depth - 1];
+      counts[depth - 2] *= 2;
+      --depth;
+    }
+  }
+  V total = {};
+  if (depth > 0) {
+    total = parts[depth - 1];
+    for (int k = depth - 2; k >= 0; --k) total = parts[k] + total;
+  }
+  A lanes[W];
+  std::memcpy(lanes, &total, sizeof(V));
+  for (int w = W / 2; w >= 1; w /= 2)
+    for (int k = 0; k < w; ++k) lanes[k] += lanes[k + w];
+  if (i == n) return lanes[0];
+  return lanes[0] + vector_reduce(p + i, n - i, A(0), [](auto a, auto b) { return a + b; },
+                                  [](A a, A b) { return a + b; });
+}
+
 // acc[j] = f(acc[j], row[j * s], j) with a unit-stride path the compiler vectorizes.
 template <class State, class In, class F>
 inline void fold_row(State* acc, const In* row, int64_t n, int64_t s, F f) {
@@ -146,6 +193,9 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
     else return static_cast<State>(IsSum ? a + b : a * b);
   }
   static State reduce_run(const In* p, int64_t n, int64_t s) {
+    if constexpr (kPairwise && kVectorRun<State, In> && std::is_floating_point_v<State>) {
+      if (s == 1 && n > kPairwiseBlock) return pairwise_vector_sum(p, n);
+    }
     if constexpr (kPairwise) {
       if (n > kPairwiseBlock) {
         // Split on block boundaries so every leaf but the last is a whole block (no tails).

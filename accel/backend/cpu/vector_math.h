@@ -6,6 +6,44 @@
 
 #include "accel/device_src/scalar_ops.h"
 
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
+
+namespace accel::cpu {
+
+template <class Op, class T> struct VectorMath {
+  static constexpr bool available = false;
+};
+
+#if defined(__AVX__)
+// sqrt is one instruction, correctly rounded as std::sqrt is (so bit-identical). Left to the
+// compiler, std::sqrt in a loop stays scalar: it must set errno for negative inputs
+// (-fmath-errno), so each element branches to libm's sqrtf; float32 sqrt of 1e7 took 2.6x as
+// long as exp.
+template <> struct VectorMath<scalar::SqrtOp, float> {
+  static constexpr bool available = true;
+  static void run(const float* a, float* o, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(o + i, _mm256_sqrt_ps(_mm256_loadu_ps(a + i)));
+    for (; i < n; ++i) _mm_store_ss(o + i, _mm_sqrt_ss(_mm_load_ss(a + i)));
+  }
+};
+template <> struct VectorMath<scalar::SqrtOp, double> {
+  static constexpr bool available = true;
+  static void run(const double* a, double* o, int64_t n) {
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) _mm256_storeu_pd(o + i, _mm256_sqrt_pd(_mm256_loadu_pd(a + i)));
+    for (; i < n; ++i) {
+      const __m128d x = _mm_load_sd(a + i);
+      _mm_store_sd(o + i, _mm_sqrt_sd(x, x));
+    }
+  }
+};
+#endif
+
+}  // namespace accel::cpu
+
 #if defined(ACCEL_HAVE_LIBMVEC) && defined(__AVX2__)
 #include <immintrin.h>
 
@@ -41,10 +79,6 @@ ACCEL_MVEC_FUNCS(ACCEL_DECLARE_MVEC)
 
 namespace accel::cpu {
 
-template <class Op, class T> struct VectorMath {
-  static constexpr bool available = false;
-};
-
 #define ACCEL_VECTOR_MATH(Op, fn)                                                             \
   template <> struct VectorMath<scalar::Op, float> {                                         \
     static constexpr bool available = true;                                                  \
@@ -75,14 +109,6 @@ template <class Op, class T> struct VectorMath {
 ACCEL_MVEC_FUNCS(ACCEL_VECTOR_MATH)
 #undef ACCEL_VECTOR_MATH
 
-}  // namespace accel::cpu
-
-#else
-
-namespace accel::cpu {
-template <class Op, class T> struct VectorMath {
-  static constexpr bool available = false;
-};
 }  // namespace accel::cpu
 
 #endif
