@@ -1,6 +1,7 @@
-// FFTs on an array's device. Dispatched here by device kind rather than through the Backend
-// interface while only the CPU has them: on CUDA they raise BackendUnavailable (cuFFT is not
-// wired yet) instead of moving data to the CPU behind the caller's back.
+// FFTs on an array's device, dispatched here by device kind (cpu/fft_lines.h, cuda/fft.h) rather
+// than through the Backend interface: one entry point with one implementation per device kind
+// needs no virtual method in every backend. Without cuFFT, CUDA arrays raise BackendUnavailable
+// instead of moving data to the CPU behind the caller's back.
 #pragma once
 #include <cstdint>
 
@@ -26,7 +27,7 @@ struct FftLines {
   double scale;
 };
 
-// Throws BackendUnavailable naming `op` unless FFTs run on `device`.
+// Throws BackendUnavailable naming `op` unless FFTs run on `device` (the CPU; CUDA with cuFFT).
 void require_fft_device(const Device& device, const char* op);
 // in: complex64/complex128 (complex, real_backward) or float32/float64 (real_forward), any
 // strides; out: contiguous, the matching dtype of the same precision; both computed, on one device.

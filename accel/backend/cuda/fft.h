@@ -1,0 +1,36 @@
+// accel.fft on CUDA arrays, over cuFFT (cufft.h): backend/fft.h's FftLines, one batched 1-d
+// transform per call. The plan of each (device, n, transform type, batch) is cached (plan_cache.h)
+// and dropped under memory pressure; its work area comes from accel's allocator on each call's
+// stream, so a plan holds only cuFFT's own small tables.
+#pragma once
+#include <compare>
+#include <cstdint>
+
+#include "accel/backend/cuda/cufft.h"
+#include "accel/backend/fft.h"
+
+namespace accel::cuda {
+
+// Everything that changes a cuFFT plan: rank 1, contiguous lines, so the layout is n's.
+struct FftPlanKey {
+  int device = 0;
+  int64_t n = 0;
+  cufftType type = kCufftC2C;
+  int64_t batch = 0;
+  auto operator<=>(const FftPlanKey&) const = default;
+};
+
+// The cuFFT transform type for a kind and precision (R2C, C2R, C2C; D2Z, Z2D, Z2Z in double).
+cufftType cufft_type(FftKind kind, bool double_precision);
+// Elements per line going into and out of cuFFT: n complex (C2C), n real -> n/2+1 complex (R2C),
+// n/2+1 complex -> n real (C2R).
+int64_t fft_input_length(FftKind kind, int64_t n);
+int64_t fft_output_length(FftKind kind, int64_t n);
+
+// See backend/fft.h: in and out on the same CUDA device.
+void fft_lines(const Array& in, const Array& out, const FftLines& lines);
+// Drops the cached plans of `device`; returns how many. Never throws.
+size_t release_fft_plans(int device) noexcept;
+size_t cached_fft_plans();
+
+}  // namespace accel::cuda
