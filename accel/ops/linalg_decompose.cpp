@@ -145,8 +145,8 @@ Array eigvalsh(const Array& x) {
 namespace {
 EigResult eig_impl(const Array& x, bool vectors) {
   const char* op = vectors ? "eig" : "eigvals";
-  require_cpu(x, op);
   Array a = matrices(x, op, true);
+  require_cpu(a, op);
   const int64_t n = a.shape(-1);
   const Dtype cdt = is_complex(a.dtype()) ? a.dtype() : complex_dtype(a.dtype());
   EigResult r{out(with(batch_of(a, 2), {n}), cdt, a.device()), vectors ? out(a.shape(), cdt, a.device()) : Array()};
