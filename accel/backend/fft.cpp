@@ -4,7 +4,6 @@
 
 #include "accel/backend/cpu/fft_lines.h"
 #include "accel/backend/cuda/cufft.h"
-#include "accel/backend/cuda/fft.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -22,11 +21,10 @@ void require_fft_device(const Device& device, const char* op) {
 }
 
 void fft_on_device(const Array& in, const Array& out, const FftLines& lines) {
-  require_fft_device(in.device(), "fft");
-  if (in.device().is_cuda())
-    cuda::fft_lines(in, out, lines);
-  else
-    cpu::fft_lines(in, out, lines);
+  if (!in.device().is_cpu())
+    throw BackendUnavailable("[fft] CUDA arrays are transformed by accel::fft::cufft_transform "
+                             "(ops/fft_cufft.h), not here");
+  cpu::fft_lines(in, out, lines);
 }
 
 }  // namespace accel

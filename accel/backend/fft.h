@@ -1,7 +1,7 @@
-// FFTs on an array's device, dispatched here by device kind (cpu/fft_lines.h, cuda/fft.h) rather
-// than through the Backend interface: one entry point with one implementation per device kind
-// needs no virtual method in every backend. Without cuFFT, CUDA arrays raise BackendUnavailable
-// instead of moving data to the CPU behind the caller's back.
+// FFTs: the request (FftLines) and the CPU's entry point, reached by device kind rather than
+// through the Backend interface. CUDA arrays go to ops/fft_cufft.h (cuFFT, with accel's ops
+// laying out the lines; the dispatch is in ops/fft.cpp); without cuFFT they raise
+// BackendUnavailable instead of moving data to the CPU behind the caller's back.
 #pragma once
 #include <cstdint>
 
@@ -30,7 +30,7 @@ struct FftLines {
 // Throws BackendUnavailable naming `op` unless FFTs run on `device` (the CPU; CUDA with cuFFT).
 void require_fft_device(const Device& device, const char* op);
 // in: complex64/complex128 (complex, real_backward) or float32/float64 (real_forward), any
-// strides; out: contiguous, the matching dtype of the same precision; both computed, on one device.
+// strides; out: contiguous, the matching dtype of the same precision; both computed, on the CPU.
 void fft_on_device(const Array& in, const Array& out, const FftLines& lines);
 
 }  // namespace accel

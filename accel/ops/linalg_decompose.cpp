@@ -5,7 +5,7 @@
 #include <string>
 
 #include "accel/backend/cpu/lapack.h"
-#include "accel/backend/dense_linalg.h"
+#include "accel/ops/linalg_device.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/linalg.h"

@@ -48,7 +48,7 @@ TEST(CudaFftSolverAbi, constants_match_cufft_h_and_cusolver_common_h) {
   static_assert(cu::kFillUpper == CUBLAS_FILL_MODE_UPPER);
   static_assert(cu::kEigNoVectors == CUSOLVER_EIG_MODE_NOVECTOR);
   static_assert(cu::kEigVectors == CUSOLVER_EIG_MODE_VECTOR);
-  static_assert(0 == CUBLAS_OP_N);  // cusolver_linalg.cpp's getrs
+  static_assert(0 == CUBLAS_OP_N);  // ops/linalg_cusolver.cpp's getrs
   EXPECT_STREQ(cu::cufft_result_name(CUFFT_INVALID_SIZE), "CUFFT_INVALID_SIZE");
   EXPECT_STREQ(cu::cufft_result_name(CUFFT_NOT_SUPPORTED), "CUFFT_NOT_SUPPORTED");
 #else
@@ -96,19 +96,19 @@ constexpr bool call_compatible(R1 (*)(A1...), R2 (*)(A2...)) {
     return same_slot<R1, R2>() && (same_slot<A1, A2>() && ...);
 }
 
-#define ACCEL_CUFFT_FN(member, symbol, ret, params)                                   \
+#define ACCEL_CUFFT_FN(member, symbol, ret, params)                              \
   static_assert(call_compatible(static_cast<ret(*) params>(nullptr), &::symbol), \
                 #symbol ": accel's parameter list differs from cufft.h's");
 #include "accel/backend/cuda/cufft_api.def"
 #undef ACCEL_CUFFT_FN
 
-#define ACCEL_CUSOLVER_FN(member, symbol, ret, params)                                \
+#define ACCEL_CUSOLVER_FN(member, symbol, ret, params)                           \
   static_assert(call_compatible(static_cast<ret(*) params>(nullptr), &::symbol), \
                 #symbol ": accel's parameter list differs from cusolverDn.h's");
-#define ACCEL_CUSOLVER_TYPED(member, s, d, c, z, ret, params)                     \
-  ACCEL_CUSOLVER_FN(member, s, ret, params)                                       \
-  ACCEL_CUSOLVER_FN(member, d, ret, params)                                       \
-  ACCEL_CUSOLVER_FN(member, c, ret, params)                                       \
+#define ACCEL_CUSOLVER_TYPED(member, s, d, c, z, ret, params) \
+  ACCEL_CUSOLVER_FN(member, s, ret, params)                   \
+  ACCEL_CUSOLVER_FN(member, d, ret, params)                   \
+  ACCEL_CUSOLVER_FN(member, c, ret, params)                   \
   ACCEL_CUSOLVER_FN(member, z, ret, params)
 #include "accel/backend/cuda/cusolver_api.def"
 #undef ACCEL_CUSOLVER_TYPED

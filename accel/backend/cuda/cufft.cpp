@@ -32,12 +32,12 @@ struct LoadResult {
 LoadResult load() {
   LoadResult r;
   CufftApi& api = r.api;
-  LoadedLibrary lib = open_first(library_candidates(config::text(config::Var::ACCEL_CUFFT_PATH),
-                                                    {std::begin(kSonames), std::end(kSonames)},
-                                                    search_dirs()));
+  LoadedLibrary lib =
+      open_first(library_candidates(config::text(config::Var::ACCEL_CUFFT_PATH),
+                                    {std::begin(kSonames), std::end(kSonames)}, search_dirs()));
   if (!lib.handle) {
-    r.error = "[cufft] libcufft was not found. Tried:" + lib.attempts_text() +
-              "\n  Fix: " + kInstallHint;
+    r.error =
+        "[cufft] libcufft was not found. Tried:" + lib.attempts_text() + "\n  Fix: " + kInstallHint;
     return r;
   }
   api.path = lib.path;
@@ -63,14 +63,27 @@ const LoadResult& loaded() {
 
 const char* cufft_result_name(cufftResult result) {
   // cufft.h's cufftResult, in order of value (0x0A, 0x0C and 0x0F are unused).
-  static constexpr const char* kNames[] = {
-      "CUFFT_SUCCESS",        "CUFFT_INVALID_PLAN",     "CUFFT_ALLOC_FAILED",
-      "CUFFT_INVALID_TYPE",   "CUFFT_INVALID_VALUE",    "CUFFT_INTERNAL_ERROR",
-      "CUFFT_EXEC_FAILED",    "CUFFT_SETUP_FAILED",     "CUFFT_INVALID_SIZE",
-      "CUFFT_UNALIGNED_DATA", nullptr,                  "CUFFT_INVALID_DEVICE",
-      nullptr,                "CUFFT_NO_WORKSPACE",     "CUFFT_NOT_IMPLEMENTED",
-      nullptr,                "CUFFT_NOT_SUPPORTED",    "CUFFT_MISSING_DEPENDENCY",
-      "CUFFT_NVRTC_FAILURE",  "CUFFT_NVJITLINK_FAILURE", "CUFFT_NVSHMEM_FAILURE"};
+  static constexpr const char* kNames[] = {"CUFFT_SUCCESS",
+                                           "CUFFT_INVALID_PLAN",
+                                           "CUFFT_ALLOC_FAILED",
+                                           "CUFFT_INVALID_TYPE",
+                                           "CUFFT_INVALID_VALUE",
+                                           "CUFFT_INTERNAL_ERROR",
+                                           "CUFFT_EXEC_FAILED",
+                                           "CUFFT_SETUP_FAILED",
+                                           "CUFFT_INVALID_SIZE",
+                                           "CUFFT_UNALIGNED_DATA",
+                                           nullptr,
+                                           "CUFFT_INVALID_DEVICE",
+                                           nullptr,
+                                           "CUFFT_NO_WORKSPACE",
+                                           "CUFFT_NOT_IMPLEMENTED",
+                                           nullptr,
+                                           "CUFFT_NOT_SUPPORTED",
+                                           "CUFFT_MISSING_DEPENDENCY",
+                                           "CUFFT_NVRTC_FAILURE",
+                                           "CUFFT_NVJITLINK_FAILURE",
+                                           "CUFFT_NVSHMEM_FAILURE"};
   if (result < 0 || result >= static_cast<int>(std::size(kNames)) || !kNames[result])
     return "an unknown cufftResult";
   return kNames[result];

@@ -16,16 +16,16 @@ using cufftHandle = int;
 using cufftType = int;
 
 // cufft.h's values (tests/cpp/cuda_fft_solver_test.cpp checks them against the header).
-inline constexpr cufftResult kCufftSuccess = 0;  // CUFFT_SUCCESS
+inline constexpr cufftResult kCufftSuccess = 0;      // CUFFT_SUCCESS
 inline constexpr cufftResult kCufftAllocFailed = 2;  // CUFFT_ALLOC_FAILED
-inline constexpr cufftType kCufftR2C = 0x2a;     // CUFFT_R2C
-inline constexpr cufftType kCufftC2R = 0x2c;     // CUFFT_C2R
-inline constexpr cufftType kCufftC2C = 0x29;     // CUFFT_C2C
-inline constexpr cufftType kCufftD2Z = 0x6a;     // CUFFT_D2Z
-inline constexpr cufftType kCufftZ2D = 0x6c;     // CUFFT_Z2D
-inline constexpr cufftType kCufftZ2Z = 0x69;     // CUFFT_Z2Z
-inline constexpr int kCufftForward = -1;         // CUFFT_FORWARD
-inline constexpr int kCufftInverse = 1;          // CUFFT_INVERSE
+inline constexpr cufftType kCufftR2C = 0x2a;         // CUFFT_R2C
+inline constexpr cufftType kCufftC2R = 0x2c;         // CUFFT_C2R
+inline constexpr cufftType kCufftC2C = 0x29;         // CUFFT_C2C
+inline constexpr cufftType kCufftD2Z = 0x6a;         // CUFFT_D2Z
+inline constexpr cufftType kCufftZ2D = 0x6c;         // CUFFT_Z2D
+inline constexpr cufftType kCufftZ2Z = 0x69;         // CUFFT_Z2Z
+inline constexpr int kCufftForward = -1;             // CUFFT_FORWARD
+inline constexpr int kCufftInverse = 1;              // CUFFT_INVERSE
 
 struct CufftApi {
 #define ACCEL_CUFFT_FN(member, symbol, ret, params) ret(*member) params = nullptr;

@@ -35,9 +35,9 @@ struct LoadResult {
 LoadResult load() {
   LoadResult r;
   CusolverApi& api = r.api;
-  LoadedLibrary lib = open_first(
-      library_candidates(config::text(config::Var::ACCEL_CUSOLVER_PATH),
-                         {std::begin(kSonames), std::end(kSonames)}, search_dirs()));
+  LoadedLibrary lib =
+      open_first(library_candidates(config::text(config::Var::ACCEL_CUSOLVER_PATH),
+                                    {std::begin(kSonames), std::end(kSonames)}, search_dirs()));
   if (!lib.handle) {
     r.error = "[cusolver] libcusolver was not found. Tried:" + lib.attempts_text() +
               "\n  Fix: " + kInstallHint;
@@ -52,11 +52,11 @@ LoadResult load() {
   };
 #define ACCEL_CUSOLVER_FN(member, symbol, ret, params) \
   api.member = reinterpret_cast<decltype(api.member)>(resolve(#symbol));
-#define ACCEL_CUSOLVER_TYPED(member, s, d, c, z, ret, params)                      \
-  {                                                                                \
-    const char* symbols[] = {#s, #d, #c, #z};                                      \
-    for (int p = 0; p < 4; ++p)                                                    \
-      api.member[p] = reinterpret_cast<ret(*) params>(resolve(symbols[p]));        \
+#define ACCEL_CUSOLVER_TYPED(member, s, d, c, z, ret, params)               \
+  {                                                                         \
+    const char* symbols[] = {#s, #d, #c, #z};                               \
+    for (int p = 0; p < 4; ++p)                                             \
+      api.member[p] = reinterpret_cast<ret(*) params>(resolve(symbols[p])); \
   }
 #include "accel/backend/cuda/cusolver_api.def"
 #undef ACCEL_CUSOLVER_TYPED
@@ -64,8 +64,8 @@ LoadResult load() {
   if (api.get_version) api.get_version(&api.version);
   if (!missing.empty())
     r.error = "[cusolver] found " + api.path + " (cuSOLVER " + api.version_string() +
-              "), which lacks " + missing + ": accel needs cuSOLVER 11 (CUDA 12) or newer. Fix: " +
-              kInstallHint;
+              "), which lacks " + missing +
+              ": accel needs cuSOLVER 11 (CUDA 12) or newer. Fix: " + kInstallHint;
   return r;
 }
 
@@ -76,13 +76,18 @@ const LoadResult& loaded() {
 
 // cusolver_common.h's cusolverStatus_t names, by value (cuSOLVER has no status string).
 const char* status_name(cusolverStatus_t status) {
-  static constexpr const char* kNames[] = {
-      "CUSOLVER_STATUS_SUCCESS",          "CUSOLVER_STATUS_NOT_INITIALIZED",
-      "CUSOLVER_STATUS_ALLOC_FAILED",     "CUSOLVER_STATUS_INVALID_VALUE",
-      "CUSOLVER_STATUS_ARCH_MISMATCH",    "CUSOLVER_STATUS_MAPPING_ERROR",
-      "CUSOLVER_STATUS_EXECUTION_FAILED", "CUSOLVER_STATUS_INTERNAL_ERROR",
-      "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED", "CUSOLVER_STATUS_NOT_SUPPORTED",
-      "CUSOLVER_STATUS_ZERO_PIVOT",       "CUSOLVER_STATUS_INVALID_LICENSE"};
+  static constexpr const char* kNames[] = {"CUSOLVER_STATUS_SUCCESS",
+                                           "CUSOLVER_STATUS_NOT_INITIALIZED",
+                                           "CUSOLVER_STATUS_ALLOC_FAILED",
+                                           "CUSOLVER_STATUS_INVALID_VALUE",
+                                           "CUSOLVER_STATUS_ARCH_MISMATCH",
+                                           "CUSOLVER_STATUS_MAPPING_ERROR",
+                                           "CUSOLVER_STATUS_EXECUTION_FAILED",
+                                           "CUSOLVER_STATUS_INTERNAL_ERROR",
+                                           "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED",
+                                           "CUSOLVER_STATUS_NOT_SUPPORTED",
+                                           "CUSOLVER_STATUS_ZERO_PIVOT",
+                                           "CUSOLVER_STATUS_INVALID_LICENSE"};
   if (status == 31) return "CUSOLVER_STATUS_INVALID_WORKSPACE";
   if (status < 0 || status >= static_cast<int>(std::size(kNames))) return "a cuSOLVER status";
   return kNames[status];

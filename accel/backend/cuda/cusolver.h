@@ -18,13 +18,13 @@ using cusolverStatus_t = int;
 using cusolverDnHandle_t = struct cusolverDnContext*;
 
 // cusolver_common.h's and cublas_api.h's values (tests/cpp/cuda_fft_solver_test.cpp checks them).
-inline constexpr cusolverStatus_t kCusolverSuccess = 0;      // CUSOLVER_STATUS_SUCCESS
-inline constexpr cusolverStatus_t kCusolverAllocFailed = 2;  // CUSOLVER_STATUS_ALLOC_FAILED
+inline constexpr cusolverStatus_t kCusolverSuccess = 0;          // CUSOLVER_STATUS_SUCCESS
+inline constexpr cusolverStatus_t kCusolverAllocFailed = 2;      // CUSOLVER_STATUS_ALLOC_FAILED
 inline constexpr cusolverStatus_t kCusolverExecutionFailed = 6;  // ..._EXECUTION_FAILED
-inline constexpr int kFillLower = 0;                         // CUBLAS_FILL_MODE_LOWER
-inline constexpr int kFillUpper = 1;                         // CUBLAS_FILL_MODE_UPPER
-inline constexpr int kEigNoVectors = 0;                      // CUSOLVER_EIG_MODE_NOVECTOR
-inline constexpr int kEigVectors = 1;                        // CUSOLVER_EIG_MODE_VECTOR
+inline constexpr int kFillLower = 0;                             // CUBLAS_FILL_MODE_LOWER
+inline constexpr int kFillUpper = 1;                             // CUBLAS_FILL_MODE_UPPER
+inline constexpr int kEigNoVectors = 0;                          // CUSOLVER_EIG_MODE_NOVECTOR
+inline constexpr int kEigVectors = 1;                            // CUSOLVER_EIG_MODE_VECTOR
 
 // The index of a routine's precision in CusolverApi's typed members: S, D, C, Z.
 enum Precision { kSingle = 0, kDouble = 1, kComplexSingle = 2, kComplexDouble = 3 };

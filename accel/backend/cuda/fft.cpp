@@ -9,9 +9,6 @@
 #include "accel/backend/cuda/memory.h"
 #include "accel/backend/cuda/plan_cache.h"
 #include "accel/backend/cuda/stream.h"
-#include "accel/ops/copy.h"
-#include "accel/ops/elementwise.h"
-#include "accel/ops/manipulation.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {
@@ -62,31 +59,6 @@ std::shared_ptr<CufftPlan> make_plan(const CufftApi& api, const FftPlanKey& key,
                                  out_length, key.type, key.batch, &plan->work_size),
             "cufftMakePlanMany64", where);
   return plan;
-}
-
-// The lines of `moved` (the transform axis last) as cuFFT reads them: contiguous, cropped or
-// zero-padded to `length`, 16-byte aligned (a view into a larger buffer may not be). C2R
-// overwrites its input, so it always gets a private copy.
-Array contiguous_lines(const Array& moved, int64_t length, bool private_copy) {
-  const int64_t have = moved.shape().back();
-  if (have == length) {
-    if (!private_copy && moved.is_contiguous() &&
-        reinterpret_cast<uintptr_t>(moved.data()) % 16 == 0)
-      return moved;
-    Array c = copy(moved);
-    c.eval();
-    return c;
-  }
-  Shape shape = moved.shape();
-  shape.back() = length;
-  Array lines = Array::empty(shape, moved.dtype(), moved.device());
-  memset_async(lines.data(), 0, lines.nbytes(), current_stream(moved.device().index));
-  Shape kept = shape;
-  kept.back() = std::min(have, length);
-  if (kept.back() > 0)
-    assign(Array::view_of(lines, kept, lines.strides(), 0),
-           Array::view_of(moved, kept, moved.strides(), moved.offset()), "fft");
-  return lines;
 }
 
 void execute(const CufftApi& api, CufftPlan& plan, cufftType type, bool forward, void* in,
@@ -151,27 +123,15 @@ size_t release_fft_plans(int device) noexcept {
 
 size_t cached_fft_plans() { return plans().size(); }
 
-void fft_lines(const Array& in, const Array& out, const FftLines& lines) {
-  if (out.size() == 0) return;
+void cufft_lines(int device, FftKind kind, bool double_precision, int64_t n, int64_t batch,
+                 bool forward, void* in, void* out) {
+  if (batch == 0) return;
   const CufftApi& api = cufft();
-  const int device = in.device().index;
   make_current(device);  // cuFFT (the CUDA runtime) works in the current context: the primary one
-  const bool double_precision = in.dtype() == Dtype::float64 || in.dtype() == Dtype::complex128;
-  const FftKind kind = lines.kind;
   const cufftType type = cufft_type(kind, double_precision);
-  // The transform axis last, every other axis a batch of contiguous lines.
-  const Array moved = moveaxis(in, {lines.axis}, {-1});
-  const Array src = contiguous_lines(moved, fft_input_length(kind, lines.n),
-                                     kind == FftKind::real_backward);
-  Shape out_shape = moved.shape();
-  out_shape.back() = fft_output_length(kind, lines.n);
-  const Array result = Array::empty(out_shape, out.dtype(), out.device());
-  const FftPlanKey key{device, lines.n, type, out.size() / out_shape.back()};
+  const FftPlanKey key{device, n, type, batch};
   const auto plan = plans().get(key, [&] { return make_plan(api, key, kind); });
-  execute(api, *plan, type, lines.forward, src.data(), result.data());
-  const Array scaled =
-      lines.scale == 1.0 ? result : multiply(result, Array::scalar(lines.scale, true, out.device()));
-  assign(moveaxis(out, {lines.axis}, {-1}), scaled, "fft");
+  execute(api, *plan, type, forward, in, out);
 }
 
 }  // namespace accel::cuda

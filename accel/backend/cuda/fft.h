@@ -1,7 +1,8 @@
-// accel.fft on CUDA arrays, over cuFFT (cufft.h): backend/fft.h's FftLines, one batched 1-d
-// transform per call. The plan of each (device, n, transform type, batch) is cached (plan_cache.h)
-// and dropped under memory pressure; its work area comes from accel's allocator on each call's
-// stream, so a plan holds only cuFFT's own small tables.
+// accel.fft on CUDA arrays, over cuFFT (cufft.h): one batched 1-d transform of contiguous lines
+// per call (ops/fft_cufft.h lays the lines out and scales the result). The plan of each (device, n,
+// transform type, batch) is cached (plan_cache.h) and dropped under memory pressure; its work area
+// comes from accel's allocator on each call's stream, so a plan holds only cuFFT's own small
+// tables.
 #pragma once
 #include <compare>
 #include <cstdint>
@@ -27,8 +28,11 @@ cufftType cufft_type(FftKind kind, bool double_precision);
 int64_t fft_input_length(FftKind kind, int64_t n);
 int64_t fft_output_length(FftKind kind, int64_t n);
 
-// See backend/fft.h: in and out on the same CUDA device.
-void fft_lines(const Array& in, const Array& out, const FftLines& lines);
+// The transform of `batch` contiguous lines on `device`'s current stream: `in` holds
+// fft_input_length(kind, n) elements per line (complex, or real for real_forward), `out`
+// fft_output_length; unscaled. A C2R transform (real_backward) overwrites `in`.
+void cufft_lines(int device, FftKind kind, bool double_precision, int64_t n, int64_t batch,
+                 bool forward, void* in, void* out);
 // Drops the cached plans of `device`; returns how many. Never throws.
 size_t release_fft_plans(int device) noexcept;
 size_t cached_fft_plans();

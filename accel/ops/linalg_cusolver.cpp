@@ -1,4 +1,4 @@
-#include "accel/backend/cuda/cusolver_linalg.h"
+#include "accel/ops/linalg_cusolver.h"
 
 #include <algorithm>
 #include <climits>
@@ -18,7 +18,8 @@
 #include "accel/ops/reduction.h"
 #include "accel/runtime/errors.h"
 
-namespace accel::cuda {
+namespace accel::linalg {
+using namespace accel::cuda;
 namespace {
 
 // The handle of a's device, locked, with its stream set to the current one, for one routine's
@@ -152,10 +153,10 @@ void cusolver_solve(const Array& a, const Array& b, const Array& x, const char* 
     getrf_batch(s, lu, pivots, info);
     const int ni = as_int(n, op), ki = as_int(k, op);
     for (int64_t i = 0; i < nb; ++i)
-      s.api.check(s.api.getrs[s.p](s.h.handle, 0 /* CUBLAS_OP_N */, ni, ki, at(lu, i, n * n), ni,
-                                   at<int>(pivots, i, n), at(rhs, i, n * k), ni,
-                                   at<int>(solve_info, i, 1)),
-                  "cusolverDnXgetrs", s.where);
+      s.api.check(
+          s.api.getrs[s.p](s.h.handle, 0 /* CUBLAS_OP_N */, ni, ki, at(lu, i, n * n), ni,
+                           at<int>(pivots, i, n), at(rhs, i, n * k), ni, at<int>(solve_info, i, 1)),
+          "cusolverDnXgetrs", s.where);
   }
   check_infos(info, where, op, "Singular matrix");
   check_infos(solve_info, where, op, nullptr);
@@ -189,11 +190,11 @@ void cusolver_slogdet(const Array& a, const Array& sign, const Array& logabsdet,
   // Each row interchange (pivot i + 1 != i + 1, 1-based) flips the sign.
   const Array swaps = count_nonzero(
       not_equal(pivots, arange(int64_t{1}, n + 1, int64_t{1}, Dtype::int32, dev)), {int64_t{-1}});
-  const Array parity = astype(
-      subtract(Array::scalar(int64_t{1}, true, dev),
-               multiply(Array::scalar(int64_t{2}, true, dev),
-                        remainder(swaps, Array::scalar(int64_t{2}, true, dev)))),
-      a.dtype());
+  const Array parity =
+      astype(subtract(Array::scalar(int64_t{1}, true, dev),
+                      multiply(Array::scalar(int64_t{2}, true, dev),
+                               remainder(swaps, Array::scalar(int64_t{2}, true, dev)))),
+             a.dtype());
   if (det) {
     assign(*det, multiply(prod(d, {int64_t{-1}}), parity), "det");
     return;
@@ -201,8 +202,8 @@ void cusolver_slogdet(const Array& a, const Array& sign, const Array& logabsdet,
   const Array magnitude = abs(d);
   const Array zero = Array::scalar(0.0, true, dev);
   const Array is_zero = equal(magnitude, zero);
-  const Array unit = where(is_zero, zero, divide(d, where(is_zero, Array::scalar(1.0, true, dev),
-                                                          magnitude)));
+  const Array unit =
+      where(is_zero, zero, divide(d, where(is_zero, Array::scalar(1.0, true, dev), magnitude)));
   assign(sign, multiply(prod(unit, {int64_t{-1}}), parity), "slogdet");
   assign(logabsdet, sum(log(magnitude), {int64_t{-1}}), "slogdet");
 }
@@ -287,8 +288,8 @@ void cusolver_svd(const Array& a, const Array& s, const Array* u, const Array* v
   const int64_t u_cols = full ? rows : cols;
   const Dtype real = s.dtype();
   const Array values = Array::empty(with(batch, {cols}), real, a.device());
-  const Array ubuf = vectors ? Array::empty(with(batch, {u_cols, rows}), a.dtype(), a.device())
-                             : Array();
+  const Array ubuf =
+      vectors ? Array::empty(with(batch, {u_cols, rows}), a.dtype(), a.device()) : Array();
   const Array vtbuf =
       vectors ? Array::empty(with(batch, {cols, cols}), a.dtype(), a.device()) : Array();
   const Array info = infos(nb, a.device().index);
@@ -378,4 +379,4 @@ void cusolver_qr(const Array& a, const Array* q, const Array& r, bool complete) 
   assign(*q, matrix_transpose(first_rows(qbuf, q_cols)), "qr");
 }
 
-}  // namespace accel::cuda
+}  // namespace accel::linalg

@@ -1,13 +1,13 @@
-#include "accel/backend/dense_linalg.h"
+#include "accel/ops/linalg_device.h"
 
 #include <string>
 
 #include "accel/backend/cpu/lapack.h"
 #include "accel/backend/cuda/cusolver.h"
-#include "accel/backend/cuda/cusolver_linalg.h"
+#include "accel/ops/linalg_cusolver.h"
 #include "accel/runtime/errors.h"
 
-namespace accel {
+namespace accel::linalg {
 
 void require_dense_linalg_device(const Device& device, const char* op) {
   if (device.is_cpu()) return;
@@ -20,39 +20,39 @@ void require_dense_linalg_device(const Device& device, const char* op) {
 }
 
 void solve_on_device(const Array& a, const Array& b, const Array& x) {
-  if (a.device().is_cuda()) return cuda::cusolver_solve(a, b, x);
+  if (a.device().is_cuda()) return cusolver_solve(a, b, x);
   cpu::lapack_solve(a, b, x);
 }
 
 void inv_on_device(const Array& a, const Array& out) {
-  if (a.device().is_cuda()) return cuda::cusolver_inv(a, out);
+  if (a.device().is_cuda()) return cusolver_inv(a, out);
   cpu::lapack_inv(a, out);
 }
 
 void slogdet_on_device(const Array& a, const Array& sign, const Array& logabsdet,
                        const Array* det) {
-  if (a.device().is_cuda()) return cuda::cusolver_slogdet(a, sign, logabsdet, det);
+  if (a.device().is_cuda()) return cusolver_slogdet(a, sign, logabsdet, det);
   cpu::lapack_slogdet(a, sign, logabsdet, det);
 }
 
 void cholesky_on_device(const Array& a, bool upper, const Array& out) {
-  if (a.device().is_cuda()) return cuda::cusolver_cholesky(a, upper, out);
+  if (a.device().is_cuda()) return cusolver_cholesky(a, upper, out);
   cpu::lapack_cholesky(a, upper, out);
 }
 
 void eigh_on_device(const Array& a, const Array& w, const Array* v, const char* op) {
-  if (a.device().is_cuda()) return cuda::cusolver_eigh(a, w, v, op);
+  if (a.device().is_cuda()) return cusolver_eigh(a, w, v, op);
   cpu::lapack_eigh(a, w, v);
 }
 
 void svd_on_device(const Array& a, const Array& s, const Array* u, const Array* vh, bool full) {
-  if (a.device().is_cuda()) return cuda::cusolver_svd(a, s, u, vh, full);
+  if (a.device().is_cuda()) return cusolver_svd(a, s, u, vh, full);
   cpu::lapack_svd(a, s, u, vh, full);
 }
 
 void qr_on_device(const Array& a, const Array* q, const Array& r, bool complete) {
-  if (a.device().is_cuda()) return cuda::cusolver_qr(a, q, r, complete);
+  if (a.device().is_cuda()) return cusolver_qr(a, q, r, complete);
   cpu::lapack_qr(a, q, r, complete);
 }
 
-}  // namespace accel
+}  // namespace accel::linalg
