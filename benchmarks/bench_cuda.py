@@ -210,6 +210,30 @@ def sort_cases(xp, to_device, new_event, check=False):
     return out
 
 
+# ---------------------------------------------------------------- cuFFT and cuSOLVER (both libraries)
+
+def fft_linalg_cases(xp, to_device, new_event):
+    """Seconds for library-backed work: both accel and CuPy call cuFFT / cuSOLVER, so the ratio
+    measures the wrapping (plan caching, layout copies, the batch loop), not the library."""
+    rng = np.random.default_rng(0)
+    c = to_device((rng.standard_normal(1 << 22) + 1j * rng.standard_normal(1 << 22)).astype(np.complex64))
+    img = to_device(rng.standard_normal((2048, 2048)).astype(np.float32))
+    a = rng.standard_normal((1024, 1024))
+    spd = to_device(a @ a.T + 1024 * np.eye(1024))
+    small = to_device(rng.standard_normal((1000, 8, 8)) + 8 * np.eye(8))
+    cases = {
+        "fft 2^22 c64": lambda: xp.fft.fft(c),
+        "rfft2 2048^2 f32": lambda: xp.fft.rfft2(img),
+        "cholesky 1024^2 f64": lambda: xp.linalg.cholesky(spd),
+        "solve 1024^2 f64": lambda: xp.linalg.solve(spd, spd[:, :8]),
+        "eigh 1024^2 f64": lambda: xp.linalg.eigh(spd),
+        "inv 1000x8x8 f64": lambda: xp.linalg.inv(small),
+    }
+    return {key: attempt(f"{xp.__name__} {key}",
+                         lambda fn=fn: median_event_ms(fn, new_event, rounds=3) / 1e3)
+            for key, fn in cases.items()}
+
+
 # ---------------------------------------------------------------- CuPy
 
 def cupy_cases():
@@ -440,6 +464,12 @@ ROWS = [  # (key, label, kind): kind "bw" is bytes/s (higher is better), "s" is 
     ("cumsum", "cumsum of 1e8 float32 (input bytes/s)", "bw"),
     ("sort", f"sort of {SORT_N:.0e} float32", "s"),
     ("argsort", f"argsort of {SORT_N:.0e} float32", "s"),
+    ("fft 2^22 c64", "fft of 2^22 complex64 (cuFFT)", "s"),
+    ("rfft2 2048^2 f32", "rfft2 of 2048x2048 float32 (cuFFT)", "s"),
+    ("cholesky 1024^2 f64", "cholesky 1024x1024 float64 (cuSOLVER)", "s"),
+    ("solve 1024^2 f64", "solve 1024x1024, 8 rhs, float64 (cuSOLVER)", "s"),
+    ("eigh 1024^2 f64", "eigh 1024x1024 float64 (cuSOLVER)", "s"),
+    ("inv 1000x8x8 f64", "inv of 1000 8x8 float64 (cuSOLVER loop)", "s"),
 ]
 
 
@@ -469,6 +499,10 @@ def main():
         accel, lambda h: accel.asarray(h, device="cuda"), accel.cuda.Event, check=True), {}))
     if cp:
         c.update(attempt("CuPy sorts", lambda: sort_cases(cp, cp.asarray, cp.cuda.Event), {}))
+    a.update(attempt("accel fft/linalg", lambda: fft_linalg_cases(
+        accel, lambda h: accel.asarray(h, device="cuda"), accel.cuda.Event), {}))
+    if cp:
+        c.update(attempt("CuPy fft/linalg", lambda: fft_linalg_cases(cp, cp.asarray, cp.cuda.Event), {}))
     print(f"\n{'case':44s} {'accel':>12s} {'CuPy':>12s} {'accel/CuPy':>11s}")
     for key, label, kind in ROWS:
         av, cv = a.get(key), c.get(key)

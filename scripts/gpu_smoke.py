@@ -113,6 +113,53 @@ def matmul_cublas():
     close(gpu(af) @ gpu(bf), af @ bf, rtol=1e-4)
 
 
+def fft_cufft():
+    why = ac.cuda.cufft_unavailable_reason()
+    assert not why, "cuFFT not found: " + why.split("\n")[0]
+    x = rng.standard_normal((6, 100)) + 1j * rng.standard_normal((6, 100))
+    close(ac.fft.fft(gpu(x)), np.fft.fft(x), rtol=1e-10)
+    close(ac.fft.ifft(gpu(x[:, ::3]), n=50, norm="ortho"), np.fft.ifft(x[:, ::3], n=50, norm="ortho"),
+          rtol=1e-10)
+    r = rng.standard_normal((30, 41)).astype(np.float32)
+    close(ac.fft.rfft2(gpu(r)), np.fft.rfft2(r), rtol=1e-3)
+    close(ac.fft.irfftn(ac.fft.rfftn(gpu(r))), r, rtol=1e-4)
+    close(ac.fft.hfft(gpu(x[0]), n=30), np.fft.hfft(x[0], n=30), rtol=1e-10)
+    close(ac.fft.fftn(gpu(x.T.copy()), axes=(0,)), np.fft.fftn(x.T, axes=(0,)), rtol=1e-10)
+
+
+def linalg_cusolver():
+    why = ac.cuda.cusolver_unavailable_reason()
+    assert not why, "cuSOLVER not found: " + why.split("\n")[0]
+    a = rng.standard_normal((3, 40, 40)) + 40 * np.eye(40)
+    b = rng.standard_normal((3, 40, 2))
+    close(ac.linalg.solve(gpu(a), gpu(b)), np.linalg.solve(a, b), rtol=1e-9)
+    close(ac.linalg.inv(gpu(a)), np.linalg.inv(a), rtol=1e-9)
+    close(ac.linalg.det(gpu(a[:, :5, :5])), np.linalg.det(a[:, :5, :5]), rtol=1e-9)
+    sign, logdet = ac.linalg.slogdet(gpu(a))
+    close(sign, np.linalg.slogdet(a)[0], rtol=1e-9)
+    close(logdet, np.linalg.slogdet(a)[1], rtol=1e-9)
+    spd = a @ np.swapaxes(a, -1, -2)
+    close(ac.linalg.cholesky(gpu(spd)), np.linalg.cholesky(spd), rtol=1e-8)
+    close(ac.linalg.cholesky(gpu(spd), upper=True), np.linalg.cholesky(spd, upper=True), rtol=1e-8)
+    close(ac.linalg.eigvalsh(gpu(spd)), np.linalg.eigvalsh(spd), rtol=1e-8)
+    w, v = ac.linalg.eigh(gpu(spd))
+    close(gpu(spd) @ v, ac.asnumpy(v) * ac.asnumpy(w)[:, None, :], rtol=1e-6)
+    for shape in ((3, 7, 5), (3, 5, 7)):
+        m = rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+        u, s, vh = ac.linalg.svd(gpu(m), full_matrices=False)
+        close(s, np.linalg.svd(m, compute_uv=False), rtol=1e-9)
+        close((ac.asnumpy(u) * ac.asnumpy(s)[:, None, :]) @ ac.asnumpy(vh), m, rtol=1e-9)
+        q, r = ac.linalg.qr(gpu(m), mode="complete")
+        close(ac.asnumpy(q) @ ac.asnumpy(r), m, rtol=1e-9)
+        close(np.abs(ac.asnumpy(r)), np.abs(np.linalg.qr(m, mode="complete").R), rtol=1e-9)
+    singular = np.ones((2, 4, 4))
+    try:
+        ac.linalg.inv(gpu(singular))
+        raise AssertionError("inv of a singular matrix did not raise")
+    except ac.linalg.LinAlgError as e:
+        assert "Singular matrix" in str(e), e
+
+
 def matmul_kernel():
     a = rng.integers(-100, 100, (130, 70)).astype(np.int32)
     b = rng.integers(-100, 100, (70, 90)).astype(np.int32)
@@ -188,6 +235,8 @@ FAMILIES = [
     ("sort (radix kernels)", sort),
     ("matmul (cuBLAS)", matmul_cublas),
     ("matmul (integer kernel)", matmul_kernel),
+    ("fft (cuFFT)", fft_cufft),
+    ("linalg (cuSOLVER)", linalg_cusolver),
     ("gather/scatter", gather_scatter),
     ("RawKernel", raw_kernel),
     ("streams and events", streams_and_events),

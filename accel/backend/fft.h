@@ -1,6 +1,7 @@
-// FFTs on an array's device. Dispatched here by device kind rather than through the Backend
-// interface while only the CPU has them: on CUDA they raise BackendUnavailable (cuFFT is not
-// wired yet) instead of moving data to the CPU behind the caller's back.
+// FFTs: the request (FftLines) and the CPU's entry point, reached by device kind rather than
+// through the Backend interface. CUDA arrays go to ops/fft_cufft.h (cuFFT, with accel's ops
+// laying out the lines; the dispatch is in ops/fft.cpp); without cuFFT they raise
+// BackendUnavailable instead of moving data to the CPU behind the caller's back.
 #pragma once
 #include <cstdint>
 
@@ -26,10 +27,10 @@ struct FftLines {
   double scale;
 };
 
-// Throws BackendUnavailable naming `op` unless FFTs run on `device`.
+// Throws BackendUnavailable naming `op` unless FFTs run on `device` (the CPU; CUDA with cuFFT).
 void require_fft_device(const Device& device, const char* op);
 // in: complex64/complex128 (complex, real_backward) or float32/float64 (real_forward), any
-// strides; out: contiguous, the matching dtype of the same precision; both computed, on one device.
+// strides; out: contiguous, the matching dtype of the same precision; both computed, on the CPU.
 void fft_on_device(const Array& in, const Array& out, const FftLines& lines);
 
 }  // namespace accel

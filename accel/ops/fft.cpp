@@ -5,6 +5,7 @@
 
 #include "accel/backend/fft.h"
 #include "accel/core/half.h"
+#include "accel/ops/fft_cufft.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/runtime/errors.h"
@@ -73,8 +74,11 @@ Array transform(const Array& x, std::optional<int64_t> n_arg, int64_t axis, Norm
   Shape shape = x.shape();
   shape[ax] = kind == FftKind::real_forward ? n / 2 + 1 : n;
   Array out = Array::empty(shape, out_dtype, x.device());
-  fft_on_device(input, out,
-                FftLines{ax, n, kind, forward, norm_scale(norm, n, forward, x.dtype())});
+  const FftLines lines{ax, n, kind, forward, norm_scale(norm, n, forward, x.dtype())};
+  if (input.device().is_cuda())
+    cufft_transform(input, out, lines);
+  else
+    fft_on_device(input, out, lines);
   return to_real && x.dtype() == Dtype::float16 ? astype(out, Dtype::float16, false) : out;
 }
 

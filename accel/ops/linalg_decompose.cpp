@@ -6,6 +6,7 @@
 #include <string>
 
 #include "accel/backend/cpu/lapack.h"
+#include "accel/ops/linalg_device.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/linalg.h"
@@ -32,18 +33,19 @@ Dtype lapack_dtype(Dtype dt) {
   }
 }
 
-// Only the CPU has these kernels; a CUDA array is not copied to the host behind the caller.
+// eig has no CUDA kernel (cuSOLVER's geev is not wired); a CUDA array is not copied to the host
+// behind the caller.
 void require_cpu(const Array& x, const char* op) {
   if (!x.device().is_cpu())
     throw BackendUnavailable(bracket(op) + "accel.linalg has no implementation on " +
                              x.device().str() +
-                             ": cuSOLVER is not wired yet; copy the array to the CPU "
+                             " (cuSOLVER's geev is not wired yet); copy the array to the CPU "
                              "(to_device(\"cpu\")) to run it there");
 }
 
-// x as a stack of matrices in its LAPACK dtype, on the CPU and evaluated (any strides).
+// x as a stack of matrices in its LAPACK dtype, on its device and evaluated (any strides).
 Array matrices(const Array& x, const char* op, bool square) {
-  require_cpu(x, op);
+  require_dense_linalg_device(x.device(), op);
   if (x.ndim() < 2)
     throw LinAlgError(bracket(op) + std::to_string(x.ndim()) +
                       "-dimensional array given. Array must be at least two-dimensional");
@@ -64,26 +66,29 @@ Shape with(Shape s, std::initializer_list<int64_t> tail) {
   return s;
 }
 
-Array out(const Shape& s, Dtype dt) { return Array::empty(s, dt, Device::cpu()); }
+Array out(const Shape& s, Dtype dt, Device device) { return Array::empty(s, dt, device); }
 
 }  // namespace
 
 Array cholesky(const Array& x, bool upper) {
   Array a = matrices(x, "cholesky", true);
-  Array r = out(a.shape(), a.dtype());
-  cpu::lapack_cholesky(a, upper, r);
+  Array r = out(a.shape(), a.dtype(), a.device());
+  cholesky_on_device(a, upper, r);
   return r;
 }
 
 Array inv(const Array& x) {
   Array a = matrices(x, "inv", true);
-  Array r = out(a.shape(), a.dtype());
-  cpu::lapack_inv(a, r);
+  Array r = out(a.shape(), a.dtype(), a.device());
+  inv_on_device(a, r);
   return r;
 }
 
 Array solve(const Array& a_in, const Array& b_in) {
-  require_cpu(b_in, "solve");
+  require_dense_linalg_device(b_in.device(), "solve");
+  if (a_in.device() != b_in.device())
+    throw DeviceError("[solve] a is on " + a_in.device().str() + " and b on " +
+                      b_in.device().str() + "; move one with to_device()");
   if (b_in.ndim() == 0)
     throw LinAlgError("[solve] b must have at least one dimension; got a 0-d array");
   const Array both[] = {a_in, b_in};
@@ -103,38 +108,38 @@ Array solve(const Array& a_in, const Array& b_in) {
   Array ab = broadcast_to(a, with(batch, {n, n}));
   Array bb = broadcast_to(b, with(batch, {n, k}));
   bb.eval();
-  Array x = out(with(batch, {n, k}), dt);
-  cpu::lapack_solve(ab, bb, x);
+  Array x = out(with(batch, {n, k}), dt, a.device());
+  solve_on_device(ab, bb, x);
   return vector ? reshape(x, with(batch, {n})) : x;
 }
 
 SlogdetResult slogdet(const Array& x) {
   Array a = matrices(x, "slogdet", true);
   const Shape batch = batch_of(a, 2);
-  SlogdetResult r{out(batch, a.dtype()), out(batch, real_dtype(a.dtype()))};
-  cpu::lapack_slogdet(a, r.sign, r.logabsdet);
+  SlogdetResult r{out(batch, a.dtype(), a.device()), out(batch, real_dtype(a.dtype()), a.device())};
+  slogdet_on_device(a, r.sign, r.logabsdet);
   return r;
 }
 
 Array det(const Array& x) {
   Array a = matrices(x, "det", true);
-  Array r = out(batch_of(a, 2), a.dtype());
-  cpu::lapack_slogdet(a, Array(), Array(), &r);
+  Array r = out(batch_of(a, 2), a.dtype(), a.device());
+  slogdet_on_device(a, Array(), Array(), &r);
   return r;
 }
 
 EighResult eigh(const Array& x) {
   Array a = matrices(x, "eigh", true);
   const int64_t n = a.shape(-1);
-  EighResult r{out(with(batch_of(a, 2), {n}), real_dtype(a.dtype())), out(a.shape(), a.dtype())};
-  cpu::lapack_eigh(a, r.eigenvalues, &r.eigenvectors);
+  EighResult r{out(with(batch_of(a, 2), {n}), real_dtype(a.dtype()), a.device()), out(a.shape(), a.dtype(), a.device())};
+  eigh_on_device(a, r.eigenvalues, &r.eigenvectors, "eigh");
   return r;
 }
 
 Array eigvalsh(const Array& x) {
   Array a = matrices(x, "eigvalsh", true);
-  Array w = out(with(batch_of(a, 2), {a.shape(-1)}), real_dtype(a.dtype()));
-  cpu::lapack_eigh(a, w, nullptr);
+  Array w = out(with(batch_of(a, 2), {a.shape(-1)}), real_dtype(a.dtype()), a.device());
+  eigh_on_device(a, w, nullptr, "eigvalsh");
   return w;
 }
 
@@ -142,9 +147,11 @@ namespace {
 EigResult eig_impl(const Array& x, bool vectors) {
   const char* op = vectors ? "eig" : "eigvals";
   Array a = matrices(x, op, true);
+  require_cpu(a, op);
   const int64_t n = a.shape(-1);
   const Dtype cdt = is_complex(a.dtype()) ? a.dtype() : complex_dtype(a.dtype());
-  EigResult r{out(with(batch_of(a, 2), {n}), cdt), vectors ? out(a.shape(), cdt) : Array()};
+  EigResult r{out(with(batch_of(a, 2), {n}), cdt, a.device()),
+              vectors ? out(a.shape(), cdt, a.device()) : Array()};
   cpu::lapack_eig(a, r.eigenvalues, vectors ? &r.eigenvectors : nullptr);
   return r;
 }
@@ -157,17 +164,17 @@ SVDResult svd(const Array& x, bool full_matrices) {
   Array a = matrices(x, "svd", false);
   const int64_t m = a.shape(-2), n = a.shape(-1), k = std::min(m, n);
   const Shape batch = batch_of(a, 2);
-  SVDResult r{out(with(batch, {m, full_matrices ? m : k}), a.dtype()),
-              out(with(batch, {k}), real_dtype(a.dtype())),
-              out(with(batch, {full_matrices ? n : k, n}), a.dtype())};
-  cpu::lapack_svd(a, r.S, &r.U, &r.Vh, full_matrices);
+  SVDResult r{out(with(batch, {m, full_matrices ? m : k}), a.dtype(), a.device()),
+              out(with(batch, {k}), real_dtype(a.dtype()), a.device()),
+              out(with(batch, {full_matrices ? n : k, n}), a.dtype(), a.device())};
+  svd_on_device(a, r.S, &r.U, &r.Vh, full_matrices);
   return r;
 }
 
 Array svdvals(const Array& x) {
   Array a = matrices(x, "svdvals", false);
-  Array s = out(with(batch_of(a, 2), {std::min(a.shape(-2), a.shape(-1))}), real_dtype(a.dtype()));
-  cpu::lapack_svd(a, s, nullptr, nullptr, false);
+  Array s = out(with(batch_of(a, 2), {std::min(a.shape(-2), a.shape(-1))}), real_dtype(a.dtype()), a.device());
+  svd_on_device(a, s, nullptr, nullptr, false);
   return s;
 }
 
@@ -176,9 +183,9 @@ QRResult qr(const Array& x, QRMode mode) {
   const int64_t m = a.shape(-2), n = a.shape(-1), k = std::min(m, n);
   const bool complete = mode == QRMode::complete;
   const Shape batch = batch_of(a, 2);
-  QRResult r{mode == QRMode::r ? Array() : out(with(batch, {m, complete ? m : k}), a.dtype()),
-             out(with(batch, {complete ? m : k, n}), a.dtype())};
-  cpu::lapack_qr(a, r.Q.valid() ? &r.Q : nullptr, r.R, complete);
+  QRResult r{mode == QRMode::r ? Array() : out(with(batch, {m, complete ? m : k}), a.dtype(), a.device()),
+             out(with(batch, {complete ? m : k, n}), a.dtype(), a.device())};
+  qr_on_device(a, r.Q.valid() ? &r.Q : nullptr, r.R, complete);
   return r;
 }
 

@@ -2,7 +2,8 @@
 // extension. Each op checks shapes (NumPy's LinAlgError for fewer than 2 axes or a non-square
 // matrix), promotes the input to float32/float64/complex64/complex128 (integers and bool to
 // float64, as NumPy) and runs once per matrix of the leading (batch) axes. On the CPU through
-// LAPACK (backend/cpu/lapack.h); on CUDA they raise BackendUnavailable (no cuSOLVER yet).
+// LAPACK (backend/cpu/lapack.h), on CUDA through cuSOLVER (ops/linalg_cusolver.h),
+// dispatched by ops/linalg_device.h; eig/eigvals are CPU-only (cuSOLVER's geev is not wired).
 // Results are computed, not pending.
 #pragma once
 #include <optional>

@@ -35,6 +35,16 @@ def cublas_section():
     return {"found": True, "path": c["path"], "version": c["version"]}
 
 
+def library_section(name):
+    # Optional like cuBLAS: without cuFFT / cuSOLVER, accel.fft / accel.linalg's factorisations
+    # refuse CUDA arrays (BackendUnavailable) and still work on CPU arrays.
+    why = getattr(_cuda, name + "_unavailable_reason")()
+    if why:
+        return {"found": False, "error": why}
+    c = getattr(_cuda, name + "_info")()
+    return {"found": True, "path": c["path"], "version": c["version"]}
+
+
 def devices_section(nvrtc_found):
     out = []
     for i in range(_cuda.device_count()):
@@ -74,7 +84,8 @@ def cuda_section():
     driver = driver_section()
     nvrtc = nvrtc_section()
     devices = devices_section(nvrtc["found"]) if driver["found"] else []
-    return {"driver": driver, "nvrtc": nvrtc, "cublas": cublas_section(), "devices": devices,
+    return {"driver": driver, "nvrtc": nvrtc, "cublas": cublas_section(),
+            "cufft": library_section("cufft"), "cusolver": library_section("cusolver"), "devices": devices,
             "verdict": verdict(driver, nvrtc, devices), "kernel_cache": kernel_cache_section()}
 
 
@@ -97,6 +108,12 @@ def format_cuda_section(s):
     lines.append(f"  cuBLAS:  {b['path']} (cuBLAS {b['version']})" if b["found"]
                  else "  cuBLAS:  not found (matmul runs on accel's own kernel): "
                  + _first_line(b["error"]))
+    for key, label, what in (("cufft", "cuFFT", "accel.fft"),
+                             ("cusolver", "cuSOLVER", "accel.linalg's factorisations")):
+        f = s[key]
+        lines.append(f"  {label + ':':<9}{f['path']} ({label} {f['version']})" if f["found"]
+                     else f"  {label + ':':<9}not found ({what} on CPU arrays only): "
+                     + _first_line(f["error"]))
     for g in s["devices"]:
         lines.append(f"  cuda:{g['index']}:  {g['name']}, compute capability {g['compute_capability']}, "
                      f"{g['multiprocessor_count']} SMs, {_gib(g['total_memory'])} ({_gib(g['free_memory'])} free)")

@@ -58,13 +58,18 @@ def _cuda_facts():
     nvrtc = {"found": False, "error": why} if why else {"found": True, **cuda.nvrtc_info()}
     why = cuda.cublas_unavailable_reason()
     cublas = {"found": False, "error": why} if why else {"found": True, **cuda.cublas_info()}
+    libraries = {}
+    for name in ("cufft", "cusolver"):  # accel.fft and accel.linalg on CUDA arrays
+        why = getattr(cuda, name + "_unavailable_reason")()
+        libraries[name] = ({"found": False, "error": why} if why
+                           else {"found": True, **getattr(cuda, name + "_info")()})
     devices = []
     if driver["found"]:
         for i in range(cuda.device_count()):
             p = cuda.get_device_properties(i)
             devices.append({"index": i, "name": p["name"],
                             "compute_capability": "%d.%d" % p["compute_capability"]})
-    return {"driver": driver, "nvrtc": nvrtc, "cublas": cublas, "devices": devices}
+    return {"driver": driver, "nvrtc": nvrtc, "cublas": cublas, **libraries, "devices": devices}
 
 
 def _library_files(pattern_dirs, name):
@@ -263,6 +268,16 @@ def check_driver(f):
             "driver", WARNING, f"cuBLAS {cublas['version']} is newer than the driver",
             f"{cublas['path']}; driver CUDA {driver['version']}: float matmul uses accel's own kernel",
             f"pip install nvidia-cublas-cu{dmaj} and set ACCEL_CUBLAS_PATH, or update the driver"))
+    for name, label, what, package in (
+            ("cufft", "cuFFT", "accel.fft", "nvidia-cufft"),
+            ("cusolver", "cuSOLVER", "accel.linalg's factorisations", "nvidia-cusolver")):
+        lib = c.get(name)
+        if lib is not None and not lib["found"]:
+            out.append(Finding(
+                "driver", WARNING, f"no {label}: {what} refuse CUDA arrays (BackendUnavailable)",
+                lib["error"].splitlines()[0],
+                f"pip install {package} (matching the driver's CUDA major), or install the CUDA "
+                f"toolkit, or set ACCEL_{name.upper()}_PATH"))
     if not [x for x in out if x.verdict != OK]:
         out.append(Finding("driver", OK, f"driver CUDA {driver['version']} can run what NVRTC builds",
                            evidence))

@@ -20,7 +20,8 @@ from ._core import _cuda
 
 __all__ = [
     "is_available", "unavailable_reason", "nvrtc_unavailable_reason", "driver_info",
-    "nvrtc_info", "cublas_unavailable_reason", "cublas_info", "device_count",
+    "nvrtc_info", "cublas_unavailable_reason", "cublas_info", "cufft_unavailable_reason",
+    "cufft_info", "cusolver_unavailable_reason", "cusolver_info", "device_count",
     "get_device_properties", "synchronize", "memory_info", "memory_stats", "free_cached",
     "set_memory_limit", "memory_limit", "pinned_empty",
     "copy_to_host", "copy_from_host", "Stream",
@@ -44,6 +45,8 @@ def _wheel_dirs(package):
 
 _cuda.add_nvrtc_search_dirs(_wheel_dirs("cuda_nvrtc"))
 _cuda.add_cublas_search_dirs(_wheel_dirs("cublas"))
+_cuda.add_cufft_search_dirs(_wheel_dirs("cufft"))
+_cuda.add_cusolver_search_dirs(_wheel_dirs("cusolver"))
 
 is_available = _cuda.is_available
 unavailable_reason = _cuda.unavailable_reason
@@ -52,6 +55,10 @@ driver_info = _cuda.driver_info
 nvrtc_info = _cuda.nvrtc_info
 cublas_unavailable_reason = _cuda.cublas_unavailable_reason
 cublas_info = _cuda.cublas_info
+cufft_unavailable_reason = _cuda.cufft_unavailable_reason
+cufft_info = _cuda.cufft_info
+cusolver_unavailable_reason = _cuda.cusolver_unavailable_reason
+cusolver_info = _cuda.cusolver_info
 device_count = _cuda.device_count
 get_device_properties = _cuda.get_device_properties
 synchronize = _cuda.synchronize

@@ -89,6 +89,26 @@ void init_cuda(nb::module_& parent) {
     d["version"] = api.version_string();
     return d;
   });
+  // cuFFT and cuSOLVER (accel.fft and accel.linalg on CUDA arrays), loaded like cuBLAS.
+  m.def("cufft_unavailable_reason", &cu::cufft_unavailable_reason);
+  m.def("add_cufft_search_dirs", &cu::add_cufft_search_dirs);
+  m.def("cufft_info", [] {
+    const cu::CufftApi& api = cu::cufft();
+    nb::dict d;
+    d["path"] = api.path;
+    d["version"] = api.version_string();
+    d["cached_plans"] = cu::cached_fft_plans();
+    return d;
+  });
+  m.def("cusolver_unavailable_reason", &cu::cusolver_unavailable_reason);
+  m.def("add_cusolver_search_dirs", &cu::add_cusolver_search_dirs);
+  m.def("cusolver_info", [] {
+    const cu::CusolverApi& api = cu::cusolver();
+    nb::dict d;
+    d["path"] = api.path;
+    d["version"] = api.version_string();
+    return d;
+  });
   m.def("driver_info", [] {
     const cu::DriverApi& api = cu::driver();
     nb::dict d;

@@ -259,3 +259,30 @@ TEST(CachingAllocator, many_random_allocations_keep_the_books_balanced) {
   EXPECT_EQ(f.allocator.reserved(), 0u);
   EXPECT_EQ(f.allocator.segment_count(), 0u);
 }
+
+// ---------------------------------------------------------------- memory-pressure hooks
+
+namespace {
+std::shared_ptr<accel::Buffer> g_held;  // what a library cache (cuFFT's plans) would hold
+std::vector<int> g_hook_devices;
+void give_back_held(int device) {
+  g_hook_devices.push_back(device);
+  g_held.reset();  // returns a block to the allocator from inside its retry: no lock may be held
+}
+}  // namespace
+
+TEST(CachingAllocatorPressure, out_of_memory_runs_the_hooks_then_retries_with_what_they_freed) {
+  accel::cuda::add_memory_pressure_hook(&give_back_held);
+  accel::cuda::add_memory_pressure_hook(&give_back_held);  // registered once
+  g_hook_devices.clear();
+  CachingAllocator a(accel::Device::cuda(3), std::make_unique<FakeDevice>(40 * MiB));
+  auto kept = a.allocate(15 * MiB, 0);
+  g_held = a.allocate(15 * MiB, 0);
+  auto third = a.allocate(15 * MiB, 0);  // fits only once the hook has given g_held back
+  EXPECT_NE(third, nullptr);
+  EXPECT_EQ(g_held, nullptr);
+  EXPECT_EQ(g_hook_devices, std::vector<int>{3});
+  EXPECT_EQ(a.stats().oom_retries, 1u);
+  a.free_cached();  // free_cached runs them too
+  EXPECT_EQ(g_hook_devices, (std::vector<int>{3, 3}));
+}

@@ -44,16 +44,22 @@ def devices_without_cuda(reason):
         pytest.mark.xfail(raises=ac.BackendUnavailable, strict=False, reason=reason)])]
 
 
-# accel.linalg's decompositions (LAPACK on the CPU).
-LINALG_DEVICES = devices_without_cuda("accel.linalg has no CUDA implementation yet (cuSOLVER is "
-                                      "not wired): it raises BackendUnavailable there")
-# accel.fft (accel's own FFT on the CPU).
-FFT_DEVICES = devices_without_cuda("accel.fft has no CUDA implementation yet (cuFFT is not "
-                                   "wired): transforms raise BackendUnavailable there")
+# accel.linalg's decompositions: LAPACK on the CPU, cuSOLVER on CUDA (not yet run on a GPU).
+LINALG_DEVICES = DEVICES
+# eig / eigvals: LAPACK's geev on the CPU only (cuSOLVER's geev is not wired).
+EIG_DEVICES = devices_without_cuda("eig/eigvals have no CUDA implementation yet (cuSOLVER's geev "
+                                   "is not wired): they raise BackendUnavailable there")
+# accel.fft: accel's own FFT on the CPU, cuFFT on CUDA (not yet run on a GPU).
+FFT_DEVICES = DEVICES
 
 
 @pytest.fixture(params=LINALG_DEVICES)
 def linalg_device(request):
+    return request.param
+
+
+@pytest.fixture(params=EIG_DEVICES)
+def eig_device(request):
     return request.param
 
 

@@ -200,6 +200,42 @@ def test_accel_cublas_path_picks_the_library_or_says_what_it_lacks():
         assert why.startswith("[cublas] found " + nvrtc) and "lacks cublasGetVersion" in why
 
 
+@pytest.mark.parametrize("name,label", [("cufft", "cuFFT"), ("cusolver", "cuSOLVER")])
+def test_info_reports_cufft_and_cusolver_or_why_not(name, label):
+    d = json.loads(_accel_cli("info", "--json"))["cuda"][name]
+    why = getattr(accel.cuda, name + "_unavailable_reason")()
+    assert d["found"] == (why == "")
+    if d["found"]:
+        info = getattr(accel.cuda, name + "_info")()
+        assert d["path"] == info["path"] and f"lib{name}.so" in d["path"]
+        assert d["version"] == info["version"] and int(d["version"].split(".")[0]) >= 11
+        assert f"{label + ':':<9}{info['path']} ({label} {info['version']})" in _accel_cli("info")
+    else:
+        assert why.startswith(f"[{name}]") and f"ACCEL_{name.upper()}_PATH" in why
+
+
+def _library_reason(name, env):
+    code = (f"import accel; print(accel.cuda.{name}_unavailable_reason() or "
+            f"accel.cuda.{name}_info()['path'])")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          timeout=120, env=dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p),
+                                                **env)).stdout.strip()
+
+
+@pytest.mark.parametrize("name,first_symbol", [("cufft", "cufftGetVersion"),
+                                               ("cusolver", "cusolverGetVersion")])
+def test_accel_cufft_and_cusolver_paths_pick_the_library_or_say_what_it_lacks(name, first_symbol):
+    if getattr(accel.cuda, name + "_unavailable_reason")():
+        pytest.skip(f"no {name} here (the CUDA toolkit is not installed)")
+    lib_dir = os.path.dirname(getattr(accel.cuda, name + "_info")()["path"])
+    var = f"ACCEL_{name.upper()}_PATH"
+    assert _library_reason(name, {var: lib_dir}).startswith(f"{lib_dir}/lib{name}.so")
+    if HAVE_NVRTC:  # a library that is not this one: loaded, then refused, naming what it lacks
+        nvrtc = accel.cuda.nvrtc_info()["path"]
+        why = _library_reason(name, {var: nvrtc})
+        assert why.startswith(f"[{name}] found {nvrtc}") and f"lacks {first_symbol}" in why
+
+
 @pytest.mark.skipif(HAVE_GPU, reason="this machine has a usable CUDA driver and GPU")
 def test_info_explains_why_cuda_is_not_usable():
     text = _accel_cli("info")

@@ -27,7 +27,7 @@ LENGTHS_TO_4096 = [512, 1024, 4096, 729, 2187, 625, 3125, 343, 2401, 360, 1000, 
 
 @pytest.fixture
 def device(fft_device):
-    return fft_device  # accel.fft on CUDA: an expected BackendUnavailable until cuFFT is wired
+    return fft_device  # cpu, and cuda (cuFFT) where a GPU is usable
 
 
 def eps_of(dtype):
@@ -319,12 +319,19 @@ def test_numpy_fft_functions_dispatch_to_accel(device):
 
 
 @pytest.mark.cuda
-@pytest.mark.skipif(not ac.cuda.is_available(), reason="needs a CUDA device to see the error")
-def test_cuda_arrays_raise_backend_unavailable_naming_cufft():
-    a = ac.asarray(random_complex(8), device="cuda")
-    for fn in (ac.fft.fft, ac.fft.rfftn, ac.fft.hfft):
-        with pytest.raises(ac.BackendUnavailable, match="cuFFT"):
-            fn(ac.real(a) if fn is ac.fft.rfftn else a)
+@pytest.mark.skipif(not ac.cuda.is_available(), reason="needs a CUDA GPU")
+def test_cuda_plans_are_cached_per_length_and_batch_and_dropped_by_free_cached():
+    a = ac.asarray(random_complex(48).reshape(6, 8), device="cuda")
+    ac.cuda.free_cached()
+    assert ac.cuda.cufft_info()["cached_plans"] == 0
+    first = ac.asnumpy(ac.fft.fft(a))
+    assert ac.cuda.cufft_info()["cached_plans"] == 1
+    assert np.array_equal(ac.asnumpy(ac.fft.fft(a)), first)  # the cached plan, same result
+    assert ac.cuda.cufft_info()["cached_plans"] == 1
+    ac.fft.fft(a, n=16)
+    assert ac.cuda.cufft_info()["cached_plans"] == 2
+    ac.cuda.free_cached()
+    assert ac.cuda.cufft_info()["cached_plans"] == 0
 
 
 def test_random_shapes_strides_dtypes_and_arguments_match_numpy(device):

@@ -231,7 +231,8 @@ def complex_of(dtype):
 
 @pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("batch", [(), (3,)])
-def test_eig_reconstructs_and_values_match_numpy(device, dtype, batch):
+def test_eig_reconstructs_and_values_match_numpy(eig_device, dtype, batch):
+    device = eig_device
     rng = np.random.default_rng(7)
     n = 5
     a = random(batch + (n, n), dtype, rng)
@@ -248,13 +249,14 @@ def test_eig_reconstructs_and_values_match_numpy(device, dtype, batch):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_eig_of_real_input_is_complex_even_when_every_eigenvalue_is_real(device, dtype):
+def test_eig_of_real_input_is_complex_even_when_every_eigenvalue_is_real(eig_device, dtype):
     """The Array API standard (and torch.linalg.eig): complex results always. NumPy gives real
     ones where every eigenvalue of the whole batch is real; accel's values are NumPy's, with a
     zero imaginary part."""
     sym = np.array([[2.0, 1.0], [1.0, 3.0]], dtype)
     rot = np.array([[0.0, -1.0], [1.0, 0.0]], dtype)
     t = 10 * tol(dtype, 2)
+    device = eig_device
     for a in (sym, rot, np.stack([sym, rot])):
         got = ac.linalg.eig(ac.asarray(a, device=device))
         want = np.linalg.eig(a)
@@ -268,7 +270,8 @@ def test_eig_of_real_input_is_complex_even_when_every_eigenvalue_is_real(device,
             assert (w.imag == 0).all() and (v.imag == 0).all()
 
 
-def test_eig_rejects_nan_and_inf_as_numpy(device):
+def test_eig_rejects_nan_and_inf_as_numpy(eig_device):
+    device = eig_device
     for bad in (np.nan, np.inf):
         a = np.array([[bad, 1.0], [1.0, 1.0]])
         with pytest.raises(np.linalg.LinAlgError, match="Array must not contain infs or NaNs"):
@@ -455,11 +458,13 @@ def test_numpy_linalg_functions_dispatch_to_accel(device):
           np.linalg.solve(a, a[:, :, :1]), tol("float64", 3))
 
 
-def test_cuda_arrays_raise_backend_unavailable_naming_cusolver():
-    if not ac.cuda.is_available():
-        pytest.skip("needs a CUDA device to hold a CUDA array")
-    with pytest.raises(ac.BackendUnavailable, match="cuSOLVER"):
-        ac.linalg.inv(ac.eye(3, device="cuda"))
+@pytest.mark.cuda
+@pytest.mark.skipif(not ac.cuda.is_available(), reason="needs a CUDA GPU to hold a CUDA array")
+def test_eig_on_cuda_raises_backend_unavailable_naming_geev_after_the_shape_checks():
+    with pytest.raises(ac.BackendUnavailable, match=r"\[eig\].*geev"):
+        ac.linalg.eig(ac.eye(3, device="cuda"))
+    with pytest.raises(ac.linalg.LinAlgError, match="must be square"):
+        ac.linalg.eigvals(ac.ones((2, 3), device="cuda"))
 
 
 def test_pinv_and_matrix_rank_take_a_tolerance_per_matrix_and_numpys_absolute_tol(device):

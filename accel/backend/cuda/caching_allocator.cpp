@@ -2,10 +2,39 @@
 
 #include <algorithm>
 #include <iterator>
+#include <vector>
 
 #include "accel/runtime/errors.h"
 
 namespace accel::cuda {
+namespace {
+
+struct PressureHooks {
+  std::mutex mutex;
+  std::vector<void (*)(int)> hooks;
+};
+PressureHooks& pressure_hooks() {
+  static auto* h = new PressureHooks();  // never freed: allocators may run during shutdown
+  return *h;
+}
+
+void run_pressure_hooks(int device) {
+  std::vector<void (*)(int)> hooks;
+  {
+    std::lock_guard<std::mutex> lock(pressure_hooks().mutex);
+    hooks = pressure_hooks().hooks;
+  }
+  for (auto hook : hooks) hook(device);
+}
+
+}  // namespace
+
+void add_memory_pressure_hook(void (*hook)(int device)) {
+  std::lock_guard<std::mutex> lock(pressure_hooks().mutex);
+  if (std::find(pressure_hooks().hooks.begin(), pressure_hooks().hooks.end(), hook) ==
+      pressure_hooks().hooks.end())
+    pressure_hooks().hooks.push_back(hook);
+}
 
 CachingAllocator::CachingAllocator(Device device, std::unique_ptr<SegmentSource> source)
     : device_(device), source_(std::move(source)) {}
@@ -59,6 +88,7 @@ std::shared_ptr<Buffer> CachingAllocator::allocate(size_t nbytes, StreamId strea
       // Give the cache back to the device and try once more (other streams' blocks included).
       lock.unlock();
       source_->synchronize();
+      run_pressure_hooks(device_.index);
       lock.lock();
       release_free_segments();
       ++stats_.oom_retries;
@@ -154,6 +184,7 @@ size_t CachingAllocator::release_free_segments() {
 
 void CachingAllocator::free_cached() {
   source_->synchronize();
+  run_pressure_hooks(device_.index);
   std::lock_guard<std::mutex> lock(mutex_);
   release_free_segments();
 }

@@ -40,6 +40,12 @@ class SegmentSource {
   virtual void order_reuse(StreamId pool_stream, StreamId last_user) noexcept = 0;
 };
 
+// Library caches that hold device memory outside this allocator (cuFFT plans) register a hook:
+// it runs, with no allocator lock held and after the device has synchronised, before an
+// out-of-memory retry and in free_cached(), with the allocator's device index, and gives back
+// what it can. Hooks are never removed (the caches live as long as the process).
+void add_memory_pressure_hook(void (*hook)(int device));
+
 class CachingAllocator final : public Deallocator {
  public:
   using StreamId = cuda::StreamId;

@@ -47,4 +47,20 @@ std::vector<std::string> SearchDirs::with_toolkit() const {
   return dirs;
 }
 
+std::vector<std::string> library_candidates(const std::optional<std::string>& override_path,
+                                            const std::vector<std::string>& sonames,
+                                            const SearchDirs& dirs) {
+  std::vector<std::string> c;
+  if (override_path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(*override_path, ec))
+      for (const auto& so : sonames) c.push_back(*override_path + "/" + so);
+    else
+      c.push_back(*override_path);
+  }
+  for (const auto& path : existing_libraries(dirs.with_toolkit(), sonames)) c.push_back(path);
+  c.insert(c.end(), sonames.begin(), sonames.end());
+  return c;
+}
+
 }  // namespace accel::cuda

@@ -2,6 +2,7 @@
 // CUDA_PATH and /usr/local/cuda, and their library directories.
 #pragma once
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,11 @@ class SearchDirs {
 // dir/soname for each directory in order and each soname in order, where that file exists.
 std::vector<std::string> existing_libraries(const std::vector<std::string>& dirs,
                                             const std::vector<std::string>& sonames);
+// Where to look for a toolkit library, in order: `override_path` (a file, or a directory holding
+// one of `sonames`; from ACCEL_<LIB>_PATH), each soname in the toolkit's and `dirs`'s
+// directories, then the bare sonames (LD_LIBRARY_PATH, ldconfig). For cuFFT and cuSOLVER.
+std::vector<std::string> library_candidates(const std::optional<std::string>& override_path,
+                                            const std::vector<std::string>& sonames,
+                                            const SearchDirs& dirs);
 
 }  // namespace accel::cuda
