@@ -33,14 +33,13 @@ Dtype lapack_dtype(Dtype dt) {
   }
 }
 
-// eig has no CUDA kernel (cuSOLVER's geev is not wired); a CUDA array is not copied to the host
+// For what has no CUDA path yet (`missing` says which): a CUDA array is not copied to the host
 // behind the caller.
-void require_cpu(const Array& x, const char* op) {
+void require_cpu(const Array& x, const char* op, const char* missing) {
   if (!x.device().is_cpu())
     throw BackendUnavailable(bracket(op) + "accel.linalg has no implementation on " +
-                             x.device().str() +
-                             " (cuSOLVER's geev is not wired yet); copy the array to the CPU "
-                             "(to_device(\"cpu\")) to run it there");
+                             x.device().str() + " (" + missing +
+                             "); copy the array to the CPU (to_device(\"cpu\")) to run it there");
 }
 
 // x as a stack of matrices in its LAPACK dtype, on its device and evaluated (any strides).
@@ -147,7 +146,7 @@ namespace {
 EigResult eig_impl(const Array& x, bool vectors) {
   const char* op = vectors ? "eig" : "eigvals";
   Array a = matrices(x, op, true);
-  require_cpu(a, op);
+  require_cpu(a, op, "cuSOLVER's geev is not wired yet");
   const int64_t n = a.shape(-1);
   const Dtype cdt = is_complex(a.dtype()) ? a.dtype() : complex_dtype(a.dtype());
   EigResult r{out(with(batch_of(a, 2), {n}), cdt, a.device()),
@@ -193,7 +192,9 @@ QRRawResult qr_raw(const Array& x) {
   Array a = matrices(x, "qr", false);
   const int64_t m = a.shape(-2), n = a.shape(-1);
   const Shape batch = batch_of(a, 2);
-  QRRawResult r{out(with(batch, {n, m}), a.dtype()), out(with(batch, {std::min(m, n)}), a.dtype())};
+  require_cpu(a, "qr", "mode='raw' has no cuSOLVER path yet");
+  QRRawResult r{out(with(batch, {n, m}), a.dtype(), a.device()),
+                out(with(batch, {std::min(m, n)}), a.dtype(), a.device())};
   cpu::lapack_qr_raw(a, r.h, r.tau);
   return r;
 }
