@@ -15,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "abi_check.h"
 #include "accel/backend/cuda/cufft.h"
 #include "accel/backend/cuda/cusolver.h"
 #include "accel/backend/cuda/driver.h"
@@ -58,43 +59,9 @@ TEST(CudaFftSolverAbi, constants_match_cufft_h_and_cusolver_common_h) {
 }
 
 #ifdef ACCEL_HAVE_CUDA_LIBRARY_HEADERS
-// A parameter list that differs from the library's (an int where it takes a long long, a missing
-// argument) compiles and then corrupts the call on a GPU, so accel's declarations are compared
-// with the headers' at compile time: the same number of parameters, each of the same kind
-// (pointer, integer or enum, floating point) and size. Pointees are not compared (void*).
+// accel's declarations against the headers' (abi_check.h says why).
 namespace accel::cuda::library_abi_check {
-
-template <class T>
-constexpr int kind() {
-  if constexpr (std::is_pointer_v<T>)
-    return 1;
-  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
-    return 2;
-  else if constexpr (std::is_floating_point_v<T>)
-    return 3;
-  else if constexpr (std::is_void_v<T>)
-    return 4;
-  else
-    return 5;
-}
-template <class T>
-constexpr size_t size_of() {
-  if constexpr (std::is_void_v<T>)
-    return 0;
-  else
-    return sizeof(T);
-}
-template <class A, class B>
-constexpr bool same_slot() {
-  return kind<A>() == kind<B>() && size_of<A>() == size_of<B>();
-}
-template <class R1, class... A1, class R2, class... A2>
-constexpr bool call_compatible(R1 (*)(A1...), R2 (*)(A2...)) {
-  if constexpr (sizeof...(A1) != sizeof...(A2))
-    return false;
-  else
-    return same_slot<R1, R2>() && (same_slot<A1, A2>() && ...);
-}
+using test::abi::call_compatible;
 
 #define ACCEL_CUFFT_FN(member, symbol, ret, params)                              \
   static_assert(call_compatible(static_cast<ret(*) params>(nullptr), &::symbol), \

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "accel/backend/backend.h"
+#include "abi_check.h"
 #include "accel/backend/cuda/builtin_kernels.h"
 #include "accel/backend/cuda/compiler.h"
 #include "accel/backend/cuda/cublas.h"
@@ -209,44 +210,9 @@ TEST(CudaLinalgAbi, cublas_constants_match_cublas_api_h) {
 }
 
 #ifdef ACCEL_HAVE_CUBLAS_HEADERS
-// A parameter list that differs from cuBLAS's (an int where it takes a long long, a missing
-// argument) compiles and then corrupts the call on a GPU, so accel's declarations are compared
-// with cublas_api.h's at compile time: the same number of parameters, each of the same kind
-// (pointer, integer or enum, floating point) and size. Pointees are not compared: accel passes
-// matrices and scalars as void*.
+// accel's declarations against cublas_api.h's (abi_check.h says why).
 namespace accel::cuda::cublas_abi_check {
-
-template <class T>
-constexpr int kind() {
-  if constexpr (std::is_pointer_v<T>)
-    return 1;
-  else if constexpr (std::is_integral_v<T> || std::is_enum_v<T>)
-    return 2;
-  else if constexpr (std::is_floating_point_v<T>)
-    return 3;
-  else if constexpr (std::is_void_v<T>)
-    return 4;
-  else
-    return 5;
-}
-template <class T>
-constexpr size_t size_of() {
-  if constexpr (std::is_void_v<T>)
-    return 0;
-  else
-    return sizeof(T);
-}
-template <class A, class B>
-constexpr bool same_slot() {
-  return kind<A>() == kind<B>() && size_of<A>() == size_of<B>();
-}
-template <class R1, class... A1, class R2, class... A2>
-constexpr bool call_compatible(R1 (*)(A1...), R2 (*)(A2...)) {
-  if constexpr (sizeof...(A1) != sizeof...(A2))
-    return false;
-  else
-    return same_slot<R1, R2>() && (same_slot<A1, A2>() && ...);
-}
+using test::abi::call_compatible;
 // cublasGetVersion(int*) is declared by the legacy cublas.h, which cannot be included with
 // cublas_v2.h (there the name means cublasGetVersion_v2(handle, int*)).
 constexpr bool legacy_header_only(std::string_view symbol) { return symbol == "cublasGetVersion"; }
