@@ -21,79 +21,23 @@ std::optional<Dtype> from_dlpack_dtype(nb::dlpack::dtype dt) {
   return from_dl_dtype({dt.code, dt.bits, dt.lanes});
 }
 
-// A Python number's value, in the dtype it becomes (bool, int64 or uint64 past int64's range,
-// float64, complex128), before any array is made.
-struct PyNumber {
-  Dtype dtype = Dtype::bool_;
-  unsigned char bytes[16] = {};
-  template <class T> static PyNumber of(T v, Dtype d) {
-    PyNumber n;
-    n.dtype = d;
-    std::memcpy(n.bytes, &v, sizeof v);
-    return n;
-  }
-  template <class T> T as() const {
-    T v;
-    std::memcpy(&v, bytes, sizeof v);
-    return v;
-  }
-  bool operator==(const PyNumber& o) const {
-    return dtype == o.dtype && std::memcmp(bytes, o.bytes, sizeof bytes) == 0;
-  }
-};
-
-PyNumber python_number(nb::handle obj) {
-  if (PyBool_Check(obj.ptr())) return PyNumber::of(obj.ptr() == Py_True, Dtype::bool_);
+Array python_scalar(nb::handle obj, bool weak, Device device) {
+  if (PyBool_Check(obj.ptr())) return Array::scalar(obj.ptr() == Py_True, weak, device);
   if (PyLong_Check(obj.ptr())) {
     int overflow = 0;
     long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
-    if (!overflow) return PyNumber::of(static_cast<int64_t>(v), Dtype::int64);
+    if (!overflow) return Array::scalar(static_cast<int64_t>(v), weak, device);
     if (overflow > 0) {
       unsigned long long u = PyLong_AsUnsignedLongLong(obj.ptr());
-      if (!PyErr_Occurred()) return PyNumber::of(static_cast<uint64_t>(u), Dtype::uint64);
+      if (!PyErr_Occurred()) return Array::scalar(static_cast<uint64_t>(u), weak, device);
       PyErr_Clear();
     }
     throw OverflowError("[asarray] Python integer " + nb::cast<std::string>(nb::str(obj)) +
                         " does not fit in int64 or uint64");
   }
-  if (PyFloat_Check(obj.ptr())) return PyNumber::of(PyFloat_AS_DOUBLE(obj.ptr()), Dtype::float64);
+  if (PyFloat_Check(obj.ptr())) return Array::scalar(PyFloat_AS_DOUBLE(obj.ptr()), weak, device);
   Py_complex c = PyComplex_AsCComplex(obj.ptr());
-  return PyNumber::of(std::complex<double>(c.real, c.imag), Dtype::complex128);
-}
-
-Array scalar_array(const PyNumber& n, bool weak, Device device) {
-  switch (n.dtype) {
-    case Dtype::bool_: return Array::scalar(n.as<bool>(), weak, device);
-    case Dtype::int64: return Array::scalar(n.as<int64_t>(), weak, device);
-    case Dtype::uint64: return Array::scalar(n.as<uint64_t>(), weak, device);
-    case Dtype::float64: return Array::scalar(n.as<double>(), weak, device);
-    default: return Array::scalar(n.as<std::complex<double>>(), weak, device);
-  }
-}
-
-Array python_scalar(nb::handle obj, bool weak, Device device) {
-  return scalar_array(python_number(obj), weak, device);
-}
-
-// A Python number as an operand on the CPU: the same weak 0-d array for the same number, kept
-// for the next calls. Loops repeat their literals (`x > 0`, `a * 2.0`), and making the array
-// costs two allocations, as much as a small op itself. Sharing is safe: weak scalars are
-// read-only and never leave the op that takes them. Matched by dtype and exact bytes (-0.0 and
-// 0.0 differ, every NaN is itself).
-Array cached_cpu_operand(nb::handle obj) {
-  struct Entry {
-    PyNumber number;
-    Array value;
-  };
-  static thread_local Entry cache[8];
-  static thread_local unsigned next = 0;
-  const PyNumber n = python_number(obj);
-  for (Entry& e : cache)
-    if (e.value.valid() && e.number == n) return e.value;
-  Entry& e = cache[next++ % 8];
-  e.number = n;
-  e.value = scalar_array(n, true, Device::cpu());
-  return e.value;
+  return Array::scalar(std::complex<double>(c.real, c.imag), weak, device);
 }
 
 // Exact types only, as NumPy 2 (NEP 50): numpy.float64 and numpy.complex128 subclass Python's
@@ -362,8 +306,7 @@ Device device_of(std::initializer_list<nb::handle> objs) {
 
 Array to_operand(nb::handle obj, Device device) {
   if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
-  if (is_python_scalar(obj))
-    return device.is_cpu() ? cached_cpu_operand(obj) : python_scalar(obj, true, device);
+  if (is_python_scalar(obj)) return python_scalar(obj, true, device);
   return asarray(obj, std::nullopt, device, std::nullopt);
 }
 

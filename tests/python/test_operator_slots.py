@@ -94,21 +94,3 @@ def test_len_bool_float_slots_and_their_errors():
     with pytest.raises(ValueError):
         float(x)
     assert bool(ac.asarray(1j)) is True
-
-
-def test_repeated_python_numbers_keep_their_own_values_and_dtypes():
-    # A Python number's operand array is kept and reused for the same number (convert.cpp's
-    # cached_cpu_operand): numbers that are equal as values but not as bits or types must never
-    # meet the wrong entry, and more distinct numbers than entries must all stay right.
-    xn = np.array([1.0, -1.0, 0.0, 3.0], np.float32)
-    x = ac.asarray(xn, copy=True)
-    numbers = [0.0, -0.0, 0, False, 1, 1.0, True, 1 + 0j, float("nan"), float("-inf"), 2**63,
-               -(2**63), 2**64 - 1, 0.5, 3, 7, 11, 13]
-    for _ in range(3):
-        for v in numbers:
-            with np.errstate(all="ignore"):
-                for got, want in ((x * v, xn * v), (ac.copysign(x, v) if not isinstance(v, complex)
-                                                   else x * v, np.copysign(xn, v)
-                                                   if not isinstance(v, complex) else xn * v)):
-                    assert got.dtype == want.dtype, v
-                    np.testing.assert_array_equal(ac.asnumpy(got), want)
