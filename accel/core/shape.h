@@ -4,10 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "accel/core/small_vector.h"
+
 namespace accel {
 
-using Shape = std::vector<int64_t>;
-using Strides = std::vector<int64_t>;
+// Up to 6 dimensions inside the object (small_vector.h: no heap allocation per array or view).
+using Shape = SmallVector<int64_t, 6>;
+using Strides = SmallVector<int64_t, 6>;
 
 int64_t shape_size(const Shape& shape);
 Strides contiguous_strides(const Shape& shape);

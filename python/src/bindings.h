@@ -13,6 +13,13 @@
 
 namespace nb = nanobind;
 
+// accel's shapes and strides (core/small_vector.h) convert like std::vector: lists from Python,
+// lists to Python.
+namespace nanobind::detail {
+template <class T, size_t N>
+struct type_caster<accel::SmallVector<T, N>> : list_caster<accel::SmallVector<T, N>, T> {};
+}  // namespace nanobind::detail
+
 namespace accel::py {
 
 void init_errors(nb::module_& m);
