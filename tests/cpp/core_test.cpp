@@ -72,6 +72,43 @@ TEST(Dtype, NamesRoundTrip) {
   EXPECT_THROW(dtype_from_name("bfloat17"), DTypeError);
 }
 
+// Shape is a SmallVector: inline up to 6 dimensions, on the heap past them. Every operation
+// is checked against std::vector doing the same, across the inline/heap boundary.
+TEST(Shape, SmallVectorBehavesAsStdVectorAcrossTheInlineLimit) {
+  for (size_t n : {0u, 1u, 5u, 6u, 7u, 20u}) {
+    std::vector<int64_t> ref(n);
+    std::iota(ref.begin(), ref.end(), 1);
+    Shape s(ref.begin(), ref.end());
+    ASSERT_EQ(std::vector<int64_t>(s), ref);
+    s.push_back(s.empty() ? 0 : s[0]);  // an element of the vector itself, while it grows
+    ref.push_back(ref.empty() ? 0 : ref[0]);
+    s.insert(s.begin(), 3, -1);
+    ref.insert(ref.begin(), 3, -1);
+    s.insert(s.begin() + 1, s.begin() + 2, s.end());  // a range inside the vector
+    const std::vector<int64_t> tail(ref.begin() + 2, ref.end());
+    for (size_t i = 0; i < tail.size(); ++i) ref.insert(ref.begin() + 1 + i, tail[i]);
+    s.erase(s.begin() + 2, s.begin() + 4);
+    ref.erase(ref.begin() + 2, ref.begin() + 4);
+    ASSERT_EQ(std::vector<int64_t>(s), ref) << "n = " << n;
+    Shape moved(std::move(s));
+    EXPECT_EQ(std::vector<int64_t>(moved), ref);
+    EXPECT_TRUE(s.empty());
+    Shape copy;
+    copy = moved;
+    EXPECT_EQ(copy, moved);
+    copy.resize(2);
+    ref.resize(2);
+    EXPECT_EQ(std::vector<int64_t>(copy), ref);
+    copy.resize(9, 4);
+    ref.resize(9, 4);
+    EXPECT_EQ(std::vector<int64_t>(copy), ref);
+    EXPECT_EQ(std::vector<int64_t>(copy.rbegin(), copy.rend()),
+              std::vector<int64_t>(ref.rbegin(), ref.rend()));
+  }
+  EXPECT_EQ(shape_str(Shape{2, 3}), "(2, 3)");
+  EXPECT_LT(Shape({1, 2}), Shape({1, 3}));
+}
+
 TEST(Shape, BroadcastMismatchRaisesShapeErrorNamingShapes) {
   EXPECT_EQ(broadcast_shapes(Shape{2, 1, 3}, Shape{4, 1}), (Shape{2, 4, 3}));
   try {
