@@ -210,13 +210,13 @@ Array matrix_transpose_of(const Array& a) {
   return Array::view_of(a, s, st, a.offset());
 }
 
+}  // namespace
+
 Array transpose_all(const Array& a) {
   Shape s(a.shape().rbegin(), a.shape().rend());
   Strides st(a.strides().rbegin(), a.strides().rend());
   return Array::view_of(a, s, st, a.offset());
 }
-
-}  // namespace
 
 void init_array(nb::module_& m) {
   nb::class_<Device>(m, "Device", "Where an array lives: 'cpu' or 'cuda:N'.")
@@ -253,7 +253,7 @@ void init_array(nb::module_& m) {
         for (auto& v : s) v *= static_cast<int64_t>(a.itemsize());
         return shape_tuple(s);
       })
-      .def_prop_ro("T", &transpose_all)  // all axes reversed, as NumPy
+      // .T is a getset descriptor of the type (operator_slots.cpp).
       .def_prop_ro("mT", &matrix_transpose_of)
       .def_prop_ro("is_pending", &Array::is_pending, "True while the value is not computed yet.")
       .def("eval", [](nb::handle self) {

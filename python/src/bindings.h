@@ -92,6 +92,8 @@ using BinaryFn = Array (*)(const Array&, const Array&);
 nb::object binary_operator(BinaryFn f, const Array& self, nb::handle other, bool reflected);
 // A shape as a Python tuple of ints.
 nb::tuple shape_tuple(const Shape& s);
+// x.T: every axis reversed, as NumPy (a view).
+Array transpose_all(const Array& a);
 // x[key]: NumPy's index forms as accel::Index entries.
 std::vector<Index> to_indices(nb::handle key, Device device);
 

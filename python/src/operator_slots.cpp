@@ -1,5 +1,5 @@
 // The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `-a`,
-// `a < b`, `x[i]`, `len(x)`, `bool(x)`, `float(x)` and `x.shape`/`ndim`/`size`/`dtype` then call accel directly, where a method defined through nanobind costs a
+// `a < b`, `x[i]`, `len(x)`, `bool(x)`, `float(x)` and `x.shape`/`ndim`/`size`/`dtype`/`T` then call accel directly, where a method defined through nanobind costs a
 // lookup of `__add__` on the type, a call of the bound function and nanobind's argument dispatch:
 // about a third of a small `a + b`. The methods stay (`a.__add__(b)`, `x.__getitem__(i)`): the
 // slots do what they do, and when anything raises, the slot calls the method again, whose
@@ -133,6 +133,15 @@ PyObject* get_shape(PyObject* x, void*) {
   }
 }
 
+PyObject* get_transpose(PyObject* x, void*) {
+  try {
+    return nb::cast(transpose_all(array_of(x))).release().ptr();
+  } catch (...) {
+    PyErr_SetString(PyExc_MemoryError, "[T] out of memory");
+    return nullptr;
+  }
+}
+
 PyObject* get_ndim(PyObject* x, void*) { return PyLong_FromLong(array_of(x).ndim()); }
 PyObject* get_size(PyObject* x, void*) { return PyLong_FromLongLong(array_of(x).size()); }
 
@@ -158,6 +167,7 @@ PyGetSetDef getters[] = {
     {"ndim", get_ndim, nullptr, "The number of dimensions.", nullptr},
     {"size", get_size, nullptr, "The number of elements.", nullptr},
     {"dtype", get_dtype, nullptr, "The element type.", nullptr},
+    {"T", get_transpose, nullptr, "The array with every axis reversed (a view), as NumPy.", nullptr},
 };
 
 }  // namespace
