@@ -12,7 +12,7 @@ import numpy as np
 
 import accel as ac
 from device_arrays import DTYPES
-from test_elementwise import values
+from elementwise_oracle import values
 
 
 def castable_values(src, dst, n, rng):

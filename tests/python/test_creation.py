@@ -59,7 +59,8 @@ def test_fill_into_views_and_eye(device):
     check_equal(x, np.full((5, 8), 7.0))
     for dtype in ("int32", "float32", "complex128", "bool"):
         for k in (0, 2, -1):
-            check_equal(ac.eye(5, 7, k=k, dtype=dtype, device=device), np.eye(5, 7, k=k, dtype=dtype))
+            check_equal(ac.eye(5, 7, k=k, dtype=dtype, device=device),
+                        np.eye(5, 7, k=k, dtype=dtype))
     y = ac.asarray(np.zeros((3, 4), np.int16), device=device)
     check_equal(ac.full_like(y, 9), np.full((3, 4), 9, np.int16))
 

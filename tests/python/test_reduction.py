@@ -10,7 +10,8 @@ CPU: pairwise blocks of vectors; a GPU: a tree over many threads), so they are c
 exact (float64) answer within a bound proportional to the sum of magnitudes (check_sum), not
 with NumPy's rounding. Long float32 sums and scans are as close to the exact answer as NumPy's,
 or within two units in its last place; on a GPU within twice NumPy's error or 1e-6 of its size
-(error_allowed), and the random float scans within 1e-4."""
+(error_allowed), and the random float scans within 1e-4. Complex products that overflow are
+compared on the CPU only, where the factors meet in NumPy's order."""
 
 import numpy as np
 import pytest
@@ -35,7 +36,7 @@ def error_allowed(device, numpy_error, size):
 
 
 def make(shape, dtype, rng, specials=False):
-    """Random values of `dtype`; specials: about one in twenty replaced by NaN, inf, -inf or -0.0."""
+    """Random values of `dtype`; specials: one in twenty replaced by NaN, inf, -inf or -0.0."""
     if dtype == "bool":
         return np.asarray(rng.random(shape) < 0.5)
     if dtype.startswith(("int", "uint")):
@@ -309,7 +310,8 @@ def test_long_scans_match_the_exact_running_sum(device):
     for shape, axis in cases:
         x = rng.random(shape).astype(np.float32)
         exact = np.cumsum(x.astype(np.float64), axis=axis)
-        err_ours = np.abs(ac.asnumpy(ac.cumsum(ac.asarray(x, device=device), axis=axis)) - exact).max()
+        got = ac.asnumpy(ac.cumsum(ac.asarray(x, device=device), axis=axis))
+        err_ours = np.abs(got - exact).max()
         err_numpy = np.abs(np.cumsum(x, axis=axis) - exact).max()
         assert err_ours <= error_allowed(device, err_numpy, exact.max()), (shape, err_ours)
         i = rng.integers(-3, 4, size=shape).astype(np.int32)
@@ -504,6 +506,9 @@ def test_complex_products_that_overflow_or_meet_inf_or_nan_give_numpys_parts(dty
     # overflow or an inf turns into NaN parts (C's Annex G product would recover infinities).
     # (Values whose answer does not depend on whether a multiply-add is fused: NumPy's SIMD
     # loops fuse them, its scalar loops do not, and so with accel's vectorised and plain loops.)
+    if on_gpu(device):
+        pytest.skip("which factors meet an overflow depends on their order: NumPy's on the CPU, "
+                    "a tree's on a GPU (module docstring)")
     big = float(np.finfo(dtype).max) / 2
     inf, nan = np.inf, np.nan
     x = np.array([[complex(big, 1), 4 + 1j, 1 + 1j, 0.3 + 0j],
