@@ -545,9 +545,9 @@ def test_zero_d_and_empty_arrays(name, device):
 
 
 def test_large_arrays_span_many_grid_strides(device):
-    # More elements than one GPU grid covers (the kernel's grid-stride loop), strided on both
-    # sides; on the CPU, more than one thread's share.
-    n = (1 << 22) + 3
+    # On a GPU more elements than one grid covers (the kernel's grid-stride loop), on the CPU
+    # more than one thread's share; strided on both sides.
+    n = (1 << 22) + 3 if on_gpu(device) else (1 << 17) + 3
     a = np.random.default_rng(1).standard_normal(2 * n).astype(np.float32)
     x = ac.asarray(a, device=device)[::2]
     np.testing.assert_array_equal(ac.asnumpy(x * 3 - x), a[::2] * 3 - a[::2])
