@@ -261,7 +261,7 @@ Array moderate_complex(Dtype dt, int n, int seed) {
 }
 
 TEST(CudaKernelsOnHost, textbook_complex_functions_are_within_the_gpu_tests_tolerances) {
-  // tests/python/test_cuda_elementwise.py: TEXTBOOK_COMPLEX and TEXTBOOK_TOL.
+  // tests/python/elementwise_oracle.py: TEXTBOOK_COMPLEX and TEXTBOOK_TOL.
   const OpId ops[] = {OpId::exp, OpId::exp2, OpId::log, OpId::log2, OpId::log10, OpId::sqrt,
                       OpId::sin, OpId::cos, OpId::tan, OpId::sinh, OpId::cosh, OpId::tanh,
                       OpId::asin, OpId::acos, OpId::atan, OpId::asinh, OpId::acosh, OpId::atanh,

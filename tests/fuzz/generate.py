@@ -284,7 +284,7 @@ class Builder(LinalgFftMakers):
             if r < 0.3:
                 op = self.choice(UNARY)
                 if op == "round" and a.value.dtype.kind == "b":
-                    continue  # NumPy rounds bools in float16, accel keeps bool (test_elementwise.py)
+                    continue  # NumPy rounds bools in float16, accel keeps bool (a listed difference)
                 args = [a]
                 text = self.choice([f"xp.{op}({a.text})"] + SPELLINGS.get(op, [])).format(a.text)
                 if op == "signbit":

@@ -250,7 +250,7 @@ def quiet():
 
 
 def no_zero(x):
-    """Integer reciprocal of 0: accel gives 0, NumPy INT_MIN (test_elementwise.py lists it)."""
+    """Integer reciprocal of 0: accel gives 0, NumPy INT_MIN (elementwise_oracle.py lists it)."""
     return not (np.asarray(x) == 0).any()
 
 

@@ -7,8 +7,19 @@ import numpy as np
 
 import accel as ac
 
-FLOAT_DTYPES = ["float32", "float64", "complex64", "complex128"]
-INT_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+# Every dtype accel shares with NumPy (bfloat16, which NumPy lacks, is tested against ml_dtypes
+# in test_bfloat16.py). Test files take these lists, or lists derived from them.
+DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+          "float16", "float32", "float64", "complex64", "complex128"]
+INTS = [d for d in DTYPES if d[0] in "iu"]
+FLOATS = [d for d in DTYPES if d.startswith("float")]
+COMPLEX = [d for d in DTYPES if d.startswith("complex")]
+# float16's own behaviour (a storage type computed in float32: sums, products, casts) is
+# tested in test_float16.py; the lists below leave it out where a test's tolerances or values
+# are for the wider types.
+WITHOUT_FLOAT16 = [d for d in DTYPES if d != "float16"]
+FLOAT_DTYPES = [d for d in FLOATS + COMPLEX if d != "float16"]
+INT_DTYPES = ["bool"] + INTS
 ALL_DTYPES = FLOAT_DTYPES + INT_DTYPES
 
 

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 
 import accel as ac
+from device_arrays import DTYPES
+from elementwise_oracle import REGISTRY
 
 try:
     import ml_dtypes
@@ -26,10 +28,6 @@ needs_ml_dtypes = pytest.mark.skipif(
     ml_dtypes is None, reason="ml_dtypes is not installed (scripts/setup installs it): NumPy has "
                               "no bfloat16 to compare with")
 
-REGISTRY = {name: (arity, bools, domain, output)
-            for name, arity, bools, domain, output in ac._core._op_registry() if name != "cast"}
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "float32", "float64", "complex64", "complex128"]
 NP_NAMES = {"pow": "power", "bitwise_invert": "invert", "bitwise_left_shift": "left_shift",
             "bitwise_right_shift": "right_shift", "atan2": "arctan2", "asin": "arcsin",
             "acos": "arccos", "atan": "arctan", "asinh": "arcsinh", "acosh": "arccosh",

@@ -14,9 +14,10 @@ import pytest
 
 import accel as ac
 from accel import _blas
+from device_arrays import FLOAT_DTYPES
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DTYPES = ["float32", "float64", "complex64", "complex128"]
+DTYPES = FLOAT_DTYPES
 TOL = {"float32": 2e-4, "complex64": 2e-4, "float64": 1e-11, "complex128": 1e-11}
 
 

@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 import accel as ac
+from device_arrays import DTYPES
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "float32", "float64", "complex64", "complex128"]
 
 
 @pytest.mark.parametrize("a,b", list(itertools.product(DTYPES, DTYPES)))

@@ -5,9 +5,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import accel as ac
+from device_arrays import DTYPES
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "float32", "float64", "complex64", "complex128"]
 SETTINGS = settings(max_examples=50, deadline=None)
 
 
@@ -21,13 +20,50 @@ def check_equal(got, want):
 shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
 
 
+FILL_VALUES = {"bool": [True, False], "float16": [0.0, -0.0, 65504.0, np.nan, -np.inf],
+               "float32": [0.0, -0.0, 1.5, np.nan, -np.inf], "float64": [0.0, -0.0, 1e300, np.nan],
+               "complex64": [0, 1 - 2j, complex(np.nan, 1)], "complex128": [0, -0.5 + 3j],
+               "int8": [0, -1, 127, -128], "uint8": [0, 255, 7], "int16": [0, -1, 258],
+               "uint16": [0, 65535, 258], "int32": [0, -1, 7, -2**31],
+               "uint32": [0, 2**32 - 1, 16843009], "int64": [0, -1, 2**62 + 5],
+               "uint64": [0, 2**64 - 1, 3]}
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_zeros_ones_full_every_dtype(dtype):
-    check_equal(ac.zeros((2, 3), dtype=dtype), np.zeros((2, 3), dtype=dtype))
-    check_equal(ac.ones(5, dtype=dtype), np.ones(5, dtype=dtype))
-    check_equal(ac.full((3, 1), 1, dtype=dtype), np.full((3, 1), 1, dtype=dtype))
-    e = ac.empty((4, 0, 2), dtype=dtype)
+def test_zeros_ones_full_every_dtype(dtype, device):
+    # On a GPU more elements than one grid covers; on the CPU more than one thread's share.
+    long = (1 << 20,) if device.startswith("cuda") else (1 << 15,)
+    for shape in [(), (0,), (7,), (2, 3), (3, 1, 5), long]:
+        check_equal(ac.zeros(shape, dtype=dtype, device=device), np.zeros(shape, dtype=dtype))
+        check_equal(ac.ones(shape, dtype=dtype, device=device), np.ones(shape, dtype=dtype))
+        for v in FILL_VALUES[dtype]:
+            got = ac.full(shape, v, dtype=dtype, device=device)
+            want = np.full(shape, v, dtype)
+            check_equal(got, want)
+            np.testing.assert_array_equal(np.signbit(ac.asnumpy(got).real), np.signbit(want.real))
+    e = ac.empty((4, 0, 2), dtype=dtype, device=device)
     assert e.shape == (4, 0, 2) and e.dtype == dtype
+
+
+def test_fill_into_views_and_eye(device):
+    a = np.arange(40, dtype=np.float64).reshape(5, 8)
+    x = ac.asarray(a, device=device)
+    want = a.copy()
+    x[::2] = 3
+    want[::2] = 3
+    x[:, 1] = -1.5
+    want[:, 1] = -1.5
+    x[1:, ::-3] = 0
+    want[1:, ::-3] = 0
+    check_equal(x, want)
+    x[...] = 7
+    check_equal(x, np.full((5, 8), 7.0))
+    for dtype in ("int32", "float32", "complex128", "bool"):
+        for k in (0, 2, -1):
+            check_equal(ac.eye(5, 7, k=k, dtype=dtype, device=device),
+                        np.eye(5, 7, k=k, dtype=dtype))
+    y = ac.asarray(np.zeros((3, 4), np.int16), device=device)
+    check_equal(ac.full_like(y, 9), np.full((3, 4), 9, np.int16))
 
 
 @SETTINGS
@@ -94,14 +130,22 @@ def test_arange_floats_match_numpy_bit_for_bit(start, span, step, sign, dtype):
     check_equal(ac.arange(start, stop, step, dtype=dtype), np.arange(start, stop, step, dtype=dtype))
 
 
-def test_arange_single_argument_large_and_float32_rounding():
-    check_equal(ac.arange(7), np.arange(7))
-    check_equal(ac.arange(5.0), np.arange(5.0))
-    # A long float32 sequence: NumPy computes start + i * delta in float32.
-    check_equal(ac.arange(0.1, 3e5, 0.3, dtype="float32"), np.arange(0.1, 3e5, 0.3, dtype="float32"))
-    check_equal(ac.arange(0, 300, 100, dtype="int8"), np.arange(0, 300, 100, dtype="int8"))
-    check_equal(ac.arange(0, 2, dtype="bool"), np.arange(0, 2, dtype="bool"))
-    check_equal(ac.arange(0, 5, dtype="complex128"), np.arange(0, 5, dtype="complex128"))
+def test_arange_of_a_single_argument_counts_from_zero(device):
+    check_equal(ac.arange(7, device=device), np.arange(7))
+    check_equal(ac.arange(5.0, device=device), np.arange(5.0))
+
+
+# (0.1, 3e5, 0.3, "float32"): a long float32 sequence; NumPy computes start + i * delta in float32.
+@pytest.mark.parametrize("start,stop,step,dtype", [
+    (0, 10, 1, None), (5, -7, -2, "int8"), (0, 300, 100, "int8"), (3, 1000003, 1, "int64"),
+    (0, 70000, 7, "uint16"), (2**62, 2**62 + 50, 3, "uint64"), (0.1, 3e5, 0.3, "float32"),
+    (-1.5, 2.5, 0.25, "float64"), (0, 5, 1, "complex128"), (1, 4, 0.5, "complex64"),
+    (0, 2, 1, "bool"), (0, 1, 1, "bool"), (4, 4, 1, "int32"), (0, 1e6, 0.37, "float64"),
+])
+def test_arange_of_each_dtype_matches_numpy_bit_for_bit(start, stop, step, dtype, device):
+    got = ac.arange(start, stop, step, dtype=dtype, device=device)
+    assert str(got.device).startswith(device)
+    check_equal(got, np.arange(start, stop, step, dtype=dtype))
 
 
 def test_arange_length_of_an_underflowing_span_counts_like_numpy():

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import accel
+from device_arrays import WITHOUT_FLOAT16
 
 HAVE_GPU = accel.cuda.is_available()
 NO_GPU_REASON = "no CUDA driver/GPU: " + accel.cuda.unavailable_reason().split("\n")[0]
@@ -26,8 +27,7 @@ HAVE_NVRTC = accel.cuda.nvrtc_unavailable_reason() == ""
 needs_nvrtc = pytest.mark.skipif(
     not HAVE_NVRTC, reason="no NVRTC: " + accel.cuda.nvrtc_unavailable_reason().split("\n")[0])
 
-ALL_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-              "float32", "float64", "complex64", "complex128"]
+ALL_DTYPES = WITHOUT_FLOAT16  # float16 on a GPU: test_float16.py
 
 VECTOR_ADD = r"""
 extern "C" __global__ void vector_add(const float* a, const float* b, float* c, long long n) {
@@ -632,3 +632,29 @@ class TestOnGpu:
             "    print('LaunchError', e)\n")
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
         assert "LaunchError" in out.stdout and "CUDA_ERROR_ILLEGAL_ADDRESS" in out.stdout, out.stderr
+
+    def test_a_warm_elementwise_call_compiles_nothing(self):
+        x = _on_gpu(np.arange(1000, dtype=np.float32))
+        accel.asnumpy(accel.hypot(x, 3.0))
+        before = accel.cuda.compile_stats()
+        for _ in range(3):
+            accel.asnumpy(accel.hypot(x, 3.0))
+        after = accel.cuda.compile_stats()
+        # Not even a lookup in the compiler's caches: the backend's own table has the kernel.
+        assert (after["compiles"], after["memory_hits"], after["disk_hits"]) == \
+            (before["compiles"], before["memory_hits"], before["disk_hits"])
+
+    def test_reductions_scans_and_nonzero_run_on_the_current_stream(self):
+        x = np.random.default_rng(7).random(5_000_000).astype(np.float32)
+        s = accel.cuda.Stream()
+        with s:
+            g = _on_gpu(x)
+            r = accel.sum(g)
+            c = accel.cumsum(g)
+            n = accel.nonzero(_on_gpu(x > 0.5))[0]
+        s.synchronize()
+        assert (str(r.dtype), r.shape) == ("float32", ())
+        exact = np.sum(x.astype(np.float64))
+        assert abs(float(accel.asnumpy(r)) - exact) <= 64 * np.finfo(np.float32).eps * exact
+        assert abs(accel.asnumpy(c)[-1] - exact) <= 1e-4 * exact
+        np.testing.assert_array_equal(accel.asnumpy(n), np.nonzero(x > 0.5)[0])

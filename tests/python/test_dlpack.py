@@ -13,6 +13,7 @@ import pytest
 
 import accel as ac
 from conftest import CUDA_USABLE
+from device_arrays import DTYPES
 
 # ---- ctypes views of the DLPack ABI ----------------------------------------------------------
 
@@ -88,8 +89,6 @@ def tensor_strides(t):
 
 # ---- data ------------------------------------------------------------------------------------
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float16", "float32", "float64", "complex64", "complex128"]
 SHAPES = [(), (0,), (3, 0, 2), (7,), (4, 5), (2, 3, 4)]
 
 

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import accel as ac
+from elementwise_oracle import rtol_on
 
 UNARY = ["negative", "abs", "square", "sin", "cos", "exp", "log1p", "sqrt", "tanh", "floor",
          "sign", "isnan", "logical_not", "bitwise_invert", "reciprocal", "expm1", "atan"]
@@ -176,17 +177,58 @@ def test_intermediate_held_by_user_is_computed_once_and_kept():
     np.testing.assert_array_equal(ac.asnumpy(y), ac.asnumpy(t) - 1)
 
 
-def test_fusion_switch_gives_identical_results_for_benchmark_expressions():
+def test_fusion_switch_gives_identical_results_for_benchmark_expressions(device):
     rng = np.random.default_rng(0)
     an, bn, cn = (rng.random(100_003, dtype=np.float32) for _ in range(3))
+    dn, en = rng.standard_normal(1000), rng.standard_normal(1000)
     out = []
     for on in (True, False):
         ac.set_fusion(on)
-        a, b, c = (ac.asarray(x) for x in (an, bn, cn))
+        a, b, c, d, e = (ac.asarray(x, device=device) for x in (an, bn, cn, dn, en))
         out.append((ac.asnumpy(2 * a * b + c - 1).copy(),
-                    ac.asnumpy(ac.sin(a) ** 2 + ac.cos(a) ** 2 - ac.exp(-b) * c).copy()))
+                    ac.asnumpy(ac.sin(a) ** 2 + ac.cos(a) ** 2 - ac.exp(-b) * c).copy(),
+                    ac.asnumpy(ac.tanh(d) * e + 1).copy()))
     np.testing.assert_array_equal(out[0][0], out[1][0])
     np.testing.assert_allclose(out[0][1], out[1][1], rtol=4e-7, atol=4e-7)
+    np.testing.assert_array_equal(out[0][2], out[1][2])
+    np.testing.assert_allclose(out[0][2], np.tanh(dn) * en + 1, rtol=rtol_on(device, "float64"))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_fused_expressions_match_numpy(dtype, device):
+    rng = np.random.default_rng(11)
+    a, b, c = (rng.standard_normal((300, 257)).astype(dtype) for _ in range(3))
+    x, y, z = (ac.asarray(v, device=device) for v in (a, b, c))
+    r = ac.sin(x) ** 2 + ac.cos(x) ** 2 - ac.exp(-y) * z
+    assert ("cuda dialect" if device.startswith("cuda") else "host dialect") in ac.explain(r)
+    want = np.sin(a) ** 2 + np.cos(a) ** 2 - np.exp(-b) * c
+    tol = rtol_on(device, dtype) * 4
+    np.testing.assert_allclose(ac.asnumpy(r), want, rtol=tol, atol=tol)
+    # Only rounded + - *: bit for bit (no FMA contraction on the GPU).
+    np.testing.assert_array_equal(ac.asnumpy(2 * x * y + z - 1), 2 * a * b + c - 1)
+    # Broadcasting, a transposed operand and mixed dtypes inside one kernel.
+    row = rng.standard_normal(257).astype(np.float32)
+    r2 = (x.T * 0.5 + ac.asarray(np.ascontiguousarray(a.T), device=device)
+          * ac.asarray(row, device=device)[:, None]) / 3
+    want2 = (a.T * 0.5 + a.T * row[:, None]) / 3
+    np.testing.assert_allclose(ac.asnumpy(r2), want2, rtol=rtol_on(device, want2.dtype.name))
+
+
+def test_fused_region_with_several_outputs_and_integer_results(device):
+    rng = np.random.default_rng(12)
+    a = rng.integers(-1000, 1000, (64, 65)).astype(np.int32)
+    b = rng.integers(1, 50, (64, 65)).astype(np.int32)
+    x, y = ac.asarray(a, device=device), ac.asarray(b, device=device)
+    q = x // y + x % y * 3
+    s = q * 2 - (x << 1)
+    t = ac.where(q > 0, ac.astype(s, ac.float32), -1.5)
+    ac.eval(q, s, t)
+    qa = a // b + a % b * 3
+    sa = qa * 2 - (a << 1)
+    np.testing.assert_array_equal(ac.asnumpy(q), qa)
+    np.testing.assert_array_equal(ac.asnumpy(s), sa)
+    np.testing.assert_array_equal(ac.asnumpy(t), np.where(qa > 0, sa.astype(np.float32), -1.5)
+                                  .astype(np.float32))
 
 
 # Host JIT and its kernel cache, each run in a fresh process with its own cache directory.
@@ -283,13 +325,22 @@ def test_two_processes_compiling_one_kernel_at_once_both_succeed(tmp_path):
 @pytest.mark.parametrize("base,exponent", [
     (np.arange(5, dtype=np.float32), 2), (np.arange(5, dtype=np.float64), 2.0),
     (np.arange(5, dtype=np.int8), 2.0), (np.arange(5, dtype=np.float32), np.float64(2))])
-def test_power_of_a_literal_two_is_square(base, exponent):
+def test_power_of_a_literal_two_is_square(base, exponent, device):
     # As NumPy's fast scalar power: x ** 2 is computed as x * x (exact, no pow call), decided
     # when the op is built, so every device and kernel sees square.
-    y = ac.asarray(base, copy=True) ** exponent
+    y = ac.asarray(base, copy=True, device=device) ** exponent
     listing = ac.explain(y)
     assert "square" in listing and "pow" not in listing
     want = base ** exponent
     np.testing.assert_array_equal(ac.asnumpy(y), want)
     assert y.dtype == want.dtype.name
-    assert "pow" in ac.explain(ac.asarray(base, copy=True) ** 3)  # other exponents stay pow
+    assert "pow" in ac.explain(ac.asarray(base, copy=True, device=device) ** 3)  # others: pow
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_square_of_random_values_is_bit_equal_to_numpy(dtype, device):
+    # Where a GPU's pow may round x ** 2 differently from x * x.
+    x = np.random.default_rng(5).standard_normal(100_003).astype(dtype) * 1e3
+    g = ac.asarray(x, device=device)
+    np.testing.assert_array_equal(ac.asnumpy(g ** 2), x ** 2)
+    np.testing.assert_array_equal(ac.asnumpy(g ** np.float64(2.0)), x ** np.float64(2.0))

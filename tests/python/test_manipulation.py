@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import accel as ac
+from device_arrays import WITHOUT_FLOAT16
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex64", "complex128"]
+DTYPES = WITHOUT_FLOAT16  # float16: test_float16.py
 LAYOUTS = ["contiguous", "transposed", "strided", "reversed", "broadcast", "pending"]
 
 fast = settings(max_examples=40, deadline=None)

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import accel as ac
+import device_arrays as dev
 
-DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex64", "complex128"]
+DTYPES = dev.WITHOUT_FLOAT16  # float16: test_float16.py
 SETTINGS = settings(max_examples=60, deadline=None)
 SPECIALS = [np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0]
 
@@ -67,8 +67,7 @@ def np_argsort(x, axis, descending):
     return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
 
 
-RADIX_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                "float16", "float32", "float64"]
+RADIX_DTYPES = [d for d in dev.DTYPES if d not in dev.COMPLEX]
 
 
 def full_range(shape, dtype, rng, specials):
