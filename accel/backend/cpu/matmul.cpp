@@ -18,14 +18,18 @@ namespace {
 // 64^3 multiply-adds, GEMV's 9216), so the batch is spread over our pool instead.
 constexpr int64_t kBlasThreadedGemm = 64 * 64 * 64;
 constexpr int64_t kBlasThreadedGemv = 9216;
-// Products of at most this many multiply-adds (8x8x8) run in the loop: a BLAS call costs more.
-constexpr int64_t kLoopMaxProduct = 512;
+// Products of at most this many multiply-adds run in the loop: a BLAS call costs more. The
+// complex loop does not vectorise, so complex products leave it sooner (a whole 8x8 complex64
+// call took 0.86 us through cgemm, 1.04 us in the loop).
+constexpr int64_t kLoopMaxProduct = 8 * 8 * 8;
+constexpr int64_t kComplexLoopMaxProduct = 4 * 4 * 4;
 // Multiply-adds per chunk of the pool; smaller batches run on the calling thread.
 constexpr int64_t kWorkGrain = 1 << 15;
 // float16 / bfloat16 products of more multiply-adds than this go through sgemm on float32
-// copies: widening and rounding are O(n^2), and sgemm ran 16x16x16 in bfloat16 in ~1.3 us
-// against the loop's ~2.4 us, 64^3 in ~7 us against ~25 us.
-constexpr int64_t kNarrowLoopMaxProduct = 8 * 8 * 8;
+// copies, whose widening, rounding and extra calls cost about as much as the loop's whole
+// 16x16x16 product (whole calls: bfloat16 1.4 us in the loop, 1.7 us through sgemm; 32x32x32
+// 3.5 us against 2.3 us; float16 64x64x64 100 us against 14 us).
+constexpr int64_t kNarrowLoopMaxProduct = 16 * 16 * 16;
 
 // Element offset of each batch element's matrix, in C order over the batch axes.
 std::vector<int64_t> batch_offsets(const Array& x, int batch_nd) {
@@ -89,9 +93,10 @@ void CpuBackend::matmul(const Array& a_in, const Array& b_in, const Array& out) 
   // BLAS for float and complex, when one is loaded and takes these sizes (after packing, ld is
   // the row length), except for tiny products where a BLAS call costs more than the arithmetic.
   // Asked for every float product, so a broken ACCEL_BLAS_PATH raises whatever the size.
-  // BLAS has no float16 or bfloat16 product: the loop, as NumPy.
+  // float16 and bfloat16 get here only when tiny or without a BLAS: the loop.
   const BlasLibrary* blas = is_inexact(dt) && itemsize(dt) > 2 ? blas_library() : nullptr;
-  const bool use_blas = blas && m * n * k > kLoopMaxProduct &&
+  const bool use_blas = blas &&
+                        m * n * k > (is_complex(dt) ? kComplexLoopMaxProduct : kLoopMaxProduct) &&
                         blas_supports(*blas, dt, m, n, k, la.value_or(BlasOperand{false, k}),
                                       lb.value_or(BlasOperand{false, n}));
   if (use_blas) {
