@@ -328,6 +328,25 @@ def test_large_products_round_like_numpy(dtype, la, lb, device):
     dev.check_close(dev.on_device(a, device, la) @ dev.on_device(b, device, lb), a @ b, 500)
 
 
+@pytest.mark.parametrize("dtype", dev.FLOAT_DTYPES)
+@pytest.mark.parametrize("shape", [(100, 100), (70, 30), (30, 70), (3, 40, 25)], ids=str)
+def test_products_of_a_matrix_with_its_own_transpose_are_symmetric_and_match_numpy(dtype, shape):
+    # m.T @ m and m @ m.T: one triangle computed (syrk) and mirrored, as NumPy does.
+    rng = np.random.default_rng(3)
+    x = dev.random_array(rng, shape, dtype)
+    m = ac.asarray(x)
+    # Column slices keep the row length as the leading dimension.
+    part, xp = m[..., :20], x[..., :20]
+    for got, want in [(m.mT @ m, np.swapaxes(x, -1, -2) @ x), (m @ m.mT, x @ np.swapaxes(x, -1, -2)),
+                      (part.mT @ part, np.swapaxes(xp, -1, -2) @ xp)]:
+        g = ac.asnumpy(got)
+        np.testing.assert_array_equal(g, np.swapaxes(g, -1, -2))
+        dev.check_close(got, want, shape[-2])
+    # The same memory but not a transpose: a plain product.
+    sq = dev.random_array(rng, (40, 40), dtype)
+    dev.check_close(ac.asarray(sq) @ ac.asarray(sq), sq @ sq, 40)
+
+
 NARROW_ULP = {"float16": 2.0**-10, "bfloat16": 2.0**-7}  # relative spacing at 1
 
 
