@@ -5,7 +5,7 @@
 // Placeholders: {name} kernel name, {nops} count of operands in memory, {type} C++ type, {v}
 // value name, {expr} expression, {k} operand index (among the operands in memory; a by-value
 // operand's: its input index), {dst} store target, {i} flat element index, {params} the
-// by-value parameters.
+// by-value parameters, {x} {s} {c} an argument and its sine and cosine values.
 #pragma once
 
 namespace accel::codegen {
@@ -23,6 +23,9 @@ struct Dialect {
   const char* value;           // how a computed value {v} is read
   const char* index;           // the flat element index inside the loop
   const char* store;           // writes {expr} to {dst}
+  // Declares and computes {s} = sin({x}) and {c} = cos({x}) of float32 {type} in one call, for a
+  // kernel that needs both of one value; nullptr: two calls.
+  const char* sincos;
   const char* loop_end;
   const char* kernel_end;
   // Operand addressing by layout; nullptr: the dialect does not take that layout.

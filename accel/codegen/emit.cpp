@@ -3,6 +3,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <sstream>
+#include <unordered_map>
 #include <utility>
 
 #include "accel/device_src/embedded_sources.h"
@@ -139,6 +140,28 @@ std::string value_name(size_t i) {
   return name;
 }
 
+// For each float32 sin (cos) instruction whose argument's cos (sin) the kernel also computes,
+// that partner's index; -1 elsewhere, and everywhere when the dialect has no sincos. Not double:
+// CUDA's double sincos is other code than its sin and cos (inline polynomials against their
+// coefficient table), no shorter in PTX than the two, and unchecked bit for bit.
+std::vector<int32_t> sincos_partners(const ir::KernelIR& ir, const Dialect& d) {
+  std::vector<int32_t> partner(ir.instrs.size(), -1);
+  if (!d.sincos) return partner;
+  std::unordered_map<int32_t, int32_t> sin_of, cos_of;  // argument -> its first sin / cos
+  for (size_t i = 0; i < ir.instrs.size(); ++i) {
+    const Instr& in = ir.instrs[i];
+    if (in.kind != InstrKind::op || in.compute != Dtype::float32) continue;
+    if (in.op == OpId::sin) sin_of.emplace(in.args[0], static_cast<int32_t>(i));
+    if (in.op == OpId::cos) cos_of.emplace(in.args[0], static_cast<int32_t>(i));
+  }
+  for (const auto& [arg, s] : sin_of)
+    if (auto c = cos_of.find(arg); c != cos_of.end()) {
+      partner[static_cast<size_t>(s)] = c->second;
+      partner[static_cast<size_t>(c->second)] = s;
+    }
+  return partner;
+}
+
 }  // namespace
 
 std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
@@ -163,6 +186,7 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
   // Values computed from scalar operands only (a Python number cast to the compute dtype) are
   // computed once, before the element loop.
   std::vector<bool> uniform(ir.instrs.size(), false);
+  const std::vector<int32_t> partner = sincos_partners(ir, d);
   for (size_t i = 0; i < ir.instrs.size(); ++i) {
     const Instr& in = ir.instrs[i];
     if (in.kind == InstrKind::load) {
@@ -175,6 +199,19 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
     uniform[i] = true;
     for (int a = 0; a < in.nargs(); ++a)
       uniform[i] = uniform[i] && uniform[static_cast<size_t>(in.args[a])];
+    // sin and cos of one value in one call, made where the first of the two is (a value of
+    // scalars only is computed once anyway).
+    if (const int32_t p = partner[i]; p >= 0 && !uniform[i]) {
+      if (static_cast<size_t>(p) > i) {
+        const bool is_sin = in.op == OpId::sin;
+        body += fill(d.sincos, {{"type", c_type(in.dtype)},
+                                {"x", refs[static_cast<size_t>(in.args[0])]},
+                                {"s", value_name(is_sin ? i : static_cast<size_t>(p))},
+                                {"c", value_name(is_sin ? static_cast<size_t>(p) : i)}});
+      }
+      refs[i] = fill(d.value, {{"v", value_name(i)}});
+      continue;
+    }
     std::string expr;
     if (in.kind == InstrKind::cast) {
       expr = std::string("accel::scalar::convert<") + c_type(in.dtype) + ">(" +

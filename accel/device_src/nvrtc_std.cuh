@@ -80,6 +80,9 @@ using ::exp; using ::exp2; using ::expm1; using ::fabs; using ::floor; using ::f
 using ::hypot; using ::log; using ::log10; using ::log1p; using ::log2; using ::nearbyint;
 using ::nextafter; using ::pow; using ::sin; using ::sinh; using ::sqrt; using ::tan;
 using ::tanh; using ::trunc;
+// Sine and cosine of one float in one call, CUDA's sincosf (generated kernels that need both:
+// codegen/dialect.cpp).
+inline void sincos(float x, float* s, float* c) { ::sincosf(x, s, c); }
 inline bool isnan(float x) { return ::isnan(x); }
 inline bool isnan(double x) { return ::isnan(x); }
 inline bool isinf(float x) { return ::isinf(x); }

@@ -88,10 +88,14 @@ Array matmul_impl(const Array& x1, const Array& x2, const char* op) {
   a_shape.insert(a_shape.end(), {m, k});
   b_shape.insert(b_shape.end(), {k, n});
   out_shape.insert(out_shape.end(), {m, n});
-  Array av = Array::view_of(a, a_shape, broadcast_strides(a.shape(), a.strides(), a_shape), a.offset());
-  Array bv = Array::view_of(b, b_shape, broadcast_strides(b.shape(), b.strides(), b_shape), b.offset());
+  // Operands already of their product's shape (no batch axes to broadcast) are used as they
+  // are: a view costs allocations that matter to a small product.
+  auto expanded = [](const Array& x, const Shape& shape) {
+    if (x.shape() == shape) return x;
+    return Array::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape), x.offset());
+  };
   Array out = Array::empty(out_shape, dt, x1.device());
-  backend_for(out.device()).matmul(av, bv, out);
+  backend_for(out.device()).matmul(expanded(a, a_shape), expanded(b, b_shape), out);
 
   Shape result = batch;
   if (!vec1) result.push_back(m);

@@ -27,17 +27,6 @@ std::pair<std::vector<int64_t>, std::vector<int64_t>> axis_pair(nb::handle axes)
   return {side(axes[0]), side(axes[1])};
 }
 
-// other as an operand of self's @, or nullopt when it is not array-like (-> NotImplemented).
-std::optional<Array> matmul_operand(const Array& self, nb::handle other) {
-  try {
-    return to_operand(other, self.device());
-  } catch (const DTypeError&) {
-    return std::nullopt;
-  } catch (const nb::python_error&) {
-    return std::nullopt;
-  }
-}
-
 }  // namespace
 
 void init_linalg(nb::module_& m) {
@@ -71,15 +60,13 @@ void init_linalg(nb::module_& m) {
   }, "x1"_a, "x2"_a, "axes"_a = 2);
 
   nb::handle cls = nb::type<Array>();
-  nb::cpp_function_def([](const Array& self, nb::handle other) -> nb::object {
-    auto o = matmul_operand(self, other);
-    if (!o) return nb::borrow(Py_NotImplemented);
-    return nb::cast(matmul(self, *o));
+  // The operators of every other binary op's kind (operator_slots.cpp binds `@` as a C slot
+  // too): NotImplemented for what is not array-like and for foreign arrays that handle it.
+  nb::cpp_function_def([](const Array& self, nb::handle other) {
+    return binary_operator(&matmul, self, other, false);
   }, nb::scope(cls), nb::name("__matmul__"), nb::is_method());
-  nb::cpp_function_def([](const Array& self, nb::handle other) -> nb::object {
-    auto o = matmul_operand(self, other);
-    if (!o) return nb::borrow(Py_NotImplemented);
-    return nb::cast(matmul(*o, self));
+  nb::cpp_function_def([](const Array& self, nb::handle other) {
+    return binary_operator(&matmul, self, other, true);
   }, nb::scope(cls), nb::name("__rmatmul__"), nb::is_method());
   // a @= b: NumPy allows it when the product has a's shape and casts to a's dtype.
   nb::cpp_function_def([](nb::handle self_h, nb::handle other) -> nb::object {

@@ -1,5 +1,6 @@
-// The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `-a`,
-// `a < b`, `x[i]`, `len(x)`, `bool(x)`, `float(x)` and `x.shape`/`ndim`/`size`/`dtype`/`T` then call accel directly, where a method defined through nanobind costs a
+// The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `a @ b`,
+// `-a`, `a < b`, `x[i]`, `len(x)`, `bool(x)`, `float(x)` and `x.shape`/`ndim`/`size`/`dtype`/`T`
+// then call accel directly, where a method defined through nanobind costs a
 // lookup of `__add__` on the type, a call of the bound function and nanobind's argument dispatch:
 // about a third of a small `a + b`. The methods stay (`a.__add__(b)`, `x.__getitem__(i)`): the
 // slots do what they do, and when anything raises, the slot calls the method again, whose
@@ -34,6 +35,7 @@ ACCEL_SLOT_NAMES(add, "add")
 ACCEL_SLOT_NAMES(subtract, "sub")
 ACCEL_SLOT_NAMES(multiply, "mul")
 ACCEL_SLOT_NAMES(divide, "truediv")
+ACCEL_SLOT_NAMES(matmul, "matmul")
 #undef ACCEL_SLOT_NAMES
 
 // x <op> y: x.__op__(y) when x is an accel array, else y.__rop__(x) (Python calls the slot of
@@ -188,6 +190,7 @@ void init_operator_slots(nb::module_&) {
   num->nb_subtract = &number_slot<static_cast<BinaryFn>(&subtract)>;
   num->nb_multiply = &number_slot<static_cast<BinaryFn>(&multiply)>;
   num->nb_true_divide = &number_slot<static_cast<BinaryFn>(&divide)>;
+  num->nb_matrix_multiply = &number_slot<static_cast<BinaryFn>(&matmul)>;
   num->nb_negative = &unary_slot<static_cast<UnaryFn>(&negative)>;
   num->nb_positive = &unary_slot<static_cast<UnaryFn>(&positive)>;
   num->nb_absolute = &unary_slot<static_cast<UnaryFn>(&accel::abs)>;

@@ -226,6 +226,22 @@ TEST(CudaKernelsOnHost, fused_region_with_two_outputs_matches_the_cpu_backend) {
   expect_same(outs[1], z, 0, "z");
 }
 
+TEST(CudaKernelsOnHost, sine_and_cosine_of_one_float_from_one_sincos_call_match_the_cpu_backend) {
+  // The generated kernel takes both from std::sincos (fusion_codegen_test checks the source);
+  // here it runs, each output from its half of the pair, within float32's rounding of the CPU's.
+  Array x = astype(doubles({50, 40}, 10, 6), float32).eval();
+  Array s = sin(x) + 4, c = cos(x) * 2 + 4;
+  Array roots[] = {s, c};
+  ir::FusedRegion r = ir::fuse_elementwise(roots);
+  ASSERT_TRUE(r.deferred.empty());
+  std::vector<Array> outs;
+  for (const ir::Operand& o : r.ir.outputs) outs.push_back(empty(r.shape, o.dtype));
+  launch_on_host(r.ir, r.inputs, outs);
+  eval({s, c});
+  expect_same(outs[0], s, 1e-6, "sin");
+  expect_same(outs[1], c, 1e-6, "cos");
+}
+
 TEST(CudaKernelsOnHost, by_value_operands_give_the_cpu_results_bit_for_bit) {
   // `(x * 0.1 - 7) * x` with its Python numbers as kernel parameters, as on a GPU (there fusion
   // gives them the compute dtype; here they keep float64 / int64 and the kernel casts them).

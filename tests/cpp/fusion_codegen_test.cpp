@@ -212,3 +212,62 @@ TEST(FusionCodegen, host_kernels_compiled_by_the_system_compiler_match_the_inter
 
 }  // namespace
 }  // namespace accel
+
+namespace accel {
+namespace {
+
+// The PTX of a kernel emitted in `d` (a copy of the CUDA dialect, perhaps changed).
+std::string cuda_ptx(const ir::KernelIR& ir, const codegen::Dialect& d, const std::string& label) {
+  cuda::CompileOptions opts;
+  opts.arch = "compute_90";
+  opts.options = {"-default-device", "-std=c++17"};
+  opts.program_name = label + ".cu";
+  opts.use_cache = false;
+  return cuda::compile(codegen::emit_kernel(ir, d), opts)->image;
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+TEST(FusionCodegen, cuda_kernels_take_sin_and_cos_of_one_float_from_one_sincos_call) {
+  std::string why = cuda::nvrtc_unavailable_reason();
+  ASSERT_TRUE(why.empty()) << "NVRTC is required to check generated CUDA source: " << why;
+  Array f = ones_of({64}, float32), g = ones_of({64}, float32);
+  struct Case {
+    Array y;
+    size_t sincos, sin;  // calls expected
+  };
+  // Either order; a sin of another value stays a sin; cos of another value pairs with nothing.
+  for (const Case& c : {Case{sin(f) * 2 + cos(f), 1, 0}, Case{cos(f) * f - sin(f) + sin(g), 1, 1},
+                        Case{sin(f) + cos(g), 0, 1}}) {
+    ir::KernelIR ir = ir_of(c.y);
+    const std::string body = codegen::emit_kernel_body(ir, codegen::cuda_dialect());
+    EXPECT_EQ(count_of(body, "std::sincos("), c.sincos) << body;
+    EXPECT_EQ(count_of(body, "SinOp::apply("), c.sin) << body;
+    EXPECT_EQ(count_of(body, "CosOp::apply("), 1 - c.sincos) << body;
+    if (!c.sincos) continue;
+    // One range reduction instead of two: the PTX is shorter than with two calls.
+    codegen::Dialect two_calls = codegen::cuda_dialect();
+    two_calls.sincos = nullptr;
+    EXPECT_LT(count_of(cuda_ptx(ir, codegen::cuda_dialect(), "sincos"), "\n"),
+              count_of(cuda_ptx(ir, two_calls, "two_calls"), "\n"));
+  }
+  // float64 (see sincos_partners in emit.cpp) and float16 (each computed in float and rounded,
+  // InFloat) keep two calls; the host dialect has no sincos.
+  for (Dtype dt : {float64, float16}) {
+    Array x = ones_of({64}, dt);
+    EXPECT_EQ(count_of(codegen::emit_kernel_body(ir_of(sin(x) + cos(x)), codegen::cuda_dialect()),
+                       "sincos"),
+              0u)
+        << dtype_name(dt);
+  }
+  EXPECT_EQ(count_of(codegen::emit_kernel_body(ir_of(sin(f) + cos(f)), codegen::host_dialect()),
+                     "sincos"),
+            0u);
+}
+
+}  // namespace
+}  // namespace accel

@@ -488,6 +488,7 @@ SIMT_MATH1(trunc) SIMT_MATH2(atan2) SIMT_MATH2(copysign) SIMT_MATH2(fmod) SIMT_M
 SIMT_MATH2(nextafter) SIMT_MATH2(pow)
 #undef SIMT_MATH1
 #undef SIMT_MATH2
+extern "C" void sincosf(float, float*, float*);
 #define SIMT_CLASSIFY(fn)                               \
   inline bool fn(float x) { return __builtin_##fn(x); } \
   inline bool fn(double x) { return __builtin_##fn(x); }

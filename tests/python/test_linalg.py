@@ -328,6 +328,87 @@ def test_large_products_round_like_numpy(dtype, la, lb, device):
     dev.check_close(dev.on_device(a, device, la) @ dev.on_device(b, device, lb), a @ b, 500)
 
 
+@pytest.mark.parametrize("dtype", dev.FLOAT_DTYPES)
+@pytest.mark.parametrize("shape", [(100, 100), (70, 30), (30, 70), (3, 40, 25)], ids=str)
+def test_products_of_a_matrix_with_its_own_transpose_are_symmetric_and_match_numpy(dtype, shape):
+    # m.T @ m and m @ m.T: one triangle computed (syrk) and mirrored, as NumPy does.
+    rng = np.random.default_rng(3)
+    x = dev.random_array(rng, shape, dtype)
+    m = ac.asarray(x)
+    # Column slices keep the row length as the leading dimension.
+    part, xp = m[..., :20], x[..., :20]
+    for got, want in [(m.mT @ m, np.swapaxes(x, -1, -2) @ x), (m @ m.mT, x @ np.swapaxes(x, -1, -2)),
+                      (part.mT @ part, np.swapaxes(xp, -1, -2) @ xp)]:
+        g = ac.asnumpy(got)
+        np.testing.assert_array_equal(g, np.swapaxes(g, -1, -2))
+        dev.check_close(got, want, shape[-2])
+    # The same memory but not a transpose: a plain product.
+    sq = dev.random_array(rng, (40, 40), dtype)
+    dev.check_close(ac.asarray(sq) @ ac.asarray(sq), sq @ sq, 40)
+
+
+NARROW_ULP = {"float16": 2.0**-10, "bfloat16": 2.0**-7}  # relative spacing at 1
+
+
+def narrow_on_device(x32, dtype, device, kind):
+    """float32 values x32 (exact in dtype) as a float16/bfloat16 array on device in layout
+    `kind`, the view made in accel (NumPy has no bfloat16 without ml_dtypes)."""
+    def narrow(y):
+        return ac.asarray(np.ascontiguousarray(y), device=device).astype(dtype)
+    if kind == "transposed" and x32.ndim >= 2:
+        return ac.swapaxes(narrow(np.swapaxes(x32, -1, -2)), -1, -2)
+    if kind == "sliced":
+        big = np.zeros(tuple(2 * s for s in x32.shape), np.float32)
+        big[tuple(slice(None, None, 2) for _ in x32.shape)] = x32
+        return narrow(big)[tuple(slice(None, None, 2) for _ in x32.shape)]
+    if kind == "reversed":
+        return narrow(x32[..., ::-1])[..., ::-1]
+    return narrow(x32)
+
+
+def rounded_to(x32, dtype):
+    return ac.asnumpy(ac.asarray(x32).astype(dtype).astype("float32"))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("mkn", [(8, 8, 8), (16, 16, 16), (64, 64, 64)])
+def test_narrow_float_products_sum_in_float_and_round_once(dtype, mkn, device):
+    # Each row is 1 followed by 63 halves of the spacing at 1: summed in float it is exactly
+    # 1 + 63 half-spacings, a tie that rounds to even (1 + 64 of them); summed in the narrow
+    # type every step would round back to 1.
+    m, k, n = mkn
+    half_ulp = NARROW_ULP[dtype] / 2
+    a = np.full((m, k), half_ulp, np.float32)
+    a[:, 0] = 1
+    b = np.ones((k, n), np.float32)
+    want = np.float32(1 + (k - 1 + (k - 1) % 2) * half_ulp)
+    for la in ["contiguous", "transposed"]:
+        got = narrow_on_device(a, dtype, device, la) @ narrow_on_device(b, dtype, device, "sliced")
+        assert got.dtype == dtype
+        assert np.all(ac.asnumpy(got.astype("float32")) == want), (la, ac.asnumpy(got.astype("float32"))[0, :4])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("la, lb", [("contiguous", "contiguous"), ("transposed", "sliced"),
+                                    ("reversed", "transposed"), ("sliced", "reversed")])
+@pytest.mark.parametrize("shapes", [((3, 40, 30), (30, 20)), ((2, 1, 9, 17), (3, 17, 12)),
+                                    ((70,), (4, 70, 33)), ((5, 64), (64,))], ids=str)
+def test_narrow_float_products_match_float32_rounded_once(dtype, la, lb, shapes, device):
+    rng = np.random.default_rng(5)
+    a = rounded_to(rng.uniform(-1, 1, shapes[0]).astype(np.float32), dtype)
+    b = rounded_to(rng.uniform(-1, 1, shapes[1]).astype(np.float32), dtype)
+    # Special values: inf * 0 and inf - inf give NaN, a NaN spreads along its row or column,
+    # and 300 * 300 overflows float16 (not bfloat16) once summed.
+    a.reshape(-1)[0], a.reshape(-1)[-1], b.reshape(-1)[1] = np.inf, 300, np.nan
+    b.reshape(-1)[-1] = 300
+    with np.errstate(invalid="ignore"):
+        want = rounded_to(a @ b, dtype)
+    got = narrow_on_device(a, dtype, device, la) @ narrow_on_device(b, dtype, device, lb)
+    assert got.dtype == dtype and got.shape == want.shape
+    np.testing.assert_allclose(ac.asnumpy(got.astype("float32")), want, rtol=NARROW_ULP[dtype],
+                               atol=1e-3)
+
+
 def test_float32_matmul_does_not_round_inputs_to_tf32(device):
     # 1 + 2**-12 needs 12 mantissa bits; TF32 keeps 10 and would give exactly 256.
     a = np.full((256, 256), 1 + 2.0**-12, np.float32)

@@ -10,6 +10,7 @@ namespace accel::cpu {
 // The CBLAS standard's enum values, so no cblas.h is needed (C enums: int-sized in every build).
 enum CblasOrder : int { kCblasRowMajor = 101, kCblasColMajor = 102 };
 enum CblasTranspose : int { kCblasNoTrans = 111, kCblasTrans = 112, kCblasConjTrans = 113 };
+enum CblasUplo : int { kCblasUpper = 121, kCblasLower = 122 };
 
 // The functions accel calls, with the library's integer: int (LP64) or int64_t (ILP64).
 template <class Int>

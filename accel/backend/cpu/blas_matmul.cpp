@@ -25,6 +25,11 @@ struct Blas<float, Int> {
                    Int lda, const float* x, Int incx, float* y) {
     api.sgemv(kCblasRowMajor, t, m, n, 1.0f, a, lda, x, incx, 0.0f, y, 1);
   }
+  static auto syrk(const CblasApi<Int>& api) { return api.ssyrk; }
+  static void syrk(const CblasApi<Int>& api, CblasTranspose t, Int n, Int k, const float* a,
+                   Int lda, float* c) {
+    api.ssyrk(kCblasRowMajor, kCblasUpper, t, n, k, 1.0f, a, lda, 0.0f, c, n);
+  }
 };
 template <class Int>
 struct Blas<double, Int> {
@@ -35,6 +40,11 @@ struct Blas<double, Int> {
   static void gemv(const CblasApi<Int>& api, CblasTranspose t, Int m, Int n, const double* a,
                    Int lda, const double* x, Int incx, double* y) {
     api.dgemv(kCblasRowMajor, t, m, n, 1.0, a, lda, x, incx, 0.0, y, 1);
+  }
+  static auto syrk(const CblasApi<Int>& api) { return api.dsyrk; }
+  static void syrk(const CblasApi<Int>& api, CblasTranspose t, Int n, Int k, const double* a,
+                   Int lda, double* c) {
+    api.dsyrk(kCblasRowMajor, kCblasUpper, t, n, k, 1.0, a, lda, 0.0, c, n);
   }
 };
 template <class R, class Int>
@@ -51,6 +61,12 @@ struct Blas<std::complex<R>, Int> {
                    const T* x, Int incx, T* y) {
     const T one(1), zero(0);
     (single ? api.cgemv : api.zgemv)(kCblasRowMajor, t, m, n, &one, a, lda, x, incx, &zero, y, 1);
+  }
+  static auto syrk(const CblasApi<Int>& api) { return single ? api.csyrk : api.zsyrk; }
+  static void syrk(const CblasApi<Int>& api, CblasTranspose t, Int n, Int k, const T* a, Int lda,
+                   T* c) {
+    const T one(1), zero(0);
+    syrk(api)(kCblasRowMajor, kCblasUpper, t, n, k, &one, a, lda, &zero, c, n);
   }
 };
 
@@ -73,6 +89,13 @@ void typed_matmul(const CblasApi<Int>& api, Int m, Int n, Int k, const T* a, Bla
       B::gemv(api, kCblasNoTrans, n, k, b, ldb, a, incx, c);
     else
       B::gemv(api, kCblasTrans, k, n, b, ldb, a, incx, c);
+  } else if (a == b && m == n && la.trans != lb.trans && lda == ldb && B::syrk(api)) {
+    // B is A's transpose (m.T @ m, m @ m.T): the product is symmetric, so syrk computes the
+    // upper triangle with half the multiply-adds and it is mirrored, as NumPy does (so the
+    // result is exactly symmetric, and rounds as NumPy's).
+    B::syrk(api, op(la.trans), m, k, a, lda, c);
+    for (Int i = 0; i < m; ++i)
+      for (Int j = i + 1; j < m; ++j) c[j * m + i] = c[i * m + j];
   } else {
     B::gemm(api, op(la.trans), op(lb.trans), m, n, k, a, lda, b, ldb, c, n);
   }
