@@ -3,9 +3,10 @@
 // (random.cuh) is this text after nvrtc_std.cuh. Element k of a draw uses counter
 // (offset + k, attempt, 0) under the stream's key (normals: a block per pair of elements, see
 // normal_pair), so a value depends on the seed, the call sequence, the element's index, the
-// dtype and the distribution only: never on threads, blocks or grid. Only +, -, *, / and sqrt (IEEE, correctly rounded on both devices; no FMA
-// contraction: -ffp-contract=off here, --fmad=false under NVRTC) and integer operations are
-// used, with accel's own log and sin/cos, so the CPU and the GPU agree bit for bit.
+// dtype and the distribution only: never on threads, blocks or grid. Only +, -, *, / and
+// sqrt (IEEE, correctly rounded on both devices; no FMA contraction: -ffp-contract=off here,
+// --fmad=false under NVRTC) and integer operations are used, with accel's own log and sin/cos,
+// so the CPU and the GPU agree bit for bit.
 #pragma once
 #ifndef __CUDACC_RTC__
 #include <cmath>

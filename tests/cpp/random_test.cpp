@@ -1,5 +1,5 @@
-// accel::random: Philox4x32-10 against Random123's known answers, accel's own log, cosine and sine
-// against the C library, draws that do not depend on the thread count or on how calls are
+// accel::random: Philox4x32-10 against Random123's known answers, accel's own log, cosine and
+// sine against the C library, draws that do not depend on the thread count or on how calls are
 // split, NVRTC compiles of the CUDA kernel for sm_90, and that kernel's source run on the host
 // emulator (simt_host.h) giving the CPU's values bit for bit.
 #include <accel/accel.h>

@@ -29,7 +29,8 @@ void gesv_batch(const Array& a, const Array* b, const Array& x, const char* op) 
     for_each_matrix(batch_count(x), n, [&](int64_t begin, int64_t end) {
       // A large inverse is written in x itself when x is row-major: no scratch for it.
       const bool inverse_in_x = !b && n > kSmallLu && xm.row_major();
-      std::vector<T> la(static_cast<size_t>(n * n)), lb(inverse_in_x ? 0 : static_cast<size_t>(n * k));
+      std::vector<T> la(static_cast<size_t>(n * n));
+      std::vector<T> lb(inverse_in_x ? 0 : static_cast<size_t>(n * k));
       std::vector<Int> ipiv(static_cast<size_t>(n));
       with_small_size(n, [&](auto nn) {
         for (int64_t i = begin; i < end; ++i) {
