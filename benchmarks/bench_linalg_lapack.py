@@ -1,7 +1,8 @@
 """accel.linalg vs numpy.linalg, same run: solve, inv, cholesky, eigh and svd at 1024x1024
 float64 (both call the same OpenBLAS LAPACK, NumPy's wheel's, so the difference is the copies
 around it), and a batch of 10,000 4x4 matrices for inv, solve and det (NumPy loops over the
-batch in one thread; accel spreads it over its pool)."""
+batch in one thread; accel spreads it over its pool). At 1024x1024 accel hands LAPACK the
+matrix row-major where the transpose does as well (no transposing copies; lapack_batch.h)."""
 
 import os
 import sys
@@ -9,7 +10,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _timing import median_time, print_table  # noqa: E402
+from _timing import paired_times, print_table  # noqa: E402
 
 import accel as ac  # noqa: E402
 
@@ -40,7 +41,10 @@ def main():
         ("solve 10000 x 4x4 f64", lambda: done(L.solve(small, rhs)), lambda: N.solve(small_np, rhs_np)),
         ("det 10000 x 4x4 f64", lambda: done(L.det(small)), lambda: N.det(small_np)),
     ]
-    rows = [(name, median_time(fa, repeat=3), median_time(fn, repeat=3)) for name, fa, fn in cases]
+    # Alternated rounds, the best of each side: on a shared 2-core machine OpenBLAS's two threads
+    # ran up to 10x slower while other processes took a core (svd 0.5 s single-threaded, 6 s),
+    # so one side's block of runs could see a different load from the other's.
+    rows = [(name, *paired_times(fa, fn, rounds=3, repeat=3)) for name, fa, fn in cases]
     print_table(f"accel.linalg ({ac.num_threads()} threads) vs numpy.linalg {np.__version__}; "
                 "speedup = NumPy time / accel time", rows)
 

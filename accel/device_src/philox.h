@@ -1,11 +1,12 @@
 // Philox4x32-10 (Salmon et al. 2011, as in Random123 and cuRAND) and accel's random
 // distributions, written once: the CPU backend compiles this header, and the CUDA kernel
 // (random.cuh) is this text after nvrtc_std.cuh. Element k of a draw uses counter
-// (offset + k, attempt, 0) under the stream's key, so a value depends on the seed, the call
-// sequence, the element's index, the dtype and the distribution only: never on threads, blocks
-// or grid. Only +, -, *, / and sqrt (IEEE, correctly rounded on both devices; no FMA
-// contraction: -ffp-contract=off here, --fmad=false under NVRTC) and integer operations are
-// used, with accel's own log and sin/cos, so the CPU and the GPU agree bit for bit.
+// (offset + k, attempt, 0) under the stream's key (normals: a block per pair of elements, see
+// normal_pair), so a value depends on the seed, the call sequence, the element's index, the
+// dtype and the distribution only: never on threads, blocks or grid. Only +, -, *, / and
+// sqrt (IEEE, correctly rounded on both devices; no FMA contraction: -ffp-contract=off here,
+// --fmad=false under NVRTC) and integer operations are used, with accel's own log and sin/cos,
+// so the CPU and the GPU agree bit for bit.
 #pragma once
 #ifndef __CUDACC_RTC__
 #include <cmath>
@@ -22,7 +23,7 @@ struct Block {
 // What one draw computes (the kernel's parameters, passed by value on CUDA).
 enum Distribution : int32_t {
   kUniform = 0,      // [0, 1): float32 from 24 bits, float64 from 53 bits
-  kNormal = 1,       // standard normal, Box-Muller (cosine branch), computed in float64
+  kNormal = 1,       // standard normal, Box-Muller (both branches: normal_pair), in float64
   kExponential = 2,  // standard exponential, -log1p(-u), computed in float64
   kIntegers = 3,     // low + [0, range) by Lemire's multiply with rejection; range 0 = 2^64
 };
@@ -113,9 +114,13 @@ inline double log_unit(double x) {
          ((hfsq - (s * (hfsq + r) + k * 1.90821492927058770002e-10)) - f);
 }
 
-// cos(2 pi u) for u in [0, 1): u * 4 = q + r exactly (u has 53 bits), q the quadrant and
-// r in [-1/2, 1/2], then fdlibm's kernel sin/cos at r pi/2, which is within [-pi/4, pi/4].
-inline double cos_two_pi(double u) {
+// cos(2 pi u) and sin(2 pi u) for u in [0, 1): u * 4 = q + r exactly (u has 53 bits), q the
+// quadrant and r in [-1/2, 1/2], then fdlibm's kernel sin/cos at r pi/2, which is within
+// [-pi/4, pi/4].
+struct CosSin {
+  double cos, sin;
+};
+inline CosSin cos_sin_two_pi(double u) {
   const double u4 = u * 4.0;
   const double q = double(int64_t(u4 + 0.5));
   const double x = (u4 - q) * 1.57079632679489661923;
@@ -135,15 +140,40 @@ inline double cos_two_pi(double u) {
                 z * (2.48015872894767294178e-05 +
                      z * (-2.75573143513906633035e-07 +
                           z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
-  // cos(q pi/2 + x): quadrants 0..4 (4 is a full turn).
+  // cos and sin of q pi/2 + x: quadrants 0..4 (4 is a full turn).
   const int quadrant = int(q) & 3;
-  const double c = (quadrant & 1) ? sin_x : cos_x;
-  return (quadrant == 1 || quadrant == 2) ? -c : c;
+  const bool odd = quadrant & 1;
+  const double c = odd ? sin_x : cos_x, s = odd ? cos_x : sin_x;
+  return {(quadrant == 1 || quadrant == 2) ? -c : c, quadrant >= 2 ? -s : s};
 }
 
-inline double standard_normal(const Block& b) {
+// Normals come in pairs: elements g = 2j and 2j + 1 of the stream (g = offset + k) are
+// Box-Muller's cosine and sine branches of one block, so a block, a log and a sqrt give two
+// values. The block's fourth counter word is 1, apart from every other draw's blocks (0), which
+// the pair counter j = g / 2 would otherwise meet.
+struct NormalPair {
+  double z[2];
+};
+inline NormalPair normal_pair(uint64_t key, uint64_t j) {
+  const Block c = {{uint32_t(j), uint32_t(j >> 32), 0u, 1u}};
+  const Block b = philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
   const double radius = std::sqrt(-2.0 * log_unit(unit_open_closed(word64(b, 0))));
-  return radius * cos_two_pi(unit_closed_open(word64(b, 1)));
+  const CosSin t = cos_sin_two_pi(unit_closed_open(word64(b, 1)));
+  return {{radius * t.cos, radius * t.sin}};
+}
+
+// The pairs a draw of n normals at `offset` touches: its first and last may hold one element.
+inline uint64_t normal_pair_count(uint64_t offset, uint64_t n) {
+  return n == 0 ? 0 : ((offset + n - 1) >> 1) - (offset >> 1) + 1;
+}
+
+// Writes the elements of the draw's pair i (of normal_pair_count) that fall in out[0, n).
+template <class T>
+inline void store_normal_pair(T* out, int64_t n, const DrawParams& p, int64_t i) {
+  const NormalPair z = normal_pair(p.key, (p.offset >> 1) + uint64_t(i));
+  const int64_t k = 2 * i - int64_t(p.offset & 1);  // the element of z[0]; -1 for none
+  if (k >= 0) out[k] = T(z.z[0]);
+  if (k + 1 < n) out[k + 1] = T(z.z[1]);
 }
 
 inline double standard_exponential(const Block& b) {
@@ -177,16 +207,16 @@ inline uint64_t bounded(uint64_t key, uint64_t counter, Block b, uint64_t range)
   }
 }
 
-// Element k of a draw, as type T (float, double, or an integer type for kIntegers).
+// Element k of a draw, as type T (float, double, or an integer type for kIntegers); normals
+// are drawn by pairs instead (store_normal_pair).
 template <class T, int kDistribution>
 inline T draw(const DrawParams& p, uint64_t k) {
+  static_assert(kDistribution != kNormal, "normals are drawn by pairs: store_normal_pair");
   const uint64_t counter = p.offset + k;
   const Block b = block_at(p.key, counter, 0);
   if constexpr (kDistribution == kUniform) {
     if constexpr (sizeof(T) == 4) return T(float(b.v[0] >> 8) * 0x1.0p-24f);
     else return T(unit_closed_open(word64(b, 0)));
-  } else if constexpr (kDistribution == kNormal) {
-    return T(standard_normal(b));
   } else if constexpr (kDistribution == kExponential) {
     return T(standard_exponential(b));
   } else {

@@ -11,7 +11,7 @@ NumPy's streams are **not** reproduced: ``accel.random.default_rng(0).random(3)`
 ``numpy.random.default_rng(0).random(3)`` are different numbers, with the same distribution.
 
 Distributions: uniform from the high bits (24 for float32, 53 for float64); normal by
-Box-Muller (one normal per counter, computed in float64); exponential as ``-log1p(-u)``;
+Box-Muller (both branches: a pair of normals per counter, computed in float64); exponential as ``-log1p(-u)``;
 integers by Lemire's multiply with rejection (unbiased). ``permutation``, ``shuffle`` and
 ``choice`` (without ``p=``) sort random 64-bit keys, so they run where ``argsort`` does (the CPU).
 """

@@ -10,6 +10,7 @@
 
 #include "accel/accel.h"
 #include "accel/backend/cpu/cpu.h"
+#include "accel/backend/cpu/lapack.h"
 
 using namespace accel;
 
@@ -62,6 +63,42 @@ TEST(Lapack, singular_and_indefinite_matrices_raise_linalgerror) {
   EXPECT_EQ(linalg::det(singular).item<double>(), 0.0);
   EXPECT_THROW(linalg::cholesky(matrix({-1, 0, 0, 1}, {2, 2})), LinAlgError);
   EXPECT_THROW(linalg::inv(matrix({1, 2, 3, 4, 5, 6}, {2, 3})), LinAlgError);
+}
+
+// The kernels work in a row-major output itself and copy through the strides of any other: a
+// transposed view as the output must hold what a fresh one does (the op layer always passes
+// fresh ones, so only this test reaches that path). 12x12 takes LAPACK, not the small-matrix LU.
+TEST(Lapack, outputs_through_strides_equal_fresh_outputs) {
+  if (!have_blas()) GTEST_SKIP() << "no BLAS/LAPACK library on this machine";
+  const int64_t n = 12;
+  Array g = random::Generator(5).standard_normal({n, n});
+  Array spd = add(matmul(g, matrix_transpose(g)), multiply(eye(n), full({n, n}, double(n))));
+  Array b = random::Generator(6).standard_normal({n, 3});
+  auto transposed_out = [](int64_t rows, int64_t cols) {
+    return matrix_transpose(Array::empty({cols, rows}, Dtype::float64, Device::cpu()));
+  };
+  for (bool upper : {false, true}) {
+    Array out = transposed_out(n, n);
+    cpu::lapack_cholesky(spd, upper, out);
+    expect_near(out.to_vector<double>(), linalg::cholesky(spd, upper).to_vector<double>(), 1e-12);
+  }
+  Array inv = transposed_out(n, n);
+  cpu::lapack_inv(spd, inv);
+  expect_near(inv.to_vector<double>(), linalg::inv(spd).to_vector<double>(), 1e-12);
+  Array x = transposed_out(n, 3);
+  cpu::lapack_solve(g, b, x);
+  expect_near(x.to_vector<double>(), linalg::solve(g, b).to_vector<double>(), 1e-12);
+  Array a = random::Generator(7).standard_normal({n, 5});
+  for (bool full : {false, true}) {
+    const int64_t k = full ? n : 5;
+    Array s = Array::empty({5}, Dtype::float64, Device::cpu());
+    Array u = transposed_out(n, k), vh = transposed_out(5, 5);
+    cpu::lapack_svd(a, s, &u, &vh, full);
+    linalg::SVDResult want = linalg::svd(a, full);
+    expect_near(s.to_vector<double>(), want.S.to_vector<double>(), 1e-12);
+    expect_near(u.to_vector<double>(), want.U.to_vector<double>(), 1e-12);
+    expect_near(vh.to_vector<double>(), want.Vh.to_vector<double>(), 1e-12);
+  }
 }
 
 // Re-executed in a fresh process (threadsafe death tests), so the library search runs again

@@ -1,5 +1,5 @@
-// accel::random: Philox4x32-10 against Random123's known answers, accel's own log and cosine
-// against the C library, draws that do not depend on the thread count or on how calls are
+// accel::random: Philox4x32-10 against Random123's known answers, accel's own log, cosine and
+// sine against the C library, draws that do not depend on the thread count or on how calls are
 // split, NVRTC compiles of the CUDA kernel for sm_90, and that kernel's source run on the host
 // emulator (simt_host.h) giving the CPU's values bit for bit.
 #include <accel/accel.h>
@@ -74,12 +74,14 @@ TEST(Philox, own_log_is_within_one_ulp_of_the_c_library) {
   }
 }
 
-TEST(Philox, own_cosine_of_a_turn_is_accurate) {
+TEST(Philox, own_cosine_and_sine_of_a_turn_are_accurate) {
   for (int i = 0; i < 4096; ++i) {
     const double u = i / 4096.0;
     // The reference in long double: 2 pi u itself rounds by up to 4e-16 in double.
-    const double want = static_cast<double>(std::cos(2 * 3.141592653589793238462643383279503L * u));
-    EXPECT_NEAR(px::cos_two_pi(u), want, 3e-16) << u;
+    const long double angle = 2 * 3.141592653589793238462643383279503L * u;
+    const px::CosSin got = px::cos_sin_two_pi(u);
+    EXPECT_NEAR(got.cos, static_cast<double>(std::cos(angle)), 3e-16) << u;
+    EXPECT_NEAR(got.sin, static_cast<double>(std::sin(angle)), 3e-16) << u;
   }
 }
 
@@ -128,11 +130,15 @@ TEST(Random, values_do_not_depend_on_the_thread_count) {
 TEST(Random, element_k_uses_counter_k_so_split_calls_equal_one_call) {
   Generator whole(3), split(3);
   const Array all = whole.standard_normal({30});
-  const Array first = split.standard_normal({10}), rest = split.standard_normal({4, 5});
-  const std::vector<double> a = all.to_vector<double>(), f = first.to_vector<double>(),
-                            r = rest.to_vector<double>();
-  for (int i = 0; i < 10; ++i) EXPECT_EQ(a[i], f[i]);
-  for (int i = 0; i < 20; ++i) EXPECT_EQ(a[10 + i], r[i]);
+  // Odd sizes: the middle call starts and ends inside a pair of normals.
+  const Array first = split.standard_normal({9}), middle = split.standard_normal({1, 7}),
+              rest = split.standard_normal({2, 7});
+  std::vector<double> parts = first.to_vector<double>();
+  for (const Array* x : {&middle, &rest}) {
+    const std::vector<double> v = x->to_vector<double>();
+    parts.insert(parts.end(), v.begin(), v.end());
+  }
+  EXPECT_EQ(all.to_vector<double>(), parts);
   EXPECT_EQ(whole.counter(), 30u);
   EXPECT_EQ(split.counter(), 30u);
 }

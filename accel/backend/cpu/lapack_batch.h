@@ -64,6 +64,30 @@ struct Matrices {
     T* m = at(i);
     tiled([&](int64_t r, int64_t c) { m[r * rs + c * cs] = src[c * ld + r]; });
   }
+  // Matrix i into `dst` in row-major order, which LAPACK reads as the column-major transpose
+  // (leading dimension cols). Row by row, without the transposing copy's cache misses: the
+  // kernels pick the routine or triangle that makes the transpose do (cholesky, inv, svd).
+  void gather_rows(int64_t i, T* dst) const {
+    const T* m = at(i);
+    for (int64_t r = 0; r < rows; ++r) {
+      if (cs == 1)
+        std::copy(m + r * rs, m + r * rs + cols, dst + r * cols);
+      else
+        for (int64_t c = 0; c < cols; ++c) dst[r * cols + c] = m[r * rs + c * cs];
+    }
+  }
+  void scatter_rows(int64_t i, const T* src) const {
+    T* m = at(i);
+    for (int64_t r = 0; r < rows; ++r) {
+      if (cs == 1)
+        std::copy(src + r * cols, src + (r + 1) * cols, m + r * rs);
+      else
+        for (int64_t c = 0; c < cols; ++c) m[r * rs + c * cs] = src[r * cols + c];
+    }
+  }
+  // Whether each matrix is stored row-major without gaps (a fresh output is): then LAPACK can
+  // work in the matrix itself and no scatter_rows is needed.
+  bool row_major() const { return (cs == 1 || cols <= 1) && (rs == cols || rows <= 1); }
   // The same for matrices of small_lu's sizes, `rows` a std::integral_constant (the leading
   // dimension too): plain unrolled loops, where the tiles' bounds cost as much as the
   // factorisation of a 4x4 matrix (a third of a batched solve's time went to gather).

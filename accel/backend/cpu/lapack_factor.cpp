@@ -28,43 +28,54 @@ void lapack_svd(const Array& a, const Array& s, const Array* u, const Array* vh,
     R* s_base = static_cast<R*>(s.data());  // fresh and contiguous
     const int64_t m = am.rows, n = am.cols, k = std::min(m, n), mx = std::max(m, n);
     const int64_t ucols = full ? m : k, vrows = full ? n : k;
-    const Int mi = lapack_int<Int>(m, op), ni = lapack_int<Int>(n, op);
+    // gesdd factors A^T = W S Z^H, the n x m matrix it reads in A's row-major copy: then
+    // A = conj(Z) S W^T, and Z^H (ucols x m) and W (n x vrows), as LAPACK writes them
+    // column-major, read row-major are conj(Z) and W^T: A's U and Vh, with no transposing
+    // copy in or out (and in the outputs themselves when they are row-major).
+    const Int mi = lapack_int<Int>(n, op), ni = lapack_int<Int>(m, op);
     const Int lda = std::max<Int>(1, mi);
-    const Int ldu = u ? lda : 1, ldvt = u ? std::max<Int>(1, lapack_int<Int>(vrows, op)) : 1;
+    const Int ldw = u ? lda : 1, ldz = u ? std::max<Int>(1, lapack_int<Int>(ucols, op)) : 1;
     const char jobz = !u ? 'N' : full ? 'A' : 'S';
     for_each_matrix(batch_count(a), mx, [&](int64_t begin, int64_t end) {
-      std::vector<T> la(static_cast<size_t>(m * n)), lu(u ? static_cast<size_t>(m * ucols) : 1),
-          lvt(u ? static_cast<size_t>(vrows * n) : 1);
+      std::vector<T> la(static_cast<size_t>(m * n));
       if (k == 0) {  // LAPACK returns at once; the factors of an empty matrix are identities
+        std::vector<T> lu(u ? static_cast<size_t>(m * ucols) : 1),
+            lvt(u ? static_cast<size_t>(vrows * n) : 1);
         identity(lu, m, ucols);
         identity(lvt, vrows, n);
         for (int64_t i = begin; i < end && u; ++i)
           um->scatter(i, lu.data(), m), vm->scatter(i, lvt.data(), vrows);
         return;
       }
+      // Scratch for the factors only where an output is not row-major.
+      std::vector<T> lw(u && !vm->row_major() ? static_cast<size_t>(vrows * n) : 1),
+          lz(u && !um->row_major() ? static_cast<size_t>(m * ucols) : 1);
       const size_t lrwork =
           jobz == 'N' ? 7 * k : std::max(5 * k * k + 5 * k, 2 * mx * k + 2 * k * k + k);
       std::vector<R> rwork(is_complex_v<T> ? lrwork : 1);
       std::vector<Int> iwork(static_cast<size_t>(8 * k));
       T work_q{};
       Int info = 0, minus1 = -1;
-      auto call = [&](R* sv, T* work, const Int* lwork) {
+      auto call = [&](R* sv, T* w, T* zh, T* work, const Int* lwork) {
         if constexpr (is_complex_v<T>)
-          api.gesdd_complex[t](&jobz, &mi, &ni, la.data(), &lda, sv, lu.data(), &ldu, lvt.data(),
-                               &ldvt, work, lwork, rwork.data(), iwork.data(), &info, 1);
+          api.gesdd_complex[t](&jobz, &mi, &ni, la.data(), &lda, sv, w, &ldw, zh, &ldz, work,
+                               lwork, rwork.data(), iwork.data(), &info, 1);
         else
-          api.gesdd_real[t](&jobz, &mi, &ni, la.data(), &lda, sv, lu.data(), &ldu, lvt.data(),
-                            &ldvt, work, lwork, iwork.data(), &info, 1);
+          api.gesdd_real[t](&jobz, &mi, &ni, la.data(), &lda, sv, w, &ldw, zh, &ldz, work, lwork,
+                            iwork.data(), &info, 1);
       };
       std::vector<R> sq(static_cast<size_t>(k));
-      call(sq.data(), &work_q, &minus1);
+      call(sq.data(), lw.data(), lz.data(), &work_q, &minus1);
       const Int lwork = static_cast<Int>(workspace_size(work_q));
       std::vector<T> work(static_cast<size_t>(lwork));
       for (int64_t i = begin; i < end; ++i) {
-        am.gather(i, la.data(), m);
-        call(s_base + i * k, work.data(), &lwork);
+        am.gather_rows(i, la.data());
+        T* w = u && vm->row_major() ? vm->at(i) : lw.data();
+        T* zh = u && um->row_major() ? um->at(i) : lz.data();
+        call(s_base + i * k, w, zh, work.data(), &lwork);
         if (info != 0) throw LinAlgError(std::string("[") + op + "] SVD did not converge");
-        if (u) um->scatter(i, lu.data(), m), vm->scatter(i, lvt.data(), vrows);
+        if (u && !vm->row_major()) vm->scatter_rows(i, w);
+        if (u && !um->row_major()) um->scatter_rows(i, zh);
       }
     });
   });

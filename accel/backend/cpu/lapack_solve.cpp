@@ -1,4 +1,4 @@
-// solve, inv, slogdet and cholesky over LAPACK's LU (gesv, getrf) and Cholesky (potrf).
+// solve, inv, slogdet and cholesky over LAPACK's LU (gesv, getrf + getrs) and Cholesky (potrf).
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -11,48 +11,64 @@
 namespace accel::cpu {
 namespace {
 
-// x = a^-1 b, or a^-1 itself when b is null: one gesv per matrix, the call NumPy makes for both.
+// x = a^-1 b, or a^-1 itself when b is null. Small matrices take small_lu; larger ones go to
+// LAPACK in row-major order, which it reads as A^T, so that no transposing copy of A is
+// needed: inv solves A^T X = I (gesv, NumPy's call), whose X read row-major is A^-1 and lands in
+// x directly; solve factors A^T (getrf) and solves A x = b with that factor transposed
+// (getrs 'T'), b and x going through the column-major copies.
 void gesv_batch(const Array& a, const Array* b, const Array& x, const char* op) {
   with_lapack(op, a.dtype(), [&](const auto& api, auto tag) {
     using T = typename decltype(tag)::type;
     using Int = ACCEL_LAPACK_INT(api);
+    constexpr int t = kLapackType<T>;
     const Matrices<T> am(a), xm(x);
     const int64_t n = am.rows, k = xm.cols;
     const Int ni = lapack_int<Int>(n, op), ki = lapack_int<Int>(k, op), ld = std::max<Int>(1, ni);
     std::optional<Matrices<T>> bm;
     if (b) bm.emplace(*b);
     for_each_matrix(batch_count(x), n, [&](int64_t begin, int64_t end) {
-      std::vector<T> la(static_cast<size_t>(n * n)), lb(static_cast<size_t>(n * k));
+      // A large inverse is written in x itself when x is row-major: no scratch for it.
+      const bool inverse_in_x = !b && n > kSmallLu && xm.row_major();
+      std::vector<T> la(static_cast<size_t>(n * n));
+      std::vector<T> lb(inverse_in_x ? 0 : static_cast<size_t>(n * k));
       std::vector<Int> ipiv(static_cast<size_t>(n));
       with_small_size(n, [&](auto nn) {
-        constexpr bool small = !std::is_same_v<decltype(nn), int64_t>;
         for (int64_t i = begin; i < end; ++i) {
-          if constexpr (small) {
+          if constexpr (!std::is_same_v<decltype(nn), int64_t>) {
             am.gather_small(i, la.data(), nn);
-            if (bm) bm->gather_small(i, lb.data(), nn);
-          } else {
-            am.gather(i, la.data(), n);
-            if (bm) bm->gather(i, lb.data(), n);
-          }
-          if (!bm) {
-            std::fill(lb.begin(), lb.end(), T(0));
-            for (int64_t d = 0; d < n; ++d) lb[static_cast<size_t>(d * n + d)] = T(1);
-          }
-          Int info = 0;
-          if constexpr (small) {
+            if (bm) {
+              bm->gather_small(i, lb.data(), nn);
+            } else {
+              std::fill(lb.begin(), lb.end(), T(0));
+              for (int64_t d = 0; d < n; ++d) lb[static_cast<size_t>(d * n + d)] = T(1);
+            }
             int64_t piv[kSmallLu];
             if (!small_lu(la.data(), nn, piv))
-              info = 1;
-            else
-              small_lu_solve(la.data(), piv, nn, lb.data(), k);
-          } else {
-            api.gesv[kLapackType<T>](&ni, &ki, la.data(), &ld, ipiv.data(), lb.data(), &ld, &info);
-          }
-          if (info > 0) throw LinAlgError(std::string("[") + op + "] Singular matrix");
-          if constexpr (small)
+              throw LinAlgError(std::string("[") + op + "] Singular matrix");
+            small_lu_solve(la.data(), piv, nn, lb.data(), k);
             xm.scatter_small(i, lb.data(), nn);
-          else
-            xm.scatter(i, lb.data(), n);
+          } else {
+            am.gather_rows(i, la.data());
+            Int info = 0;
+            if (bm) {
+              bm->gather(i, lb.data(), n);
+              const char trans = 'T';
+              api.getrf[t](&ni, &ni, la.data(), &ld, ipiv.data(), &info);
+              if (info == 0)
+                api.getrs[t](&trans, &ni, &ki, la.data(), &ld, ipiv.data(), lb.data(), &ld, &info,
+                             1);
+            } else {
+              T* inverse = inverse_in_x ? xm.at(i) : lb.data();
+              std::fill(inverse, inverse + n * n, T(0));
+              for (int64_t d = 0; d < n; ++d) inverse[d * n + d] = T(1);
+              api.gesv[t](&ni, &ni, la.data(), &ld, ipiv.data(), inverse, &ld, &info);
+            }
+            if (info > 0) throw LinAlgError(std::string("[") + op + "] Singular matrix");
+            if (bm)
+              xm.scatter(i, lb.data(), n);
+            else if (!inverse_in_x)
+              xm.scatter_rows(i, lb.data());
+          }
         }
       });
     });
@@ -140,19 +156,28 @@ void lapack_cholesky(const Array& a, bool upper, const Array& out) {
     const Matrices<T> am(a), om(out);
     const int64_t n = am.rows;
     const Int ni = lapack_int<Int>(n, "cholesky"), ld = std::max<Int>(1, ni);
-    const char uplo = upper ? 'U' : 'L';
+    // The matrix goes in row-major, which potrf reads as A^T: its other triangle holds our
+    // triangle of A, and the factor it returns, read row-major, is ours (for complex too: the
+    // Hermitian matrix it sees is conj(A), and conj swaps with the transpose). NumPy's
+    // transposing copies in and out took half of a single-threaded 1024x1024 cholesky.
+    const char uplo = upper ? 'L' : 'U';
     for_each_matrix(batch_count(a), n, [&](int64_t begin, int64_t end) {
-      std::vector<T> la(static_cast<size_t>(n * n));
+      std::vector<T> scratch(om.row_major() ? 0 : static_cast<size_t>(n * n));
       for (int64_t i = begin; i < end; ++i) {
-        am.gather(i, la.data(), n);
+        T* f = om.row_major() ? om.at(i) : scratch.data();
+        am.gather_rows(i, f);
         Int info = 0;
-        if (n > 0) api.potrf[kLapackType<T>](&uplo, &ni, la.data(), &ld, &info, 1);
+        if (n > 0) api.potrf[kLapackType<T>](&uplo, &ni, f, &ld, &info, 1);
         if (info > 0) throw LinAlgError("[cholesky] Matrix is not positive definite");
         // potrf leaves the other triangle as it was; the factor has zeros there.
-        for (int64_t c = 0; c < n; ++c)
-          for (int64_t r = 0; r < n; ++r)
-            if (upper ? r > c : r < c) la[static_cast<size_t>(c * n + r)] = T(0);
-        om.scatter(i, la.data(), n);
+        for (int64_t r = 0; r < n; ++r) {
+          T* row = f + r * n;
+          if (upper)
+            std::fill(row, row + r, T(0));
+          else
+            std::fill(row + r + 1, row + n, T(0));
+        }
+        if (!om.row_major()) om.scatter_rows(i, f);
       }
     });
   });

@@ -75,13 +75,36 @@ void fill_integers(const Array& out, const philox::DrawParams& p) {
   });
 }
 
+// Normals by pairs (philox::normal_pair), split over the pool by pair: whole pairs in a loop
+// without the bounds tests of store_normal_pair, so that it vectorises; the draw's first and
+// last pair, which may hold one element, through store_normal_pair.
+template <class T>
+void fill_normal(const Array& out, const philox::DrawParams& p) {
+  T* data = out.data<T>();
+  const int64_t n = out.size();
+  const auto pairs = static_cast<int64_t>(philox::normal_pair_count(p.offset, uint64_t(n)));
+  if (pairs == 0) return;
+  philox::store_normal_pair(data, n, p, 0);
+  if (pairs > 1) philox::store_normal_pair(data, n, p, pairs - 1);
+  // Pair i holds elements 2i - (offset & 1) and the next.
+  const int64_t odd = int64_t(p.offset & 1);
+  const uint64_t j0 = p.offset >> 1;
+  parallel_for(pairs - 2, kParallelGrain / 2, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin + 1; i < end + 1; ++i) {
+      const philox::NormalPair z = philox::normal_pair(p.key, j0 + uint64_t(i));
+      data[2 * i - odd] = T(z.z[0]);
+      data[2 * i - odd + 1] = T(z.z[1]);
+    }
+  });
+}
+
 template <class T>
 void fill_real(const Array& out, const philox::DrawParams& p) {
   switch (p.distribution) {
     case philox::kUniform:
       return fill<T, philox::kUniform>(out, p);
     case philox::kNormal:
-      return fill<T, philox::kNormal>(out, p);
+      return fill_normal<T>(out, p);
     case philox::kExponential:
       return fill<T, philox::kExponential>(out, p);
     default:
