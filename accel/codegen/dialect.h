@@ -34,9 +34,9 @@ struct Dialect {
   const char* at_strided;
   const char* at_by_value;     // a by-value input {k} of {type} (ir::Layout::by_value)
   const char* by_value_param;  // its kernel parameter, appended to {params} in input order
-  // A strided input is read once per block into a block value that the ops then read, rather
-  // than read in place by each op using it.
-  bool gather_strided;
+  // Copies strided input {k} of {type} into block value {v} once, for the ops to read; nullptr:
+  // each op reads it in place (at_strided).
+  const char* gather;
   // Kernel templates (template_kernel.h): the user's code runs in these skeletons; {name} is the
   // kernel, {identity} a reduction's identity. The args struct `_accel_args _a` is shared.
   const char* template_prelude;    // what user code may use besides the language itself

@@ -156,10 +156,11 @@ TEST(FusionCodegen, host_dialect_gathers_strided_inputs_and_scatters_strided_out
   EXPECT_NE(body.find("v0[j] = *reinterpret_cast<double*>(row[0] + (b0 + j) * step[0])"),
             std::string::npos)
       << body;
+  EXPECT_LT(body.find("v0[j] ="), body.find("MultiplyOp::apply(v0[j]")) << body;
   const std::string out = std::to_string(ir.inputs.size());  // output 0, after the inputs
-  EXPECT_NE(body.find("*reinterpret_cast<double*>(row[" + out + "] + (b0 + j) * step[" + out +
-                      "]) ="),
-            std::string::npos)
+  EXPECT_NE(
+      body.find("*reinterpret_cast<double*>(row[" + out + "] + (b0 + j) * step[" + out + "]) ="),
+      std::string::npos)
       << body;
 }
 
