@@ -30,9 +30,9 @@ const Dialect& host_dialect() {
       "*reinterpret_cast<{type}*>(row[{k}] + {i} * step[{k}])",
       nullptr,
       "",
-      // The ops after it run on a block the compiler vectorises. A broadcast (step 0) or
-      // contiguous (a broadcast row) inner axis is the common case: a fill or a plain copy,
-      // against a gather the compiler cannot vectorise for an unknown step.
+      // A strided input is copied into a block first, so the ops run on blocks the compiler
+      // vectorises. Step 0 (a broadcast column) and the item size (a broadcast row) are the
+      // common steps: a fill or a plain copy, where a read at an unknown step stays scalar.
       "    if (step[{k}] == 0) {\n"
       "      const {type} s = *reinterpret_cast<{type}*>(row[{k}]);\n"
       "      for (int64_t j = 0; j < nb; ++j) {v}[j] = s;\n"
