@@ -14,7 +14,7 @@ os.environ.setdefault("NUMEXPR_MAX_THREADS", "2")
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(__file__))
-from _timing import median_time, print_table  # noqa: E402
+from _timing import median_time, paired_times, print_table  # noqa: E402
 
 import accel as ac  # noqa: E402
 
@@ -89,6 +89,9 @@ def peak_memory(lib, expr):
 
 
 def main():
+    if "--strided" in sys.argv:  # only the strided chains
+        strided_chains()
+        return
     import numexpr as ne
 
     ne.set_num_threads(2)
@@ -135,7 +138,43 @@ def main():
         ac.set_fusion(True)
         rows.append((name, t_on, t_off, ">= ~1x (not slower)"))
     print_table("Single ops: fusion on vs off", rows, baseline_name="unfused")
+    strided_chains()
     print("\nhost JIT:", ac.jit_stats())
+
+
+# Chains over strided operands (a transpose, a broadcast row, a broadcast column) on a 3162^2
+# float32 matrix: the compiled kernel against the interpreter (JIT off), alternated, and NumPy.
+STRIDED = [
+    ("m.T*2 + m - 1", lambda m, col: m.T * 2 + m - 1),
+    ("(m - m[0])*2 + 1", lambda m, col: (m - m[0]) * 2 + 1),
+    ("(m - col)*2 + 1   [col: (3162, 1)]", lambda m, col: (m - col) * 2 + 1),
+]
+
+
+def strided_chains():
+    side = 3162
+    mn = np.random.default_rng(1).random((side, side), dtype=np.float32)
+    coln = mn[:, :1].copy()
+    m, col = ac.asarray(mn, copy=True), ac.asarray(coln, copy=True)
+    rows_jit, rows_np = [], []
+    for name, expr in STRIDED:
+        def compiled(e=expr):
+            return e(m, col).eval()
+
+        def interpreted(e=expr):
+            ac.set_jit(False)
+            try:
+                return e(m, col).eval()
+            finally:
+                ac.set_jit(True)
+
+        compiled()
+        ac.jit_wait()
+        t_jit, t_interp = paired_times(compiled, interpreted)
+        rows_jit.append((name, t_jit, t_interp))
+        rows_np.append((name, t_jit, median_time(lambda e=expr: e(mn, coln))))
+    print_table("Strided chains: compiled vs interpreted", rows_jit, baseline_name="interp")
+    print_table("Strided chains: compiled vs NumPy", rows_np)
 
 
 if __name__ == "__main__":

@@ -34,6 +34,9 @@ struct Dialect {
   const char* at_strided;
   const char* at_by_value;     // a by-value input {k} of {type} (ir::Layout::by_value)
   const char* by_value_param;  // its kernel parameter, appended to {params} in input order
+  // Copies strided input {k} of {type} into block value {v} once, for the ops to read; nullptr:
+  // each op reads it in place (at_strided).
+  const char* gather;
   // Kernel templates (template_kernel.h): the user's code runs in these skeletons; {name} is the
   // kernel, {identity} a reduction's identity. The args struct `_accel_args _a` is shared.
   const char* template_prelude;    // what user code may use besides the language itself
@@ -43,10 +46,11 @@ struct Dialect {
   const char* template_reduction;  // a reduction's kernel(s), over _map/_reduce/_post (emitted)
 };
 
-// Host C++ compiled by the system compiler into a shared object: a function over elements
-// [begin, end) that runs each instruction over a block of elements before the next, so the
-// compiler vectorises every step (and calls libmvec's vector sin, exp, ...). Contiguous and
-// scalar operands only: strided kernels stay with the interpreter.
+// Host C++ compiled by the system compiler into a shared object: a function over a run
+// of n elements along one row of the coalesced iteration space (cpu/fused_rows.h) that runs each
+// instruction over a block of elements before the next, so the compiler vectorises every step
+// (and calls libmvec's vector sin, exp, ...). Operands: row[k] points at operand k's first
+// element of the row, step[k] is its step along the row in bytes (read for strided ones only).
 const Dialect& host_dialect();
 // CUDA C++ for NVRTC: a grid-stride loop, one element per thread step, 64-bit indices.
 const Dialect& cuda_dialect();

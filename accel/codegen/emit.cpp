@@ -194,6 +194,12 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
       refs[i] = operand_at(d, ir, index[k], in.dtype, ir.inputs[k].layout);
       uniform[i] =
           ir.inputs[k].layout == ir::Layout::scalar || ir.inputs[k].layout == ir::Layout::by_value;
+      if (d.gather && ir.inputs[k].layout == ir::Layout::strided) {
+        const std::string v = value_name(i), type = c_type(in.dtype);
+        decls += fill(d.declare, {{"type", type}, {"v", v}});
+        body += fill(d.gather, {{"type", type}, {"v", v}, {"k", std::to_string(index[k])}});
+        refs[i] = fill(d.value, {{"v", v}});
+      }
       continue;
     }
     uniform[i] = true;

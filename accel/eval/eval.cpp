@@ -113,9 +113,6 @@ bool is_single_node(const ir::FusedRegion& r) {
 
 // The generated source of a region's kernel, in the dialect its device would compile.
 std::string kernel_source(const ir::KernelIR& ir, Device device) {
-  if (device.is_cpu() && !ir.all_layouts(ir::Layout::contiguous, ir::Layout::scalar))
-    return "source (strided operands: the CPU interprets this kernel; CUDA would run):\n" +
-           codegen::emit_kernel_body(ir, codegen::cuda_dialect());
   const codegen::Dialect& d = device.is_cpu() ? codegen::host_dialect() : codegen::cuda_dialect();
   return std::string("source (") + d.name + " dialect, functors from device_src/scalar_ops.h):\n" +
          codegen::emit_kernel_body(ir, d);

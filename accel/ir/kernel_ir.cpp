@@ -114,14 +114,6 @@ int KernelIR::cost() const {
   return c > 0 ? c : 1;
 }
 
-bool KernelIR::all_layouts(Layout a, Layout b) const {
-  for (const Operand& o : inputs)
-    if (o.layout != a && o.layout != b) return false;
-  for (const Operand& o : outputs)
-    if (o.layout != a && o.layout != b) return false;
-  return true;
-}
-
 bool KernelIR::has_layout(Layout l) const {
   for (const Operand& o : inputs)
     if (o.layout == l) return true;

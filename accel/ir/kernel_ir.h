@@ -64,8 +64,7 @@ struct KernelIR {
   std::string str() const;
   // Rough cost per element in units of an add (for threading and for when a JIT pays).
   int cost() const;
-  bool all_layouts(Layout a, Layout b) const;  // every operand is `a` or `b`
-  bool has_layout(Layout l) const;             // some input is `l`
+  bool has_layout(Layout l) const;  // some input is `l`
 };
 
 }  // namespace accel::ir

@@ -146,10 +146,22 @@ TEST(FusionCodegen, host_source_calls_the_shared_functors) {
   EXPECT_NE(full.find("struct AddOp"), std::string::npos);  // functors embedded, not included
 }
 
-TEST(FusionCodegen, host_dialect_refuses_strided_operands) {
+TEST(FusionCodegen, host_dialect_gathers_strided_inputs_and_scatters_strided_outputs) {
   Array d = ones_of({8, 8}, float64);
   Array dt = Array::view_of(d, {8, 8}, {1, 8}, 0);
-  EXPECT_THROW(codegen::emit_kernel(ir_of(dt * 2 + 1), codegen::host_dialect()), CompileError);
+  ir::KernelIR ir = ir_of(dt * 2 + 1);
+  ir.outputs[0].layout = ir::Layout::strided;  // as evaluate_into a view makes it
+  std::string body = codegen::emit_kernel_body(ir, codegen::host_dialect());
+  // Read once per element into a block value, before the ops; written through its step.
+  EXPECT_NE(body.find("v0[j] = *reinterpret_cast<double*>(row[0] + (b0 + j) * step[0])"),
+            std::string::npos)
+      << body;
+  EXPECT_LT(body.find("v0[j] ="), body.find("MultiplyOp::apply(v0[j]")) << body;
+  const std::string out = std::to_string(ir.inputs.size());  // output 0, after the inputs
+  EXPECT_NE(
+      body.find("*reinterpret_cast<double*>(row[" + out + "] + (b0 + j) * step[" + out + "]) ="),
+      std::string::npos)
+      << body;
 }
 
 }  // namespace
@@ -160,6 +172,7 @@ TEST(FusionCodegen, host_dialect_refuses_strided_operands) {
 #include <filesystem>
 
 #include "accel/backend/cpu/fused_interpreter.h"
+#include "accel/backend/cpu/fused_rows.h"
 #include "accel/backend/cpu/host_jit.h"
 
 namespace accel {
@@ -172,7 +185,16 @@ TEST(FusionCodegen, host_kernels_compiled_by_the_system_compiler_match_the_inter
   setenv("ACCEL_CACHE_DIR", dir.c_str(), 1);
   Array f = ones_of({1000}, float32), i = astype(ones_of({1000}, float64) * 37, int32).eval();
   Array z = ones_of({1000}, complex128), g = sin(ones_of({1000}, float32) * 3).eval();
+  // Strided operands: a transpose, broadcast rows and columns, a reversed axis, a stepped slice.
+  Array m = reshape(sin(arange(2000, float32)), {40, 50}).eval(), h = astype(m, float16).eval();
+  Array mt = Array::view_of(m, {50, 40}, {1, 50}, 0), col = Array::view_of(m, {40, 1}, {50, 0}, 3);
+  Array rev = Array::view_of(m, {40, 50}, {-50, 1}, 39 * 50);
+  Array step = Array::view_of(m, {20, 25}, {100, 2}, 1);
   std::vector<Array> cases = {
+      mt * 2 + transpose(m) - 1,
+      (m - col) * 2 + sin(rev),
+      step * step - exp(step),
+      Array::view_of(h, {50, 40}, {1, 50}, 0) * 3 + astype(mt, float16),
       2 * f * g + f - 1,
       sin(g) * sin(g) + cos(g) * cos(g) - exp(-f) * g,
       floor_divide(i, weak_scalar(5, i.device())) +
@@ -185,17 +207,19 @@ TEST(FusionCodegen, host_kernels_compiled_by_the_system_compiler_match_the_inter
     ir::FusedRegion r = ir::fuse_elementwise(roots);
     ASSERT_TRUE(r.deferred.empty());
     std::vector<Array> a, b;
-    std::vector<char*> ptrs;
-    for (const Array& in : r.inputs) ptrs.push_back(static_cast<char*>(in.data()));
     for (const ir::Operand& o : r.ir.outputs) {
       a.push_back(Array::empty(r.shape, o.dtype));
       b.push_back(Array::empty(r.shape, o.dtype));
-      ptrs.push_back(static_cast<char*>(b.back().data()));
     }
     cpu::interpret_fused(r.ir, r.inputs, a);
     cpu::HostKernel fn = cpu::compile_host_kernel(r.ir);
     ASSERT_NE(fn, nullptr);
-    fn(ptrs.data(), 0, r.shape[0]);
+    const cpu::FusedSpace space = cpu::bind_fused(r.shape, r.inputs, b);
+    // Ranges that start and end inside rows, as the thread pool cuts them.
+    const int64_t total = shape_size(r.shape);
+    for (int64_t lo = 0; lo < total; lo += 777)
+      cpu::for_each_row(space, lo, std::min(total, lo + 777),
+                        [&](char* const* row, int64_t n) { fn(row, space.inner.data(), n); });
     if (is_complex(a[0].dtype())) {
       auto x = a[0].to_vector<std::complex<double>>(), w = b[0].to_vector<std::complex<double>>();
       for (size_t k = 0; k < x.size(); ++k)

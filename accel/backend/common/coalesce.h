@@ -1,7 +1,8 @@
 // The iteration space every backend walks, planned once: an N-d loop over several operands with
 // length-1 axes dropped and neighbouring axes merged wherever every operand steps through the
 // pair as through one axis, so a C-contiguous N-d walk becomes one row. Used by the CPU's
-// strided loops, fused interpreter and gathers/scatters, and by the CUDA launch layouts.
+// strided loops, fused interpreter and host-JIT launcher (cpu/fused_rows.h) and gathers/scatters,
+// and by the CUDA launch layouts.
 #pragma once
 #include <cstdint>
 #include <span>

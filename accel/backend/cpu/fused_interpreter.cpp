@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "accel/backend/common/coalesce.h"
 #include "accel/backend/cpu/elementwise_loops.h"
+#include "accel/backend/cpu/fused_rows.h"
 #include "accel/backend/cpu/strided_loop.h"
 #include "accel/backend/cpu/thread_pool.h"
 #include "accel/runtime/errors.h"
@@ -89,61 +89,17 @@ Plan make_plan(const ir::KernelIR& ir, int64_t block) {
   return p;
 }
 
-// The coalesced iteration space (backend/common/coalesce.h) over inputs then outputs, in byte
-// strides, with at least one dimension.
-struct Binding {
-  std::vector<char*> base;  // operand element 0: inputs, then outputs
-  Shape shape;
-  std::vector<Strides> strides;  // bytes, per operand
-};
-
-Binding bind(const Shape& shape, std::span<const Array> inputs, std::span<const Array> outputs) {
-  std::vector<char*> base;
-  std::vector<Strides> steps;
-  for (std::span<const Array> group : {inputs, outputs})
-    for (const Array& a : group) {
-      base.push_back(static_cast<char*>(a.data()));
-      Strides& s = steps.emplace_back(a.strides());
-      for (int64_t& v : s) v *= static_cast<int64_t>(a.itemsize());
-    }
-  plan::IterSpace space = plan::coalesce(shape, std::move(steps));
-  if (space.shape.empty()) {
-    space.shape.push_back(1);
-    for (auto& s : space.steps) s.push_back(0);
-  }
-  return {std::move(base), std::move(space.shape), std::move(space.steps)};
-}
-
-// Runs flat elements [begin, end) of the coalesced space, a block at a time.
-void run_range(const ir::KernelIR& ir, const Plan& plan, const Binding& b, int64_t block,
+// Runs flat elements [begin, end) of the coalesced space, a block of each row at a time.
+void run_range(const ir::KernelIR& ir, const Plan& plan, const FusedSpace& s, int64_t block,
                int64_t begin, int64_t end) {
-  const size_t nin = ir.inputs.size(), nops = b.base.size(), ninstr = ir.instrs.size();
-  const auto& shape = b.shape;
-  const int nd = static_cast<int>(shape.size());
+  const size_t nin = ir.inputs.size(), ninstr = ir.instrs.size();
   std::unique_ptr<char[]> scratch_mem(new char[plan.scratch_bytes + 64]);
   char* scratch = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(scratch_mem.get()) + 63) &
                                           ~uintptr_t(63));
-  std::vector<int64_t> idx(static_cast<size_t>(nd));
-  int64_t rem = begin;
-  for (int d = nd - 1; d >= 0; --d) {
-    idx[static_cast<size_t>(d)] = rem % shape[static_cast<size_t>(d)];
-    rem /= shape[static_cast<size_t>(d)];
-  }
-  std::vector<char*> row(nops);
-  std::vector<int64_t> row_stride(nops);
-  for (size_t k = 0; k < nops; ++k) row_stride[k] = b.strides[k][static_cast<size_t>(nd - 1)];
+  const std::vector<int64_t>& row_stride = s.inner;
   std::vector<char*> vp(ninstr);
   std::vector<int64_t> vs(ninstr);
-  const int64_t inner = shape[static_cast<size_t>(nd - 1)];
-  int64_t pos = begin;
-  while (pos < end) {
-    for (size_t k = 0; k < nops; ++k) {
-      char* p = b.base[k];
-      for (int d = 0; d < nd; ++d)
-        p += idx[static_cast<size_t>(d)] * b.strides[k][static_cast<size_t>(d)];
-      row[k] = p;
-    }
-    const int64_t row_n = std::min(inner - idx[static_cast<size_t>(nd - 1)], end - pos);
+  for_each_row(s, begin, end, [&](char* const* row, int64_t row_n) {
     for (int64_t j = 0; j < row_n; j += block) {
       const int64_t n = std::min(block, row_n - j);
       for (size_t i = 0; i < ninstr; ++i) {
@@ -185,14 +141,7 @@ void run_range(const ir::KernelIR& ir, const Plan& plan, const Binding& b, int64
         }
       }
     }
-    pos += row_n;
-    idx[static_cast<size_t>(nd - 1)] += row_n;
-    for (int d = nd - 1; d > 0 && idx[static_cast<size_t>(d)] >= shape[static_cast<size_t>(d)];
-         --d) {
-      idx[static_cast<size_t>(d)] = 0;
-      ++idx[static_cast<size_t>(d - 1)];
-    }
-  }
+  });
 }
 
 }  // namespace
@@ -202,7 +151,7 @@ void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
   const Shape& shape = outputs[0].shape();
   const int64_t total = shape_size(shape);
   if (total == 0) return;
-  const Binding b = bind(shape, inputs, outputs);
+  const FusedSpace b = bind_fused(shape, inputs, outputs);
   const int64_t block = std::min(kFusedBlock, total);
   const Plan plan = make_plan(ir, block);
   const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);

@@ -4,6 +4,7 @@
 
 #include "accel/backend/cpu/cpu_backend.h"
 #include "accel/backend/cpu/fused_interpreter.h"
+#include "accel/backend/cpu/fused_rows.h"
 #include "accel/backend/cpu/host_jit.h"
 #include "accel/backend/cpu/thread_pool.h"
 
@@ -14,11 +15,11 @@ void CpuBackend::run_kernel(const ir::KernelIR& ir, std::span<const Array> input
   const int64_t total = outputs[0].size();
   if (total == 0) return;
   if (HostKernel fn = host_kernel_for(ir, total)) {
-    std::vector<char*> ptrs;
-    for (const Array& a : inputs) ptrs.push_back(static_cast<char*>(a.data()));
-    for (const Array& a : outputs) ptrs.push_back(static_cast<char*>(a.data()));
+    const FusedSpace s = bind_fused(outputs[0].shape(), inputs, outputs);
     const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);
-    parallel_for(total, grain, [&](int64_t b, int64_t e) { fn(ptrs.data(), b, e); });
+    parallel_for(total, grain, [&](int64_t b, int64_t e) {
+      for_each_row(s, b, e, [&](char* const* row, int64_t n) { fn(row, s.inner.data(), n); });
+    });
     note_jit_run();
     return;
   }

@@ -95,7 +95,7 @@ class Jit {
   static bool worth_compiling(const ir::KernelIR& ir) {
     int ops = 0;
     for (const ir::Instr& in : ir.instrs) ops += in.kind == ir::InstrKind::op;
-    return ops >= 2 && ir.all_layouts(ir::Layout::contiguous, ir::Layout::scalar);
+    return ops >= 2 && !ir.has_layout(ir::Layout::by_value);
   }
 
   void work() {

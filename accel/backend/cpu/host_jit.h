@@ -13,9 +13,10 @@
 
 namespace accel::cpu {
 
-// A compiled kernel: runs flat elements [begin, end) over operand base pointers (inputs, then
-// outputs), all contiguous or scalar.
-using HostKernel = void (*)(char* const* ptrs, int64_t begin, int64_t end);
+// A compiled kernel: runs n elements along one row of the coalesced iteration space
+// (fused_rows.h); row[k] is operand k's first element there (inputs, then outputs), step[k] its
+// step along the row in bytes. A contiguous-only kernel's space is one row.
+using HostKernel = void (*)(char* const* row, const int64_t* step, int64_t n);
 
 // The compiled kernel of `ir` if it is ready. Otherwise asks for one in the background when it
 // pays for `elements` per run, and returns nullptr (the caller interprets).
