@@ -139,6 +139,17 @@ ir::KernelIR launch_on_host(const ir::KernelIR& ir, std::span<const Array> input
   return launch->ir;
 }
 
+// The fused region of `roots` (one region, nothing deferred), run on the emulator into new
+// outputs, one per output of the region's IR.
+std::vector<Array> fused_region_on_host(std::span<const Array> roots) {
+  ir::FusedRegion r = ir::fuse_elementwise(roots);
+  EXPECT_TRUE(r.deferred.empty());
+  std::vector<Array> outs;
+  for (const ir::Operand& o : r.ir.outputs) outs.push_back(empty(r.shape, o.dtype));
+  launch_on_host(r.ir, r.inputs, outs);
+  return outs;
+}
+
 Array doubles(const Shape& shape, double scale, int seed) {
   std::mt19937 rng(static_cast<unsigned>(seed));
   std::normal_distribution<double> normal(0, scale);
@@ -215,11 +226,7 @@ TEST(CudaKernelsOnHost, fused_region_with_two_outputs_matches_the_cpu_backend) {
   Array y = sin(at) * sin(at) + cos(at) * cos(at) - exp(negative(bb)) * c;
   Array z = astype(y * 2 + c, float32);
   Array roots[] = {y, z};
-  ir::FusedRegion r = ir::fuse_elementwise(roots);
-  ASSERT_TRUE(r.deferred.empty());
-  std::vector<Array> outs;
-  for (const ir::Operand& o : r.ir.outputs) outs.push_back(empty(r.shape, o.dtype));
-  launch_on_host(r.ir, r.inputs, outs);
+  std::vector<Array> outs = fused_region_on_host(roots);
   ASSERT_EQ(outs.size(), 2u);
   eval({y, z});
   expect_same(outs[0], y, 1e-15, "y");
@@ -232,11 +239,8 @@ TEST(CudaKernelsOnHost, sine_and_cosine_of_one_float_from_one_sincos_call_match_
   Array x = astype(doubles({50, 40}, 10, 6), float32).eval();
   Array s = sin(x) + 4, c = cos(x) * 2 + 4;
   Array roots[] = {s, c};
-  ir::FusedRegion r = ir::fuse_elementwise(roots);
-  ASSERT_TRUE(r.deferred.empty());
-  std::vector<Array> outs;
-  for (const ir::Operand& o : r.ir.outputs) outs.push_back(empty(r.shape, o.dtype));
-  launch_on_host(r.ir, r.inputs, outs);
+  std::vector<Array> outs = fused_region_on_host(roots);
+  ASSERT_EQ(outs.size(), 2u);
   eval({s, c});
   expect_same(outs[0], s, 1e-6, "sin");
   expect_same(outs[1], c, 1e-6, "cos");
