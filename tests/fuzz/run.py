@@ -31,15 +31,16 @@ WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "worker.py")
 class Child:
     """A worker process; restarted after a crash or a hang."""
 
-    def __init__(self, timeout):
+    def __init__(self, timeout, env=None):
         self.timeout = timeout
+        self.env = env
         self.proc = None
 
     def start(self):
         self.stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([sys.executable, "-X", "faulthandler", WORKER],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.stderr, text=True, bufsize=1)
+                                     stderr=self.stderr, text=True, bufsize=1, env=self.env)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
 
@@ -103,6 +104,9 @@ class Fuzzer:
         self.counts = collections.Counter()
         self.failures = []  # (seed, mode, kind, detail)
         self.lock = threading.Lock()
+        # --jit: the workers compile every fused kernel before it runs (worker.py counts failed
+        # builds as errors), so the values come from the host-compiled code, not the interpreter.
+        self.env = {**os.environ, "ACCEL_JIT_ALWAYS": "1"} if args.jit else None
 
     def request(self, **req):
         return {"fusion": self.modes, "device": self.args.device,
@@ -116,7 +120,7 @@ class Fuzzer:
         start = time.monotonic()
 
         def work():
-            child = Child(self.args.timeout)
+            child = Child(self.args.timeout, self.env)
             while True:
                 try:
                     seed = pending.get_nowait()
@@ -145,6 +149,8 @@ class Fuzzer:
     def record(self, seed, reply):
         with self.lock:
             self.counts["programs"] += 1
+            if self.args.jit:
+                self.counts["runs of compiled kernels"] += reply.get("compiled_runs", 0)
             for fusion in self.modes:
                 mode = "on" if fusion else "off"
                 r = reply["off"] if mode == "off" and "off" in reply else reply
@@ -167,7 +173,7 @@ class Fuzzer:
         for seed, mode, kind, _ in self.failures:
             by_seed[seed][mode] = kind
         found = []
-        child = Child(self.args.timeout)
+        child = Child(self.args.timeout, self.env)
         for seed, kinds in sorted(by_seed.items()):
             modes = ["on" if f else "off" for f in self.modes]
             if any(k in ("crash", "hang") for k in kinds.values()):
@@ -190,7 +196,7 @@ class Fuzzer:
 
     def explain(self, seed, mode, kind, detail):
         """Classifies and shrinks one failure; returns its report."""
-        child = Child(self.args.timeout)
+        child = Child(self.args.timeout, self.env)
         program = generate(seed)
         tags = []
         other = "off" if mode == "on" else "on"
@@ -206,6 +212,8 @@ class Fuzzer:
                            "id": 0})
         child.stop()
         now_kind, now_detail = outcome(reply, mode)
+        if self.args.jit:
+            tags.append("compiled kernels: reproduce with ACCEL_JIT_ALWAYS=1")
         head = f"seed {seed}, fusion {mode}: {kind}" + (f" ({', '.join(tags)})" if tags else "")
         return (f"{head}\n  {detail.splitlines()[0] if detail else ''}\n"
                 f"  shrunk from {len(program.stmts)} to {len(small.stmts)} statements: "
@@ -223,6 +231,9 @@ def main(argv=None):
     ap.add_argument("--fusion", choices=["both", "on", "off"], default="both")
     ap.add_argument("--namespace", choices=["accel", "numpy"], default="accel",
                     help="numpy: call NumPy's functions on accel arrays (its dispatch protocols)")
+    ap.add_argument("--jit", action="store_true",
+                    help="compile every fused CPU kernel with the host compiler before it runs "
+                         "(ACCEL_JIT_ALWAYS=1): the compiled code is checked, not the interpreter")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=120, help="seconds per program")
     ap.add_argument("--shrink", type=int, default=5, help="failures to shrink and print")
@@ -248,7 +259,7 @@ def main(argv=None):
 
     print(f"fuzz: {fuzzer.counts['programs']} programs (seeds {args.seed}.."
           f"{args.seed + args.programs - 1}), device {args.device}, fusion {args.fusion}, "
-          f"{args.jobs} jobs, {elapsed:.1f} s")
+          f"{args.jobs} jobs{', compiled kernels' if args.jit else ''}, {elapsed:.1f} s")
     for key in sorted(k for k in fuzzer.counts if k != "programs"):
         print(f"  {key}: {fuzzer.counts[key]}")
     seen = set()

@@ -20,6 +20,10 @@ from generate import generate  # noqa: E402
 from oracle import Reference, Unstable, check  # noqa: E402
 from program import Invalid, Program, run_accel, small_ops_at_once  # noqa: E402
 
+# run.py --jit: every fused kernel is compiled before it runs; a kernel that fails to build is
+# reported as an error of the program (it would have been interpreted silently).
+JIT_ALWAYS = os.environ.get("ACCEL_JIT_ALWAYS", "") not in ("", "0")
+
 
 def to_numpy(value):
     # Through NumPy's namespace, an expression of NumPy scalars alone stays a NumPy value.
@@ -35,16 +39,22 @@ def handle(req):
     except Unstable:
         return {"unstable": True}
     verdicts = {}
+    compiled_runs = ac.jit_stats()["jit_runs"]
     for fusion in req["fusion"]:
         print(json.dumps({"running": fusion}), flush=True)
         ac.set_fusion(fusion)
         ac.set_eager_small(small_ops_at_once(fusion, program.seed))
-        verdicts["on" if fusion else "off"] = check(
+        failed_builds = ac.jit_stats()["failures"]
+        verdict = check(
             program, reference,
             lambda p: run_accel(p, ac, req.get("device", "cpu"), req.get("eager", False),
                                 req.get("namespace", "accel")),
             to_numpy)
-    return {"verdicts": verdicts}
+        if JIT_ALWAYS and ac.jit_stats()["failures"] > failed_builds:
+            verdict = {"verdict": "error", "detail": "a fused kernel did not build with the host "
+                       "compiler (ACCEL_DEBUG=1 prints the compiler's message)"}
+        verdicts["on" if fusion else "off"] = verdict
+    return {"verdicts": verdicts, "compiled_runs": ac.jit_stats()["jit_runs"] - compiled_runs}
 
 
 def main():

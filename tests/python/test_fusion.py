@@ -277,6 +277,41 @@ def test_jit_compiles_once_then_hits_the_disk_cache_and_recovers_from_corruption
     assert third["ok"] and third["compiles"] == 1 and third["failures"] == 0
 
 
+JIT_ALWAYS_SCRIPT = r"""
+import json
+import numpy as np
+import accel as ac
+ac.set_eager_small(False)  # keep the 12-element ops lazy, so they fuse
+mn = np.arange(12.0).reshape(3, 4)
+m = ac.asarray(mn, copy=True)
+before = ac.jit_stats()
+y = ac.asnumpy((m.T * 2 + 1).eval())  # strided, small, seen once: compiled all the same
+row = ac.asnumpy(((m - m[0]) * 3).eval())  # a broadcast row
+after = ac.jit_stats()
+print(json.dumps(dict(
+    ok=bool(np.array_equal(y, mn.T * 2 + 1) and np.array_equal(row, (mn - mn[0]) * 3)),
+    built=after["compiles"] + after["disk_hits"] - before["compiles"] - before["disk_hits"],
+    runs=after["jit_runs"] - before["jit_runs"], failures=after["failures"])))
+"""
+
+
+@pytest.mark.cxx
+def test_jit_always_compiles_every_fused_kernel_before_its_first_run(tmp_path):
+    """ACCEL_JIT_ALWAYS=1 (the fuzzer's --jit): no size or repetition threshold, no background
+    thread; the first run already uses the compiled kernel."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, ACCEL_CACHE_DIR=str(tmp_path), ACCEL_JIT="1", ACCEL_JIT_ALWAYS="1")
+    r = subprocess.run([sys.executable, "-c", JIT_ALWAYS_SCRIPT], env=env, capture_output=True,
+                       text=True, timeout=240)
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    assert got == {"ok": True, "built": 2, "runs": 2, "failures": 0}, got
+
+
 JIT_AGREES_SCRIPT = r"""
 import json
 import numpy as np

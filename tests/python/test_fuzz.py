@@ -16,6 +16,7 @@ import run as fuzz  # noqa: E402
 FIXED_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_PROGRAMS", 3000))
 FRESH_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_FRESH", 1000))
 DISPATCH_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_DISPATCH", 500))
+JIT_PROGRAMS = int(os.environ.get("ACCEL_FUZZ_JIT", 30))
 
 
 def fuzz_passes(seed, programs, capsys, fail_on="any"):
@@ -51,6 +52,21 @@ def test_fixed_programs_through_numpys_functions(capsys):
     out = capsys.readouterr().out
     print(out)
     assert status == 0, out
+
+
+@pytest.mark.cxx
+def test_fixed_programs_through_host_compiled_kernels(capsys):
+    """Every fused kernel compiled by the host JIT before it runs (--jit, ACCEL_JIT_ALWAYS=1),
+    whatever its size: the compiled code over the programs' strided, broadcast and 0-d views is
+    checked against NumPy, not the interpreter that serves small arrays otherwise. About 4
+    compiled runs per program, 1-2 s each on 2 cores: ACCEL_FUZZ_JIT sets how many."""
+    status = fuzz.main(["--programs", str(JIT_PROGRAMS), "--seed", "0", "--fusion", "on", "--jit",
+                        "--jobs", "2", "--shrink", "3"])
+    out = capsys.readouterr().out
+    print(out)
+    assert status == 0, out
+    compiled = int(out.split("runs of compiled kernels: ")[1].split()[0])
+    assert compiled >= JIT_PROGRAMS, f"only {compiled} compiled runs: the JIT was not used\n{out}"
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -42,6 +42,11 @@ class Jit {
     Entry& e = entry(ir);
     if (e.state == State::ready) return e.fn;
     if (e.state != State::seen) return nullptr;
+    if (always_) {
+      if (!compilable(ir)) return nullptr;
+      lock.unlock();
+      return compile_waiting(ir);
+    }
     ++e.runs;
     const bool pays = elements >= kJitAtOnceElements ||
                       (elements >= kJitRepeatedElements && e.runs >= kJitRepeatedRuns);
@@ -86,16 +91,44 @@ class Jit {
   }
 
   std::atomic<bool> enabled_{config::flag(config::Var::ACCEL_JIT, true)};
+  const bool always_ = config::flag(config::Var::ACCEL_JIT_ALWAYS, false);
   std::atomic<uint64_t> jit_runs_{0};
 
  private:
   // Under mutex_. Keyed by the full IR (plan::KernelTable), not by its hash alone.
   Entry& entry(const ir::KernelIR& ir) { return entries_.insert(plan::kHostDevice, ir, Entry{}); }
 
+  // The host dialect takes every layout but by-value parameters (a CUDA launch's).
+  static bool compilable(const ir::KernelIR& ir) { return !ir.has_layout(ir::Layout::by_value); }
+
+  // One op gains nothing over its typed loop; two or more save the passes between them.
   static bool worth_compiling(const ir::KernelIR& ir) {
     int ops = 0;
     for (const ir::Instr& in : ir.instrs) ops += in.kind == ir::InstrKind::op;
-    return ops >= 2 && !ir.has_layout(ir::Layout::by_value);
+    return ops >= 2 && compilable(ir);
+  }
+
+  // ACCEL_JIT_ALWAYS: compiled in the caller's thread before the first run. A kernel that does
+  // not build stays interpreted and counts as a failure (the fuzzer's JIT mode checks the count).
+  HostKernel compile_waiting(const ir::KernelIR& ir) {
+    HostKernel fn = nullptr;
+    try {
+      fn = build(ir);
+    } catch (const std::exception& ex) {
+      report_failure(ir, ex);
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    Entry& e = entry(ir);
+    if (e.state == State::ready) return e.fn;  // another thread finished it first
+    e.state = fn ? State::ready : State::failed;
+    e.fn = fn;
+    if (!fn) ++stats_.failures;
+    return fn;
+  }
+
+  static void report_failure(const ir::KernelIR& ir, const std::exception& ex) {
+    if (config::number(config::Var::ACCEL_DEBUG).value_or(0) >= 1)
+      std::fprintf(stderr, "[accel jit] %s stays interpreted: %s\n", ir.name().c_str(), ex.what());
   }
 
   void work() {
@@ -111,9 +144,7 @@ class Jit {
       try {
         fn = build(job.ir);
       } catch (const std::exception& e) {
-        if (config::number(config::Var::ACCEL_DEBUG).value_or(0) >= 1)
-          std::fprintf(stderr, "[accel jit] %s stays interpreted: %s\n", job.ir.name().c_str(),
-                       e.what());
+        report_failure(job.ir, e);
       }
       std::lock_guard<std::mutex> lock(mutex_);
       Entry& e = entry(job.ir);
