@@ -89,9 +89,9 @@ Plan make_plan(const ir::KernelIR& ir, int64_t block) {
   return p;
 }
 
-// Runs flat elements [begin, end) of the coalesced space, a block of each row at a time.
-void run_range(const ir::KernelIR& ir, const Plan& plan, const FusedSpace& s, int64_t block,
-               int64_t begin, int64_t end) {
+// Runs units [begin, end) of the walk (fused_rows.h), a block of each row at a time.
+void run_range(const ir::KernelIR& ir, const Plan& plan, const FusedSpace& s, const FusedWalk& w,
+               int64_t block, int64_t begin, int64_t end) {
   const size_t nin = ir.inputs.size(), ninstr = ir.instrs.size();
   std::unique_ptr<char[]> scratch_mem(new char[plan.scratch_bytes + 64]);
   char* scratch = reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(scratch_mem.get()) + 63) &
@@ -99,7 +99,7 @@ void run_range(const ir::KernelIR& ir, const Plan& plan, const FusedSpace& s, in
   const std::vector<int64_t>& row_stride = s.inner;
   std::vector<char*> vp(ninstr);
   std::vector<int64_t> vs(ninstr);
-  for_each_row(s, begin, end, [&](char* const* row, int64_t row_n) {
+  for_each_walk_row(s, w, begin, end, [&](char* const* row, int64_t row_n) {
     for (int64_t j = 0; j < row_n; j += block) {
       const int64_t n = std::min(block, row_n - j);
       for (size_t i = 0; i < ninstr; ++i) {
@@ -152,12 +152,13 @@ void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
   const int64_t total = shape_size(shape);
   if (total == 0) return;
   const FusedSpace b = bind_fused(shape, inputs, outputs);
+  const FusedWalk w = plan_walk(b);
   const int64_t block = std::min(kFusedBlock, total);
   const Plan plan = make_plan(ir, block);
   const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);
-  if (total < 2 * grain || num_threads() == 1) return run_range(ir, plan, b, block, 0, total);
-  parallel_for(total, grain,
-               [&](int64_t lo, int64_t hi) { run_range(ir, plan, b, block, lo, hi); });
+  if (total < 2 * grain || num_threads() == 1) return run_range(ir, plan, b, w, block, 0, w.units);
+  parallel_for(w.units, std::max<int64_t>(grain / w.unit_elements, 1),
+               [&](int64_t lo, int64_t hi) { run_range(ir, plan, b, w, block, lo, hi); });
 }
 
 }  // namespace accel::cpu

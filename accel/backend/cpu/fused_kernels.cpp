@@ -16,9 +16,11 @@ void CpuBackend::run_kernel(const ir::KernelIR& ir, std::span<const Array> input
   if (total == 0) return;
   if (HostKernel fn = host_kernel_for(ir, total)) {
     const FusedSpace s = bind_fused(outputs[0].shape(), inputs, outputs);
+    const FusedWalk w = plan_walk(s);
     const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);
-    parallel_for(total, grain, [&](int64_t b, int64_t e) {
-      for_each_row(s, b, e, [&](char* const* row, int64_t n) { fn(row, s.inner.data(), n); });
+    parallel_for(w.units, std::max<int64_t>(grain / w.unit_elements, 1), [&](int64_t b, int64_t e) {
+      for_each_walk_row(s, w, b, e,
+                        [&](char* const* row, int64_t n) { fn(row, s.inner.data(), n); });
     });
     note_jit_run();
     return;
