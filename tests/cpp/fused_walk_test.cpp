@@ -19,7 +19,7 @@ namespace {
 void expect_each_element_once(const Array& in, const Array& out, int64_t cut) {
   const Array inputs[] = {in}, outputs[] = {out};
   const cpu::FusedSpace s = cpu::bind_fused(out.shape(), inputs, outputs);
-  const cpu::FusedWalk w = cpu::plan_walk(s);
+  const cpu::TileWalk w = cpu::plan_walk(s);
   const int64_t total = out.size();
   std::vector<int> seen(static_cast<size_t>(total), 0);
   const auto* out0 = static_cast<const float*>(out.data());
@@ -45,14 +45,14 @@ Array numbered(const Shape& shape) {
   return Array::from_vector(v, shape);
 }
 
-TEST(FusedWalk, a_transposed_input_is_walked_in_tiles_covering_every_element_once) {
+TEST(TileWalk, a_transposed_input_is_walked_in_tiles_covering_every_element_once) {
   // 3 x 70 x 130 with the input the transpose of a 3 x 130 x 70 array: ragged tiles on both axes.
   Array src = numbered({3, 70, 130});
   Array t = ascontiguousarray(swapaxes(src, 1, 2)).eval();  // holds, at (b, j, i), src[b, i, j]
   Array in = swapaxes(t, 1, 2);                            // at (b, i, j): src's flat index
   Array out = Array::empty({3, 70, 130}, float32);
   const Array inputs[] = {in}, outputs[] = {out};
-  const cpu::FusedWalk w = cpu::plan_walk(cpu::bind_fused(out.shape(), inputs, outputs));
+  const cpu::TileWalk w = cpu::plan_walk(cpu::bind_fused(out.shape(), inputs, outputs));
   ASSERT_TRUE(w.tiled);
   // Tiles shrink (to 64 at least) until each thread has a few: here some tiles are ragged.
   ASSERT_LT(w.tile_c, 130);
@@ -60,7 +60,7 @@ TEST(FusedWalk, a_transposed_input_is_walked_in_tiles_covering_every_element_onc
   for (int64_t cut : {1, 2, 7, 1000}) expect_each_element_once(in, out, cut);
 }
 
-TEST(FusedWalk, contiguous_broadcast_and_narrow_spaces_are_walked_by_rows) {
+TEST(TileWalk, contiguous_broadcast_and_narrow_spaces_are_walked_by_rows) {
   Array out = Array::empty({70, 130}, float32);
   Array row = Array::view_of(numbered({130}), {70, 130}, {0, 1}, 0);
   Array col = Array::view_of(numbered({70}), {70, 130}, {1, 0}, 0);
@@ -75,14 +75,14 @@ TEST(FusedWalk, contiguous_broadcast_and_narrow_spaces_are_walked_by_rows) {
   EXPECT_FALSE(cpu::plan_walk(cpu::bind_fused(narrow_out.shape(), inputs, outputs)).tiled);
 }
 
-TEST(FusedWalk, a_transposed_output_is_tiled_too) {
+TEST(TileWalk, a_transposed_output_is_tiled_too) {
   // The kernel writes through a transposed view: out[i, j] lands at t[j, i].
   Array in = numbered({90, 66});
   Array t = Array::empty({66, 90}, float32);
   Array out = Array::view_of(t, {90, 66}, {1, 90}, 0);
   const Array inputs[] = {in}, outputs[] = {out};
   const cpu::FusedSpace s = cpu::bind_fused(out.shape(), inputs, outputs);
-  const cpu::FusedWalk w = cpu::plan_walk(s);
+  const cpu::TileWalk w = cpu::plan_walk(s);
   ASSERT_TRUE(w.tiled);
   std::vector<int> seen(90 * 66, 0);
   cpu::for_each_walk_row(s, w, 0, w.units, [&](char* const* row, int64_t n) {

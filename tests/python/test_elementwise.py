@@ -797,3 +797,24 @@ def test_sqrt_matches_numpy_bit_for_bit(dtype, device):
             got = ac.asnumpy(ac.sqrt(ac.asarray(xn, copy=True, device=device)))
             assert got.dtype == want.dtype
             np.testing.assert_array_equal(got.view(f"u{want.itemsize}"), want.view(f"u{want.itemsize}"))
+
+
+# Single ops with a transposed operand walk tiles of the last two axes on the CPU
+# (cpu/tile_walk.h): full tiles, ragged edges, batches, outputs written through transposed views,
+# dtypes of every width.
+@pytest.mark.parametrize("shape", [(1100, 1300), (3, 130, 70), (2, 1, 600, 515), (2, 700)])
+@pytest.mark.parametrize("dtype", ["uint8", "float32", "complex128"])
+def test_single_ops_on_transposed_operands_match_numpy(shape, dtype, device):
+    rng = np.random.default_rng(len(shape))
+    an = (rng.standard_normal(shape) * 50).astype(dtype)
+    bn = (rng.standard_normal(shape[:-2] + shape[-2:][::-1]) * 50).astype(dtype)
+    a, b = on_device(an, device), on_device(bn, device)
+    bt, bnt = ac.matrix_transpose(b), np.swapaxes(bn, -1, -2)
+    np.testing.assert_array_equal(ac.asnumpy(a + bt), an + bnt)
+    np.testing.assert_array_equal(ac.asnumpy(bt * 3), bnt * np.array(3, dtype))
+    np.testing.assert_array_equal(ac.asnumpy(ac.ascontiguousarray(bt)), np.ascontiguousarray(bnt))
+    wide = "complex64" if dtype == "complex128" else "float64"
+    np.testing.assert_array_equal(ac.asnumpy(ac.astype(bt, getattr(ac, wide))), bnt.astype(wide))
+    c = ac.zeros(bn.shape, dtype=getattr(ac, dtype), device=device)
+    ac.matrix_transpose(c)[...] = a  # a copy into a transposed view
+    np.testing.assert_array_equal(ac.asnumpy(c), np.swapaxes(an, -1, -2))

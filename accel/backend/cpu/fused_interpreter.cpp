@@ -90,7 +90,7 @@ Plan make_plan(const ir::KernelIR& ir, int64_t block) {
 }
 
 // Runs units [begin, end) of the walk (fused_rows.h), a block of each row at a time.
-void run_range(const ir::KernelIR& ir, const Plan& plan, const FusedSpace& s, const FusedWalk& w,
+void run_range(const ir::KernelIR& ir, const Plan& plan, const FusedSpace& s, const TileWalk& w,
                int64_t block, int64_t begin, int64_t end) {
   const size_t nin = ir.inputs.size(), ninstr = ir.instrs.size();
   std::unique_ptr<char[]> scratch_mem(new char[plan.scratch_bytes + 64]);
@@ -152,7 +152,7 @@ void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
   const int64_t total = shape_size(shape);
   if (total == 0) return;
   const FusedSpace b = bind_fused(shape, inputs, outputs);
-  const FusedWalk w = plan_walk(b);
+  const TileWalk w = plan_walk(b);
   const int64_t block = std::min(kFusedBlock, total);
   const Plan plan = make_plan(ir, block);
   const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);

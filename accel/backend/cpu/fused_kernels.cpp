@@ -16,7 +16,7 @@ void CpuBackend::run_kernel(const ir::KernelIR& ir, std::span<const Array> input
   if (total == 0) return;
   if (HostKernel fn = host_kernel_for(ir, total)) {
     const FusedSpace s = bind_fused(outputs[0].shape(), inputs, outputs);
-    const FusedWalk w = plan_walk(s);
+    const TileWalk w = plan_walk(s);
     const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);
     parallel_for(w.units, std::max<int64_t>(grain / w.unit_elements, 1), [&](int64_t b, int64_t e) {
       for_each_walk_row(s, w, b, e,

@@ -4,6 +4,7 @@
 
 #include "accel/backend/common/coalesce.h"
 #include "accel/backend/cpu/thread_pool.h"
+#include "accel/backend/cpu/tile_walk.h"
 #include "accel/runtime/errors.h"
 
 #include <string>
@@ -87,6 +88,23 @@ void run_strided(InnerLoop loop, const Shape& shape, std::span<const StridedOper
   Layout l;
   coalesce(shape, operands, l);
   const int64_t grain = std::max<int64_t>(kParallelGrain / std::max(cost, 1), 1024);
+  const int nops = static_cast<int>(operands.size());
+  const int64_t* strides[kMaxOperands];
+  for (int k = 0; k < nops; ++k) strides[k] = l.strides[k];
+  if (const TileWalk w = plan_tiles(l.ndim, l.shape, nops, strides); w.tiled) {
+    char* base[kMaxOperands];
+    int64_t inner[kMaxOperands];
+    for (int k = 0; k < nops; ++k) {
+      base[k] = operands[k].data;
+      inner[k] = l.strides[k][l.ndim - 1];
+    }
+    auto tiles = [&](int64_t b, int64_t e) {
+      for_each_tile_row(l.ndim, l.shape, nops, base, strides, w, b, e,
+                        [&](char* const* ptrs, int64_t n) { loop(ptrs, inner, n); });
+    };
+    if (total < 2 * grain || num_threads() == 1) return tiles(0, w.units);
+    return parallel_for(w.units, std::max<int64_t>(grain / w.unit_elements, 1), tiles);
+  }
   if (total < 2 * grain || num_threads() == 1) return run_range(loop, l, operands, 0, total);
   parallel_for(total, grain, [&](int64_t b, int64_t e) { run_range(loop, l, operands, b, e); });
 }
