@@ -152,6 +152,12 @@ def linalg_cusolver():
         q, r = ac.linalg.qr(gpu(m), mode="complete")
         close(ac.asnumpy(q) @ ac.asnumpy(r), m, rtol=1e-9)
         close(np.abs(ac.asnumpy(r)), np.abs(np.linalg.qr(m, mode="complete").R), rtol=1e-9)
+    for g in (rng.standard_normal((3, 30, 30)),
+              rng.standard_normal((3, 30, 30)) + 1j * rng.standard_normal((3, 30, 30))):
+        w, v = (ac.asnumpy(r) for r in ac.linalg.eig(gpu(g)))
+        close(g.astype(w.dtype) @ v, v * w[:, None, :], rtol=1e-9)
+        close(np.sort_complex(ac.asnumpy(ac.linalg.eigvals(gpu(g)))),
+              np.sort_complex(np.linalg.eigvals(g)).astype(w.dtype), rtol=1e-9)
     singular = np.ones((2, 4, 4))
     try:
         ac.linalg.inv(gpu(singular))

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <complex>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -265,6 +266,68 @@ void cusolver_eigh(const Array& a, const Array& w, const Array* v, const char* o
   // M's eigenvectors are the columns of the column-major result: matrix_transpose of the
   // row-major view; A's are their conjugates.
   if (v) assign(*v, conj(matrix_transpose(f)), op);
+}
+
+Array unpack_real_eigenvectors(const Array& vr_rows, const Array& values) {
+  const Device dev = values.device();
+  const Array zero = Array::scalar(0.0, true, dev);
+  const Array im = expand_dims(imag(values), {-1});  // one per row
+  const Array first = greater(im, zero), second = less(im, zero);
+  const Array next = roll(vr_rows, {-1}, Axes{-2}), prev = roll(vr_rows, {1}, Axes{-2});
+  const Array re = where(second, prev, vr_rows);
+  const Array im_part = where(first, next, where(second, negative(vr_rows), zero));
+  return add(astype(re, values.dtype()),
+             multiply(astype(im_part, values.dtype()),
+                      Array::scalar(std::complex<double>(0.0, 1.0), true, dev)));
+}
+
+void cusolver_eig(const Array& a, const Array& w, const Array* v, const char* op) {
+  const int64_t n = a.shape(-1), nb = count(batch_shape(a, 2));
+  {
+    const CusolverApi& api = cusolver();
+    const std::string where = std::string(op) + " cuda:" + std::to_string(a.device().index);
+    api.require(api.geev_buffer_size, CusolverApi::geev_buffer_size_symbol, where);
+    api.require(api.geev, CusolverApi::geev_symbol, where);
+  }
+  if (nb == 0 || n == 0) return;
+  // NumPy checks first: geev would loop or return garbage on them.
+  if (!all(isfinite(a)).item<bool>())
+    throw LinAlgError(std::string("[") + op + "] Array must not contain infs or NaNs");
+  // Eigenvalues alone: the row-major copy, which read in column-major order is A^T, with A's
+  // eigenvalues. Eigenvectors: A in column-major order; its right eigenvectors are VR's columns.
+  const Array f = v ? column_major(a) : private_copy(a);
+  const Array values = Array::empty(w.shape(), w.dtype(), w.device());
+  const Array vr = v ? Array::empty(a.shape(), a.dtype(), a.device()) : Array();
+  const int jobvr = v ? kEigVectors : kEigNoVectors;
+  const int64_t ldvr = v ? n : 1;
+  const Array info = infos(nb, a.device().index);
+  std::vector<char> host_work;  // kept until check_infos has waited for the calls
+  std::string where;
+  {
+    Session s(a, op);
+    where = s.where;
+    const int type = kDataType[s.p], type_w = kComplexDataType[s.p];
+    size_t device_bytes = 0, host_bytes = 0;
+    s.api.check(
+        s.api.geev_buffer_size(s.h.handle, s.h.params, kEigNoVectors, jobvr, n, type, at(f, 0, 0),
+                               n, type_w, at(values, 0, 0), type, nullptr, 1, type,
+                               v ? at(vr, 0, 0) : nullptr, ldvr, type, &device_bytes, &host_bytes),
+        "cusolverDnXgeev_bufferSize", s.where);
+    const auto work = s.workspace(static_cast<int64_t>(device_bytes), 1);
+    host_work.resize(std::max<size_t>(1, host_bytes));
+    for (int64_t i = 0; i < nb; ++i)
+      s.api.check(s.api.geev(s.h.handle, s.h.params, kEigNoVectors, jobvr, n, type, at(f, i, n * n),
+                             n, type_w, at(values, i, n), type, nullptr, 1, type,
+                             v ? at(vr, i, n * n) : nullptr, ldvr, type, work->data(), device_bytes,
+                             host_work.data(), host_bytes, at<int>(info, i, 1)),
+                  "cusolverDnXgeev", s.where);
+  }
+  check_infos(info, where, op, "Eigenvalues did not converge");
+  assign(w, values, op);
+  if (!v) return;
+  // VR's columns are the rows of its row-major view: the eigenvectors are their transpose.
+  assign(*v, matrix_transpose(is_complex(a.dtype()) ? vr : unpack_real_eigenvectors(vr, values)),
+         op);
 }
 
 void cusolver_svd(const Array& a, const Array& s, const Array* u, const Array* vh, bool full) {

@@ -20,6 +20,16 @@ void cusolver_slogdet(const Array& a, const Array& sign, const Array& logabsdet,
 void cusolver_cholesky(const Array& a, bool upper, const Array& out);
 // Reads a's lower triangle; eigenvalues ascending; `op` names the caller (eigh, eigvalsh).
 void cusolver_eigh(const Array& a, const Array& w, const Array* v, const char* op);
+// Eigenvalues (complex) of a general matrix into w, right eigenvectors (complex, unit norm) into
+// v's columns when v is given; `op` names the caller (eig, eigvals). Needs cusolverDnXgeev (CUDA
+// 12.6): without it BackendUnavailable, the other factorisations unaffected.
+void cusolver_eig(const Array& a, const Array& w, const Array* v, const char* op);
+// Real geev's right eigenvectors as complex ones, by accel's ops on any device (so tested on the
+// CPU). VR's columns, here the rows of vr_rows (batch..., n, n), hold a real eigenvalue's vector
+// as it is and a complex pair w_j, w_j+1 = conj(w_j) (Im w_j > 0 first, as LAPACK) as
+// v_j = VR_j + i VR_j+1, v_j+1 = VR_j - i VR_j+1; `values` (batch..., n) are the eigenvalues.
+// Returns the vectors as rows, in values' complex dtype.
+Array unpack_real_eigenvectors(const Array& vr_rows, const Array& values);
 void cusolver_svd(const Array& a, const Array& s, const Array* u, const Array* vh, bool full);
 void cusolver_qr(const Array& a, const Array* q, const Array& r, bool complete);
 

@@ -146,12 +146,11 @@ namespace {
 EigResult eig_impl(const Array& x, bool vectors) {
   const char* op = vectors ? "eig" : "eigvals";
   Array a = matrices(x, op, true);
-  require_cpu(a, op, "cuSOLVER's geev is not wired yet");
   const int64_t n = a.shape(-1);
   const Dtype cdt = is_complex(a.dtype()) ? a.dtype() : complex_dtype(a.dtype());
   EigResult r{out(with(batch_of(a, 2), {n}), cdt, a.device()),
               vectors ? out(a.shape(), cdt, a.device()) : Array()};
-  cpu::lapack_eig(a, r.eigenvalues, vectors ? &r.eigenvectors : nullptr);
+  eig_on_device(a, r.eigenvalues, vectors ? &r.eigenvectors : nullptr, op);
   return r;
 }
 }  // namespace

@@ -3,7 +3,8 @@
 // matrix), promotes the input to float32/float64/complex64/complex128 (integers and bool to
 // float64, as NumPy) and runs once per matrix of the leading (batch) axes. On the CPU through
 // LAPACK (backend/cpu/lapack.h), on CUDA through cuSOLVER (ops/linalg_cusolver.h),
-// dispatched by ops/linalg_device.h; eig/eigvals are CPU-only (cuSOLVER's geev is not wired).
+// dispatched by ops/linalg_device.h (eig/eigvals on CUDA need cuSOLVER's cusolverDnXgeev, CUDA
+// 12.6).
 // Results are computed, not pending.
 #pragma once
 #include <optional>

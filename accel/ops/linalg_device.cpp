@@ -45,6 +45,11 @@ void eigh_on_device(const Array& a, const Array& w, const Array* v, const char* 
   cpu::lapack_eigh(a, w, v);
 }
 
+void eig_on_device(const Array& a, const Array& w, const Array* v, const char* op) {
+  if (a.device().is_cuda()) return cusolver_eig(a, w, v, op);
+  cpu::lapack_eig(a, w, v);
+}
+
 void svd_on_device(const Array& a, const Array& s, const Array* u, const Array* vh, bool full) {
   if (a.device().is_cuda()) return cusolver_svd(a, s, u, vh, full);
   cpu::lapack_svd(a, s, u, vh, full);

@@ -20,6 +20,7 @@ void slogdet_on_device(const Array& a, const Array& sign, const Array& logabsdet
                        const Array* det = nullptr);
 void cholesky_on_device(const Array& a, bool upper, const Array& out);
 void eigh_on_device(const Array& a, const Array& w, const Array* v, const char* op);
+void eig_on_device(const Array& a, const Array& w, const Array* v, const char* op);
 void svd_on_device(const Array& a, const Array& s, const Array* u, const Array* vh, bool full);
 void qr_on_device(const Array& a, const Array* q, const Array& r, bool complete);
 

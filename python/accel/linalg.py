@@ -5,8 +5,8 @@ svd, svdvals, qr, and pinv and matrix_rank on the SVD) are C++ ops over LAPACK
 (accel/ops/linalg_decompose.h), batched over the leading axes and spread over accel's threads.
 The rest are compositions of those and of accel's own ops, written here: the norms, lstsq, cond,
 cross, matrix_power, multi_dot (in the cheapest order), and the hermitian= forms of svd, pinv and
-matrix_rank (from eigh). CUDA arrays run on cuSOLVER (loaded at run time; eig/eigvals are
-CPU-only); without it they raise BackendUnavailable."""
+matrix_rank (from eigh). CUDA arrays run on cuSOLVER (loaded at run time; eig/eigvals need
+cusolverDnXgeev, CUDA 12.6); without it they raise BackendUnavailable."""
 
 import math
 import operator

@@ -1,13 +1,15 @@
 // cuFFT and cuSOLVER without a GPU: accel's declarations and constants against the toolkit's
 // headers (compile time), every symbol in cufft_api.def and cusolver_api.def exported by the
 // toolkit's libraries and loaded through accel's loader, the plan key and plan cache (pure host
-// code), and, on a machine without a driver, typed errors instead of crashes. What needs a GPU
+// code), real geev's packed eigenvectors unpacked by accel's ops (on the CPU), and, on a machine
+// without a driver, typed errors instead of crashes. What needs a GPU
 // (the transforms and factorisations themselves) is tested from Python (tests/python/test_fft.py,
 // test_linalg_lapack.py) on the first GPU run.
 #include <accel/accel.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -22,6 +24,7 @@
 #include "accel/backend/cuda/fft.h"
 #include "accel/backend/cuda/plan_cache.h"
 #include "accel/ops/fft.h"
+#include "accel/ops/linalg_cusolver.h"
 #include "accel/ops/linalg_decompose.h"
 
 #ifdef ACCEL_HAVE_CUDA_LIBRARY_HEADERS
@@ -50,6 +53,12 @@ TEST(CudaFftSolverAbi, constants_match_cufft_h_and_cusolver_common_h) {
   static_assert(cu::kEigNoVectors == CUSOLVER_EIG_MODE_NOVECTOR);
   static_assert(cu::kEigVectors == CUSOLVER_EIG_MODE_VECTOR);
   static_assert(0 == CUBLAS_OP_N);  // ops/linalg_cusolver.cpp's getrs
+  static_assert(cu::kDataType[cu::kSingle] == CUDA_R_32F);
+  static_assert(cu::kDataType[cu::kDouble] == CUDA_R_64F);
+  static_assert(cu::kDataType[cu::kComplexSingle] == CUDA_C_32F);
+  static_assert(cu::kDataType[cu::kComplexDouble] == CUDA_C_64F);
+  for (int p : {cu::kSingle, cu::kComplexSingle}) EXPECT_EQ(cu::kComplexDataType[p], CUDA_C_32F);
+  for (int p : {cu::kDouble, cu::kComplexDouble}) EXPECT_EQ(cu::kComplexDataType[p], CUDA_C_64F);
   EXPECT_STREQ(cu::cufft_result_name(CUFFT_INVALID_SIZE), "CUFFT_INVALID_SIZE");
   EXPECT_STREQ(cu::cufft_result_name(CUFFT_NOT_SUPPORTED), "CUFFT_NOT_SUPPORTED");
 #else
@@ -77,7 +86,10 @@ using test::abi::call_compatible;
   ACCEL_CUSOLVER_FN(member, d, ret, params)                   \
   ACCEL_CUSOLVER_FN(member, c, ret, params)                   \
   ACCEL_CUSOLVER_FN(member, z, ret, params)
+#define ACCEL_CUSOLVER_OPTIONAL(member, symbol, since, ret, params) \
+  ACCEL_CUSOLVER_FN(member, symbol, ret, params)
 #include "accel/backend/cuda/cusolver_api.def"
+#undef ACCEL_CUSOLVER_OPTIONAL
 #undef ACCEL_CUSOLVER_TYPED
 #undef ACCEL_CUSOLVER_FN
 
@@ -133,7 +145,10 @@ TEST(CudaFftSolverAbi, every_cusolver_symbol_accel_loads_is_exported_by_libcusol
   ACCEL_CUSOLVER_FN(member, d, ret, params)                   \
   ACCEL_CUSOLVER_FN(member, c, ret, params)                   \
   ACCEL_CUSOLVER_FN(member, z, ret, params)
+#define ACCEL_CUSOLVER_OPTIONAL(member, symbol, since, ret, params) \
+  ACCEL_CUSOLVER_FN(member, symbol, ret, params)
 #include "accel/backend/cuda/cusolver_api.def"
+#undef ACCEL_CUSOLVER_OPTIONAL
 #undef ACCEL_CUSOLVER_TYPED
 #undef ACCEL_CUSOLVER_FN
 }
@@ -160,11 +175,36 @@ TEST(CudaFftSolverLoad, cusolver_loads_from_the_toolkit_without_a_driver_with_ev
 #define ACCEL_CUSOLVER_FN(member, symbol, ret, params) EXPECT_NE(api.member, nullptr) << #symbol;
 #define ACCEL_CUSOLVER_TYPED(member, s, d, c, z, ret, params) \
   for (auto* f : api.member) EXPECT_NE(f, nullptr) << #s;
+#define ACCEL_CUSOLVER_OPTIONAL(member, symbol, since, ret, params) \
+  EXPECT_NE(api.member, nullptr) << #symbol << " (optional) is missing from " << api.path;
 #include "accel/backend/cuda/cusolver_api.def"
+#undef ACCEL_CUSOLVER_OPTIONAL
 #undef ACCEL_CUSOLVER_TYPED
 #undef ACCEL_CUSOLVER_FN
   EXPECT_GE(api.version, 11000) << api.path;
   EXPECT_NE(api.path.find("libcusolver.so"), std::string::npos) << api.path;
+}
+
+TEST(CudaFftSolverLoad,
+     an_absent_optional_function_is_backend_unavailable_naming_it_and_its_toolkit) {
+  if (!have_toolkit())
+    GTEST_SKIP() << "no CUDA toolkit here: " << cu::cusolver_unavailable_reason();
+  const cu::CusolverApi& api = cu::cusolver();
+  api.require(api.geev, cu::CusolverApi::geev_symbol, "eig cuda:0");  // found: no throw
+  EXPECT_STREQ(cu::CusolverApi::geev_symbol.name, "cusolverDnXgeev");
+  EXPECT_STREQ(cu::CusolverApi::geev_buffer_size_symbol.name, "cusolverDnXgeev_bufferSize");
+  // What an older cuSOLVER (CUDA 12.0 to 12.5) leaves: a null member.
+  const decltype(api.geev) absent = nullptr;
+  try {
+    api.require(absent, cu::CusolverApi::geev_symbol, "eig cuda:0");
+    FAIL() << "no throw";
+  } catch (const accel::BackendUnavailable& e) {
+    const std::string what = e.what();
+    for (const std::string& part : std::vector<std::string>{
+             "[eig cuda:0] needs cusolverDnXgeev", "CUDA 12.6", "cuSOLVER " + api.version_string(),
+             api.path, "other factorisations are unaffected"})
+      EXPECT_NE(what.find(part), std::string::npos) << part << " not in: " << what;
+  }
 }
 
 TEST(CudaFftSolverLoad, a_status_becomes_a_typed_error_naming_the_call) {
@@ -280,6 +320,29 @@ TEST(CudaFftPlans, release_drops_one_devices_plans_and_a_plan_in_use_lives_on) {
   EXPECT_EQ(destroyed, 2);
   EXPECT_EQ(cache.release(0), 0u);
   EXPECT_EQ(cache.release(1), 1u);
+}
+
+// ---------------------------------------------------------------- geev's packed eigenvectors
+
+TEST(CusolverEig, real_geevs_packed_pairs_unpack_into_conjugate_complex_vectors) {
+  using C = std::complex<double>;
+  // Two 3x3 matrices' eigenvalues: a pair then a real one, and a real one then a pair.
+  const std::vector<C> w = {{1, 2}, {1, -2}, {5, 0}, {-3, 0}, {0, 0.5}, {0, -0.5}};
+  // VR's columns, as the rows of its row-major view.
+  const std::vector<double> vr = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -2, -3, 0.5, 0, 1, 2, 0.25, -1};
+  const std::vector<C> want = {{1, 4},   {2, 5},    {3, 6},  {1, -4},   {2, -5},    {3, -6},
+                               {7, 0},   {8, 0},    {9, 0},  {-1, 0},   {-2, 0},    {-3, 0},
+                               {0.5, 2}, {0, 0.25}, {1, -1}, {0.5, -2}, {0, -0.25}, {1, 1}};
+  const accel::Array rows = accel::Array::from_vector(vr, {2, 3, 3});
+  const accel::Array values = accel::Array::from_vector(w, {2, 3});
+  const accel::Array got = accel::linalg::unpack_real_eigenvectors(rows, values);
+  EXPECT_EQ(got.dtype(), accel::Dtype::complex128);
+  EXPECT_EQ(got.shape(), (accel::Shape{2, 3, 3}));
+  EXPECT_EQ(got.to_vector<C>(), want);
+  const accel::Array single = accel::linalg::unpack_real_eigenvectors(
+      accel::astype(rows, accel::Dtype::float32), accel::astype(values, accel::Dtype::complex64));
+  EXPECT_EQ(single.dtype(), accel::Dtype::complex64);
+  EXPECT_EQ(single.to_vector<C>(), want);
 }
 
 // ---------------------------------------------------------------- without a driver

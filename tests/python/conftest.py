@@ -34,32 +34,15 @@ def device(request):
     return request.param
 
 
-def devices_without_cuda(reason):
-    """Devices for functions that have no CUDA implementation yet: "cpu", and "cuda" (where a
-    GPU is usable) as an expected failure on BackendUnavailable, with `reason`. Not strict: the
-    error cases raise before the device is consulted, and pass. A module uses such a list by
-    making its `device` fixture return one of the fixtures below."""
-    return ["cpu", pytest.param("cuda", marks=[
-        pytest.mark.cuda, pytest.mark.skipif(not CUDA_USABLE, reason=NO_CUDA_REASON),
-        pytest.mark.xfail(raises=ac.BackendUnavailable, strict=False, reason=reason)])]
-
-
-# accel.linalg's decompositions: LAPACK on the CPU, cuSOLVER on CUDA (not yet run on a GPU).
+# accel.linalg's decompositions, eig/eigvals included: LAPACK on the CPU, cuSOLVER on CUDA (not
+# yet run on a GPU; eig/eigvals need cusolverDnXgeev, CUDA 12.6).
 LINALG_DEVICES = DEVICES
-# eig / eigvals: LAPACK's geev on the CPU only (cuSOLVER's geev is not wired).
-EIG_DEVICES = devices_without_cuda("eig/eigvals have no CUDA implementation yet (cuSOLVER's geev "
-                                   "is not wired): they raise BackendUnavailable there")
 # accel.fft: accel's own FFT on the CPU, cuFFT on CUDA (not yet run on a GPU).
 FFT_DEVICES = DEVICES
 
 
 @pytest.fixture(params=LINALG_DEVICES)
 def linalg_device(request):
-    return request.param
-
-
-@pytest.fixture(params=EIG_DEVICES)
-def eig_device(request):
     return request.param
 
 

@@ -58,7 +58,10 @@ LoadResult load() {
     for (int p = 0; p < 4; ++p)                                             \
       api.member[p] = reinterpret_cast<ret(*) params>(resolve(symbols[p])); \
   }
+#define ACCEL_CUSOLVER_OPTIONAL(member, symbol, since, ret, params) \
+  api.member = reinterpret_cast<decltype(api.member)>(find_symbol(lib.handle, #symbol));
 #include "accel/backend/cuda/cusolver_api.def"
+#undef ACCEL_CUSOLVER_OPTIONAL
 #undef ACCEL_CUSOLVER_TYPED
 #undef ACCEL_CUSOLVER_FN
   if (api.get_version) api.get_version(&api.version);
@@ -131,6 +134,16 @@ void CusolverApi::check(cusolverStatus_t status, const char* call, const std::st
   throw Error(msg + " (cuSOLVER " + version_string() + " at " + path + ")");
 }
 
+void CusolverApi::throw_absent(const OptionalSymbol& symbol, const std::string& where) const {
+  throw BackendUnavailable("[" + where + "] needs " + symbol.name + ", first in the cuSOLVER of " +
+                           symbol.since + "; the one loaded (cuSOLVER " + version_string() +
+                           " at " + path + ") lacks it. The other factorisations are unaffected." +
+                           "\n  Fix: install the cuSOLVER of " + symbol.since +
+                           " or newer (the CUDA toolkit, or `pip install nvidia-cusolver`), point "
+                           "ACCEL_CUSOLVER_PATH at it, or copy the array to the CPU "
+                           "(to_device(\"cpu\")) to run it there");
+}
+
 const CusolverApi& cusolver() {
   const LoadResult& r = loaded();
   if (!r.error.empty()) throw BackendUnavailable(r.error);
@@ -153,8 +166,9 @@ CusolverHandle& cusolver_handle(int device) {
   if (!h) {
     make_current(device);  // cuSOLVER works in the context current at creation: the primary one
     auto made = std::make_unique<CusolverHandle>();
-    api.check(api.create(&made->handle), "cusolverDnCreate",
-              "cusolver cuda:" + std::to_string(device));
+    const std::string where = "cusolver cuda:" + std::to_string(device);
+    api.check(api.create(&made->handle), "cusolverDnCreate", where);
+    api.check(api.create_params(&made->params), "cusolverDnCreateParams", where);
     h = std::move(made);
   }
   return *h;
