@@ -93,9 +93,17 @@ class RegionBuilder {
             ? a
             : Array::view_of(a, r_.shape, broadcast_strides(a.shape(), a.strides(), r_.shape),
                              a.offset());
+    // Two views of the same elements (`m.T * m.T`: two view objects of one buffer) are one
+    // input, loaded (and on the CPU gathered) once.
+    for (const auto& [seen, value] : loads_)
+      if (seen.data() == view.data() && seen.dtype() == view.dtype() &&
+          seen.strides() == view.strides())
+        return value;
     r_.ir.inputs.push_back({a.dtype(), input_layout(view)});
-    r_.inputs.push_back(std::move(view));
-    return push_load(static_cast<int32_t>(r_.ir.inputs.size() - 1), a.dtype());
+    r_.inputs.push_back(view);
+    const int32_t value = push_load(static_cast<int32_t>(r_.ir.inputs.size() - 1), a.dtype());
+    loads_.emplace_back(std::move(view), value);
+    return value;
   }
 
   // A Python number kept on the host, as a kernel parameter of `dtype`: the launch converts it
@@ -136,6 +144,7 @@ class RegionBuilder {
   std::map<std::pair<int32_t, Dtype>, int32_t> casts_;
   std::map<std::pair<const ArrayImpl*, Dtype>, int32_t> by_value_;
   std::map<std::tuple<int, int, int32_t, int32_t, int32_t>, int32_t> ops_;
+  std::vector<std::pair<Array, int32_t>> loads_;  // computed inputs and their load's value
   int temp_bytes_ = 0;
 };
 

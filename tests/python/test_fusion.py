@@ -177,6 +177,17 @@ def test_intermediate_held_by_user_is_computed_once_and_kept():
     np.testing.assert_array_equal(ac.asnumpy(y), ac.asnumpy(t) - 1)
 
 
+def test_views_of_the_same_elements_are_one_input(device):
+    mn = np.arange(300 * 200, dtype=np.float32).reshape(300, 200) / 7
+    m = ac.asarray(mn, copy=True, device=device)
+    y = m.T * m.T + m[::-1].T * m[::-1].T - m[::-1].T[::-1]
+    listing = ac.explain(y)
+    want = mn.T * mn.T + mn[::-1].T * mn[::-1].T - mn[::-1].T[::-1]
+    np.testing.assert_array_equal(ac.asnumpy(y), want)
+    # m.T twice and m[::-1].T twice are one input each; m[::-1].T[::-1] is another.
+    assert "(3 inputs, 1 outputs" in listing, listing
+
+
 def test_fusion_switch_gives_identical_results_for_benchmark_expressions(device):
     rng = np.random.default_rng(0)
     an, bn, cn = (rng.random(100_003, dtype=np.float32) for _ in range(3))
