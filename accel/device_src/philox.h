@@ -207,20 +207,35 @@ inline uint64_t bounded(uint64_t key, uint64_t counter, Block b, uint64_t range)
   }
 }
 
+// Uniforms use every bit a block has: float32 takes 24 bits of one 32-bit word, so elements
+// g = 4q .. 4q + 3 of the stream are the four words of block q; float64 takes 53 bits of a 64-bit
+// word, so elements 2q and 2q + 1 are the two words of block q. Their blocks have their own
+// fourth counter word (2 and 3), as normals' pairs do, apart from every other draw's blocks.
+inline Block uniform_block(uint64_t key, uint64_t q, uint32_t domain) {
+  const Block c = {{uint32_t(q), uint32_t(q >> 32), 0u, domain}};
+  return philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
+}
+inline constexpr uint32_t kUniformFloat32Domain = 2, kUniformFloat64Domain = 3;
+inline float uniform_float32(const Block& b, int word) { return float(b.v[word] >> 8) * 0x1.0p-24f; }
+inline double uniform_float64(const Block& b, int word) { return unit_closed_open(word64(b, word)); }
+
 // Element k of a draw, as type T (float, double, or an integer type for kIntegers); normals
 // are drawn by pairs instead (store_normal_pair).
 template <class T, int kDistribution>
 inline T draw(const DrawParams& p, uint64_t k) {
   static_assert(kDistribution != kNormal, "normals are drawn by pairs: store_normal_pair");
   const uint64_t counter = p.offset + k;
-  const Block b = block_at(p.key, counter, 0);
   if constexpr (kDistribution == kUniform) {
-    if constexpr (sizeof(T) == 4) return T(float(b.v[0] >> 8) * 0x1.0p-24f);
-    else return T(unit_closed_open(word64(b, 0)));
-  } else if constexpr (kDistribution == kExponential) {
-    return T(standard_exponential(b));
+    if constexpr (sizeof(T) == 4)
+      return T(uniform_float32(uniform_block(p.key, counter >> 2, kUniformFloat32Domain),
+                               int(counter & 3)));
+    else
+      return T(uniform_float64(uniform_block(p.key, counter >> 1, kUniformFloat64Domain),
+                               int(counter & 1)));
   } else {
-    return T(uint64_t(p.low) + bounded(p.key, counter, b, p.range));
+    const Block b = block_at(p.key, counter, 0);
+    if constexpr (kDistribution == kExponential) return T(standard_exponential(b));
+    else return T(uint64_t(p.low) + bounded(p.key, counter, b, p.range));
   }
 }
 

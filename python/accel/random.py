@@ -2,16 +2,17 @@
 
 ``accel.random.default_rng(seed)`` returns a :class:`Generator` whose methods have the names
 and signatures of ``numpy.random.Generator`` (plus ``device=``). The numbers come from
-Philox4x32-10, a counter-based generator (as in Random123 and cuRAND): element k of a call uses
-counter k past the numbers the stream's earlier calls used, so for a given seed, call sequence,
-shape, dtype and distribution the values are bit-identical on every device and for any
-``ACCEL_NUM_THREADS``.
+Philox4x32-10, a counter-based generator (as in Random123 and cuRAND): element k of a call is
+element k past the numbers the stream's earlier calls used, and takes its bits from the block
+at a counter derived from that index alone (a block holds four float32 uniforms, two float64
+uniforms or a pair of normals), so for a given seed, call sequence, shape, dtype and
+distribution the values are bit-identical on every device and for any ``ACCEL_NUM_THREADS``.
 
 NumPy's streams are **not** reproduced: ``accel.random.default_rng(0).random(3)`` and
 ``numpy.random.default_rng(0).random(3)`` are different numbers, with the same distribution.
 
-Distributions: uniform from the high bits (24 for float32, 53 for float64); normal by
-Box-Muller (both branches: a pair of normals per counter, computed in float64); exponential as ``-log1p(-u)``;
+Distributions: uniform from the high bits of a 32- or 64-bit word (24 for float32, 53 for
+float64); normal by Box-Muller (both branches: a pair of normals per counter, computed in float64); exponential as ``-log1p(-u)``;
 integers by Lemire's multiply with rejection (unbiased). ``permutation``, ``shuffle`` and
 ``choice`` (without ``p=``) sort random 64-bit keys, so they run where ``argsort`` does (the CPU).
 """

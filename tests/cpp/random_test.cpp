@@ -143,6 +143,34 @@ TEST(Random, element_k_uses_counter_k_so_split_calls_equal_one_call) {
   EXPECT_EQ(split.counter(), 30u);
 }
 
+TEST(Random, uniforms_take_every_word_of_a_block_and_split_calls_equal_one_call) {
+  // float32: elements 4q..4q+3 are block q's four words; float64: 2q, 2q+1 its two 64-bit words.
+  for (Dtype dt : {Dtype::float32, Dtype::float64}) {
+    Generator whole(11), split(11);
+    Array all = Array::empty({41}, dt, accel::Device::cpu());
+    whole.fill(all, px::kUniform, 0, 0);
+    const uint32_t domain = dt == Dtype::float32 ? px::kUniformFloat32Domain
+                                                 : px::kUniformFloat64Domain;
+    const int per = dt == Dtype::float32 ? 4 : 2;
+    const std::vector<double> v = all.to_vector<double>();
+    for (int64_t g = 0; g < 41; ++g) {
+      const px::Block b = px::uniform_block(whole.key(), uint64_t(g / per), domain);
+      const double want = per == 4 ? double(px::uniform_float32(b, int(g % per)))
+                                   : px::uniform_float64(b, int(g % per));
+      ASSERT_EQ(v[size_t(g)], want) << dtype_name(dt) << " element " << g;
+    }
+    // Calls that start and end inside blocks give the same elements as one call.
+    std::vector<double> parts;
+    for (int64_t n : {3, 1, 6, 31}) {
+      Array part = Array::empty({n}, dt, accel::Device::cpu());
+      split.fill(part, px::kUniform, 0, 0);
+      const std::vector<double> p = part.to_vector<double>();
+      parts.insert(parts.end(), p.begin(), p.end());
+    }
+    EXPECT_EQ(v, parts) << dtype_name(dt);
+  }
+}
+
 TEST(Random, integers_stay_in_range_for_every_dtype) {
   for (const Case& c : kCases) {
     if (c.distribution != px::kIntegers || c.range == 0) continue;

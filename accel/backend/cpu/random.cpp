@@ -1,7 +1,7 @@
 // CpuBackend::random: philox.h's draws over element ranges split across the pool. Each element
-// computes its own counter (offset + k), so the split does not change a value; the loop body
-// is branch-free and vectorises (AVX2/AVX-512 here), for integers too where the range is below
-// 2^32 (fill_integers_narrow).
+// computes its own counter from its index (offset + k), so the split does not change a value;
+// the loop body is branch-free and vectorises (AVX2/AVX-512 here), for integers too where the
+// range is below 2^32 (fill_integers_narrow); uniforms fill a block's worth of elements at once.
 #include <algorithm>
 
 #include "accel/backend/cpu/cpu_backend.h"
@@ -24,6 +24,37 @@ void fill(const Array& out, const philox::DrawParams& p) {
   T* data = out.data<T>();
   parallel_for(out.size(), kParallelGrain,
                [&](int64_t begin, int64_t end) { fill_range<T, kDistribution>(data, begin, end, p); });
+}
+
+// Uniforms a block at a time (philox.h: four float32 or two float64 per block): a range that
+// starts or ends inside a block draws those elements one by one, as the CUDA kernel draws each.
+template <class T>
+void fill_uniform_range(T* __restrict out, int64_t begin, int64_t end,
+                        const philox::DrawParams& p) {
+  constexpr int kPer = sizeof(T) == 4 ? 4 : 2;
+  constexpr uint32_t kDomain =
+      sizeof(T) == 4 ? philox::kUniformFloat32Domain : philox::kUniformFloat64Domain;
+  int64_t k = begin;
+  for (; k < end && (p.offset + uint64_t(k)) % kPer != 0; ++k)
+    out[k] = philox::draw<T, philox::kUniform>(p, uint64_t(k));
+  const int64_t blocks = (end - k) / kPer;
+  const uint64_t q0 = (p.offset + uint64_t(k)) / kPer;
+  T* __restrict o = out + k;
+  for (int64_t i = 0; i < blocks; ++i) {
+    const philox::Block b = philox::uniform_block(p.key, q0 + uint64_t(i), kDomain);
+    for (int w = 0; w < kPer; ++w) {
+      if constexpr (kPer == 4) o[kPer * i + w] = philox::uniform_float32(b, w);
+      else o[kPer * i + w] = philox::uniform_float64(b, w);
+    }
+  }
+  for (k += blocks * kPer; k < end; ++k) out[k] = philox::draw<T, philox::kUniform>(p, uint64_t(k));
+}
+
+template <class T>
+void fill_uniform(const Array& out, const philox::DrawParams& p) {
+  T* data = out.data<T>();
+  parallel_for(out.size(), kParallelGrain,
+               [&](int64_t begin, int64_t end) { fill_uniform_range<T>(data, begin, end, p); });
 }
 
 // x * range (range < 2^32) as philox::mul_high computes it, from 32 x 32-bit products, which
@@ -102,7 +133,7 @@ template <class T>
 void fill_real(const Array& out, const philox::DrawParams& p) {
   switch (p.distribution) {
     case philox::kUniform:
-      return fill<T, philox::kUniform>(out, p);
+      return fill_uniform<T>(out, p);
     case philox::kNormal:
       return fill_normal<T>(out, p);
     case philox::kExponential:
