@@ -33,9 +33,23 @@ struct DrawParams {
   int64_t low;      // kIntegers
   uint64_t range;   // kIntegers
   int32_t distribution;
-  int32_t pad_;
+  int32_t affine;   // real draws: nonzero writes value * scale + shift (in float64)
+  double scale;
+  double shift;
 };
-static_assert(sizeof(DrawParams) == 40, "DrawParams layout (host and NVPTX64 alike)");
+static_assert(sizeof(DrawParams) == 56, "DrawParams layout (host and NVPTX64 alike)");
+
+// A real draw's value as stored: `uniform(low, high)`, `normal(loc, scale)` and
+// `exponential(scale)` apply their scalars in the draw's own pass, rounding as the separate
+// multiply and add would (float64, no FMA contraction on either device). kAffine: 1 scaled,
+// 0 plain, -1 as p.affine says (the CUDA kernel; the CPU's loops decide at compile time, so
+// that they vectorise).
+template <class T, int kAffine = -1>
+inline T finish(const DrawParams& p, double v) {
+  if constexpr (kAffine == 1) return T(v * p.scale + p.shift);
+  else if constexpr (kAffine == 0) return T(v);
+  else return p.affine ? T(v * p.scale + p.shift) : T(v);
+}
 
 // One Philox4x32 round: two 32x32 -> 64-bit products, their halves mixed with the other words.
 inline Block philox_round(Block c, uint32_t k0, uint32_t k1) {
@@ -168,12 +182,12 @@ inline uint64_t normal_pair_count(uint64_t offset, uint64_t n) {
 }
 
 // Writes the elements of the draw's pair i (of normal_pair_count) that fall in out[0, n).
-template <class T>
+template <class T, int kAffine = -1>
 inline void store_normal_pair(T* out, int64_t n, const DrawParams& p, int64_t i) {
   const NormalPair z = normal_pair(p.key, (p.offset >> 1) + uint64_t(i));
   const int64_t k = 2 * i - int64_t(p.offset & 1);  // the element of z[0]; -1 for none
-  if (k >= 0) out[k] = T(z.z[0]);
-  if (k + 1 < n) out[k + 1] = T(z.z[1]);
+  if (k >= 0) out[k] = finish<T, kAffine>(p, z.z[0]);
+  if (k + 1 < n) out[k + 1] = finish<T, kAffine>(p, z.z[1]);
 }
 
 inline double standard_exponential(const Block& b) {
@@ -221,20 +235,23 @@ inline double uniform_float64(const Block& b, int word) { return unit_closed_ope
 
 // Element k of a draw, as type T (float, double, or an integer type for kIntegers); normals
 // are drawn by pairs instead (store_normal_pair).
-template <class T, int kDistribution>
+template <class T, int kDistribution, int kAffine = -1>
 inline T draw(const DrawParams& p, uint64_t k) {
   static_assert(kDistribution != kNormal, "normals are drawn by pairs: store_normal_pair");
   const uint64_t counter = p.offset + k;
   if constexpr (kDistribution == kUniform) {
     if constexpr (sizeof(T) == 4)
-      return T(uniform_float32(uniform_block(p.key, counter >> 2, kUniformFloat32Domain),
-                               int(counter & 3)));
+      return finish<T, kAffine>(p, uniform_float32(uniform_block(p.key, counter >> 2,
+                                                        kUniformFloat32Domain),
+                                          int(counter & 3)));
     else
-      return T(uniform_float64(uniform_block(p.key, counter >> 1, kUniformFloat64Domain),
-                               int(counter & 1)));
+      return finish<T, kAffine>(p, uniform_float64(uniform_block(p.key, counter >> 1,
+                                                        kUniformFloat64Domain),
+                                          int(counter & 1)));
   } else {
     const Block b = block_at(p.key, counter, 0);
-    if constexpr (kDistribution == kExponential) return T(standard_exponential(b));
+    if constexpr (kDistribution == kExponential)
+      return finish<T, kAffine>(p, standard_exponential(b));
     else return T(uint64_t(p.low) + bounded(p.key, counter, b, p.range));
   }
 }

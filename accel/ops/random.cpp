@@ -64,18 +64,32 @@ philox::DrawParams Generator::take(int64_t n, philox::Distribution distribution,
   if (uint64_t(n) > ~counter_)
     throw ValueError("[random] the stream's 2^64 counters are used up (" +
                      std::to_string(counter_) + " used, " + std::to_string(n) + " asked); spawn a new stream");
-  philox::DrawParams p{key_, counter_, low, range, distribution, 0};
+  philox::DrawParams p{key_, counter_, low, range, distribution, 0, 1.0, 0.0};
   counter_ += uint64_t(n);
   return p;
 }
 
 Array Generator::draw(const Shape& shape, Dtype dtype, Device device,
-                      philox::Distribution distribution, int64_t low, uint64_t range) {
+                      philox::Distribution distribution, int64_t low, uint64_t range,
+                      const double* scale_shift) {
   check_dtype(dtype, distribution);
   Array out = Array::empty(shape, dtype, device);
-  const philox::DrawParams p = take(out.size(), distribution, low, range);
+  philox::DrawParams p = take(out.size(), distribution, low, range);
+  if (scale_shift) {
+    p.affine = 1;
+    p.scale = scale_shift[0];
+    p.shift = scale_shift[1];
+  }
   if (out.size() > 0) backend_for(device).random(out, p);
   return out;
+}
+
+Array Generator::scaled(philox::Distribution distribution, double scale, double shift,
+                        const Shape& shape, Dtype dtype, Device device) {
+  if (distribution == philox::kIntegers)
+    throw ValueError("[random] integers are drawn in their range, not scaled");
+  const double scale_shift[2] = {scale, shift};
+  return draw(shape, dtype, device, distribution, 0, 0, scale_shift);
 }
 
 Array Generator::random(const Shape& shape, Dtype dtype, Device device) {

@@ -34,6 +34,10 @@ class Generator {
   // bool that holds every value of the range.
   Array integers(int64_t low, uint64_t range, const Shape& shape, Dtype dtype = Dtype::int64,
                  Device device = default_device());
+  // A real distribution (uniform, normal, exponential) times `scale` plus `shift`, applied in
+  // the draw's own pass: the bits of `draw * scale + shift` computed as separate float64 ops.
+  Array scaled(philox::Distribution distribution, double scale, double shift, const Shape& shape,
+               Dtype dtype = Dtype::float64, Device device = default_device());
   // Any distribution into an existing array (each element of `out` in C order takes the
   // next counter); out's dtype as above.
   void fill(const Array& out, philox::Distribution distribution, int64_t low = 0,
@@ -45,7 +49,7 @@ class Generator {
  private:
   Generator(uint64_t key, uint64_t counter) : key_(key), counter_(counter) {}
   Array draw(const Shape& shape, Dtype dtype, Device device, philox::Distribution distribution,
-             int64_t low, uint64_t range);
+             int64_t low, uint64_t range, const double* scale_shift = nullptr);
   philox::DrawParams take(int64_t n, philox::Distribution distribution, int64_t low,
                           uint64_t range);
 

@@ -112,7 +112,12 @@ class Generator:
 
     def _affine(self, distribution, shift, scale, size, device, op):
         shape = _shape(size) if size is not None else np.broadcast_shapes(np.shape(shift), np.shape(scale))
-        base = self._stream.draw(shape, np.float64, _device_of(device, shift, scale), distribution)
+        dev = _device_of(device, shift, scale)
+        if _is_real_number(scale) and _is_real_number(shift):
+            # Applied in the draw's own pass, with the bits of the two float64 ops below.
+            return self._stream.scaled(shape, np.float64, dev, distribution, float(scale),
+                                       float(shift))
+        base = self._stream.draw(shape, np.float64, dev, distribution)
         return base * scale + shift
 
     def uniform(self, low=0.0, high=1.0, size=None, *, device=None):
@@ -236,6 +241,11 @@ def _operand(x):
     if isinstance(x, (_core.ndarray, int, float, np.generic)):
         return x
     return np.asarray(x, dtype=np.float64)
+
+
+def _is_real_number(x):
+    """A Python or NumPy real scalar whose float64 value is exactly what `base * x` uses."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, np.longdouble)
 
 
 def _check_non_negative(value, op, name):

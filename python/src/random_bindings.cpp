@@ -46,6 +46,14 @@ void init_random(nb::module_& m) {
           },
           "shape"_a, "dtype"_a, "device"_a.none(), "distribution"_a, "low"_a = 0, "range"_a = 0)
       .def(
+          "scaled",
+          [](Generator& g, nb::handle shape, nb::handle dtype, nb::handle device, int distribution,
+             double scale, double shift) {
+            return g.scaled(distribution_of(distribution), scale, shift, to_shape(shape),
+                            to_dtype(dtype), to_optional_device(device).value_or(default_device()));
+          },
+          "shape"_a, "dtype"_a, "device"_a.none(), "distribution"_a, "scale"_a, "shift"_a)
+      .def(
           "fill",
           [](Generator& g, const Array& out, int distribution, int64_t low, uint64_t range) {
             g.fill(out, distribution_of(distribution), low, range);

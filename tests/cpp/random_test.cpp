@@ -249,7 +249,7 @@ TEST(RandomCuda, kernel_on_the_emulator_equals_the_cpu_bit_for_bit) {
     Array want = Array::empty({n}, c.dtype, accel::Device::cpu());
     cpu.fill(want, c.distribution, c.low, c.range);
     Array got = accel::zeros({n}, c.dtype, accel::Device::cpu());
-    const px::DrawParams p{gpu.key(), gpu.counter(), c.low, c.range, c.distribution, 0};
+    const px::DrawParams p{gpu.key(), gpu.counter(), c.low, c.range, c.distribution, 0, 1.0, 0.0};
     emulate_any(got, p);
     EXPECT_TRUE(same_bytes(want, got)) << dtype_name(c.dtype) << " distribution " << c.distribution;
   }

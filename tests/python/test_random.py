@@ -100,6 +100,25 @@ def test_normal_uniform_exponential_scale_and_shift(device):
     assert g.uniform(np.zeros((3, 1)), np.ones(4)).shape == (3, 4)
 
 
+@pytest.mark.parametrize("params", [(-1.5, 2.25), (0, 1), (np.float32(0.1), 7), (True, -3)])
+def test_scalar_parameters_apply_in_the_draw_with_the_separate_ops_bits(params, device):
+    """uniform/normal/exponential with number parameters scale in the draw's own pass; the bits
+    are those of the draw followed by the float64 multiply and add (including -0.0 + 0 -> 0.0)."""
+    a, b = params
+    for draw, plain in [
+        (lambda g: g.uniform(a, b, size=(3, 1001), device=device),
+         lambda g: g.random((3, 1001), device=device) * (b - a) + a),
+        (lambda g: g.normal(a, abs(b), size=2003, device=device),
+         lambda g: g.standard_normal(2003, device=device) * abs(b) + a),
+        (lambda g: g.exponential(abs(b), size=999, device=device),
+         lambda g: g.standard_exponential(999, device=device) * abs(b) + 0.0),
+    ]:
+        got = host(draw(ac.random.default_rng(9)))
+        want = host(plain(ac.random.default_rng(9)))
+        assert got.dtype == np.float64
+        np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
 @pytest.mark.parametrize("low,high,dtype", [
     (0, 10, np.int64), (-5, 7, np.int8), (0, 256, np.uint8), (100, 1100, np.uint16),
     (-1000, 1000, np.int32), (0, 3, np.uint64), (0, 2, np.bool_)])

@@ -14,16 +14,21 @@ namespace {
 
 constexpr int64_t kParallelGrain = 16384;
 
-template <class T, int kDistribution>
+template <class T, int kDistribution, int kAffine>
 void fill_range(T* __restrict out, int64_t begin, int64_t end, const philox::DrawParams& p) {
-  for (int64_t k = begin; k < end; ++k) out[k] = philox::draw<T, kDistribution>(p, uint64_t(k));
+  for (int64_t k = begin; k < end; ++k)
+    out[k] = philox::draw<T, kDistribution, kAffine>(p, uint64_t(k));
 }
 
 template <class T, int kDistribution>
 void fill(const Array& out, const philox::DrawParams& p) {
   T* data = out.data<T>();
-  parallel_for(out.size(), kParallelGrain,
-               [&](int64_t begin, int64_t end) { fill_range<T, kDistribution>(data, begin, end, p); });
+  parallel_for(out.size(), kParallelGrain, [&](int64_t begin, int64_t end) {
+    if (p.affine)
+      fill_range<T, kDistribution, 1>(data, begin, end, p);
+    else
+      fill_range<T, kDistribution, 0>(data, begin, end, p);
+  });
 }
 
 // Uniforms a block at a time (philox.h: four float32 or two float64 per block): a range that
@@ -40,13 +45,20 @@ void fill_uniform_range(T* __restrict out, int64_t begin, int64_t end,
   const int64_t blocks = (end - k) / kPer;
   const uint64_t q0 = (p.offset + uint64_t(k)) / kPer;
   T* __restrict o = out + k;
-  for (int64_t i = 0; i < blocks; ++i) {
-    const philox::Block b = philox::uniform_block(p.key, q0 + uint64_t(i), kDomain);
-    for (int w = 0; w < kPer; ++w) {
-      if constexpr (kPer == 4) o[kPer * i + w] = philox::uniform_float32(b, w);
-      else o[kPer * i + w] = philox::uniform_float64(b, w);
+  auto run = [&](auto value) {
+    for (int64_t i = 0; i < blocks; ++i) {
+      const philox::Block b = philox::uniform_block(p.key, q0 + uint64_t(i), kDomain);
+      for (int w = 0; w < kPer; ++w) {
+        if constexpr (kPer == 4) o[kPer * i + w] = value(philox::uniform_float32(b, w));
+        else o[kPer * i + w] = value(philox::uniform_float64(b, w));
+      }
     }
-  }
+  };
+  // Two loops, so the plain one keeps float32 arithmetic and vectorises as before.
+  if (p.affine)
+    run([&](double u) { return T(u * p.scale + p.shift); });
+  else
+    run([](auto u) { return T(u); });
   for (k += blocks * kPer; k < end; ++k) out[k] = philox::draw<T, philox::kUniform>(p, uint64_t(k));
 }
 
@@ -109,22 +121,22 @@ void fill_integers(const Array& out, const philox::DrawParams& p) {
 // Normals by pairs (philox::normal_pair), split over the pool by pair: whole pairs in a loop
 // without the bounds tests of store_normal_pair, so that it vectorises; the draw's first and
 // last pair, which may hold one element, through store_normal_pair.
-template <class T>
+template <class T, int kAffine>
 void fill_normal(const Array& out, const philox::DrawParams& p) {
   T* data = out.data<T>();
   const int64_t n = out.size();
   const auto pairs = static_cast<int64_t>(philox::normal_pair_count(p.offset, uint64_t(n)));
   if (pairs == 0) return;
-  philox::store_normal_pair(data, n, p, 0);
-  if (pairs > 1) philox::store_normal_pair(data, n, p, pairs - 1);
+  philox::store_normal_pair<T, kAffine>(data, n, p, 0);
+  if (pairs > 1) philox::store_normal_pair<T, kAffine>(data, n, p, pairs - 1);
   // Pair i holds elements 2i - (offset & 1) and the next.
   const int64_t odd = int64_t(p.offset & 1);
   const uint64_t j0 = p.offset >> 1;
   parallel_for(pairs - 2, kParallelGrain / 2, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin + 1; i < end + 1; ++i) {
       const philox::NormalPair z = philox::normal_pair(p.key, j0 + uint64_t(i));
-      data[2 * i - odd] = T(z.z[0]);
-      data[2 * i - odd + 1] = T(z.z[1]);
+      data[2 * i - odd] = philox::finish<T, kAffine>(p, z.z[0]);
+      data[2 * i - odd + 1] = philox::finish<T, kAffine>(p, z.z[1]);
     }
   });
 }
@@ -135,7 +147,7 @@ void fill_real(const Array& out, const philox::DrawParams& p) {
     case philox::kUniform:
       return fill_uniform<T>(out, p);
     case philox::kNormal:
-      return fill_normal<T>(out, p);
+      return p.affine ? fill_normal<T, 1>(out, p) : fill_normal<T, 0>(out, p);
     case philox::kExponential:
       return fill<T, philox::kExponential>(out, p);
     default:
