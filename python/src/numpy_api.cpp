@@ -2,6 +2,8 @@
 // the indices stable across versions (its ABI promise; pybind11's numpy.h reads the same ones).
 #include "numpy_api.h"
 
+#include <bit>
+#include <optional>
 #include <string>
 
 namespace accel::py {
@@ -16,6 +18,29 @@ constexpr int kNewFromDescr = 94;    // PyObject* (type, descr, nd, dims, stride
 constexpr int kSetBaseObject = 282;  // int (PyArrayObject*, PyObject* base), steals base
 
 constexpr int kWriteable = 0x0400;  // NPY_ARRAY_WRITEABLE
+
+// The leading fields of NumPy's array and dtype structs (PyArrayObject_fields, PyArray_Descr):
+// part of its ABI, read by the macros every compiled extension uses. NumPy 2 kept the dtype's
+// type_num where NumPy 1 had it (its old `flags` char became `_former_flags`).
+struct ArrayStruct {
+  PyObject_HEAD
+  char* data;
+  int nd;
+  npy_intp* dimensions;
+  npy_intp* strides;
+  PyObject* base;
+  PyObject* descr;
+  int flags;
+};
+struct DescrStruct {
+  PyObject_HEAD
+  PyTypeObject* typeobj;
+  char kind;
+  char type;
+  char byteorder;  // '>' big-endian, '<' little-endian, '=' native, '|' not applicable
+  char former_flags;
+  int type_num;
+};
 
 using DescrFromType = PyObject* (*)(int);
 using NewFromDescr = PyObject* (*)(PyTypeObject*, PyObject*, int, npy_intp*, npy_intp*, void*, int,
@@ -65,7 +90,42 @@ int type_number(Dtype d) {
   return numbers[static_cast<int>(d)];
 }
 
+// accel's dtype of a NumPy type number (NPY_TYPES), for the builtin types accel has; the inverse
+// of type_number, plus NPY_LONGLONG / NPY_ULONGLONG (also 64-bit).
+std::optional<Dtype> dtype_of_type_number(int n) {
+  static_assert(sizeof(long) == 8 && sizeof(long long) == 8);
+  switch (n) {
+    case 0: return Dtype::bool_;
+    case 1: return Dtype::int8;
+    case 2: return Dtype::uint8;
+    case 3: return Dtype::int16;
+    case 4: return Dtype::uint16;
+    case 5: return Dtype::int32;
+    case 6: return Dtype::uint32;
+    case 7: case 9: return Dtype::int64;
+    case 8: case 10: return Dtype::uint64;
+    case 11: return Dtype::float32;
+    case 12: return Dtype::float64;
+    case 14: return Dtype::complex64;
+    case 15: return Dtype::complex128;
+    case 23: return Dtype::float16;
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace
+
+std::optional<NumpyArrayFields> numpy_array_fields(nb::handle obj) {
+  if (Py_TYPE(obj.ptr()) != api().array_type) return std::nullopt;
+  const auto* arr = reinterpret_cast<const ArrayStruct*>(obj.ptr());
+  const auto* descr = reinterpret_cast<const DescrStruct*>(arr->descr);
+  const char swapped = std::endian::native == std::endian::little ? '>' : '<';
+  if (descr->byteorder == swapped) return std::nullopt;
+  std::optional<Dtype> dtype = dtype_of_type_number(descr->type_num);
+  if (!dtype) return std::nullopt;
+  return NumpyArrayFields{arr->data, arr->nd, arr->dimensions, arr->strides, *dtype,
+                          (arr->flags & kWriteable) != 0};
+}
 
 nb::object numpy_view(void* data, Dtype dtype, const Shape& shape, const Strides& byte_strides,
                       bool writable, nb::object base) {
