@@ -90,27 +90,15 @@ int type_number(Dtype d) {
   return numbers[static_cast<int>(d)];
 }
 
-// accel's dtype of a NumPy type number (NPY_TYPES), for the builtin types accel has; the inverse
-// of type_number, plus NPY_LONGLONG / NPY_ULONGLONG (also 64-bit).
+// accel's dtype of a NumPy type number: type_number's table searched (uint16 comes before
+// bfloat16, which shares its number), plus NPY_LONGLONG / NPY_ULONGLONG, also 64-bit on LP64.
 std::optional<Dtype> dtype_of_type_number(int n) {
-  static_assert(sizeof(long) == 8 && sizeof(long long) == 8);
-  switch (n) {
-    case 0: return Dtype::bool_;
-    case 1: return Dtype::int8;
-    case 2: return Dtype::uint8;
-    case 3: return Dtype::int16;
-    case 4: return Dtype::uint16;
-    case 5: return Dtype::int32;
-    case 6: return Dtype::uint32;
-    case 7: case 9: return Dtype::int64;
-    case 8: case 10: return Dtype::uint64;
-    case 11: return Dtype::float32;
-    case 12: return Dtype::float64;
-    case 14: return Dtype::complex64;
-    case 15: return Dtype::complex128;
-    case 23: return Dtype::float16;
-    default: return std::nullopt;
-  }
+  constexpr int kLongLong = 9, kULongLong = 10;
+  if (n == kLongLong) return Dtype::int64;
+  if (n == kULongLong) return Dtype::uint64;
+  for (int d = 0; d < kNumDtypes; ++d)
+    if (type_number(static_cast<Dtype>(d)) == n) return static_cast<Dtype>(d);
+  return std::nullopt;
 }
 
 }  // namespace
