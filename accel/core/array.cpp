@@ -120,21 +120,58 @@ const Array* Array::host_constant() const {
 }
 
 namespace {
+
+// A weak scalar's memory: its value and the Buffer over it in one block, without the device
+// allocator (a Python number in `a * 2.0` costs one allocation fewer and no allocator lock).
+// Weak scalars are read-only and never exported writable, so the block needs no owner.
+template <class T> std::shared_ptr<Buffer> inline_buffer(T v) {
+  struct Block {
+    explicit Block(T v) : value(v) {}
+    T value;
+    Buffer buffer{&value, sizeof(T), Device::cpu(), std::shared_ptr<void>()};
+  };
+  auto block = std::make_shared<Block>(v);
+  return std::shared_ptr<Buffer>(block, &block->buffer);
+}
+
+template <class T> Array new_weak_scalar(T v, Dtype dt) {
+  Array a = Array::from_buffer(inline_buffer(v), {}, {}, 0, dt);
+  a.impl()->weak = true;
+  if constexpr (std::is_same_v<T, std::complex<double>>)
+    a.impl()->literal = v;
+  else
+    a.impl()->literal = std::complex<double>(static_cast<double>(v), 0.0);
+  a.impl()->read_only = true;
+  return a;
+}
+
+// Python numbers repeat (`a * 2.0` in a loop): the last few weak CPU scalars of each type are
+// kept and handed out again. Nothing changes one after it is made (read-only, never pending,
+// never a pending reader's source: Array::pending skips weak inputs), so sharing is safe.
+// Matched by the value's bytes: exact for -0.0 and NaNs.
+template <class T> Array cached_weak_scalar(T v, Dtype dt) {
+  struct Entry {
+    T value{};
+    Array array;
+  };
+  static thread_local Entry cache[8];
+  static thread_local unsigned next = 0;
+  for (const Entry& e : cache)
+    if (e.array.valid() && std::memcmp(&e.value, &v, sizeof(T)) == 0) return e.array;
+  Entry& e = cache[next++ % 8];
+  e.value = v;
+  e.array = new_weak_scalar(v, dt);
+  return e.array;
+}
+
 template <class T> Array make_scalar(T v, Dtype dt, bool weak, Device device) {
   // On a device, a Python number stays on the host until a kernel needs it (deferred_upload).
   if (weak && !device.is_cpu())
     return Array::deferred_upload(make_scalar(v, dt, true, Device::cpu()), device);
-  Array a = Array::from_host(&v, dt, {}, device);
-  a.impl()->weak = weak;
-  if (weak) {
-    if constexpr (std::is_same_v<T, std::complex<double>>)
-      a.impl()->literal = v;
-    else
-      a.impl()->literal = std::complex<double>(static_cast<double>(v), 0.0);
-    a.impl()->read_only = true;
-  }
-  return a;
+  if (!weak) return Array::from_host(&v, dt, {}, device);
+  return cached_weak_scalar(v, dt);
 }
+
 }  // namespace
 
 Array Array::scalar(bool v, bool weak, Device d) { return make_scalar(v, Dtype::bool_, weak, d); }

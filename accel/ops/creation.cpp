@@ -207,6 +207,34 @@ Array full_like(const Array& x, const Array& fill_value, std::optional<Dtype> dt
   return full(x.shape(), fill_value, dtype.value_or(x.dtype()), device.value_or(x.device()));
 }
 
+namespace {
+
+// arange from its length and first two elements (in the result dtype).
+Array arange_filled(int64_t length, const HostValue& first, const HostValue& second, Dtype dt,
+                    Device device) {
+  if (is_bool(dt) && length > 2)
+    throw DTypeError("[arange] is only supported for booleans when the result has at most "
+                     "length 2; got length " + std::to_string(length));
+  Array out = Array::empty({length}, dt, device);
+  if (length > 0)
+    backend_for(device).arange(out, first.data(), second.data());
+  return out;
+}
+
+// Integer bounds: exact arithmetic, no rounding of large bounds through a double.
+Array arange_exact(__int128 s, __int128 e, __int128 d, Dtype dt, Device device) {
+  if (d == 0) throw ValueError("[arange] step must not be zero");
+  const __int128 diff = e - s;
+  __int128 q = diff / d;
+  if (diff % d != 0 && ((diff > 0) == (d > 0))) ++q;
+  const auto length = static_cast<int64_t>(q > 0 ? q : 0);
+  check_integer_fits(s, dt, "arange");
+  if (length > 1) check_integer_fits(s + d, dt, "arange");
+  return arange_filled(length, integer_value(s, dt), integer_value(s + d, dt), dt, device);
+}
+
+}  // namespace
+
 Array arange(const Array& start, const Array& stop, const Array& step, std::optional<Dtype> dtype,
              Device device) {
   check_scalar_argument(start, "start", "arange");
@@ -217,46 +245,28 @@ Array arange(const Array& start, const Array& stop, const Array& step, std::opti
                         !is_floating(step.dtype());
   Dtype dt = dtype.value_or(result_type(args));
   if (!dtype && is_bool(dt)) dt = default_int;
+  if (integral)
+    return arange_exact(exact_integer(start), exact_integer(stop), exact_integer(step), dt, device);
 
-  int64_t length = 0;
-  HostValue first, second;  // the first two elements
-  if (integral) {
-    // Exact integer arithmetic: no rounding of large bounds through a double.
-    const __int128 s = exact_integer(start), e = exact_integer(stop), d = exact_integer(step);
-    if (d == 0) throw ValueError("[arange] step must not be zero");
-    const __int128 diff = e - s;
-    __int128 q = diff / d;
-    if (diff % d != 0 && ((diff > 0) == (d > 0))) ++q;
-    length = static_cast<int64_t>(q > 0 ? q : 0);
-    check_integer_fits(s, dt, "arange");
-    if (length > 1) check_integer_fits(s + d, dt, "arange");
-    first = integer_value(s, dt);
-    second = integer_value(s + d, dt);
-  } else {
-    const double s = value_as<double>(start), e = value_as<double>(stop), d = value_as<double>(step);
-    if (d == 0) throw ValueError("[arange] step must not be zero");
-    // NumPy: a span that is not zero but whose quotient underflows to zero holds one element
-    // when the quotient is +0.0 (the step goes the span's way), none when it is -0.0.
-    const double span = e - s, quotient = span / d;
-    const double q = quotient == 0 && span != 0 ? (std::signbit(quotient) ? 0.0 : 1.0)
-                                                : std::ceil(quotient);
-    if (std::isnan(q))
-      throw ValueError("[arange] cannot compute the length of arange(" + std::to_string(s) + ", " +
-                       std::to_string(e) + ", " + std::to_string(d) + ")");
-    if (q > static_cast<double>(std::numeric_limits<int64_t>::max() / 16))
-      throw ValueError("[arange] the result would have " + std::to_string(q) +
-                       " elements, more than any array can hold");
-    length = q > 0 ? static_cast<int64_t>(q) : 0;
-    first = converted(s, dt);
-    second = converted(s + d, dt);
-  }
-  if (is_bool(dt) && length > 2)
-    throw DTypeError("[arange] is only supported for booleans when the result has at most "
-                     "length 2; got length " + std::to_string(length));
-  Array out = Array::empty({length}, dt, device);
-  if (length > 0)
-    backend_for(device).arange(out, first.data(), second.data());
-  return out;
+  const double s = value_as<double>(start), e = value_as<double>(stop), d = value_as<double>(step);
+  if (d == 0) throw ValueError("[arange] step must not be zero");
+  // NumPy: a span that is not zero but whose quotient underflows to zero holds one element
+  // when the quotient is +0.0 (the step goes the span's way), none when it is -0.0.
+  const double span = e - s, quotient = span / d;
+  const double q = quotient == 0 && span != 0 ? (std::signbit(quotient) ? 0.0 : 1.0)
+                                              : std::ceil(quotient);
+  if (std::isnan(q))
+    throw ValueError("[arange] cannot compute the length of arange(" + std::to_string(s) + ", " +
+                     std::to_string(e) + ", " + std::to_string(d) + ")");
+  if (q > static_cast<double>(std::numeric_limits<int64_t>::max() / 16))
+    throw ValueError("[arange] the result would have " + std::to_string(q) +
+                     " elements, more than any array can hold");
+  const int64_t length = q > 0 ? static_cast<int64_t>(q) : 0;
+  return arange_filled(length, converted(s, dt), converted(s + d, dt), dt, device);
+}
+
+Array arange(int64_t start, int64_t stop, int64_t step, std::optional<Dtype> dtype, Device device) {
+  return arange_exact(start, stop, step, dtype.value_or(default_int), device);
 }
 
 Array linspace(double start, double stop, int64_t num, bool endpoint, std::optional<Dtype> dtype,

@@ -42,6 +42,9 @@ Array full_like(const Array& x, const Array& fill_value, std::optional<Dtype> dt
 // as soon as one is a float.
 Array arange(const Array& start, const Array& stop, const Array& step,
              std::optional<Dtype> dtype = std::nullopt, Device device = default_device());
+// The same for integers known on the host (Python ints from the bindings, C++ int64s), without
+// a 0-d array for each; without a dtype the result is int64.
+Array arange(int64_t start, int64_t stop, int64_t step, std::optional<Dtype> dtype, Device device);
 template <Number A, Number B, Number C = int64_t>
 Array arange(A start, B stop, C step = 1, std::optional<Dtype> dtype = std::nullopt,
              Device device = default_device()) {

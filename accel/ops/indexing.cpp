@@ -38,7 +38,7 @@ int axes_used(const Index& index) {
 // copying the entries (view creation is on the per-call path of every x[i]).
 class ExpandedIndex {
  public:
-  ExpandedIndex(const Array& x, const std::vector<Index>& indices, const char* op) : indices_(indices) {
+  ExpandedIndex(const Array& x, std::span<const Index> indices, const char* op) : indices_(indices) {
     int used = 0, ellipses = 0;
     for (size_t k = 0; k < indices.size(); ++k) {
       used += axes_used(indices[k]);
@@ -72,7 +72,7 @@ class ExpandedIndex {
   }
 
  private:
-  const std::vector<Index>& indices_;
+  std::span<const Index> indices_;
   size_t ellipsis_ = 0, fill_ = 0, skip_ = 0;
 };
 
@@ -98,7 +98,7 @@ SliceRange resolve(const Slice& s, int64_t n, const char* op) {
   return {start, step, length};
 }
 
-IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const char* op) {
+IndexPlan plan_index(const Array& x, std::span<const Index> indices, const char* op) {
   x.eval();
   ExpandedIndex entries(x, indices, op);
   bool has_arrays = false;
@@ -182,7 +182,7 @@ IndexPlan plan_index(const Array& x, const std::vector<Index>& indices, const ch
 
 }  // namespace
 
-Array getitem(const Array& x, const std::vector<Index>& indices) {
+Array getitem(const Array& x, std::span<const Index> indices) {
   if (indices.size() == 1 && x.ndim() > 0)
     if (const Array* index = std::get_if<Array>(&indices[0]); index && is_integer(index->dtype()))
       return detail::take_rows(x, *index, "getitem");
@@ -201,7 +201,7 @@ Array getitem(const Array& x, const std::vector<Index>& indices) {
   return detail::gather_new(plan.view, plan.advanced, plan.insert_at, "getitem");
 }
 
-void setitem(const Array& x, const std::vector<Index>& indices, const Array& value) {
+void setitem(const Array& x, std::span<const Index> indices, const Array& value) {
   check_writable(x, "setitem");
   check_weak_fits(value, x.dtype(), "setitem");
   IndexPlan plan = plan_index(x, indices, "setitem");

@@ -2,7 +2,9 @@
 // indexing gathers and scatters), take / take_along_axis / put, and nonzero and its relatives.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <span>
 #include <variant>
 #include <vector>
 
@@ -25,11 +27,17 @@ using Index = std::variant<int64_t, Slice, Ellipsis, NewAxis, Array>;
 
 // x[indices]. Without Array entries the result is a view sharing x's memory; with them a new
 // array. Out-of-range integers raise IndexError naming the index, axis and size.
-Array getitem(const Array& x, const std::vector<Index>& indices);
+Array getitem(const Array& x, std::span<const Index> indices);
+inline Array getitem(const Array& x, std::initializer_list<Index> indices) {
+  return getitem(x, std::span<const Index>(indices.begin(), indices.size()));
+}
 // x[indices] = value: value is broadcast to the shape x[indices] has and cast to x's dtype
 // (NumPy's unsafe casting; a Python integer that does not fit raises OverflowError). With a
 // repeated advanced index the last value wins. Nothing is written when an index is bad.
-void setitem(const Array& x, const std::vector<Index>& indices, const Array& value);
+void setitem(const Array& x, std::span<const Index> indices, const Array& value);
+inline void setitem(const Array& x, std::initializer_list<Index> indices, const Array& value) {
+  setitem(x, std::span<const Index>(indices.begin(), indices.size()), value);
+}
 
 // What take / put do with an index outside [-n, n).
 enum class IndexMode : unsigned char { raise, wrap, clip };

@@ -66,7 +66,8 @@ Array arg_extreme(ReduceOp op, const Array& x, std::optional<int64_t> axis, bool
                        " of an empty sequence (input shape " + shape_str(x.shape()) + ")");
     // Positions count in C order of the whole array: reduce its contiguous 1-d view.
     Array flat = ascontiguousarray(x);
-    flat = Array::view_of(flat, {flat.size()}, {1}, flat.offset());
+    if (flat.ndim() != 1)  // a contiguous 1-d array is its own view
+      flat = Array::view_of(flat, {flat.size()}, {1}, flat.offset());
     Array out = reduce_to(op, flat, {0}, false, Dtype::int64);
     if (!keepdims) return out;
     Shape ones(static_cast<size_t>(x.ndim()), 1);

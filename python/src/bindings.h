@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "accel/accel.h"
@@ -94,7 +95,20 @@ nb::object binary_operator(BinaryFn f, const Array& self, nb::handle other, bool
 nb::tuple shape_tuple(const Shape& s);
 // x.T: every axis reversed, as NumPy (a view).
 Array transpose_all(const Array& a);
-// x[key]: NumPy's index forms as accel::Index entries.
-std::vector<Index> to_indices(nb::handle key, Device device);
+// x[key]: NumPy's index forms as accel::Index entries. Up to four are kept in the object
+// (x[i], x[1:], x[i, j], x[..., None]): a list on the heap cost a small x[i] a malloc and a free.
+class IndexEntries {
+ public:
+  IndexEntries(nb::handle key, Device device);
+  operator std::span<const Index>() const {
+    return {heap_.empty() ? inline_ : heap_.data(), size_};
+  }
+
+ private:
+  static constexpr size_t kInline = 4;
+  Index inline_[kInline];
+  std::vector<Index> heap_;
+  size_t size_ = 0;
+};
 
 }  // namespace accel::py

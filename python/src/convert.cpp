@@ -79,7 +79,38 @@ bool is_numpy_bfloat16(nb::handle ndarray) {
 
 }  // namespace
 
+namespace {
+
+// A view of memory NumPy owns: shape and strides in bytes, `owner` kept alive. nullopt for
+// strides that are not multiples of the item size.
+std::optional<Array> numpy_memory(nb::handle owner, void* data, int ndim, const Py_ssize_t* dims,
+                                  const Py_ssize_t* byte_strides, Dtype dtype, bool read_only) {
+  const auto item = static_cast<int64_t>(itemsize(dtype));
+  Shape shape(static_cast<size_t>(ndim));
+  Strides strides(static_cast<size_t>(ndim));
+  int64_t lo = 0, hi = 0;
+  for (int i = 0; i < ndim; ++i) {
+    if (byte_strides[i] % item != 0) return std::nullopt;
+    shape[i] = dims[i];
+    strides[i] = byte_strides[i] / item;
+    if (shape[i] > 0) (strides[i] < 0 ? lo : hi) += strides[i] * (shape[i] - 1);
+  }
+  char* base = static_cast<char*>(data) + lo * item;
+  const bool empty = shape_size(shape) == 0;
+  auto buf = std::make_shared<Buffer>(base, empty ? 0 : static_cast<size_t>((hi - lo + 1) * item),
+                                      Device::cpu(), keep_alive(owner));
+  buf->set_read_only(read_only);
+  return Array::from_buffer(std::move(buf), std::move(shape), std::move(strides), -lo, dtype);
+}
+
+}  // namespace
+
 std::optional<Array> from_numpy_array(nb::handle obj, std::optional<Dtype> as) {
+  // The common case read from NumPy's struct: a buffer request makes NumPy build a format
+  // string and shape arrays on every call (a third of asarray's time at 10 elements).
+  if (!as)
+    if (auto f = numpy_array_fields(obj))
+      return numpy_memory(obj, f->data, f->ndim, f->shape, f->byte_strides, f->dtype, !f->writable);
   static PyTypeObject* ndarray = [] {
     nb::object np = nb::module_::import_("numpy");
     return reinterpret_cast<PyTypeObject*>(nb::object(np.attr("ndarray")).release().ptr());
@@ -96,27 +127,8 @@ std::optional<Array> from_numpy_array(nb::handle obj, std::optional<Dtype> as) {
   std::optional<Array> out;
   std::optional<Dtype> dt = buffer_dtype(view.format ? view.format : "B", view.itemsize);
   if (dt && as) dt = as;
-  if (dt) {
-    Shape shape(static_cast<size_t>(view.ndim));
-    Strides strides(static_cast<size_t>(view.ndim));
-    int64_t lo = 0, hi = 0;
-    bool aligned = true;
-    for (int i = 0; i < view.ndim; ++i) {
-      shape[i] = view.shape[i];
-      aligned &= view.strides[i] % view.itemsize == 0;
-      strides[i] = view.strides[i] / view.itemsize;
-      if (shape[i] > 0) (strides[i] < 0 ? lo : hi) += strides[i] * (shape[i] - 1);
-    }
-    if (aligned) {
-      char* base = static_cast<char*>(view.buf) + lo * view.itemsize;
-      const bool empty = shape_size(shape) == 0;
-      auto buf = std::make_shared<Buffer>(
-          base, empty ? 0 : static_cast<size_t>((hi - lo + 1) * view.itemsize), Device::cpu(),
-          keep_alive(obj));
-      buf->set_read_only(view.readonly);
-      out = Array::from_buffer(std::move(buf), std::move(shape), std::move(strides), -lo, *dt);
-    }
-  }
+  if (dt)
+    out = numpy_memory(obj, view.buf, view.ndim, view.shape, view.strides, *dt, view.readonly);
   PyBuffer_Release(&view);
   return out;
 }

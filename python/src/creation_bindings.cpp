@@ -3,6 +3,7 @@
 #include <nanobind/stl/string.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "bindings.h"
 
@@ -14,6 +15,19 @@ Device device_or_default(nb::handle device) { return to_optional_device(device).
 // The fill value as an operand: Python scalars stay weak so they take their kind's default
 // dtype (bool, int64, float64, complex128); arrays keep theirs.
 Array fill_operand(nb::handle v) { return to_operand(v, Device::cpu()); }
+
+// A Python int (not a bool) that fits in int64.
+bool exact_int64(nb::handle v, int64_t& out) {
+  if (!PyLong_CheckExact(v.ptr())) return false;
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+  if (overflow || (x == -1 && PyErr_Occurred())) {
+    PyErr_Clear();
+    return false;
+  }
+  out = x;
+  return true;
+}
 
 // An array argument of *_like and tril/triu (NumPy arrays and sequences are accepted too).
 Array array_argument(nb::handle x) { return asarray(x, std::nullopt, std::nullopt, std::nullopt); }
@@ -66,6 +80,13 @@ void init_creation(nb::module_& m) {
 
   m.def("arange", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype,
                      nb::handle device) {
+    // Python ints (the common arange(n)) go straight to the integer overload.
+    int64_t first = 0, last = 0, by = 0;
+    if (exact_int64(start, first) && exact_int64(step, by) &&
+        (stop.is_none() || exact_int64(stop, last))) {
+      if (stop.is_none()) last = std::exchange(first, 0);
+      return arange(first, last, by, to_optional_dtype(dtype), device_or_default(device));
+    }
     Array lo = fill_operand(start), hi;
     if (stop.is_none()) {
       hi = lo;

@@ -136,25 +136,31 @@ nb::tuple to_tuple(const std::vector<Array>& arrays) {
 
 }  // namespace
 
-std::vector<Index> to_indices(nb::handle key, Device device) {
-  std::vector<Index> out;
-  if (nb::isinstance<nb::tuple>(key)) {
-    for (nb::handle h : key) out.push_back(to_index(h, device));
-  } else {
-    out.push_back(to_index(key, device));
+IndexEntries::IndexEntries(nb::handle key, Device device) {
+  if (!PyTuple_Check(key.ptr())) {
+    inline_[0] = to_index(key, device);
+    size_ = 1;
+    return;
   }
-  return out;
+  size_ = static_cast<size_t>(PyTuple_GET_SIZE(key.ptr()));
+  Index* out = inline_;
+  if (size_ > kInline) {
+    heap_.resize(size_);
+    out = heap_.data();
+  }
+  for (size_t i = 0; i < size_; ++i)
+    out[i] = to_index(PyTuple_GET_ITEM(key.ptr(), static_cast<Py_ssize_t>(i)), device);
 }
 
 void init_indexing(nb::module_& m) {
   using namespace nb::literals;
   nb::handle cls = nb::type<Array>();
   nb::cpp_function_def(
-      [](const Array& self, nb::handle key) { return getitem(self, to_indices(key, self.device())); },
+      [](const Array& self, nb::handle key) { return getitem(self, IndexEntries(key, self.device())); },
       nb::scope(cls), nb::name("__getitem__"), nb::is_method(), nb::arg("key").none());
   nb::cpp_function_def(
       [](const Array& self, nb::handle key, nb::handle value) {
-        setitem(self, to_indices(key, self.device()), to_operand(value, self.device()));
+        setitem(self, IndexEntries(key, self.device()), to_operand(value, self.device()));
       },
       nb::scope(cls), nb::name("__setitem__"), nb::is_method(), nb::arg("key").none(),
       nb::arg("value").none());

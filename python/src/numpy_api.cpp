@@ -2,6 +2,8 @@
 // the indices stable across versions (its ABI promise; pybind11's numpy.h reads the same ones).
 #include "numpy_api.h"
 
+#include <bit>
+#include <optional>
 #include <string>
 
 namespace accel::py {
@@ -16,6 +18,29 @@ constexpr int kNewFromDescr = 94;    // PyObject* (type, descr, nd, dims, stride
 constexpr int kSetBaseObject = 282;  // int (PyArrayObject*, PyObject* base), steals base
 
 constexpr int kWriteable = 0x0400;  // NPY_ARRAY_WRITEABLE
+
+// The leading fields of NumPy's array and dtype structs (PyArrayObject_fields, PyArray_Descr):
+// part of its ABI, read by the macros every compiled extension uses. NumPy 2 kept the dtype's
+// type_num where NumPy 1 had it (its old `flags` char became `_former_flags`).
+struct ArrayStruct {
+  PyObject_HEAD
+  char* data;
+  int nd;
+  npy_intp* dimensions;
+  npy_intp* strides;
+  PyObject* base;
+  PyObject* descr;
+  int flags;
+};
+struct DescrStruct {
+  PyObject_HEAD
+  PyTypeObject* typeobj;
+  char kind;
+  char type;
+  char byteorder;  // '>' big-endian, '<' little-endian, '=' native, '|' not applicable
+  char former_flags;
+  int type_num;
+};
 
 using DescrFromType = PyObject* (*)(int);
 using NewFromDescr = PyObject* (*)(PyTypeObject*, PyObject*, int, npy_intp*, npy_intp*, void*, int,
@@ -65,7 +90,30 @@ int type_number(Dtype d) {
   return numbers[static_cast<int>(d)];
 }
 
+// accel's dtype of a NumPy type number: type_number's table searched (uint16 comes before
+// bfloat16, which shares its number), plus NPY_LONGLONG / NPY_ULONGLONG, also 64-bit on LP64.
+std::optional<Dtype> dtype_of_type_number(int n) {
+  constexpr int kLongLong = 9, kULongLong = 10;
+  if (n == kLongLong) return Dtype::int64;
+  if (n == kULongLong) return Dtype::uint64;
+  for (int d = 0; d < kNumDtypes; ++d)
+    if (type_number(static_cast<Dtype>(d)) == n) return static_cast<Dtype>(d);
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<NumpyArrayFields> numpy_array_fields(nb::handle obj) {
+  if (Py_TYPE(obj.ptr()) != api().array_type) return std::nullopt;
+  const auto* arr = reinterpret_cast<const ArrayStruct*>(obj.ptr());
+  const auto* descr = reinterpret_cast<const DescrStruct*>(arr->descr);
+  const char swapped = std::endian::native == std::endian::little ? '>' : '<';
+  if (descr->byteorder == swapped) return std::nullopt;
+  std::optional<Dtype> dtype = dtype_of_type_number(descr->type_num);
+  if (!dtype) return std::nullopt;
+  return NumpyArrayFields{arr->data, arr->nd, arr->dimensions, arr->strides, *dtype,
+                          (arr->flags & kWriteable) != 0};
+}
 
 nb::object numpy_view(void* data, Dtype dtype, const Shape& shape, const Strides& byte_strides,
                       bool writable, nb::object base) {

@@ -68,7 +68,7 @@ PyObject* richcompare_slot(PyObject* x, PyObject* y, int op) {
 PyObject* subscript_slot(PyObject* x, PyObject* key) {
   try {
     const Array& a = array_of(x);
-    return nb::cast(getitem(a, to_indices(key, a.device()))).release().ptr();
+    return nb::cast(getitem(a, IndexEntries(key, a.device()))).release().ptr();
   } catch (...) {
     PyErr_Clear();
   }

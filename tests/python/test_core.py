@@ -82,6 +82,28 @@ def test_asarray_of_strided_numpy_view_keeps_values():
     np.testing.assert_array_equal(np.asarray(ac.asarray(n) * 2), n * 2)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16",
+                                   "uint32", "uint64", "float16", "float32", "float64",
+                                   "complex64", "complex128", "longlong", "ulonglong", ">f4",
+                                   ">i8", "<f8"])
+@pytest.mark.parametrize("make", [lambda n: n, lambda n: n[::-1, 1::2], lambda n: n.T,
+                                  lambda n: n[:0], lambda n: np.array(n[1, 2]), lambda n: n[None, 1]],
+                         ids=["contiguous", "reversed_strided", "transposed", "empty", "0d", "newaxis"])
+def test_asarray_of_numpy_arrays_keeps_values_dtype_and_memory(dtype, make):
+    n = make((np.arange(24) * 7 % 11 - 3).astype(dtype).reshape(4, 6))
+    a = ac.asarray(n)
+    assert a.shape == n.shape
+    assert a.dtype == n.dtype.newbyteorder("=").name
+    np.testing.assert_array_equal(np.asarray(a), n)
+    if n.dtype.isnative:
+        assert np.shares_memory(np.asarray(a), n) or n.size == 0
+
+
+def test_asarray_of_numpy_array_with_a_field_dtype_raises():
+    with pytest.raises(ac.DTypeError, match="void"):
+        ac.asarray(np.zeros(3, dtype=[("x", "f4"), ("y", "i4")]))
+
+
 @pytest.mark.parametrize("buf,dtype", [(pyarray.array("d", [1.0, 2.0]), "float64"),
                                        (pyarray.array("i", [1, 2, 3]), "int32"),
                                        (b"\x01\x02", "uint8"),

@@ -148,6 +148,19 @@ def test_arange_of_each_dtype_matches_numpy_bit_for_bit(start, stop, step, dtype
     check_equal(got, np.arange(start, stop, step, dtype=dtype))
 
 
+# Python ints within int64 take a short path; bools, floats and ints past int64 the general one.
+@pytest.mark.parametrize("args", [(True, 3, 1), (2, 7.0, 1), (-(2**63), -(2**63) + 3, 1),
+                                  (2**63 - 3, 2**63 - 1, 1), (5, 0, -2), (2**63 - 1, 2**63 + 2, 1),
+                                  (-3,), (0, 10, 2**62), (2**62, -(2**62), -(2**61))])
+def test_arange_of_python_numbers_at_the_edges_matches_numpy(args):
+    check_equal(ac.arange(*args), np.arange(*args))
+
+
+def test_arange_with_only_stop_and_a_step_counts_from_zero():
+    check_equal(ac.arange(5, step=2), np.arange(0, 5, 2))
+    check_equal(ac.arange(5, step=2, dtype="float32"), np.arange(0, 5, 2, dtype="float32"))
+
+
 def test_arange_length_of_an_underflowing_span_counts_like_numpy():
     for start, stop, step in [(0.0, -5e-324, -2.0), (0.0, 5e-324, -2.0), (1.0, 1.0 + 2.2e-16, 1e300),
                               (0.0, 1e-320, 1e10)]:

@@ -281,3 +281,20 @@ def test_asarray_of_read_only_and_unusual_numpy_arrays():
     written[:] = 7  # NumPy writes its memory after the op: the op kept the old values
     np.testing.assert_array_equal(ac.asnumpy(y), [1.0, 2.0, 3.0])
     np.testing.assert_array_equal(ac.asnumpy(x), [7.0, 7.0, 7.0])
+
+
+def test_repeated_python_numbers_keep_their_own_values():
+    # Weak scalars of recent Python numbers are shared between calls: matched by their bytes.
+    n = np.array([1.5, -1.5], np.float32)
+    x = ac.asarray(n, copy=True)
+    big = ac.asarray(np.arange(100_000, dtype=np.float32), copy=True)
+    pending = [big * v for v in (2.0, 3.0)]  # lazy results still holding their scalars
+    for v in [0.0, -0.0, 0.0, float("nan"), 2.0, -0.0, 1, 1.0, True, 1j, 0.0]:
+        got, want = ac.asnumpy(x * v), n * v
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(np.signbit(got.real), np.signbit(want.real))
+    for i in range(20):  # more numbers than are kept
+        assert float((x + i)[0]) == 1.5 + i
+    np.testing.assert_array_equal(ac.asnumpy(pending[0])[:3], [0, 2, 4])
+    np.testing.assert_array_equal(ac.asnumpy(pending[1])[:3], [0, 3, 6])

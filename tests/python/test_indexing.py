@@ -216,6 +216,19 @@ def test_basic_indexing_returns_views_that_share_memory():
     assert ac.asnumpy(x)[0, 0, 0] == 100
 
 
+# Index tuples of up to four entries are held inline by the bindings, longer ones on the heap.
+@pytest.mark.parametrize("key", [(), (1,), (-1, 0, 2, -1), (None, -1, 0, 2, -1),
+                                 (1, None, slice(None, None, -1), Ellipsis, None, 0),
+                                 (None, None, None, None, None, None, 0), (0, [0, 1], -1, None, 1)])
+def test_index_tuples_of_every_length_match_numpy(key):
+    n = np.arange(2 * 3 * 4 * 5, dtype=np.float32).reshape(2, 3, 4, 5)
+    x = ac.asarray(n, copy=True)
+    same(x[key], n[key])
+    x[key] = -1.0
+    n[key] = -1.0
+    same(x, n)
+
+
 def test_advanced_indexing_copies():
     x = ac.asarray(np.arange(6))
     y = x[[0, 1]]

@@ -272,6 +272,18 @@ def test_first_nan_of_a_long_run_found_in_every_position(device):
         assert int(ac.argmax(a)) == np.argmax(x) and int(ac.argmin(a)) == np.argmin(x)
 
 
+@pytest.mark.parametrize("view", [lambda n: n, lambda n: n[3:9], lambda n: n[::-2], lambda n: n[4:5],
+                                  lambda n: n[::7][1:2], lambda n: n.reshape(3, 4).T, lambda n: n[5]],
+                         ids=["1d", "offset", "reversed", "one", "one_strided", "2d_transposed", "0d"])
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_argmin_argmax_of_views_without_axis_match_numpy(view, name):
+    n = np.array([3, 9, 1, 9, 4, 0, 7, 0, 2, 8, 5, 6], dtype=np.float32)
+    got = getattr(view(ac.asarray(n, copy=True)), name)
+    want = getattr(view(n), name)
+    assert int(got()) == int(want())
+    np.testing.assert_array_equal(ac.asnumpy(got(keepdims=True)), want(keepdims=True))
+
+
 def test_argmax_finds_the_first_of_equal_extremes(device):
     x = np.zeros(1_000_000, dtype=np.int32)
     x[[700, 7000, 300_000, 900_000]] = 5
