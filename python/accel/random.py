@@ -13,8 +13,12 @@ NumPy's streams are **not** reproduced: ``accel.random.default_rng(0).random(3)`
 
 Distributions: uniform from the high bits of a 32- or 64-bit word (24 for float32, 53 for
 float64); normal by Box-Muller (both branches: a pair of normals per counter, computed in float64); exponential as ``-log1p(-u)``;
-integers by Lemire's multiply with rejection (unbiased). ``permutation``, ``shuffle`` and
-``choice`` (without ``p=``) sort random 64-bit keys, so they run where ``argsort`` does (the CPU).
+integers by Lemire's multiply with rejection (unbiased). ``permutation``, ``shuffle``,
+``permuted`` and ``choice`` without replacement sort random keys, so they run where ``argsort``
+does (the CPU); ``choice(p=...)`` with replacement inverts the cumulative probabilities, without
+replacement sorts exponential clocks ``E_i / p_i`` (successive draws in proportion to p among the
+entries left, as NumPy's). ``multivariate_normal`` multiplies standard normals by a factor of the
+covariance (svd, eigh or cholesky, as NumPy's ``method``).
 """
 
 import operator
@@ -197,9 +201,9 @@ class Generator:
         x[...] = shuffled
 
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True, *, device=None):
-        """Samples from a (an int: arange(a)) along `axis`, with or without replacement."""
-        if p is not None:
-            raise NotImplementedError("[random.choice] p= is not supported yet")
+        """Samples from a (an int: arange(a)) along `axis`, with or without replacement; with
+        `p`, each entry with its probability (without replacement: successive draws among the
+        entries left, each in proportion to its p, as NumPy's)."""
         if isinstance(a, (int, np.integer)):
             n, population = operator.index(a), None
             if n <= 0:
@@ -215,7 +219,9 @@ class Generator:
             device = population.device
         shape = _shape(size)
         k = int(np.prod(shape, dtype=np.int64))
-        if replace:
+        if p is not None:
+            picks = self._weighted_picks(_probabilities(p, n), shape, k, replace, device)
+        elif replace:
             picks = self._stream.draw(shape, np.int64, device, _INTEGERS, 0, n)
         else:
             if k > n:
@@ -225,6 +231,82 @@ class Generator:
         if population is None:
             return picks
         return _core.take(population, picks, axis=axis)
+
+    def _weighted_picks(self, p, shape, k, replace, device):
+        probs = _core.asarray(p, device=device)
+        if replace:
+            # Inverse CDF: the first entry whose cumulative probability exceeds u (an entry of
+            # probability 0 spans an empty interval, so it is never picked).
+            cdf = _core.cumsum(probs)
+            u = self._stream.draw(shape, np.float64, device, _UNIFORM) * cdf[-1]
+            return _core.clip(_core.searchsorted(cdf, u, side="right"), 0, len(p) - 1)
+        if k > int(np.count_nonzero(p)):
+            raise ValueError("[random.choice] fewer non-zero entries in p than size")
+        # Exponential clocks: entry i rings at E_i / p_i; the entries in the order they ring are
+        # successive draws without replacement, each in proportion to p among those left
+        # (Efraimidis and Spirakis); p_i = 0 never rings.
+        clocks = self._stream.draw((len(p),), np.float64, device, _EXPONENTIAL) / probs
+        return _core.reshape(_core.argsort(clocks)[:k], shape)
+
+    def permuted(self, x, *, axis=None, out=None):
+        """x with each slice along `axis` shuffled independently (axis=None: all elements as
+        one); into `out` when given (which may be x itself)."""
+        x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
+        if axis is None:
+            keys = self._stream.draw((x.size,), np.uint64, x.device, _INTEGERS, 0, 0)
+            result = _core.reshape(_core.take(_core.reshape(x, (-1,)), _core.argsort(keys)),
+                                   x.shape)
+        else:
+            axis = operator.index(axis)
+            if not -x.ndim <= axis < x.ndim:
+                raise np.exceptions.AxisError(axis, x.ndim, "[random.permuted]")
+            keys = self._stream.draw(x.shape, np.uint64, x.device, _INTEGERS, 0, 0)
+            result = _core.take_along_axis(x, _core.argsort(keys, axis=axis), axis=axis)
+        if out is None:
+            return result
+        if not isinstance(out, _core.ndarray) or out.shape != x.shape:
+            raise ValueError(f"[random.permuted] out must be an accel array of shape {x.shape}")
+        out[...] = result
+        return out
+
+    def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8, *,
+                            method="svd", device=None):
+        """Normal vectors with mean `mean` (n,) and covariance `cov` (n, n): standard normals
+        times a factor F of cov (F^T F = cov) plus mean. method: svd (default, as NumPy; cov
+        may be singular), eigh, or cholesky (positive definite cov only, the fastest).
+        check_valid: warn, raise or ignore when cov is not positive semi-definite (svd)."""
+        from . import linalg
+
+        mean = mean if isinstance(mean, _core.ndarray) else _core.asarray(mean, dtype=_core.float64, device=device)
+        cov = cov if isinstance(cov, _core.ndarray) else _core.asarray(cov, dtype=_core.float64, device=device)
+        if mean.ndim != 1 or cov.ndim != 2 or cov.shape != (mean.shape[0], mean.shape[0]):
+            raise ValueError("[random.multivariate_normal] mean must be 1-d and cov square of "
+                             f"the same size; got shapes {mean.shape} and {cov.shape}")
+        if check_valid not in ("warn", "raise", "ignore"):
+            raise ValueError("[random.multivariate_normal] check_valid must be warn, raise or ignore")
+        if method == "cholesky":
+            factor = _core.matrix_transpose(linalg.cholesky(cov))
+        elif method == "eigh":
+            s, u = linalg.eigh(cov)
+            factor = _core.matrix_transpose(u * _core.sqrt(_core.abs(s)))
+        elif method == "svd":
+            u, s, vh = linalg.svd(cov)
+            factor = _core.sqrt(s)[:, None] * vh
+            if check_valid != "ignore":
+                psd = np.allclose(_core.asnumpy(_core.matrix_transpose(vh) * s @ vh),
+                                  _core.asnumpy(cov), rtol=tol, atol=tol)
+                if not psd and check_valid == "warn":
+                    import warnings
+                    warnings.warn("covariance is not symmetric positive-semidefinite.",
+                                  RuntimeWarning, stacklevel=2)
+                elif not psd:
+                    raise ValueError("[random.multivariate_normal] covariance is not symmetric "
+                                     "positive-semidefinite.")
+        else:
+            raise ValueError("[random.multivariate_normal] method must be svd, eigh or cholesky")
+        shape = _shape(size) + (mean.shape[0],)
+        z = self._stream.draw(shape, np.float64, mean.device, _NORMAL)
+        return z @ _core.astype(factor, _core.float64) + mean
 
     # -- streams -----------------------------------------------------------------------------
 
@@ -246,6 +328,19 @@ def _operand(x):
 def _is_real_number(x):
     """A Python or NumPy real scalar whose float64 value is exactly what `base * x` uses."""
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, np.longdouble)
+
+
+def _probabilities(p, n):
+    """choice's p as float64 NumPy values, checked as NumPy checks them."""
+    p = np.asarray(p, dtype=np.float64)
+    if p.ndim != 1 or p.shape[0] != n:
+        raise ValueError(f"[random.choice] p must be 1-dimensional with one entry per choice ({n}), "
+                         f"got shape {p.shape}")
+    if not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise ValueError("[random.choice] probabilities are not non-negative finite numbers")
+    if abs(p.sum() - 1) > np.sqrt(np.finfo(np.float64).eps):
+        raise ValueError(f"[random.choice] probabilities do not sum to 1 (they sum to {p.sum()!r})")
+    return p
 
 
 def _check_non_negative(value, op, name):

@@ -280,5 +280,76 @@ def test_permutation_shuffle_and_choice():
     assert len(set(no_repeat.tolist())) == 40 and np.all(no_repeat % 3 == 0)
     with pytest.raises(ValueError):
         g.choice(5, size=6, replace=False)
-    with pytest.raises(NotImplementedError):
-        g.choice(5, p=[0.2] * 5)
+
+
+def test_choice_with_probabilities():
+    g = ac.random.default_rng(12)
+    p = np.array([0.1, 0.0, 0.2, 0.3, 0.4])
+    c = host(g.choice(5, size=N, p=p))
+    counts = np.bincount(c, minlength=5)
+    assert counts[1] == 0  # probability 0: never
+    assert chi_square_pvalue(counts[p > 0], N * p[p > 0]) > 1e-4
+    picked = host(g.choice(ac.arange(5) * 10, size=(2, 3), p=p))
+    assert picked.shape == (2, 3) and set(picked.ravel().tolist()) <= {0, 20, 30, 40}
+    # Without replacement: distinct, never a zero, and the first pick in proportion to p.
+    firsts = []
+    for _ in range(3000):
+        s = host(g.choice(5, size=4, replace=False, p=p))
+        assert len(set(s.tolist())) == 4 and 1 not in s.tolist()
+        firsts.append(s[0])
+    assert chi_square_pvalue(np.bincount(firsts, minlength=5)[p > 0], 3000 * p[p > 0]) > 1e-4
+    # The second pick among those left: after 4 (p 0.4), 3 comes with 0.3 / 0.6.
+    pairs = [tuple(host(g.choice(5, size=2, replace=False, p=p)).tolist()) for _ in range(3000)]
+    after4 = [b for a, b in pairs if a == 4]
+    assert abs(np.mean(np.array(after4) == 3) - 0.5) < 5 * np.sqrt(0.25 / len(after4))
+    for bad in ([0.5, 0.5], [0.2] * 4 + [0.3], [-0.1, 0.3, 0.3, 0.3, 0.2], [np.nan] * 5):
+        with pytest.raises(ValueError):
+            g.choice(5, p=bad)
+    with pytest.raises(ValueError, match="non-zero"):
+        g.choice(5, size=5, replace=False, p=p)
+
+
+def test_permuted_shuffles_each_slice_independently():
+    g = ac.random.default_rng(13)
+    x = np.arange(6 * 50).reshape(6, 50)
+    rows = host(g.permuted(ac.asarray(x), axis=1))
+    assert all(sorted(r.tolist()) == x[i].tolist() for i, r in enumerate(rows))
+    assert len({tuple(np.argsort(r) % 50) for r in rows}) == 6  # each row its own order
+    cols = host(g.permuted(ac.asarray(x), axis=0))
+    assert all(sorted(cols[:, j].tolist()) == x[:, j].tolist() for j in range(50))
+    flat = host(g.permuted(ac.asarray(x)))
+    assert flat.shape == x.shape and sorted(flat.ravel().tolist()) == x.ravel().tolist()
+    out = ac.asarray(x, copy=True)
+    assert g.permuted(out, axis=-1, out=out) is out
+    assert all(sorted(r.tolist()) == x[i].tolist() for i, r in enumerate(host(out)))
+    with pytest.raises(np.exceptions.AxisError):
+        g.permuted(ac.asarray(x), axis=2)
+
+
+@pytest.mark.parametrize("method", ["svd", "eigh", "cholesky"])
+def test_multivariate_normal_mean_and_covariance(method):
+    g = ac.random.default_rng(14)
+    mean = np.array([1.0, -2.0, 0.5])
+    cov = np.array([[2.0, 0.6, 0.2], [0.6, 1.0, -0.3], [0.2, -0.3, 0.5]])
+    x = host(g.multivariate_normal(mean, cov, size=N, method=method))
+    assert x.shape == (N, 3) and x.dtype == np.float64
+    assert np.all(np.abs(x.mean(axis=0) - mean) < 5 * np.sqrt(np.diag(cov) / N))
+    assert np.allclose(np.cov(x.T), cov, atol=0.02)
+    assert g.multivariate_normal(mean, cov, size=(2, 4), method=method).shape == (2, 4, 3)
+    assert g.multivariate_normal(mean, cov, method=method).shape == (3,)
+
+
+def test_multivariate_normal_checks_its_covariance():
+    g = ac.random.default_rng(15)
+    singular = np.array([[1.0, 1.0], [1.0, 1.0]])  # positive semi-definite: fine for svd
+    x = host(g.multivariate_normal([0.0, 0.0], singular, size=1000))
+    np.testing.assert_allclose(x[:, 0], x[:, 1], atol=1e-7)
+    indefinite = np.array([[1.0, 2.0], [2.0, 1.0]])
+    with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
+        g.multivariate_normal([0.0, 0.0], indefinite)
+    with pytest.raises(ValueError, match="positive-semidefinite"):
+        g.multivariate_normal([0.0, 0.0], indefinite, check_valid="raise")
+    with pytest.raises(ValueError):
+        g.multivariate_normal([0.0, 0.0], np.eye(3))
+    with pytest.raises(ac.linalg.LinAlgError):
+        g.multivariate_normal([0.0, 0.0], indefinite, method="cholesky")
