@@ -26,6 +26,7 @@ enum Distribution : int32_t {
   kNormal = 1,       // standard normal, Box-Muller (both branches: normal_pair), in float64
   kExponential = 2,  // standard exponential, -log1p(-u), computed in float64
   kIntegers = 3,     // low + [0, range) by Lemire's multiply with rejection; range 0 = 2^64
+  kGamma = 4,        // standard gamma of shape `param` (Marsaglia-Tsang), computed in float64
 };
 struct DrawParams {
   uint64_t key;     // the stream (seed-derived; spawned streams have their own)
@@ -36,8 +37,9 @@ struct DrawParams {
   int32_t affine;   // real draws: nonzero writes value * scale + shift (in float64)
   double scale;
   double shift;
+  double param;     // kGamma: the shape
 };
-static_assert(sizeof(DrawParams) == 56, "DrawParams layout (host and NVPTX64 alike)");
+static_assert(sizeof(DrawParams) == 64, "DrawParams layout (host and NVPTX64 alike)");
 
 // A real draw's value as stored: `uniform(low, high)`, `normal(loc, scale)` and
 // `exponential(scale)` apply their scalars in the draw's own pass, rounding as the separate
@@ -105,7 +107,8 @@ inline uint64_t double_bits(double d) {
 inline double unit_closed_open(uint64_t x) { return double(x >> 11) * 0x1.0p-53; }
 inline double unit_open_closed(uint64_t x) { return double((x >> 11) + 1) * 0x1.0p-53; }
 
-// Natural log of x in (0, 1], normal numbers only (fdlibm's __ieee754_log, < 1 ulp): x = 2^e m
+// Natural log of a positive normal number (fdlibm's __ieee754_log, < 1 ulp; the draws take it of
+// uniforms in (0, 1] and of gamma's v): x = 2^e m
 // with m in [sqrt(2)/2, sqrt(2)), log(m) = 2s + s R(s^2) with s = (m - 1) / (m + 1).
 inline double log_unit(double x) {
   const uint64_t bits = double_bits(x);
@@ -190,6 +193,24 @@ inline void store_normal_pair(T* out, int64_t n, const DrawParams& p, int64_t i)
   if (k + 1 < n) out[k + 1] = finish<T, kAffine>(p, z.z[1]);
 }
 
+// e^x (fdlibm's __ieee754_exp, < 1 ulp) for x <= 0, as gamma's u^(1/k) needs: x = k ln2 + r,
+// |r| <= ln2 / 2, e^r from a rational approximation; results below 2^-1022 scale in two steps.
+inline double exp_nonpositive(double x) {
+  if (x < -745.2) return 0.0;
+  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  const int64_t k = int64_t(x * 1.44269504088896338700e+00 - 0.5);
+  const double hi = x - double(k) * ln2_hi, lo = double(k) * ln2_lo, r = hi - lo;
+  const double t = r * r;
+  const double c =
+      r - t * (1.66666666666666019037e-01 +
+               t * (-2.77777777770155933842e-03 +
+                    t * (6.61375632143793436117e-05 +
+                         t * (-1.65339022054652515390e-06 + t * 4.13813679705723846039e-08))));
+  const double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
+  if (k >= -1021) return y * bits_as_double(uint64_t(1023 + k) << 52);
+  return y * bits_as_double(uint64_t(1023 + k + 1000) << 52) * 0x1.0p-1000;
+}
+
 inline double standard_exponential(const Block& b) {
   return -log_unit(unit_open_closed(word64(b, 0)));  // 1 - u exactly, u in [0, 1)
 }
@@ -233,6 +254,36 @@ inline constexpr uint32_t kUniformFloat32Domain = 2, kUniformFloat64Domain = 3;
 inline float uniform_float32(const Block& b, int word) { return float(b.v[word] >> 8) * 0x1.0p-24f; }
 inline double uniform_float64(const Block& b, int word) { return unit_closed_open(word64(b, word)); }
 
+// Standard gamma of shape a > 0 for element g (Marsaglia and Tsang 2000): d = a - 1/3,
+// c = 1 / sqrt(9d); a normal x and a uniform u per attempt, from blocks (g, attempt, 0, 4) and
+// (g, attempt, 0, 5); accept d v with v = (1 + c x)^3 > 0 when u < 1 - 0.0331 x^4 or
+// log u < x^2 / 2 + d (1 - v + log v). Shapes below 1 draw shape a + 1 and multiply by
+// u^(1/a), u from block (g, 0, 0, 6). Expected attempts: at most 1.05.
+inline double standard_gamma(uint64_t key, uint64_t g, double a) {
+  const double shape = a < 1.0 ? a + 1.0 : a;
+  const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+  const uint32_t k0 = uint32_t(key), k1 = uint32_t(key >> 32);
+  double value = 0.0;
+  for (uint32_t attempt = 0;; ++attempt) {
+    const Block bn = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), attempt, 4u}}, k0, k1);
+    const double x = std::sqrt(-2.0 * log_unit(unit_open_closed(word64(bn, 0)))) *
+                     cos_sin_two_pi(unit_closed_open(word64(bn, 1))).cos;
+    const double t = 1.0 + c * x;
+    if (t <= 0.0) continue;
+    const double v = t * t * t;
+    const Block bu = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), attempt, 5u}}, k0, k1);
+    const double u = unit_open_closed(word64(bu, 0));
+    const double x2 = x * x;
+    if (u < 1.0 - 0.0331 * x2 * x2 || log_unit(u) < 0.5 * x2 + d * (1.0 - v + log_unit(v))) {
+      value = d * v;
+      break;
+    }
+  }
+  if (a >= 1.0) return value;
+  const Block bb = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), 0u, 6u}}, k0, k1);
+  return value * exp_nonpositive(log_unit(unit_open_closed(word64(bb, 0))) / a);
+}
+
 // Element k of a draw, as type T (float, double, or an integer type for kIntegers); normals
 // are drawn by pairs instead (store_normal_pair).
 template <class T, int kDistribution, int kAffine = -1>
@@ -248,6 +299,8 @@ inline T draw(const DrawParams& p, uint64_t k) {
       return finish<T, kAffine>(p, uniform_float64(uniform_block(p.key, counter >> 1,
                                                         kUniformFloat64Domain),
                                           int(counter & 1)));
+  } else if constexpr (kDistribution == kGamma) {
+    return finish<T, kAffine>(p, standard_gamma(p.key, counter, p.param));
   } else {
     const Block b = block_at(p.key, counter, 0);
     if constexpr (kDistribution == kExponential)

@@ -22,6 +22,9 @@ __global__ void accel_random(T* out, long long n, const accel::philox::DrawParam
       case kExponential:
         out[i] = draw<T, kExponential>(p, (uint64_t)i);
         break;
+      case kGamma:
+        out[i] = draw<T, kGamma>(p, (uint64_t)i);
+        break;
       default:
         out[i] = draw<T, kIntegers>(p, (uint64_t)i);
         break;

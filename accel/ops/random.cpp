@@ -1,5 +1,6 @@
 #include "accel/ops/random.h"
 
+#include <cmath>
 #include <string>
 
 #include "accel/backend/backend.h"
@@ -64,17 +65,21 @@ philox::DrawParams Generator::take(int64_t n, philox::Distribution distribution,
   if (uint64_t(n) > ~counter_)
     throw ValueError("[random] the stream's 2^64 counters are used up (" +
                      std::to_string(counter_) + " used, " + std::to_string(n) + " asked); spawn a new stream");
-  philox::DrawParams p{key_, counter_, low, range, distribution, 0, 1.0, 0.0};
+  philox::DrawParams p{key_, counter_, low, range, distribution, 0, 1.0, 0.0, 0.0};
   counter_ += uint64_t(n);
   return p;
 }
 
 Array Generator::draw(const Shape& shape, Dtype dtype, Device device,
                       philox::Distribution distribution, int64_t low, uint64_t range,
-                      const double* scale_shift) {
+                      const double* scale_shift, double param) {
   check_dtype(dtype, distribution);
+  if (distribution == philox::kGamma && !(param > 0 && std::isfinite(param)))
+    throw ValueError("[random.gamma] the shape must be a positive finite number, got " +
+                     std::to_string(param));
   Array out = Array::empty(shape, dtype, device);
   philox::DrawParams p = take(out.size(), distribution, low, range);
+  p.param = param;
   if (scale_shift) {
     p.affine = 1;
     p.scale = scale_shift[0];
@@ -85,11 +90,15 @@ Array Generator::draw(const Shape& shape, Dtype dtype, Device device,
 }
 
 Array Generator::scaled(philox::Distribution distribution, double scale, double shift,
-                        const Shape& shape, Dtype dtype, Device device) {
+                        const Shape& shape, Dtype dtype, Device device, double param) {
   if (distribution == philox::kIntegers)
     throw ValueError("[random] integers are drawn in their range, not scaled");
   const double scale_shift[2] = {scale, shift};
-  return draw(shape, dtype, device, distribution, 0, 0, scale_shift);
+  return draw(shape, dtype, device, distribution, 0, 0, scale_shift, param);
+}
+
+Array Generator::standard_gamma(double a, const Shape& shape, Dtype dtype, Device device) {
+  return draw(shape, dtype, device, philox::kGamma, 0, 0, nullptr, a);
 }
 
 Array Generator::random(const Shape& shape, Dtype dtype, Device device) {
@@ -109,10 +118,11 @@ Array Generator::integers(int64_t low, uint64_t range, const Shape& shape, Dtype
 }
 
 void Generator::fill(const Array& out, philox::Distribution distribution, int64_t low,
-                     uint64_t range) {
+                     uint64_t range, double param) {
   if (distribution == philox::kIntegers) check_range(low, range, out.dtype());
   // Drawn into a fresh array and assigned: assign handles views, aliasing and pending readers.
-  assign(out, draw(out.shape(), out.dtype(), out.device(), distribution, low, range), "random");
+  assign(out, draw(out.shape(), out.dtype(), out.device(), distribution, low, range, nullptr, param),
+         "random");
 }
 
 }  // namespace accel::random

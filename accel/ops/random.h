@@ -34,14 +34,18 @@ class Generator {
   // bool that holds every value of the range.
   Array integers(int64_t low, uint64_t range, const Shape& shape, Dtype dtype = Dtype::int64,
                  Device device = default_device());
-  // A real distribution (uniform, normal, exponential) times `scale` plus `shift`, applied in
-  // the draw's own pass: the bits of `draw * scale + shift` computed as separate float64 ops.
+  // Standard gamma of shape `a` > 0 (Marsaglia-Tsang, philox::standard_gamma).
+  Array standard_gamma(double a, const Shape& shape, Dtype dtype = Dtype::float64,
+                       Device device = default_device());
+  // A real distribution (uniform, normal, exponential, gamma of shape `param`) times `scale`
+  // plus `shift`, applied in the draw's own pass: the bits of `draw * scale + shift` computed as
+  // separate float64 ops.
   Array scaled(philox::Distribution distribution, double scale, double shift, const Shape& shape,
-               Dtype dtype = Dtype::float64, Device device = default_device());
+               Dtype dtype = Dtype::float64, Device device = default_device(), double param = 0);
   // Any distribution into an existing array (each element of `out` in C order takes the
-  // next counter); out's dtype as above.
+  // next counter); out's dtype as above; `param` is kGamma's shape.
   void fill(const Array& out, philox::Distribution distribution, int64_t low = 0,
-            uint64_t range = 0);
+            uint64_t range = 0, double param = 0);
   // A child stream with its own key (derived from this key and the child's number), so
   // spawned streams are independent of this one and of each other.
   Generator spawn();
@@ -49,7 +53,7 @@ class Generator {
  private:
   Generator(uint64_t key, uint64_t counter) : key_(key), counter_(counter) {}
   Array draw(const Shape& shape, Dtype dtype, Device device, philox::Distribution distribution,
-             int64_t low, uint64_t range, const double* scale_shift = nullptr);
+             int64_t low, uint64_t range, const double* scale_shift = nullptr, double param = 0);
   philox::DrawParams take(int64_t n, philox::Distribution distribution, int64_t low,
                           uint64_t range);
 

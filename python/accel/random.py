@@ -18,7 +18,9 @@ integers by Lemire's multiply with rejection (unbiased). ``permutation``, ``shuf
 does (the CPU); ``choice(p=...)`` with replacement inverts the cumulative probabilities, without
 replacement sorts exponential clocks ``E_i / p_i`` (successive draws in proportion to p among the
 entries left, as NumPy's). ``multivariate_normal`` multiplies standard normals by a factor of the
-covariance (svd, eigh or cholesky, as NumPy's ``method``).
+covariance (svd, eigh or cholesky, as NumPy's ``method``). ``standard_gamma``/``gamma`` use
+Marsaglia and Tsang's method (one shape, a number, per call), ``beta`` the ratio of two gammas.
+Not yet: ``poisson`` and ``binomial``.
 """
 
 import operator
@@ -31,7 +33,7 @@ from . import _core
 __all__ = ["Generator", "RandomState", "default_rng"]
 
 # Distribution numbers of device_src/philox.h.
-_UNIFORM, _NORMAL, _EXPONENTIAL, _INTEGERS = 0, 1, 2, 3
+_UNIFORM, _NORMAL, _EXPONENTIAL, _INTEGERS, _GAMMA = 0, 1, 2, 3, 4
 
 
 def _seed_words(seed):
@@ -87,7 +89,8 @@ class Generator:
 
     # -- draws -------------------------------------------------------------------------------
 
-    def _draw(self, distribution, size, dtype, out, device, low=0, range_=0, op="random"):
+    def _draw(self, distribution, size, dtype, out, device, low=0, range_=0, op="random",
+              param=0.0):
         if out is not None:
             if not isinstance(out, _core.ndarray):
                 raise TypeError(f"[random.{op}] out must be an accel.ndarray, got {type(out).__name__}")
@@ -95,9 +98,9 @@ class Generator:
                 raise ValueError(f"[random.{op}] size {_shape(size)} must match out.shape {tuple(out.shape)}")
             if np.dtype(str(out.dtype)) != np.dtype(dtype):
                 raise TypeError(f"[random.{op}] out has dtype {out.dtype}, expected {np.dtype(dtype)}")
-            self._stream.fill(out, distribution, low, range_)
+            self._stream.fill(out, distribution, low, range_, param)
             return out
-        return self._stream.draw(_shape(size), dtype, device, distribution, low, range_)
+        return self._stream.draw(_shape(size), dtype, device, distribution, low, range_, param)
 
     def random(self, size=None, dtype=np.float64, out=None, *, device=None):
         """Uniform floats in [0, 1) (float32: 24 random bits, float64: 53)."""
@@ -113,6 +116,32 @@ class Generator:
         if method not in ("zig", "inv"):
             raise ValueError(f"[random.standard_exponential] method must be 'zig' or 'inv', got {method!r}")
         return self._draw(_EXPONENTIAL, size, dtype, out, device, op="standard_exponential")
+
+    def standard_gamma(self, shape, size=None, dtype=np.float64, out=None, *, device=None):
+        """Standard gamma floats of shape `shape` (a positive number), Marsaglia and Tsang's
+        method computed in float64."""
+        return self._draw(_GAMMA, size, dtype, out, device, op="standard_gamma",
+                          param=_gamma_shape(shape, "standard_gamma"))
+
+    def gamma(self, shape, scale=1.0, size=None, *, device=None):
+        """Gamma floats: scale * standard_gamma(shape)."""
+        a = _gamma_shape(shape, "gamma")
+        scale = _operand(scale)
+        _check_non_negative(scale, "gamma", "scale")
+        if _is_real_number(scale):
+            return self._stream.scaled(_shape(size) if size is not None else (), np.float64,
+                                       device, _GAMMA, float(scale), 0.0, param=a)
+        shape_ = _shape(size) if size is not None else np.shape(scale)
+        return self._stream.draw(shape_, np.float64, _device_of(device, scale), _GAMMA,
+                                 param=a) * scale
+
+    def beta(self, a, b, size=None, *, device=None):
+        """Beta floats: X / (X + Y) with X ~ gamma(a), Y ~ gamma(b) (a, b positive numbers)."""
+        a, b = _gamma_shape(a, "beta"), _gamma_shape(b, "beta")
+        shape = _shape(size) if size is not None else ()
+        x = self._stream.draw(shape, np.float64, device, _GAMMA, param=a)
+        y = self._stream.draw(shape, np.float64, device, _GAMMA, param=b)
+        return x / (x + y)
 
     def _affine(self, distribution, shift, scale, size, device, op):
         shape = _shape(size) if size is not None else np.broadcast_shapes(np.shape(shift), np.shape(scale))
@@ -341,6 +370,19 @@ def _probabilities(p, n):
     if abs(p.sum() - 1) > np.sqrt(np.finfo(np.float64).eps):
         raise ValueError(f"[random.choice] probabilities do not sum to 1 (they sum to {p.sum()!r})")
     return p
+
+
+def _gamma_shape(value, op):
+    """A gamma shape parameter: a positive finite number (arrays of shapes are not supported:
+    every element of a draw shares one shape)."""
+    if isinstance(value, (_core.ndarray, np.ndarray)) and np.ndim(value) > 0 or \
+            isinstance(value, (list, tuple)):
+        raise NotImplementedError(f"[random.{op}] shape parameters must be numbers; arrays of "
+                                  "them (one shape per element) are not supported")
+    a = float(value)
+    if not (a > 0 and np.isfinite(a)):
+        raise ValueError(f"[random.{op}] shape parameters must be positive, got {value!r}")
+    return a
 
 
 def _check_non_negative(value, op, name):

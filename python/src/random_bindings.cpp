@@ -12,7 +12,7 @@ using namespace nb::literals;
 using random::Generator;
 
 philox::Distribution distribution_of(int d) {
-  if (d < philox::kUniform || d > philox::kIntegers)
+  if (d < philox::kUniform || d > philox::kGamma)
     throw ValueError("[random] unknown distribution " + std::to_string(d));
   return static_cast<philox::Distribution>(d);
 }
@@ -34,31 +34,34 @@ void init_random(nb::module_& m) {
       .def(
           "draw",
           [](Generator& g, nb::handle shape, nb::handle dtype, nb::handle device, int distribution,
-             int64_t low, uint64_t range) {
+             int64_t low, uint64_t range, double param) {
             const philox::Distribution d = distribution_of(distribution);
             const Dtype dt = to_dtype(dtype);
             const Device dev = to_optional_device(device).value_or(default_device());
             const Shape s = to_shape(shape);
             if (d == philox::kIntegers) return g.integers(low, range, s, dt, dev);
+            if (d == philox::kGamma) return g.standard_gamma(param, s, dt, dev);
             if (d == philox::kNormal) return g.standard_normal(s, dt, dev);
             if (d == philox::kExponential) return g.standard_exponential(s, dt, dev);
             return g.random(s, dt, dev);
           },
-          "shape"_a, "dtype"_a, "device"_a.none(), "distribution"_a, "low"_a = 0, "range"_a = 0)
+          "shape"_a, "dtype"_a, "device"_a.none(), "distribution"_a, "low"_a = 0, "range"_a = 0,
+          "param"_a = 0.0)
       .def(
           "scaled",
           [](Generator& g, nb::handle shape, nb::handle dtype, nb::handle device, int distribution,
-             double scale, double shift) {
+             double scale, double shift, double param) {
             return g.scaled(distribution_of(distribution), scale, shift, to_shape(shape),
-                            to_dtype(dtype), to_optional_device(device).value_or(default_device()));
+                            to_dtype(dtype), to_optional_device(device).value_or(default_device()),
+                            param);
           },
-          "shape"_a, "dtype"_a, "device"_a.none(), "distribution"_a, "scale"_a, "shift"_a)
+          "shape"_a, "dtype"_a, "device"_a.none(), "distribution"_a, "scale"_a, "shift"_a,
+          "param"_a = 0.0)
       .def(
           "fill",
-          [](Generator& g, const Array& out, int distribution, int64_t low, uint64_t range) {
-            g.fill(out, distribution_of(distribution), low, range);
-          },
-          "out"_a, "distribution"_a, "low"_a = 0, "range"_a = 0);
+          [](Generator& g, const Array& out, int distribution, int64_t low, uint64_t range,
+             double param) { g.fill(out, distribution_of(distribution), low, range, param); },
+          "out"_a, "distribution"_a, "low"_a = 0, "range"_a = 0, "param"_a = 0.0);
 }
 
 }  // namespace accel::py

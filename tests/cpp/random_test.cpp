@@ -90,6 +90,7 @@ struct Case {
   Dtype dtype;
   int64_t low;
   uint64_t range;
+  double param = 0;  // kGamma's shape
 };
 
 const Case kCases[] = {
@@ -103,11 +104,14 @@ const Case kCases[] = {
     {px::kIntegers, Dtype::int16, -1000, 7},    {px::kIntegers, Dtype::uint8, 250, 6},
     // The CPU's vectorised path takes ranges below 2^32: its largest and the next one up.
     {px::kIntegers, Dtype::int64, 0, 0xFFFFFFFFull}, {px::kIntegers, Dtype::int64, 0, 1ull << 32},
+    // Gamma: below 1 (the u^(1/a) boost), 1, and large; both dtypes.
+    {px::kGamma, Dtype::float64, 0, 0, 0.3}, {px::kGamma, Dtype::float32, 0, 0, 1.0},
+    {px::kGamma, Dtype::float64, 0, 0, 7.5},
 };
 
 Array cpu_draw(const Case& c, uint64_t seed, int64_t n) {
   Array out = Array::empty({n}, c.dtype, accel::Device::cpu());
-  Generator(seed).fill(out, c.distribution, c.low, c.range);
+  Generator(seed).fill(out, c.distribution, c.low, c.range, c.param);
   return out;
 }
 
@@ -182,6 +186,36 @@ TEST(Random, integers_stay_in_range_for_every_dtype) {
   }
 }
 
+TEST(Philox, own_exp_is_within_one_ulp_of_the_c_library) {
+  for (double x = -744.0; x <= 0.0; x += 0.37) {
+    const double want = std::exp(x), got = px::exp_nonpositive(x);
+    if (want >= 0x1.0p-1022) EXPECT_LE(std::abs(got - want), std::abs(std::nextafter(want, 0.0) - want)) << x;
+    else EXPECT_LE(std::abs(got - want), 0x1.0p-1074 * 2) << x;  // subnormal: absolute
+  }
+  EXPECT_EQ(px::exp_nonpositive(0.0), 1.0);
+  EXPECT_EQ(px::exp_nonpositive(-800.0), 0.0);
+}
+
+TEST(Random, gamma_draws_are_positive_with_the_shapes_mean_and_variance) {
+  for (double a : {0.05, 0.3, 1.0, 2.5, 30.0}) {
+    const Array x = Generator(5).standard_gamma(a, {200000});
+    const std::vector<double> v = x.to_vector<double>();
+    double mean = 0, var = 0;
+    for (double e : v) {
+      ASSERT_TRUE(e >= 0 && std::isfinite(e)) << a;
+      mean += e;
+    }
+    mean /= double(v.size());
+    for (double e : v) var += (e - mean) * (e - mean);
+    var /= double(v.size() - 1);
+    // Gamma(a): mean a, variance a; the sample mean's spread is sqrt(a / n).
+    EXPECT_NEAR(mean, a, 5 * std::sqrt(a / double(v.size()))) << a;
+    EXPECT_NEAR(var, a, 0.05 * a + 5 * std::sqrt(2 * a * a / double(v.size()))) << a;
+  }
+  EXPECT_THROW(Generator(0).standard_gamma(0.0, {3}), accel::ValueError);
+  EXPECT_THROW(Generator(0).standard_gamma(-1.0, {3}), accel::ValueError);
+}
+
 TEST(Random, spawned_streams_differ_from_the_parent_and_each_other) {
   Generator parent(1);
   Generator a = parent.spawn(), b = parent.spawn();
@@ -247,9 +281,9 @@ TEST(RandomCuda, kernel_on_the_emulator_equals_the_cpu_bit_for_bit) {
     cpu.random({5});  // a later call: the offset counts
     gpu.random({5});
     Array want = Array::empty({n}, c.dtype, accel::Device::cpu());
-    cpu.fill(want, c.distribution, c.low, c.range);
+    cpu.fill(want, c.distribution, c.low, c.range, c.param);
     Array got = accel::zeros({n}, c.dtype, accel::Device::cpu());
-    const px::DrawParams p{gpu.key(), gpu.counter(), c.low, c.range, c.distribution, 0, 1.0, 0.0};
+    const px::DrawParams p{gpu.key(), gpu.counter(), c.low, c.range, c.distribution, 0, 1.0, 0.0, c.param};
     emulate_any(got, p);
     EXPECT_TRUE(same_bytes(want, got)) << dtype_name(c.dtype) << " distribution " << c.distribution;
   }

@@ -100,6 +100,42 @@ def test_normal_uniform_exponential_scale_and_shift(device):
     assert g.uniform(np.zeros((3, 1)), np.ones(4)).shape == (3, 4)
 
 
+# Shape 0.05 in float64 only: 0.6% of its values lie below float32's smallest subnormal and round
+# to 0 there, a step the continuous CDF has not (NumPy's float32 gamma does the same).
+@pytest.mark.parametrize("shape,dtype", [(0.05, np.float64), (0.5, np.float32), (0.5, np.float64),
+                                         (1.0, np.float32), (3.7, np.float64), (150.0, np.float32),
+                                         (150.0, np.float64)])
+def test_standard_gamma_follows_its_distribution(shape, dtype, device):
+    stats = pytest.importorskip("scipy.stats", reason="the gamma CDF comes from scipy.stats")
+    x = host(ac.random.default_rng(20).standard_gamma(shape, size=N, dtype=dtype, device=device))
+    assert x.dtype == dtype and np.all(x >= 0) and np.all(np.isfinite(x))
+    assert ks_pvalue(x.astype(np.float64), lambda v: stats.gamma.cdf(v, shape)) > 1e-4
+    assert abs(x.mean() - shape) < 5 * math.sqrt(shape / N)
+
+
+def test_gamma_and_beta(device):
+    stats = pytest.importorskip("scipy.stats", reason="the CDFs come from scipy.stats")
+    g = ac.random.default_rng(21)
+    x = host(g.gamma(2.0, 3.0, size=N, device=device))
+    assert ks_pvalue(x, lambda v: stats.gamma.cdf(v, 2.0, scale=3.0)) > 1e-4
+    # The scale is applied in the draw: the bits of standard_gamma * scale.
+    want = host(ac.random.default_rng(4).standard_gamma(2.0, size=1000, device=device)) * 3.0
+    np.testing.assert_array_equal(host(ac.random.default_rng(4).gamma(2.0, 3.0, size=1000,
+                                                                      device=device)), want)
+    assert g.gamma(2.0, ac.asarray([1.0, 2.0], device=device)).shape == (2,)
+    for a, b in [(0.5, 0.5), (2.0, 5.0), (30.0, 0.8)]:
+        y = host(g.beta(a, b, size=N, device=device))
+        assert np.all((y >= 0) & (y <= 1))
+        assert ks_pvalue(y, lambda v: stats.beta.cdf(v, a, b)) > 1e-4
+    for bad in (0.0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            g.standard_gamma(bad)
+    with pytest.raises(NotImplementedError, match="numbers"):
+        g.gamma(np.array([1.0, 2.0]))
+    out = ac.zeros(7, device=device)
+    assert g.standard_gamma(2.0, out=out) is out and np.all(host(out) > 0)
+
+
 @pytest.mark.parametrize("params", [(-1.5, 2.25), (0, 1), (np.float32(0.1), 7), (True, -3)])
 def test_scalar_parameters_apply_in_the_draw_with_the_separate_ops_bits(params, device):
     """uniform/normal/exponential with number parameters scale in the draw's own pass; the bits

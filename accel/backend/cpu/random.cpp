@@ -150,6 +150,8 @@ void fill_real(const Array& out, const philox::DrawParams& p) {
       return p.affine ? fill_normal<T, 1>(out, p) : fill_normal<T, 0>(out, p);
     case philox::kExponential:
       return fill<T, philox::kExponential>(out, p);
+    case philox::kGamma:
+      return fill<T, philox::kGamma>(out, p);
     default:
       throw DTypeError("[random] integers cannot be drawn as " + std::string(dtype_name(out.dtype())));
   }
