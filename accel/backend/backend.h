@@ -107,9 +107,13 @@ class Backend {
   // (x.ndim(), count). NaN counts as nonzero, -0.0 as zero.
   virtual Array nonzero(const Array& x) = 0;
   // out[k] = philox::draw(params, k) for a C-contiguous out: float32/float64 for the real
-  // distributions, an integer dtype or bool for kIntegers (device_src/philox.h). Element k
-  // uses counter params.offset + k on every device, so the values are the same everywhere.
-  virtual void random(const Array& out, const philox::DrawParams& params) = 0;
+  // distributions, an integer dtype or bool for kIntegers, int64 for the counts
+  // (device_src/philox.h). Element k uses counter params.offset + k on every device, so the
+  // values are the same everywhere. per_element: none, or one contiguous float64 array of
+  // out.size() per parameter (params.param[i] of element k is per_element[i][k]), on out's
+  // device; the backend points params.per_element at them.
+  virtual void random(const Array& out, const philox::DrawParams& params,
+                      std::span<const Array> per_element = {}) = 0;
 
   // Runs a kernel template (ElementwiseKernel / ReductionKernel, codegen/template_kernel.h)
   // planned by accel/kernels: the kernel is emitted in the device's dialect, compiled once

@@ -253,10 +253,11 @@ class ProfilingBackend final : public Backend {
     r.in(x).flops(x.size());
     return inner_.nonzero(x);
   }
-  void random(const Array& out, const philox::DrawParams& params) override {
+  void random(const Array& out, const philox::DrawParams& params,
+              std::span<const Array> per_element) override {
     KernelRecord r(device(), "random");
-    r.out(out).flops(out.size());
-    inner_.random(out, params);
+    r.in(per_element).out(out).flops(out.size());
+    inner_.random(out, params, per_element);
   }
   void run_template(const codegen::TemplateLaunch& launch) override {
     KernelRecord r(device(), launch.kernel.name);

@@ -26,7 +26,9 @@ enum Distribution : int32_t {
   kNormal = 1,       // standard normal, Box-Muller (both branches: normal_pair), in float64
   kExponential = 2,  // standard exponential, -log1p(-u), computed in float64
   kIntegers = 3,     // low + [0, range) by Lemire's multiply with rejection; range 0 = 2^64
-  kGamma = 4,        // standard gamma of shape `param` (Marsaglia-Tsang), computed in float64
+  kGamma = 4,        // standard gamma of shape param[0] (Marsaglia-Tsang), computed in float64
+  kPoisson = 5,      // Poisson of mean param[0]: inversion below 10, else Hormann's PTRS
+  kBinomial = 6,     // binomial of param[0] trials, probability param[1]: inversion or BTRS
 };
 struct DrawParams {
   uint64_t key;     // the stream (seed-derived; spawned streams have their own)
@@ -37,9 +39,19 @@ struct DrawParams {
   int32_t affine;   // real draws: nonzero writes value * scale + shift (in float64)
   double scale;
   double shift;
-  double param;     // kGamma: the shape
+  double param[2];  // the distribution's parameters (see Distribution)
+  // Per-element parameters: when per_element[i] is set, element k's param[i] is
+  // per_element[i][k] (contiguous float64, one per element of the draw; the backends set these
+  // from the arrays they are given).
+  const double* per_element[2];
 };
-static_assert(sizeof(DrawParams) == 64, "DrawParams layout (host and NVPTX64 alike)");
+static_assert(sizeof(DrawParams) == 88, "DrawParams layout (host and NVPTX64 alike)");
+
+// Parameter i of element k of the draw.
+inline double parameter(const DrawParams& p, int i, uint64_t k) {
+  const double* a = p.per_element[i];
+  return a ? a[k] : p.param[i];
+}
 
 // A real draw's value as stored: `uniform(low, high)`, `normal(loc, scale)` and
 // `exponential(scale)` apply their scalars in the draw's own pass, rounding as the separate
@@ -254,12 +266,13 @@ inline constexpr uint32_t kUniformFloat32Domain = 2, kUniformFloat64Domain = 3;
 inline float uniform_float32(const Block& b, int word) { return float(b.v[word] >> 8) * 0x1.0p-24f; }
 inline double uniform_float64(const Block& b, int word) { return unit_closed_open(word64(b, word)); }
 
-// Standard gamma of shape a > 0 for element g (Marsaglia and Tsang 2000): d = a - 1/3,
+// Standard gamma of shape a >= 0 for element g (Marsaglia and Tsang 2000): d = a - 1/3,
 // c = 1 / sqrt(9d); a normal x and a uniform u per attempt, from blocks (g, attempt, 0, 4) and
 // (g, attempt, 0, 5); accept d v with v = (1 + c x)^3 > 0 when u < 1 - 0.0331 x^4 or
 // log u < x^2 / 2 + d (1 - v + log v). Shapes below 1 draw shape a + 1 and multiply by
 // u^(1/a), u from block (g, 0, 0, 6). Expected attempts: at most 1.05.
 inline double standard_gamma(uint64_t key, uint64_t g, double a) {
+  if (a == 0.0) return 0.0;  // the limit, as NumPy's
   const double shape = a < 1.0 ? a + 1.0 : a;
   const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
   const uint32_t k0 = uint32_t(key), k1 = uint32_t(key >> 32);
@@ -284,6 +297,136 @@ inline double standard_gamma(uint64_t key, uint64_t g, double a) {
   return value * exp_nonpositive(log_unit(unit_open_closed(word64(bb, 0))) / a);
 }
 
+// Counts (Poisson and binomial) draw element g's uniforms from blocks (g, i, 0, domain), i = 0,
+// 1, ... as they need them, two 53-bit uniforms per block.
+inline constexpr uint32_t kPoissonDomain = 7, kBinomialDomain = 8;
+inline Block count_block(uint64_t key, uint64_t g, uint32_t i, uint32_t domain) {
+  return philox4x32_10({{uint32_t(g), uint32_t(g >> 32), i, domain}}, uint32_t(key),
+                       uint32_t(key >> 32));
+}
+
+// log(1 + x) for x > -1, accurate for small x too (Goldberg's correction of log(1 + x) by
+// the rounding of 1 + x).
+inline double log_one_plus(double x) {
+  const double w = 1.0 + x;
+  if (w == 1.0) return x;
+  return log_unit(w) * (x / (w - 1.0));
+}
+
+// log(k!) - ((k + 1/2) log(k + 1) - (k + 1) + log(2 pi) / 2): Stirling's formula's error at
+// x = k + 1, from a table below 10 and the asymptotic series (Bernoulli numbers) above, where
+// the first omitted term is below 1e-15. Counts compare log-probabilities through it, so that
+// the large terms cancel exactly instead of in rounded log-gammas.
+inline double stirling_tail(double k) {
+  if (k < 10.0) {
+    const double table[10] = {
+        0x1.4c071bcda0a5bp-4, 0x1.52a9b923ea649p-5, 0x1.c579a268d80b3p-6, 0x1.54a2662fd78a9p-6,
+        0x1.10b4e513fcbedp-6, 0x1.c6b167bebdf36p-7, 0x1.85d4d612e4a86p-7, 0x1.552805e7b3076p-7,
+        0x1.2f4871b12ab64p-7, 0x1.10f9d4c0743a7p-7};
+    return table[int(k)];
+  }
+  const double x = k + 1.0, z = 1.0 / (x * x);
+  return (0.08333333333333333 -
+          z * (0.002777777777777778 -
+               z * (0.0007936507936507937 -
+                    z * (0.0005952380952380953 -
+                         z * (0.0008417508417508417 - z * 0.0019175269175269176))))) /
+         x;
+}
+
+// Poisson of mean lam >= 0 for element g. Below 10: inversion of one uniform, walking the
+// probabilities up from e^-lam (a few steps on average; the walk stops where the probabilities
+// left are below 2^-60). From 10: Hormann's transformed rejection with squeeze (PTRS, 1993;
+// NumPy's method too), one block per attempt, about 1.15 attempts on average; its acceptance
+// test is log V + log(1/alpha) - log(a / us^2 + b) <= log(lam^k e^-lam / k!), written with
+// stirling_tail and log_one_plus so that it stays exact for large lam.
+inline int64_t poisson(uint64_t key, uint64_t g, double lam) {
+  if (lam == 0.0) return 0;
+  if (lam < 10.0) {
+    const Block b = count_block(key, g, 0, kPoissonDomain);
+    double u = unit_closed_open(word64(b, 0));
+    double prob = exp_nonpositive(-lam);
+    int64_t k = 0;
+    while (u > prob) {
+      u -= prob;
+      ++k;
+      prob *= lam / double(k);
+      if (prob < 0x1.0p-60 && double(k) > lam) break;
+    }
+    return k;
+  }
+  const double slam = std::sqrt(lam);
+  const double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
+  const double log_inv_alpha = log_unit(1.1239 + 1.1328 / (b - 3.4));
+  const double vr = 0.9277 - 3.6224 / (b - 2.0);
+  for (uint32_t attempt = 0;; ++attempt) {
+    const Block blk = count_block(key, g, attempt, kPoissonDomain);
+    const double u = unit_closed_open(word64(blk, 0)) - 0.5;
+    const double v = unit_open_closed(word64(blk, 1));
+    const double us = 0.5 - std::fabs(u);
+    const double k = std::floor((2.0 * a / us + b) * u + lam + 0.43);
+    if (k < 0.0) continue;
+    if (us >= 0.07 && v <= vr) return int64_t(k);
+    if (us < 0.013 && v > us) continue;
+    // log(lam^k e^-lam / k!) = (k + 1 - lam) + k log(lam / (k + 1)) - log(k + 1) / 2
+    //                          - log(2 pi) / 2 - stirling_tail(k)
+    const double log_p = (k + 1.0 - lam) + k * log_one_plus((lam - (k + 1.0)) / (k + 1.0)) -
+                         0.5 * log_unit(k + 1.0) - 0.91893853320467274 - stirling_tail(k);
+    if (log_unit(v) + log_inv_alpha - log_unit(a / (us * us) + b) <= log_p) return int64_t(k);
+  }
+}
+
+// Binomial of n trials (an integer below 2^53, as a double) with probability p in [0, 1] for
+// element g. Draws with q = min(p, 1 - p) and returns n - k for p > 1/2. Where n q < 10:
+// inversion of one uniform from (1 - q)^n up (at most n q + a few steps on average); else
+// Hormann's BTRS (1993, as in TensorFlow and JAX), one block per attempt, its acceptance test
+// log V <= log(f(k) / f(m)) at the mode m written with stirling_tail, exact for large n.
+inline int64_t binomial(uint64_t key, uint64_t g, double n, double p) {
+  const bool flip = p > 0.5;
+  const double q = flip ? 1.0 - p : p;  // exact for p > 1/2
+  if (n == 0.0 || q == 0.0) return flip ? int64_t(n) : 0;
+  double k;
+  if (n * q < 10.0) {
+    const Block b = count_block(key, g, 0, kBinomialDomain);
+    double u = unit_closed_open(word64(b, 0));
+    const double odds = q / (1.0 - q);
+    double prob = exp_nonpositive(n * log_one_plus(-q));
+    k = 0.0;
+    while (u > prob && k < n) {
+      u -= prob;
+      k += 1.0;
+      prob *= odds * ((n - k + 1.0) / k);
+      if (prob < 0x1.0p-60 && k > n * q) break;
+    }
+  } else {
+    const double spq = std::sqrt(n * q * (1.0 - q));
+    const double b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * q;
+    const double c = n * q + 0.5, vr = 0.92 - 4.2 / b;
+    const double alpha = (2.83 + 5.1 / b) * spq;
+    const double r = q / (1.0 - q);
+    const double m = std::floor((n + 1.0) * q);
+    const double log_mode_terms = (m + 0.5) * log_unit((m + 1.0) / (r * (n - m + 1.0))) +
+                                  stirling_tail(m) + stirling_tail(n - m);
+    for (uint32_t attempt = 0;; ++attempt) {
+      const Block blk = count_block(key, g, attempt, kBinomialDomain);
+      const double u = unit_closed_open(word64(blk, 0)) - 0.5;
+      const double v = unit_open_closed(word64(blk, 1));
+      const double us = 0.5 - std::fabs(u);
+      k = std::floor((2.0 * a / us + b) * u + c);
+      if (k < 0.0 || k > n) continue;
+      if (us >= 0.07 && v <= vr) break;
+      // log(f(k) / f(m)) for f the binomial probabilities, by Stirling's formula at k, n - k,
+      // m and n - m: the linear terms cancel.
+      const double log_ratio = log_mode_terms +
+                               (n + 1.0) * log_one_plus((k - m) / (n - k + 1.0)) +
+                               (k + 0.5) * log_unit(r * (n - k + 1.0) / (k + 1.0)) -
+                               stirling_tail(k) - stirling_tail(n - k);
+      if (log_unit(v * alpha / (a / (us * us) + b)) <= log_ratio) break;
+    }
+  }
+  return int64_t(flip ? n - k : k);
+}
+
 // Element k of a draw, as type T (float, double, or an integer type for kIntegers); normals
 // are drawn by pairs instead (store_normal_pair).
 template <class T, int kDistribution, int kAffine = -1>
@@ -300,7 +443,11 @@ inline T draw(const DrawParams& p, uint64_t k) {
                                                         kUniformFloat64Domain),
                                           int(counter & 1)));
   } else if constexpr (kDistribution == kGamma) {
-    return finish<T, kAffine>(p, standard_gamma(p.key, counter, p.param));
+    return finish<T, kAffine>(p, standard_gamma(p.key, counter, parameter(p, 0, k)));
+  } else if constexpr (kDistribution == kPoisson) {
+    return T(poisson(p.key, counter, parameter(p, 0, k)));
+  } else if constexpr (kDistribution == kBinomial) {
+    return T(binomial(p.key, counter, parameter(p, 0, k), parameter(p, 1, k)));
   } else {
     const Block b = block_at(p.key, counter, 0);
     if constexpr (kDistribution == kExponential)

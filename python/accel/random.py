@@ -19,8 +19,11 @@ does (the CPU); ``choice(p=...)`` with replacement inverts the cumulative probab
 replacement sorts exponential clocks ``E_i / p_i`` (successive draws in proportion to p among the
 entries left, as NumPy's). ``multivariate_normal`` multiplies standard normals by a factor of the
 covariance (svd, eigh or cholesky, as NumPy's ``method``). ``standard_gamma``/``gamma`` use
-Marsaglia and Tsang's method (one shape, a number, per call), ``beta`` the ratio of two gammas.
-Not yet: ``poisson`` and ``binomial``.
+Marsaglia and Tsang's method, ``beta`` the ratio of two gammas. ``poisson`` inverts one uniform
+for means below 10 and uses Hormann's PTRS above (NumPy's method), ``binomial`` inversion where
+``n * min(p, 1 - p) < 10`` and Hormann's BTRS above; both return int64. Parameters of gamma,
+beta, poisson and binomial may be arrays (one per element, broadcast with ``size``); uniform,
+normal and exponential take arrays through the ops ``low + (high - low) * u`` and alike.
 """
 
 import operator
@@ -118,30 +121,82 @@ class Generator:
         return self._draw(_EXPONENTIAL, size, dtype, out, device, op="standard_exponential")
 
     def standard_gamma(self, shape, size=None, dtype=np.float64, out=None, *, device=None):
-        """Standard gamma floats of shape `shape` (a positive number), Marsaglia and Tsang's
-        method computed in float64."""
-        return self._draw(_GAMMA, size, dtype, out, device, op="standard_gamma",
-                          param=_gamma_shape(shape, "standard_gamma"))
+        """Standard gamma floats of shape `shape` (a non-negative number, or an array of them
+        broadcast with `size`: one shape per element), Marsaglia and Tsang's method computed in
+        float64."""
+        if _is_real_number(shape):
+            return self._draw(_GAMMA, size, dtype, out, device, op="standard_gamma",
+                              param=float(shape))
+        a = _param_array(shape, device)
+        drawn = self._stream.standard_gamma_per_element(
+            a, _per_element_shape(size if out is None else out.shape, "standard_gamma", a), dtype)
+        if out is None:
+            return drawn
+        if not isinstance(out, _core.ndarray):
+            raise TypeError(f"[random.standard_gamma] out must be an accel.ndarray, got {type(out).__name__}")
+        if np.dtype(str(out.dtype)) != np.dtype(dtype):
+            raise TypeError(f"[random.standard_gamma] out has dtype {out.dtype}, expected {np.dtype(dtype)}")
+        out[...] = drawn
+        return out
 
     def gamma(self, shape, scale=1.0, size=None, *, device=None):
-        """Gamma floats: scale * standard_gamma(shape)."""
-        a = _gamma_shape(shape, "gamma")
+        """Gamma floats: scale * standard_gamma(shape); shape and scale numbers or arrays."""
         scale = _operand(scale)
         _check_non_negative(scale, "gamma", "scale")
-        if _is_real_number(scale):
-            return self._stream.scaled(_shape(size) if size is not None else (), np.float64,
-                                       device, _GAMMA, float(scale), 0.0, param=a)
-        shape_ = _shape(size) if size is not None else np.shape(scale)
-        return self._stream.draw(shape_, np.float64, _device_of(device, scale), _GAMMA,
-                                 param=a) * scale
+        if _is_real_number(shape):
+            a = float(shape)
+            if _is_real_number(scale):
+                return self._stream.scaled(_shape(size), np.float64, device, _GAMMA,
+                                           float(scale), 0.0, param=a)
+            shape_ = _shape(size) if size is not None else np.shape(scale)
+            return self._stream.draw(shape_, np.float64, _device_of(device, scale), _GAMMA,
+                                     param=a) * scale
+        a = _param_array(shape, _device_of(device, shape, scale))
+        base = self._stream.standard_gamma_per_element(
+            a, _per_element_shape(size, "gamma", a, scale), np.float64)
+        return base if _is_real_number(scale) and scale == 1 else base * scale
 
     def beta(self, a, b, size=None, *, device=None):
-        """Beta floats: X / (X + Y) with X ~ gamma(a), Y ~ gamma(b) (a, b positive numbers)."""
-        a, b = _gamma_shape(a, "beta"), _gamma_shape(b, "beta")
-        shape = _shape(size) if size is not None else ()
-        x = self._stream.draw(shape, np.float64, device, _GAMMA, param=a)
-        y = self._stream.draw(shape, np.float64, device, _GAMMA, param=b)
+        """Beta floats: X / (X + Y) with X ~ gamma(a), Y ~ gamma(b) (a, b positive numbers or
+        arrays of them)."""
+        if _is_real_number(a) and _is_real_number(b):
+            a, b = _positive(a, "beta", "a"), _positive(b, "beta", "b")
+            shape = _shape(size)
+            x = self._stream.draw(shape, np.float64, device, _GAMMA, param=a)
+            y = self._stream.draw(shape, np.float64, device, _GAMMA, param=b)
+            return x / (x + y)
+        dev = _device_of(device, a, b)
+        a, b = _param_array(a, dev), _param_array(b, dev)
+        _positive(a, "beta", "a")
+        _positive(b, "beta", "b")
+        shape = _per_element_shape(size, "beta", a, b)
+        x = self._stream.standard_gamma_per_element(a, shape, np.float64)
+        y = self._stream.standard_gamma_per_element(b, shape, np.float64)
         return x / (x + y)
+
+    def poisson(self, lam=1.0, size=None, *, device=None):
+        """Poisson counts (int64) of mean `lam`, a number or an array of them (one mean per
+        element, broadcast with `size`): inversion of one uniform for means below 10, Hormann's
+        transformed rejection (PTRS, NumPy's method too) from 10."""
+        if _is_real_number(lam):
+            return self._stream.poisson(float(lam), _shape(size), device)
+        lam = _param_array(lam, device)
+        return self._stream.poisson_per_element(lam, _per_element_shape(size, "poisson", lam))
+
+    def binomial(self, n, p, size=None, *, device=None):
+        """Binomial counts (int64) of `n` trials (up to 2^53) with success probability `p`;
+        numbers or arrays (an array of n must hold integers). Inversion of one uniform where
+        n * min(p, 1 - p) < 10, Hormann's BTRS above."""
+        if _is_real_number(n) and _is_real_number(p):
+            return self._stream.binomial(float(n), float(p), _shape(size), device)
+        dev = _device_of(device, n, p)
+        trials = n if isinstance(n, _core.ndarray) else np.asarray(n)
+        if np.dtype(str(trials.dtype)).kind not in "iub":
+            raise TypeError(f"[random.binomial] n must hold integers, got dtype {trials.dtype}")
+        trials = _core.asarray(trials, device=dev)
+        p = _param_array(p, dev)
+        return self._stream.binomial_per_element(trials, p,
+                                                 _per_element_shape(size, "binomial", trials, p))
 
     def _affine(self, distribution, shift, scale, size, device, op):
         shape = _shape(size) if size is not None else np.broadcast_shapes(np.shape(shift), np.shape(scale))
@@ -372,17 +427,43 @@ def _probabilities(p, n):
     return p
 
 
-def _gamma_shape(value, op):
-    """A gamma shape parameter: a positive finite number (arrays of shapes are not supported:
-    every element of a draw shares one shape)."""
-    if isinstance(value, (_core.ndarray, np.ndarray)) and np.ndim(value) > 0 or \
-            isinstance(value, (list, tuple)):
-        raise NotImplementedError(f"[random.{op}] shape parameters must be numbers; arrays of "
-                                  "them (one shape per element) are not supported")
-    a = float(value)
-    if not (a > 0 and np.isfinite(a)):
-        raise ValueError(f"[random.{op}] shape parameters must be positive, got {value!r}")
-    return a
+def _param_array(x, device):
+    """A distribution's parameter array as an accel array (on `device` when given)."""
+    if isinstance(x, _core.ndarray):
+        return x if device is None or x.device == device else _core.asarray(x, device=device)
+    return _core.asarray(np.asarray(x, dtype=np.float64), device=device)
+
+
+def _per_element_shape(size, op, *params):
+    """The shape of a draw with array parameters: theirs broadcast together, or `size`, which
+    they must broadcast to (NumPy's rule)."""
+    shapes = [tuple(np.shape(x)) for x in params]
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise ValueError(f"[random.{op}] parameter shapes {shapes} do not broadcast together") from None
+    if size is None:
+        return shape
+    size = _shape(size)
+    try:
+        fits = np.broadcast_shapes(size, shape) == size
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"[random.{op}] parameters of shape {shape} do not broadcast to size {size}")
+    return size
+
+
+def _positive(value, op, name):
+    """Checks that a parameter (number or accel array) is positive (NaN fails), as NumPy's
+    beta does; returns a number as a float."""
+    if isinstance(value, _core.ndarray):
+        if not bool(_core.all(_core.greater(value, 0))):
+            raise ValueError(f"[random.{op}] {name} <= 0")
+        return value
+    if not float(value) > 0:
+        raise ValueError(f"[random.{op}] {name} <= 0")
+    return float(value)
 
 
 def _check_non_negative(value, op, name):

@@ -61,7 +61,41 @@ void init_random(nb::module_& m) {
           "fill",
           [](Generator& g, const Array& out, int distribution, int64_t low, uint64_t range,
              double param) { g.fill(out, distribution_of(distribution), low, range, param); },
-          "out"_a, "distribution"_a, "low"_a = 0, "range"_a = 0, "param"_a = 0.0);
+          "out"_a, "distribution"_a, "low"_a = 0, "range"_a = 0, "param"_a = 0.0)
+      // Counts, and draws whose parameters are arrays (one per element, broadcast to `shape`,
+      // drawn on the arrays' device).
+      .def(
+          "poisson",
+          [](Generator& g, double lam, nb::handle shape, nb::handle device) {
+            return g.poisson(lam, to_shape(shape),
+                             to_optional_device(device).value_or(default_device()));
+          },
+          "lam"_a, "shape"_a, "device"_a.none())
+      .def(
+          "poisson_per_element",
+          [](Generator& g, const Array& lam, nb::handle shape) {
+            return g.poisson(lam, to_shape(shape));
+          },
+          "lam"_a, "shape"_a)
+      .def(
+          "binomial",
+          [](Generator& g, double n, double p, nb::handle shape, nb::handle device) {
+            return g.binomial(n, p, to_shape(shape),
+                              to_optional_device(device).value_or(default_device()));
+          },
+          "n"_a, "p"_a, "shape"_a, "device"_a.none())
+      .def(
+          "binomial_per_element",
+          [](Generator& g, const Array& n, const Array& p, nb::handle shape) {
+            return g.binomial(n, p, to_shape(shape));
+          },
+          "n"_a, "p"_a, "shape"_a)
+      .def(
+          "standard_gamma_per_element",
+          [](Generator& g, const Array& a, nb::handle shape, nb::handle dtype) {
+            return g.standard_gamma(a, to_shape(shape), to_dtype(dtype));
+          },
+          "a"_a, "shape"_a, "dtype"_a);
 }
 
 }  // namespace accel::py

@@ -90,7 +90,8 @@ struct Case {
   Dtype dtype;
   int64_t low;
   uint64_t range;
-  double param = 0;  // kGamma's shape
+  double param = 0;   // DrawParams::param[0]: gamma's shape, Poisson's mean, binomial's n
+  double param2 = 0;  // binomial's p
 };
 
 const Case kCases[] = {
@@ -106,12 +107,20 @@ const Case kCases[] = {
     {px::kIntegers, Dtype::int64, 0, 0xFFFFFFFFull}, {px::kIntegers, Dtype::int64, 0, 1ull << 32},
     // Gamma: below 1 (the u^(1/a) boost), 1, and large; both dtypes.
     {px::kGamma, Dtype::float64, 0, 0, 0.3}, {px::kGamma, Dtype::float32, 0, 0, 1.0},
-    {px::kGamma, Dtype::float64, 0, 0, 7.5},
+    {px::kGamma, Dtype::float64, 0, 0, 7.5},  {px::kGamma, Dtype::float64, 0, 0, 0.0},
+    // Counts: Poisson by inversion (below 10) and by PTRS, huge means; binomial by inversion,
+    // by BTRS, with p above 1/2 (drawn as n - k) and at its edges.
+    {px::kPoisson, Dtype::int64, 0, 0, 0.0},    {px::kPoisson, Dtype::int64, 0, 0, 3.5},
+    {px::kPoisson, Dtype::int64, 0, 0, 9.99},   {px::kPoisson, Dtype::int64, 0, 0, 10.0},
+    {px::kPoisson, Dtype::int64, 0, 0, 1234.5}, {px::kPoisson, Dtype::int64, 0, 0, 1e15},
+    {px::kBinomial, Dtype::int64, 0, 0, 20, 0.3},   {px::kBinomial, Dtype::int64, 0, 0, 1000, 0.3},
+    {px::kBinomial, Dtype::int64, 0, 0, 1000, 0.97}, {px::kBinomial, Dtype::int64, 0, 0, 1e12, 1e-3},
+    {px::kBinomial, Dtype::int64, 0, 0, 7, 1.0},    {px::kBinomial, Dtype::int64, 0, 0, 7, 0.0},
 };
 
 Array cpu_draw(const Case& c, uint64_t seed, int64_t n) {
   Array out = Array::empty({n}, c.dtype, accel::Device::cpu());
-  Generator(seed).fill(out, c.distribution, c.low, c.range, c.param);
+  Generator(seed).fill(out, c.distribution, c.low, c.range, c.param, c.param2);
   return out;
 }
 
@@ -212,7 +221,9 @@ TEST(Random, gamma_draws_are_positive_with_the_shapes_mean_and_variance) {
     EXPECT_NEAR(mean, a, 5 * std::sqrt(a / double(v.size()))) << a;
     EXPECT_NEAR(var, a, 0.05 * a + 5 * std::sqrt(2 * a * a / double(v.size()))) << a;
   }
-  EXPECT_THROW(Generator(0).standard_gamma(0.0, {3}), accel::ValueError);
+  // Shape 0 is the limit, all zeros (as NumPy's); NaN and negative shapes are errors.
+  EXPECT_EQ(Generator(0).standard_gamma(0.0, {3}).to_vector<double>(), std::vector<double>(3, 0.0));
+  EXPECT_THROW(Generator(0).standard_gamma(std::nan(""), {3}), accel::ValueError);
   EXPECT_THROW(Generator(0).standard_gamma(-1.0, {3}), accel::ValueError);
 }
 
@@ -257,10 +268,17 @@ TEST(RandomCuda, kernel_compiles_for_every_dtype_without_spills) {
 }
 
 template <class T>
-void emulate(const Array& out, const px::DrawParams& p) {
+void emulate(const Array& out, const px::DrawParams& p, const double* first = nullptr,
+             const double* second = nullptr) {
   // A small grid, so the grid-stride loop takes several turns per thread.
-  simt::launch({3, 1, 1}, {32, 1, 1},
-               [&] { accel_random<T>(out.data<T>(), static_cast<long long>(out.size()), p); });
+  const auto n = static_cast<long long>(out.size());
+  const bool counts = p.distribution == px::kPoisson || p.distribution == px::kBinomial;
+  simt::launch({3, 1, 1}, {32, 1, 1}, [&] {
+    if (counts)  // the counts kernel (int64 only), as backend/cuda/random.cpp launches it
+      accel_random_counts(reinterpret_cast<long long*>(out.data<int64_t>()), n, p, first, second);
+    else
+      accel_random<T>(out.data<T>(), n, p, first, second);
+  });
 }
 
 void emulate_any(const Array& out, const px::DrawParams& p) {
@@ -281,11 +299,46 @@ TEST(RandomCuda, kernel_on_the_emulator_equals_the_cpu_bit_for_bit) {
     cpu.random({5});  // a later call: the offset counts
     gpu.random({5});
     Array want = Array::empty({n}, c.dtype, accel::Device::cpu());
-    cpu.fill(want, c.distribution, c.low, c.range, c.param);
+    cpu.fill(want, c.distribution, c.low, c.range, c.param, c.param2);
     Array got = accel::zeros({n}, c.dtype, accel::Device::cpu());
-    const px::DrawParams p{gpu.key(), gpu.counter(), c.low, c.range, c.distribution, 0, 1.0, 0.0, c.param};
+    const px::DrawParams p{gpu.key(), gpu.counter(), c.low,      c.range,
+                           c.distribution, 0, 1.0, 0.0, {c.param, c.param2}, {nullptr, nullptr}};
     emulate_any(got, p);
-    EXPECT_TRUE(same_bytes(want, got)) << dtype_name(c.dtype) << " distribution " << c.distribution;
+    EXPECT_TRUE(same_bytes(want, got)) << dtype_name(c.dtype) << " distribution " << c.distribution
+                                       << " parameters " << c.param << ", " << c.param2;
+  }
+}
+
+// Parameters given per element (arrays of means, trials and probabilities, shapes): the
+// kernel reads element k's from the arrays, as the CPU does.
+TEST(RandomCuda, per_element_parameters_on_the_emulator_equal_the_cpu_bit_for_bit) {
+  const int64_t n = 777;
+  std::vector<double> means(n), probabilities(n), trials(n), shapes(n);
+  for (int64_t k = 0; k < n; ++k) {
+    means[k] = double(k % 37) * 1.7;             // 0 .. 61: both Poisson methods
+    probabilities[k] = double(k % 11) / 10.0;    // 0 .. 1
+    trials[k] = double((k * 7919) % 5000);       // inversion and BTRS
+    shapes[k] = double(k % 13) * 0.6;            // 0, below 1 and above
+  }
+  const auto cpu_array = [&](const std::vector<double>& v) {
+    return Array::from_vector(v, {n}, accel::Device::cpu());
+  };
+  for (const px::Distribution d : {px::kPoisson, px::kBinomial, px::kGamma}) {
+    Generator cpu(7), gpu(7);
+    cpu.random({3});  // a later call: the offset counts
+    gpu.random({3});
+    Array want;
+    if (d == px::kPoisson) want = cpu.poisson(cpu_array(means), {n});
+    if (d == px::kBinomial)
+      want = cpu.binomial(accel::astype(cpu_array(trials), Dtype::int64), cpu_array(probabilities), {n});
+    if (d == px::kGamma) want = cpu.standard_gamma(cpu_array(shapes), {n});
+    const px::DrawParams p{gpu.key(), gpu.counter(), 0, 0, d, 0, 1.0, 0.0, {0.0, 0.0},
+                           {nullptr, nullptr}};
+    Array got = accel::zeros({n}, want.dtype(), accel::Device::cpu());
+    if (d == px::kPoisson) emulate<int64_t>(got, p, means.data());
+    if (d == px::kBinomial) emulate<int64_t>(got, p, trials.data(), probabilities.data());
+    if (d == px::kGamma) emulate<double>(got, p, shapes.data());
+    EXPECT_TRUE(same_bytes(want, got)) << "distribution " << d;
   }
 }
 

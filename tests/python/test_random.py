@@ -127,11 +127,13 @@ def test_gamma_and_beta(device):
         y = host(g.beta(a, b, size=N, device=device))
         assert np.all((y >= 0) & (y <= 1))
         assert ks_pvalue(y, lambda v: stats.beta.cdf(v, a, b)) > 1e-4
-    for bad in (0.0, -1.0, float("nan"), float("inf")):
-        with pytest.raises(ValueError):
-            g.standard_gamma(bad)
-    with pytest.raises(NotImplementedError, match="numbers"):
-        g.gamma(np.array([1.0, 2.0]))
+    for bad in (-1.0, float("nan"), float("inf"), [1.0, -1.0], [np.nan]):
+        with pytest.raises(ValueError, match="shape < 0"):
+            g.standard_gamma(bad, device=device)
+    np.testing.assert_array_equal(host(g.standard_gamma(0.0, size=3, device=device)), 0.0)
+    for bad in ((0.0, 1.0), (1.0, -2.0), ([1.0, 0.0], 1.0), (1.0, [np.nan])):
+        with pytest.raises(ValueError, match="<= 0"):
+            g.beta(*bad, device=device)
     out = ac.zeros(7, device=device)
     assert g.standard_gamma(2.0, out=out) is out and np.all(host(out) > 0)
 
@@ -153,6 +155,128 @@ def test_scalar_parameters_apply_in_the_draw_with_the_separate_ops_bits(params, 
         want = host(plain(ac.random.default_rng(9)))
         assert got.dtype == np.float64
         np.testing.assert_array_equal(got.view(np.uint64), want.view(np.uint64))
+
+
+def test_array_shapes_draw_each_element_with_its_own_shape(device):
+    """standard_gamma/gamma/beta with arrays of shapes: element k is the draw of shape a[k]
+    (its bits equal a number-shape draw's at the same counter), broadcast with size."""
+    stats = pytest.importorskip("scipy.stats", reason="the gamma CDF comes from scipy.stats")
+    shapes = np.array([0.0, 0.3, 1.0, 4.5, 60.0])
+    # Each column a shape: 40,000 draws of each, element (i, j) of shape shapes[j].
+    x = host(ac.random.default_rng(3).standard_gamma(ac.asarray(shapes, device=device),
+                                                     size=(40_000, 5)))
+    assert x.shape == (40_000, 5) and x.dtype == np.float64
+    np.testing.assert_array_equal(x[:, 0], 0.0)
+    for j, a in enumerate(shapes[1:], 1):
+        assert ks_pvalue(x[:, j], lambda v: stats.gamma.cdf(v, a)) > 1e-4
+    # Element k uses counter k whatever its shape: a constant array equals the number.
+    g1, g2 = ac.random.default_rng(8), ac.random.default_rng(8)
+    np.testing.assert_array_equal(
+        host(g1.standard_gamma(np.full(999, 2.5), dtype=np.float32, device=device)),
+        host(g2.standard_gamma(2.5, size=999, dtype=np.float32, device=device)))
+    g = ac.random.default_rng(4)
+    y = host(g.gamma(ac.asarray([[1.0], [2.0]], device=device), [1.0, 10.0, 100.0]))
+    assert y.shape == (2, 3) and np.all(y >= 0)
+    b = host(g.beta(ac.asarray([0.5, 2.0], device=device), 3.0, size=(20_000, 2)))
+    assert ks_pvalue(b[:, 1], lambda v: stats.beta.cdf(v, 2.0, 3.0)) > 1e-4
+    with pytest.raises(ValueError, match="broadcast"):
+        g.standard_gamma(np.ones(3), size=(2,))
+    out = ac.zeros((2, 3), dtype=ac.float32, device=device)
+    assert g.standard_gamma(np.ones(3), dtype=np.float32, out=out) is out
+    assert np.all(host(out) > 0)
+
+
+def _count_pvalue(x, pmf, support_max):
+    """Chi-square p-value of integer draws against a pmf, cells pooled so each expects >= 20."""
+    counts = np.bincount(x, minlength=support_max + 1)[: support_max + 1].astype(np.float64)
+    counts[-1] += np.sum(x > support_max)
+    expected = pmf(np.arange(support_max + 1)) * x.size
+    expected[-1] += x.size - expected.sum()  # the tail past support_max
+    cells_c, cells_e, acc_c, acc_e = [], [], 0.0, 0.0
+    for c, e in zip(counts, expected):
+        acc_c += c
+        acc_e += e
+        if acc_e >= 20:
+            cells_c.append(acc_c)
+            cells_e.append(acc_e)
+            acc_c = acc_e = 0.0
+    if acc_e > 0:
+        cells_c[-1] += acc_c
+        cells_e[-1] += acc_e
+    return chi_square_pvalue(np.array(cells_c), np.array(cells_e))
+
+
+@pytest.mark.parametrize("lam", [0.01, 0.7, 3.0, 9.99, 10.0, 27.5, 1000.0, 2.0e6])
+def test_poisson_follows_its_distribution(lam, device):
+    """Both methods (inversion below 10, PTRS from 10) against the exact pmf, chi-square."""
+    stats = pytest.importorskip("scipy.stats", reason="the Poisson pmf comes from scipy.stats")
+    x = host(ac.random.default_rng(31).poisson(lam, size=N, device=device))
+    assert x.dtype == np.int64 and x.shape == (N,) and x.min() >= 0
+    if lam > 1e5:  # cells around the mean: the pmf shifted to start at lo
+        lo = int(lam - 6 * math.sqrt(lam))
+        hi = int(lam + 6 * math.sqrt(lam))
+        x = np.clip(x - lo, 0, None)
+        pmf = lambda k: stats.poisson.pmf(k + lo, lam) + (k == 0) * stats.poisson.cdf(lo - 1, lam)
+        assert _count_pvalue(x, pmf, hi - lo) > 1e-4
+    else:
+        top = int(lam + 8 * math.sqrt(lam) + 10)
+        assert _count_pvalue(x, lambda k: stats.poisson.pmf(k, lam), top) > 1e-4
+    if lam <= 1e5:
+        assert abs(x.mean() - lam) < 6 * math.sqrt(lam / N)
+
+
+@pytest.mark.parametrize("n,p", [(1, 0.5), (20, 0.3), (5, 0.97), (300, 0.01), (1000, 0.3),
+                                 (1000, 0.97), (60, 0.5), (10**9, 0.25)])
+def test_binomial_follows_its_distribution(n, p, device):
+    """Inversion (n min(p, 1-p) < 10) and BTRS, p above 1/2 drawn as n - k, against the exact
+    pmf, chi-square."""
+    stats = pytest.importorskip("scipy.stats", reason="the binomial pmf comes from scipy.stats")
+    x = host(ac.random.default_rng(32).binomial(n, p, size=N, device=device))
+    assert x.dtype == np.int64 and x.min() >= 0 and x.max() <= n
+    mean, sd = n * p, math.sqrt(n * p * (1 - p))
+    lo = max(0, int(mean - 7 * sd))
+    hi = min(n, int(mean + 7 * sd) + 3)
+    # Values below lo pool into the first cell, above hi into the last.
+    pmf = lambda k: stats.binom.pmf(k + lo, n, p) + (k == 0) * stats.binom.cdf(lo - 1, n, p)
+    assert _count_pvalue(np.clip(x - lo, 0, None), pmf, hi - lo) > 1e-4
+
+
+def test_counts_with_array_parameters_edges_and_errors(device):
+    g = ac.random.default_rng(33)
+    lam = ac.asarray([[0.0], [2.0], [50.0]], device=device)
+    x = host(g.poisson(lam, size=(3, 20_000)))
+    assert x.shape == (3, 20_000) and x.dtype == np.int64
+    np.testing.assert_array_equal(x[0], 0)
+    assert abs(x[1].mean() - 2.0) < 0.06 and abs(x[2].mean() - 50.0) < 0.3
+    # Counter k belongs to element k whatever the parameters: constant arrays equal numbers.
+    np.testing.assert_array_equal(
+        host(ac.random.default_rng(5).poisson(np.full(500, 12.5), device=device)),
+        host(ac.random.default_rng(5).poisson(12.5, size=500, device=device)))
+    np.testing.assert_array_equal(
+        host(ac.random.default_rng(5).binomial(np.full(500, 40), np.full(500, 0.8), device=device)),
+        host(ac.random.default_rng(5).binomial(40, 0.8, size=500, device=device)))
+    y = host(g.binomial([[10], [1000]], [0.0, 0.5, 1.0], device=device))
+    np.testing.assert_array_equal(y[:, 0], 0)
+    np.testing.assert_array_equal(y[:, 2], [10, 1000])
+    assert 0 <= y[0, 1] <= 10 and 400 <= y[1, 1] <= 600
+    assert host(g.binomial(0, 0.3, size=4, device=device)).tolist() == [0, 0, 0, 0]
+    # A number of trials is truncated, as NumPy casts it to int64.
+    assert host(g.binomial(2.9, 1.0, device=device)) == 2
+    assert host(g.poisson(3.0, size=(0, 4), device=device)).shape == (0, 4)
+    for bad, match in [(-1.0, "lam < 0"), (np.nan, "lam < 0"), (1e19, "too large"),
+                       (np.inf, "too large"), ([1.0, -2.0], "lam < 0")]:
+        with pytest.raises(ValueError, match=match):
+            g.poisson(bad, device=device)
+    for n, p, match in [(-1, 0.5, "n < 0"), (5, 1.5, "p < 0"), (5, np.nan, "p < 0"),
+                        ([3, -1], 0.5, "n < 0"), (2**60, 0.5, "2\\^53")]:
+        with pytest.raises(ValueError, match=match):
+            g.binomial(n, p, device=device)
+    with pytest.raises(TypeError, match="integers"):
+        g.binomial([2.5, 3.0], 0.5, device=device)
+    with pytest.raises(ValueError, match="broadcast"):
+        g.binomial([3, 4], [0.1, 0.2, 0.3], device=device)
+    with pytest.raises(ValueError, match="broadcast"):
+        g.poisson([1.0, 2.0, 3.0], size=(2,), device=device)
 
 
 @pytest.mark.parametrize("low,high,dtype", [

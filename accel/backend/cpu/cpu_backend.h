@@ -29,7 +29,8 @@ class CpuBackend final : public Backend {
                                     std::span<const Array> indices,
                                     const Array& values) override;  // gather_scatter.cpp
   Array nonzero(const Array& x) override;  // nonzero.cpp
-  void random(const Array& out, const philox::DrawParams& params) override;  // random.cpp
+  void random(const Array& out, const philox::DrawParams& params,
+              std::span<const Array> per_element) override;  // random.cpp
   void run_template(const codegen::TemplateLaunch& launch) override;  // template_kernels.cpp
 };
 

@@ -141,6 +141,16 @@ void fill_normal(const Array& out, const philox::DrawParams& p) {
   });
 }
 
+// Counts (Poisson, binomial): rejection loops per element, which do not vectorise; split over
+// the pool in smaller grains, since an element costs a hundred times a uniform's.
+template <int kDistribution>
+void fill_counts(const Array& out, const philox::DrawParams& p) {
+  int64_t* data = out.data<int64_t>();
+  parallel_for(out.size(), kParallelGrain / 16, [&](int64_t begin, int64_t end) {
+    fill_range<int64_t, kDistribution, 0>(data, begin, end, p);
+  });
+}
+
 template <class T>
 void fill_real(const Array& out, const philox::DrawParams& p) {
   switch (p.distribution) {
@@ -159,8 +169,18 @@ void fill_real(const Array& out, const philox::DrawParams& p) {
 
 }  // namespace
 
-void CpuBackend::random(const Array& out, const philox::DrawParams& params) {
+void CpuBackend::random(const Array& out, const philox::DrawParams& drawn,
+                        std::span<const Array> per_element) {
+  philox::DrawParams params = drawn;
+  for (size_t i = 0; i < per_element.size() && i < 2; ++i)
+    params.per_element[i] = per_element[i].data<double>();
   const Dtype dt = out.dtype();
+  if (params.distribution == philox::kPoisson || params.distribution == philox::kBinomial) {
+    if (dt != Dtype::int64)
+      throw DTypeError("[random] counts are drawn as int64, not " + std::string(dtype_name(dt)));
+    return params.distribution == philox::kPoisson ? fill_counts<philox::kPoisson>(out, params)
+                                                   : fill_counts<philox::kBinomial>(out, params);
+  }
   if (params.distribution != philox::kIntegers) {
     if (dt == Dtype::float32) return fill_real<float>(out, params);
     if (dt == Dtype::float64) return fill_real<double>(out, params);

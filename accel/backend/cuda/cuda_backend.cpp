@@ -129,9 +129,10 @@ Array CudaBackend::nonzero(const Array& x) {
   return run_nonzero(*cuda_runner(index_), x);
 }
 
-void CudaBackend::random(const Array& out, const philox::DrawParams& params) {
-  order_on_current(index_, {&out});
-  cuda::random(index_, out, params);
+void CudaBackend::random(const Array& out, const philox::DrawParams& params,
+                         std::span<const Array> per_element) {
+  order_on_current(index_, {&out}, per_element);
+  cuda::random(index_, out, params, per_element);
 }
 
 void CudaBackend::synchronize() { synchronize_device(index_); }

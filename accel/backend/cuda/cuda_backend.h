@@ -35,7 +35,8 @@ class CudaBackend final : public Backend {
   std::optional<IndexFault> scatter(const Array& dst, std::span<const int> axes,
                                     std::span<const Array> indices, const Array& values) override;
   Array nonzero(const Array& x) override;
-  void random(const Array& out, const philox::DrawParams& params) override;  // random.h
+  void random(const Array& out, const philox::DrawParams& params,
+              std::span<const Array> per_element) override;  // random.h
   void run_template(const codegen::TemplateLaunch& launch) override;  // template_kernels.h
   void synchronize() override;
 

@@ -36,6 +36,7 @@ std::string random_kernel_name(Dtype dtype) { return std::string("accel_random<"
 std::vector<std::string> random_kernel_names() {
   std::vector<std::string> names;
   for (Dtype d : kDtypes) names.push_back(random_kernel_name(d));
+  names.push_back("accel_random_counts");
   return names;
 }
 
@@ -49,13 +50,23 @@ std::vector<std::string> random_compile_options() {
   return options;
 }
 
-void random(int device, const Array& out, const philox::DrawParams& params) {
+void random(int device, const Array& out, const philox::DrawParams& params,
+            std::span<const Array> per_element) {
   const int64_t n = out.size();
   if (n == 0) return;
   KernelArgs args;
   args.add(out).add(static_cast<int64_t>(n)).add_bytes(&params, sizeof params);
+  // The per-element parameters as the kernel's last two arguments (null when absent): the
+  // kernel points its copy of params at them.
+  const void* none = nullptr;
+  for (size_t i = 0; i < 2; ++i) {
+    if (i < per_element.size()) args.add(per_element[i]);
+    else args.add_bytes(&none, sizeof none);
+  }
+  const bool counts =
+      params.distribution == philox::kPoisson || params.distribution == philox::kBinomial;
   kernels()
-      .get(random_kernel_name(out.dtype()), device)(Dim3{grid_for(n, device), 1, 1},
+      .get(counts ? std::string("accel_random_counts") : random_kernel_name(out.dtype()), device)(Dim3{grid_for(n, device), 1, 1},
                                                     Dim3{kBlockThreads, 1, 1}, args, 0,
                                                     current_stream(device));
 }

@@ -2,6 +2,7 @@
 // module with a kernel per output dtype, compiled with --fmad=false so the arithmetic rounds
 // as on the CPU and the values match it bit for bit.
 #pragma once
+#include <span>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,8 @@
 
 namespace accel::cuda {
 
-void random(int device, const Array& out, const philox::DrawParams& params);
+void random(int device, const Array& out, const philox::DrawParams& params,
+            std::span<const Array> per_element);
 
 // The kernel source, its NVRTC options, and every instantiation (name expression) the backend
 // launches, for tests that compile them all and run them on the host emulator.
