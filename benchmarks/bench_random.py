@@ -18,6 +18,9 @@ def main():
     n = 10**7
     g = ac.random.default_rng(0)
     r = np.random.default_rng(0)
+    m = 10**6
+    lam_np = np.linspace(0.0, 50.0, m)
+    lam_ac = ac.asarray(lam_np)
     cases = [
         ("standard_normal 1e7 float32", lambda: g.standard_normal(n, dtype=np.float32),
          lambda: r.standard_normal(n, dtype=np.float32), ">= 2x"),
@@ -30,6 +33,18 @@ def main():
          lambda: r.standard_exponential(n)),
         ("integers [0, 1000) 1e7 int64", lambda: g.integers(0, 1000, size=n),
          lambda: r.integers(0, 1000, size=n)),
+        # Rejection samplers, 1e6 elements: gamma (Marsaglia-Tsang on both sides), Poisson
+        # (accel: inversion below 10, PTRS above; NumPy: multiplication below 10, PTRS above),
+        # binomial (accel: inversion or BTRS; NumPy: inversion or BTPE).
+        ("standard_gamma(2.5) 1e6", lambda: g.standard_gamma(2.5, size=m),
+         lambda: r.standard_gamma(2.5, size=m)),
+        ("poisson(3.0) 1e6", lambda: g.poisson(3.0, size=m), lambda: r.poisson(3.0, size=m)),
+        ("poisson(100.0) 1e6", lambda: g.poisson(100.0, size=m), lambda: r.poisson(100.0, size=m)),
+        ("poisson(lam array 0..50) 1e6", lambda: g.poisson(lam_ac), lambda: r.poisson(lam_np)),
+        ("binomial(20, 0.3) 1e6", lambda: g.binomial(20, 0.3, size=m),
+         lambda: r.binomial(20, 0.3, size=m)),
+        ("binomial(1000, 0.3) 1e6", lambda: g.binomial(1000, 0.3, size=m),
+         lambda: r.binomial(1000, 0.3, size=m)),
     ]
     rows = [(name, median_time(fa, repeat=5), median_time(fb, repeat=5), target[0] if target else "")
             for name, fa, fb, *target in cases]

@@ -223,8 +223,11 @@ inline double exp_nonpositive(double x) {
   return y * bits_as_double(uint64_t(1023 + k + 1000) << 52) * 0x1.0p-1000;
 }
 
-inline double standard_exponential(const Block& b) {
-  return -log_unit(unit_open_closed(word64(b, 0)));  // 1 - u exactly, u in [0, 1)
+// Exponentials take a 64-bit word each: elements 2q and 2q + 1 of the stream are block
+// (q, 0, 0, 9)'s two words, -log of a uniform in (0, 1] (1 - u exactly, u in [0, 1)).
+inline constexpr uint32_t kExponentialDomain = 9;
+inline double standard_exponential(const Block& b, int word) {
+  return -log_unit(unit_open_closed(word64(b, word)));
 }
 
 // x * range / 2^64 (the high word of the 128-bit product) and its low word.
@@ -449,10 +452,12 @@ inline T draw(const DrawParams& p, uint64_t k) {
   } else if constexpr (kDistribution == kBinomial) {
     return T(binomial(p.key, counter, parameter(p, 0, k), parameter(p, 1, k)));
   } else {
-    const Block b = block_at(p.key, counter, 0);
     if constexpr (kDistribution == kExponential)
-      return finish<T, kAffine>(p, standard_exponential(b));
-    else return T(uint64_t(p.low) + bounded(p.key, counter, b, p.range));
+      return finish<T, kAffine>(
+          p, standard_exponential(uniform_block(p.key, counter >> 1, kExponentialDomain),
+                                  int(counter & 1)));
+    else
+      return T(uint64_t(p.low) + bounded(p.key, counter, block_at(p.key, counter, 0), p.range));
   }
 }
 

@@ -31,6 +31,36 @@ void fill(const Array& out, const philox::DrawParams& p) {
   });
 }
 
+// Exponentials a block at a time (two per block, philox.h); the range's ends one by one.
+template <class T, int kAffine>
+void fill_exponential_range(T* __restrict out, int64_t begin, int64_t end,
+                            const philox::DrawParams& p) {
+  int64_t k = begin;
+  for (; k < end && (p.offset + uint64_t(k)) % 2 != 0; ++k)
+    out[k] = philox::draw<T, philox::kExponential, kAffine>(p, uint64_t(k));
+  const int64_t blocks = (end - k) / 2;
+  const uint64_t q0 = (p.offset + uint64_t(k)) / 2;
+  T* __restrict o = out + k;
+  for (int64_t i = 0; i < blocks; ++i) {
+    const philox::Block b = philox::uniform_block(p.key, q0 + uint64_t(i), philox::kExponentialDomain);
+    o[2 * i] = philox::finish<T, kAffine>(p, philox::standard_exponential(b, 0));
+    o[2 * i + 1] = philox::finish<T, kAffine>(p, philox::standard_exponential(b, 1));
+  }
+  for (k += blocks * 2; k < end; ++k)
+    out[k] = philox::draw<T, philox::kExponential, kAffine>(p, uint64_t(k));
+}
+
+template <class T>
+void fill_exponential(const Array& out, const philox::DrawParams& p) {
+  T* data = out.data<T>();
+  parallel_for(out.size(), kParallelGrain, [&](int64_t begin, int64_t end) {
+    if (p.affine)
+      fill_exponential_range<T, 1>(data, begin, end, p);
+    else
+      fill_exponential_range<T, 0>(data, begin, end, p);
+  });
+}
+
 // Uniforms a block at a time (philox.h: four float32 or two float64 per block): a range that
 // starts or ends inside a block draws those elements one by one, as the CUDA kernel draws each.
 template <class T>
@@ -159,7 +189,7 @@ void fill_real(const Array& out, const philox::DrawParams& p) {
     case philox::kNormal:
       return p.affine ? fill_normal<T, 1>(out, p) : fill_normal<T, 0>(out, p);
     case philox::kExponential:
-      return fill<T, philox::kExponential>(out, p);
+      return fill_exponential<T>(out, p);
     case philox::kGamma:
       return fill<T, philox::kGamma>(out, p);
     default:
