@@ -14,6 +14,14 @@
 #include <cstring>
 #endif
 
+// The small functions the draws are made of are inlined into the CPU's element loops, which
+// vectorise only when no call is left in them (GCC declines to inline log_unit by itself).
+#ifdef __CUDACC_RTC__
+#define ACCEL_PHILOX_INLINE inline
+#else
+#define ACCEL_PHILOX_INLINE inline __attribute__((always_inline))
+#endif
+
 namespace accel::philox {
 
 struct Block {
@@ -66,7 +74,7 @@ inline T finish(const DrawParams& p, double v) {
 }
 
 // One Philox4x32 round: two 32x32 -> 64-bit products, their halves mixed with the other words.
-inline Block philox_round(Block c, uint32_t k0, uint32_t k1) {
+ACCEL_PHILOX_INLINE Block philox_round(Block c, uint32_t k0, uint32_t k1) {
   const uint64_t p0 = uint64_t(0xD2511F53u) * c.v[0];
   const uint64_t p1 = uint64_t(0xCD9E8D57u) * c.v[2];
   Block r;
@@ -78,7 +86,7 @@ inline Block philox_round(Block c, uint32_t k0, uint32_t k1) {
 }
 
 // Philox4x32 with 10 rounds; the key is bumped by the Weyl constants between rounds.
-inline Block philox4x32_10(Block c, uint32_t k0, uint32_t k1) {
+ACCEL_PHILOX_INLINE Block philox4x32_10(Block c, uint32_t k0, uint32_t k1) {
   for (int i = 0; i < 10; ++i) {
     c = philox_round(c, k0, k1);
     k0 += 0x9E3779B9u;
@@ -87,16 +95,16 @@ inline Block philox4x32_10(Block c, uint32_t k0, uint32_t k1) {
   return c;
 }
 
-inline Block block_at(uint64_t key, uint64_t counter, uint32_t attempt) {
+ACCEL_PHILOX_INLINE Block block_at(uint64_t key, uint64_t counter, uint32_t attempt) {
   Block c = {{uint32_t(counter), uint32_t(counter >> 32), attempt, 0u}};
   return philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
 }
 
-inline uint64_t word64(const Block& b, int i) {
+ACCEL_PHILOX_INLINE uint64_t word64(const Block& b, int i) {
   return uint64_t(b.v[2 * i]) | (uint64_t(b.v[2 * i + 1]) << 32);
 }
 
-inline double bits_as_double(uint64_t u) {
+ACCEL_PHILOX_INLINE double bits_as_double(uint64_t u) {
 #ifdef __CUDACC_RTC__
   return __longlong_as_double(static_cast<long long>(u));
 #else
@@ -105,7 +113,7 @@ inline double bits_as_double(uint64_t u) {
   return d;
 #endif
 }
-inline uint64_t double_bits(double d) {
+ACCEL_PHILOX_INLINE uint64_t double_bits(double d) {
 #ifdef __CUDACC_RTC__
   return static_cast<uint64_t>(__double_as_longlong(d));
 #else
@@ -116,13 +124,13 @@ inline uint64_t double_bits(double d) {
 }
 
 // [0, 1) in steps of 2^-53, and (0, 1] (for logarithms).
-inline double unit_closed_open(uint64_t x) { return double(x >> 11) * 0x1.0p-53; }
-inline double unit_open_closed(uint64_t x) { return double((x >> 11) + 1) * 0x1.0p-53; }
+ACCEL_PHILOX_INLINE double unit_closed_open(uint64_t x) { return double(x >> 11) * 0x1.0p-53; }
+ACCEL_PHILOX_INLINE double unit_open_closed(uint64_t x) { return double((x >> 11) + 1) * 0x1.0p-53; }
 
 // Natural log of a positive normal number (fdlibm's __ieee754_log, < 1 ulp; the draws take it of
 // uniforms in (0, 1] and of gamma's v): x = 2^e m
 // with m in [sqrt(2)/2, sqrt(2)), log(m) = 2s + s R(s^2) with s = (m - 1) / (m + 1).
-inline double log_unit(double x) {
+ACCEL_PHILOX_INLINE double log_unit(double x) {
   const uint64_t bits = double_bits(x);
   int64_t e = int64_t(bits >> 52) - 1023;
   uint64_t mbits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
@@ -149,7 +157,7 @@ inline double log_unit(double x) {
 struct CosSin {
   double cos, sin;
 };
-inline CosSin cos_sin_two_pi(double u) {
+ACCEL_PHILOX_INLINE CosSin cos_sin_two_pi(double u) {
   const double u4 = u * 4.0;
   const double q = double(int64_t(u4 + 0.5));
   const double x = (u4 - q) * 1.57079632679489661923;
@@ -183,7 +191,7 @@ inline CosSin cos_sin_two_pi(double u) {
 struct NormalPair {
   double z[2];
 };
-inline NormalPair normal_pair(uint64_t key, uint64_t j) {
+ACCEL_PHILOX_INLINE NormalPair normal_pair(uint64_t key, uint64_t j) {
   const Block c = {{uint32_t(j), uint32_t(j >> 32), 0u, 1u}};
   const Block b = philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
   const double radius = std::sqrt(-2.0 * log_unit(unit_open_closed(word64(b, 0))));
@@ -206,9 +214,11 @@ inline void store_normal_pair(T* out, int64_t n, const DrawParams& p, int64_t i)
 }
 
 // e^x (fdlibm's __ieee754_exp, < 1 ulp) for x <= 0, as gamma's u^(1/k) needs: x = k ln2 + r,
-// |r| <= ln2 / 2, e^r from a rational approximation; results below 2^-1022 scale in two steps.
-inline double exp_nonpositive(double x) {
-  if (x < -745.2) return 0.0;
+// |r| <= ln2 / 2, e^r from a rational approximation. Branch-free (both scalings computed, x clamped before its conversion to an integer), so that
+// the CPU's gamma loop vectorises with it.
+ACCEL_PHILOX_INLINE double exp_nonpositive(double x_in) {
+  const bool underflow = x_in < -745.2;
+  const double x = underflow ? -745.2 : x_in;
   const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
   const int64_t k = int64_t(x * 1.44269504088896338700e+00 - 0.5);
   const double hi = x - double(k) * ln2_hi, lo = double(k) * ln2_lo, r = hi - lo;
@@ -219,14 +229,16 @@ inline double exp_nonpositive(double x) {
                     t * (6.61375632143793436117e-05 +
                          t * (-1.65339022054652515390e-06 + t * 4.13813679705723846039e-08))));
   const double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
-  if (k >= -1021) return y * bits_as_double(uint64_t(1023 + k) << 52);
-  return y * bits_as_double(uint64_t(1023 + k + 1000) << 52) * 0x1.0p-1000;
+  // y 2^k as y 2^(k + 1000) 2^-1000: the first product is exact, the second rounds only where
+  // the result is subnormal (k < -1021), so this is y 2^k correctly rounded for every k here.
+  const double scaled = y * bits_as_double(uint64_t(1023 + k + 1000) << 52) * 0x1.0p-1000;
+  return scaled * (underflow ? 0.0 : 1.0);  // a product, not a branch: it vectorises
 }
 
 // Exponentials take a 64-bit word each: elements 2q and 2q + 1 of the stream are block
 // (q, 0, 0, 9)'s two words, -log of a uniform in (0, 1] (1 - u exactly, u in [0, 1)).
 inline constexpr uint32_t kExponentialDomain = 9;
-inline double standard_exponential(const Block& b, int word) {
+ACCEL_PHILOX_INLINE double standard_exponential(const Block& b, int word) {
   return -log_unit(unit_open_closed(word64(b, word)));
 }
 
@@ -261,43 +273,61 @@ inline uint64_t bounded(uint64_t key, uint64_t counter, Block b, uint64_t range)
 // g = 4q .. 4q + 3 of the stream are the four words of block q; float64 takes 53 bits of a 64-bit
 // word, so elements 2q and 2q + 1 are the two words of block q. Their blocks have their own
 // fourth counter word (2 and 3), as normals' pairs do, apart from every other draw's blocks.
-inline Block uniform_block(uint64_t key, uint64_t q, uint32_t domain) {
+ACCEL_PHILOX_INLINE Block uniform_block(uint64_t key, uint64_t q, uint32_t domain) {
   const Block c = {{uint32_t(q), uint32_t(q >> 32), 0u, domain}};
   return philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
 }
 inline constexpr uint32_t kUniformFloat32Domain = 2, kUniformFloat64Domain = 3;
-inline float uniform_float32(const Block& b, int word) { return float(b.v[word] >> 8) * 0x1.0p-24f; }
-inline double uniform_float64(const Block& b, int word) { return unit_closed_open(word64(b, word)); }
+ACCEL_PHILOX_INLINE float uniform_float32(const Block& b, int word) { return float(b.v[word] >> 8) * 0x1.0p-24f; }
+ACCEL_PHILOX_INLINE double uniform_float64(const Block& b, int word) { return unit_closed_open(word64(b, word)); }
 
 // Standard gamma of shape a >= 0 for element g (Marsaglia and Tsang 2000): d = a - 1/3,
 // c = 1 / sqrt(9d); a normal x and a uniform u per attempt, from blocks (g, attempt, 0, 4) and
 // (g, attempt, 0, 5); accept d v with v = (1 + c x)^3 > 0 when u < 1 - 0.0331 x^4 or
 // log u < x^2 / 2 + d (1 - v + log v). Shapes below 1 draw shape a + 1 and multiply by
 // u^(1/a), u from block (g, 0, 0, 6). Expected attempts: at most 1.05.
+// Marsaglia and Tsang's constants for shape a (shapes below 1 draw shape a + 1).
+struct GammaShape {
+  double d, c;
+};
+ACCEL_PHILOX_INLINE GammaShape gamma_shape(double a) {
+  const double d = (a < 1.0 ? a + 1.0 : a) - 1.0 / 3.0;
+  return {d, 1.0 / std::sqrt(9.0 * d)};
+}
+
+// Attempt `attempt` of element g: true, with d v in value, when accepted. Branch-free (both
+// tests evaluated), so that the CPU can run every element's first attempt in a vector loop
+// and redo the few rejected ones through standard_gamma, with the same bits.
+ACCEL_PHILOX_INLINE bool gamma_attempt(uint64_t key, uint64_t g, uint32_t attempt, GammaShape s,
+                          double& value) {
+  const uint32_t k0 = uint32_t(key), k1 = uint32_t(key >> 32);
+  const Block bn = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), attempt, 4u}}, k0, k1);
+  const double x = std::sqrt(-2.0 * log_unit(unit_open_closed(word64(bn, 0)))) *
+                   cos_sin_two_pi(unit_closed_open(word64(bn, 1))).cos;
+  const double t = 1.0 + s.c * x;
+  const double v = t * t * t;  // its log is read only where t > 0
+  const Block bu = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), attempt, 5u}}, k0, k1);
+  const double u = unit_open_closed(word64(bu, 0));
+  const double x2 = x * x;
+  value = s.d * v;
+  return (t > 0.0) & ((u < 1.0 - 0.0331 * x2 * x2) |
+                      (log_unit(u) < 0.5 * x2 + s.d * (1.0 - v + log_unit(v))));
+}
+
+// The u^(1/a) factor of a shape a below 1, u from block (g, 0, 0, 6).
+ACCEL_PHILOX_INLINE double gamma_boost(uint64_t key, uint64_t g, double a) {
+  const Block bb =
+      philox4x32_10({{uint32_t(g), uint32_t(g >> 32), 0u, 6u}}, uint32_t(key), uint32_t(key >> 32));
+  return exp_nonpositive(log_unit(unit_open_closed(word64(bb, 0))) / a);
+}
+
 inline double standard_gamma(uint64_t key, uint64_t g, double a) {
   if (a == 0.0) return 0.0;  // the limit, as NumPy's
-  const double shape = a < 1.0 ? a + 1.0 : a;
-  const double d = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
-  const uint32_t k0 = uint32_t(key), k1 = uint32_t(key >> 32);
+  const GammaShape s = gamma_shape(a);
   double value = 0.0;
-  for (uint32_t attempt = 0;; ++attempt) {
-    const Block bn = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), attempt, 4u}}, k0, k1);
-    const double x = std::sqrt(-2.0 * log_unit(unit_open_closed(word64(bn, 0)))) *
-                     cos_sin_two_pi(unit_closed_open(word64(bn, 1))).cos;
-    const double t = 1.0 + c * x;
-    if (t <= 0.0) continue;
-    const double v = t * t * t;
-    const Block bu = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), attempt, 5u}}, k0, k1);
-    const double u = unit_open_closed(word64(bu, 0));
-    const double x2 = x * x;
-    if (u < 1.0 - 0.0331 * x2 * x2 || log_unit(u) < 0.5 * x2 + d * (1.0 - v + log_unit(v))) {
-      value = d * v;
-      break;
-    }
+  for (uint32_t attempt = 0; !gamma_attempt(key, g, attempt, s, value); ++attempt) {
   }
-  if (a >= 1.0) return value;
-  const Block bb = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), 0u, 6u}}, k0, k1);
-  return value * exp_nonpositive(log_unit(unit_open_closed(word64(bb, 0))) / a);
+  return a >= 1.0 ? value : value * gamma_boost(key, g, a);
 }
 
 // Counts (Poisson and binomial) draw element g's uniforms from blocks (g, i, 0, domain), i = 0,
