@@ -333,14 +333,14 @@ inline double standard_gamma(uint64_t key, uint64_t g, double a) {
 // Counts (Poisson and binomial) draw element g's uniforms from blocks (g, i, 0, domain), i = 0,
 // 1, ... as they need them, two 53-bit uniforms per block.
 inline constexpr uint32_t kPoissonDomain = 7, kBinomialDomain = 8;
-inline Block count_block(uint64_t key, uint64_t g, uint32_t i, uint32_t domain) {
+ACCEL_PHILOX_INLINE Block count_block(uint64_t key, uint64_t g, uint32_t i, uint32_t domain) {
   return philox4x32_10({{uint32_t(g), uint32_t(g >> 32), i, domain}}, uint32_t(key),
                        uint32_t(key >> 32));
 }
 
 // log(1 + x) for x > -1, accurate for small x too (Goldberg's correction of log(1 + x) by
 // the rounding of 1 + x).
-inline double log_one_plus(double x) {
+ACCEL_PHILOX_INLINE double log_one_plus(double x) {
   const double w = 1.0 + x;
   if (w == 1.0) return x;
   return log_unit(w) * (x / (w - 1.0));
@@ -350,29 +350,65 @@ inline double log_one_plus(double x) {
 // x = k + 1, from a table below 10 and the asymptotic series (Bernoulli numbers) above, where
 // the first omitted term is below 1e-15. Counts compare log-probabilities through it, so that
 // the large terms cancel exactly instead of in rounded log-gammas.
-inline double stirling_tail(double k) {
-  if (k < 10.0) {
-    const double table[10] = {
-        0x1.4c071bcda0a5bp-4, 0x1.52a9b923ea649p-5, 0x1.c579a268d80b3p-6, 0x1.54a2662fd78a9p-6,
-        0x1.10b4e513fcbedp-6, 0x1.c6b167bebdf36p-7, 0x1.85d4d612e4a86p-7, 0x1.552805e7b3076p-7,
-        0x1.2f4871b12ab64p-7, 0x1.10f9d4c0743a7p-7};
-    return table[int(k)];
-  }
+// Branch-free, and safe for any k (rejection attempts evaluate it before testing k's range):
+// the table is a chain of selects, which vectorises where a lookup would be a gather.
+ACCEL_PHILOX_INLINE double stirling_tail(double k) {
+  double table = 0x1.10f9d4c0743a7p-7;
+  table = k < 9.0 ? 0x1.2f4871b12ab64p-7 : table;
+  table = k < 8.0 ? 0x1.552805e7b3076p-7 : table;
+  table = k < 7.0 ? 0x1.85d4d612e4a86p-7 : table;
+  table = k < 6.0 ? 0x1.c6b167bebdf36p-7 : table;
+  table = k < 5.0 ? 0x1.10b4e513fcbedp-6 : table;
+  table = k < 4.0 ? 0x1.54a2662fd78a9p-6 : table;
+  table = k < 3.0 ? 0x1.c579a268d80b3p-6 : table;
+  table = k < 2.0 ? 0x1.52a9b923ea649p-5 : table;
+  table = k < 1.0 ? 0x1.4c071bcda0a5bp-4 : table;
   const double x = k + 1.0, z = 1.0 / (x * x);
-  return (0.08333333333333333 -
-          z * (0.002777777777777778 -
-               z * (0.0007936507936507937 -
-                    z * (0.0005952380952380953 -
-                         z * (0.0008417508417508417 - z * 0.0019175269175269176))))) /
-         x;
+  const double series = (0.08333333333333333 -
+                         z * (0.002777777777777778 -
+                              z * (0.0007936507936507937 -
+                                   z * (0.0005952380952380953 -
+                                        z * (0.0008417508417508417 -
+                                             z * 0.0019175269175269176))))) /
+                        x;
+  return k < 10.0 ? table : series;
+}
+
+// Hormann's PTRS for a Poisson mean lam >= 10: its constants, and one attempt (block
+// (g, attempt, 0, 7)): true, with the count in k, when accepted. Branch-free (every test
+// evaluated, the acceptance their combination), so that the CPU runs every element's first
+// attempt in a vector loop; the test is log V + log(1/alpha) - log(a / us^2 + b) <=
+// log(lam^k e^-lam / k!), written with stirling_tail and log_one_plus so that it stays exact
+// for large lam.
+struct PtrsSetup {
+  double lam, b, a, log_inv_alpha, vr;
+};
+ACCEL_PHILOX_INLINE PtrsSetup ptrs_setup(double lam) {
+  const double b = 0.931 + 2.53 * std::sqrt(lam);
+  return {lam, b, -0.059 + 0.02483 * b, log_unit(1.1239 + 1.1328 / (b - 3.4)),
+          0.9277 - 3.6224 / (b - 2.0)};
+}
+ACCEL_PHILOX_INLINE bool ptrs_attempt(uint64_t key, uint64_t g, uint32_t attempt,
+                                      const PtrsSetup& s, double& k) {
+  const Block blk = count_block(key, g, attempt, kPoissonDomain);
+  const double u = unit_closed_open(word64(blk, 0)) - 0.5;
+  const double v = unit_open_closed(word64(blk, 1));
+  const double us = 0.5 - std::fabs(u);
+  k = std::floor((2.0 * s.a / us + s.b) * u + s.lam + 0.43);
+  const bool squeeze = (us >= 0.07) & (v <= s.vr);
+  const bool skip = (us < 0.013) & (v > us);
+  // log(lam^k e^-lam / k!) = (k + 1 - lam) + k log(lam / (k + 1)) - log(k + 1) / 2
+  //                          - log(2 pi) / 2 - stirling_tail(k)
+  const double log_p = (k + 1.0 - s.lam) + k * log_one_plus((s.lam - (k + 1.0)) / (k + 1.0)) -
+                       0.5 * log_unit(k + 1.0) - 0.91893853320467274 - stirling_tail(k);
+  const bool test = log_unit(v) + s.log_inv_alpha - log_unit(s.a / (us * us) + s.b) <= log_p;
+  return (k >= 0.0) & (squeeze | (!skip & test));
 }
 
 // Poisson of mean lam >= 0 for element g. Below 10: inversion of one uniform, walking the
 // probabilities up from e^-lam (a few steps on average; the walk stops where the probabilities
 // left are below 2^-60). From 10: Hormann's transformed rejection with squeeze (PTRS, 1993;
-// NumPy's method too), one block per attempt, about 1.15 attempts on average; its acceptance
-// test is log V + log(1/alpha) - log(a / us^2 + b) <= log(lam^k e^-lam / k!), written with
-// stirling_tail and log_one_plus so that it stays exact for large lam.
+// NumPy's method too), one block per attempt, about 1.15 attempts on average.
 inline int64_t poisson(uint64_t key, uint64_t g, double lam) {
   if (lam == 0.0) return 0;
   if (lam < 10.0) {
@@ -388,25 +424,52 @@ inline int64_t poisson(uint64_t key, uint64_t g, double lam) {
     }
     return k;
   }
-  const double slam = std::sqrt(lam);
-  const double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
-  const double log_inv_alpha = log_unit(1.1239 + 1.1328 / (b - 3.4));
-  const double vr = 0.9277 - 3.6224 / (b - 2.0);
-  for (uint32_t attempt = 0;; ++attempt) {
-    const Block blk = count_block(key, g, attempt, kPoissonDomain);
-    const double u = unit_closed_open(word64(blk, 0)) - 0.5;
-    const double v = unit_open_closed(word64(blk, 1));
-    const double us = 0.5 - std::fabs(u);
-    const double k = std::floor((2.0 * a / us + b) * u + lam + 0.43);
-    if (k < 0.0) continue;
-    if (us >= 0.07 && v <= vr) return int64_t(k);
-    if (us < 0.013 && v > us) continue;
-    // log(lam^k e^-lam / k!) = (k + 1 - lam) + k log(lam / (k + 1)) - log(k + 1) / 2
-    //                          - log(2 pi) / 2 - stirling_tail(k)
-    const double log_p = (k + 1.0 - lam) + k * log_one_plus((lam - (k + 1.0)) / (k + 1.0)) -
-                         0.5 * log_unit(k + 1.0) - 0.91893853320467274 - stirling_tail(k);
-    if (log_unit(v) + log_inv_alpha - log_unit(a / (us * us) + b) <= log_p) return int64_t(k);
+  const PtrsSetup s = ptrs_setup(lam);
+  double k = 0.0;
+  for (uint32_t attempt = 0; !ptrs_attempt(key, g, attempt, s, k); ++attempt) {
   }
+  return int64_t(k);
+}
+
+// Hormann's BTRS for n trials with probability q <= 1/2, n q >= 10: its constants, and one
+// attempt (block (g, attempt, 0, 8)): true, with the count in k, when accepted. Branch-free,
+// as ptrs_attempt.
+struct BtrsSetup {
+  double n, b, a, c, vr, alpha, r, m, log_mode_terms;
+};
+ACCEL_PHILOX_INLINE BtrsSetup btrs_setup(double n, double q) {
+  const double spq = std::sqrt(n * q * (1.0 - q));
+  const double b = 1.15 + 2.53 * spq;
+  const double r = q / (1.0 - q);
+  const double m = std::floor((n + 1.0) * q);
+  return {n,
+          b,
+          -0.0873 + 0.0248 * b + 0.01 * q,
+          n * q + 0.5,
+          0.92 - 4.2 / b,
+          (2.83 + 5.1 / b) * spq,
+          r,
+          m,
+          (m + 0.5) * log_unit((m + 1.0) / (r * (n - m + 1.0))) + stirling_tail(m) +
+              stirling_tail(n - m)};
+}
+ACCEL_PHILOX_INLINE bool btrs_attempt(uint64_t key, uint64_t g, uint32_t attempt,
+                                      const BtrsSetup& s, double& k) {
+  const Block blk = count_block(key, g, attempt, kBinomialDomain);
+  const double u = unit_closed_open(word64(blk, 0)) - 0.5;
+  const double v = unit_open_closed(word64(blk, 1));
+  const double us = 0.5 - std::fabs(u);
+  k = std::floor((2.0 * s.a / us + s.b) * u + s.c);
+  const bool in_range = (k >= 0.0) & (k <= s.n);
+  const bool squeeze = (us >= 0.07) & (v <= s.vr);
+  // log(f(k) / f(m)) for f the binomial probabilities, by Stirling's formula at k, n - k, m
+  // and n - m: the linear terms cancel.
+  const double log_ratio = s.log_mode_terms +
+                           (s.n + 1.0) * log_one_plus((k - s.m) / (s.n - k + 1.0)) +
+                           (k + 0.5) * log_unit(s.r * (s.n - k + 1.0) / (k + 1.0)) -
+                           stirling_tail(k) - stirling_tail(s.n - k);
+  const bool test = log_unit(v * s.alpha / (s.a / (us * us) + s.b)) <= log_ratio;
+  return in_range & (squeeze | test);
 }
 
 // Binomial of n trials (an integer below 2^53, as a double) with probability p in [0, 1] for
@@ -432,29 +495,8 @@ inline int64_t binomial(uint64_t key, uint64_t g, double n, double p) {
       if (prob < 0x1.0p-60 && k > n * q) break;
     }
   } else {
-    const double spq = std::sqrt(n * q * (1.0 - q));
-    const double b = 1.15 + 2.53 * spq, a = -0.0873 + 0.0248 * b + 0.01 * q;
-    const double c = n * q + 0.5, vr = 0.92 - 4.2 / b;
-    const double alpha = (2.83 + 5.1 / b) * spq;
-    const double r = q / (1.0 - q);
-    const double m = std::floor((n + 1.0) * q);
-    const double log_mode_terms = (m + 0.5) * log_unit((m + 1.0) / (r * (n - m + 1.0))) +
-                                  stirling_tail(m) + stirling_tail(n - m);
-    for (uint32_t attempt = 0;; ++attempt) {
-      const Block blk = count_block(key, g, attempt, kBinomialDomain);
-      const double u = unit_closed_open(word64(blk, 0)) - 0.5;
-      const double v = unit_open_closed(word64(blk, 1));
-      const double us = 0.5 - std::fabs(u);
-      k = std::floor((2.0 * a / us + b) * u + c);
-      if (k < 0.0 || k > n) continue;
-      if (us >= 0.07 && v <= vr) break;
-      // log(f(k) / f(m)) for f the binomial probabilities, by Stirling's formula at k, n - k,
-      // m and n - m: the linear terms cancel.
-      const double log_ratio = log_mode_terms +
-                               (n + 1.0) * log_one_plus((k - m) / (n - k + 1.0)) +
-                               (k + 0.5) * log_unit(r * (n - k + 1.0) / (k + 1.0)) -
-                               stirling_tail(k) - stirling_tail(n - k);
-      if (log_unit(v * alpha / (a / (us * us) + b)) <= log_ratio) break;
+    const BtrsSetup s = btrs_setup(n, q);
+    for (uint32_t attempt = 0; !btrs_attempt(key, g, attempt, s, k); ++attempt) {
     }
   }
   return int64_t(flip ? n - k : k);

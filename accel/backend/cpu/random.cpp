@@ -221,13 +221,56 @@ void fill_gamma(const Array& out, const philox::DrawParams& p) {
   });
 }
 
-// Counts (Poisson, binomial): rejection loops per element, which do not vectorise; split over
-// the pool in smaller grains, since an element costs a hundred times a uniform's.
+// Counts: the first attempt of the rejection methods (philox::ptrs_attempt, btrs_attempt,
+// branch-free) for every element in a loop that vectorises, then the elements rejected, and
+// those drawn by inversion (Poisson means below 10, binomials with n min(p, 1 - p) below 10),
+// redone by philox::poisson / binomial, which repeat the same first attempt: every value is
+// the CUDA kernel's.
+template <int kDistribution, bool kPerElement>
+void fill_counts_range(int64_t* __restrict out, int64_t begin, int64_t end,
+                       const philox::DrawParams& p) {
+  constexpr int64_t kSub = 512;
+  uint8_t redo[kSub];
+  for (int64_t s = begin; s < end; s += kSub) {
+    const int64_t e = std::min(end, s + kSub);
+    uint8_t any = 0;
+    for (int64_t k = s; k < e; ++k) {
+      const uint64_t g = p.offset + uint64_t(k);
+      const double first = kPerElement ? p.per_element[0][k] : p.param[0];
+      double count = 0.0;
+      bool fast;
+      if constexpr (kDistribution == philox::kPoisson) {
+        fast = philox::ptrs_attempt(p.key, g, 0, philox::ptrs_setup(first), count) &
+               (first >= 10.0);
+      } else {
+        const double prob = kPerElement ? p.per_element[1][k] : p.param[1];
+        const bool flip = prob > 0.5;
+        const double q = flip ? 1.0 - prob : prob;
+        fast = philox::btrs_attempt(p.key, g, 0, philox::btrs_setup(first, q), count) &
+               (first * q >= 10.0);
+        count = flip ? first - count : count;
+      }
+      out[k] = fast ? int64_t(count) : 0;
+      redo[k - s] = uint8_t(!fast);
+      any |= uint8_t(!fast);
+    }
+    if (!any) continue;
+    for (int64_t k = s; k < e; ++k)
+      if (redo[k - s]) out[k] = philox::draw<int64_t, kDistribution, 0>(p, uint64_t(k));
+  }
+}
+
 template <int kDistribution>
 void fill_counts(const Array& out, const philox::DrawParams& p) {
   int64_t* data = out.data<int64_t>();
-  parallel_for(out.size(), kParallelGrain / 16, [&](int64_t begin, int64_t end) {
-    fill_range<int64_t, kDistribution, 0>(data, begin, end, p);
+  const bool per_element = p.per_element[0];
+  // One parameter set drawn by inversion for every element: the scalar loop alone.
+  const double q = p.param[1] > 0.5 ? 1.0 - p.param[1] : p.param[1];
+  const bool inversion = kDistribution == philox::kPoisson ? p.param[0] < 10.0 : p.param[0] * q < 10.0;
+  parallel_for(out.size(), kParallelGrain / 8, [&](int64_t begin, int64_t end) {
+    if (per_element) fill_counts_range<kDistribution, true>(data, begin, end, p);
+    else if (!inversion) fill_counts_range<kDistribution, false>(data, begin, end, p);
+    else fill_range<int64_t, kDistribution, 0>(data, begin, end, p);
   });
 }
 
