@@ -221,7 +221,13 @@ constexpr bool legacy_header_only(std::string_view symbol) { return symbol == "c
   static_assert(legacy_header_only(#symbol) ||                                       \
                     call_compatible(static_cast<ret(*) params>(nullptr), &::symbol), \
                 #symbol ": accel's parameter list differs from cublas_api.h's");
+#define ACCEL_CUBLAS_TYPED(member, s, d, c, z, ret, params) \
+  ACCEL_CUBLAS_FN(member, s, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, d, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, c, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, z, ret, params)
 #include "accel/backend/cuda/cublas_api.def"
+#undef ACCEL_CUBLAS_TYPED
 #undef ACCEL_CUBLAS_FN
 
 }  // namespace accel::cuda::cublas_abi_check
@@ -247,7 +253,13 @@ TEST(CudaLinalgAbi, every_cublas_symbol_accel_loads_is_exported_by_libcublas) {
   if (!lib) GTEST_SKIP() << "no CUDA toolkit libcublas.so found to check symbol names against";
 #define ACCEL_CUBLAS_FN(member, symbol, ret, params) \
   EXPECT_NE(dlsym(lib, #symbol), nullptr) << #symbol << " is not exported by libcublas";
+#define ACCEL_CUBLAS_TYPED(member, s, d, c, z, ret, params) \
+  ACCEL_CUBLAS_FN(member, s, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, d, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, c, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, z, ret, params)
 #include "accel/backend/cuda/cublas_api.def"
+#undef ACCEL_CUBLAS_TYPED
 #undef ACCEL_CUBLAS_FN
   // Not closed, as accel never closes it: unloading libcublas leaks the buffers its bundled C++
   // runtime allocated when it loaded (LeakSanitizer reports 2 x 72704 bytes).
