@@ -19,9 +19,10 @@ namespace accel::linalg {
 using namespace accel::cuda;
 namespace {
 
-// cuBLAS documents its batched LU for small matrices, where launch overhead dominates: its
-// kernels hold a matrix per thread block and are tuned up to n = 32. Past that a matrix is enough
-// work for cuSOLVER's blocked getrf, and the per-matrix loop's launches weigh little beside it.
+// cuBLAS documents its batched LU for small matrices, where launch overhead is what counts, and
+// its one-call inverse of the same family (matinvBatched) only for n < 32. Past n = 32 a matrix
+// is enough work for cuSOLVER's blocked getrf, and the per-matrix loop's launches weigh less.
+// (A bound from the documentation, not yet measured: see docs/ARCHITECTURE.md.)
 constexpr int64_t kMaxBatchedN = 32;
 // One matrix is one cuSOLVER call either way. From two on, the loop launches several kernels per
 // matrix, the batched path a fixed handful (two pointer tables, getrf, getrs or getri).
