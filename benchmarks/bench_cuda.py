@@ -221,6 +221,9 @@ def fft_linalg_cases(xp, to_device, new_event):
     a = rng.standard_normal((1024, 1024))
     spd = to_device(a @ a.T + 1024 * np.eye(1024))
     small = to_device(rng.standard_normal((1000, 8, 8)) + 8 * np.eye(8))
+    # Many tiny matrices: cuBLAS's batched LU in accel (and in CuPy's inv and det).
+    tiny = to_device(rng.standard_normal((10_000, 4, 4)) + 4 * np.eye(4))
+    tiny_b = to_device(rng.standard_normal((10_000, 4, 1)))
     cases = {
         "fft 2^22 c64": lambda: xp.fft.fft(c),
         "rfft2 2048^2 f32": lambda: xp.fft.rfft2(img),
@@ -228,6 +231,9 @@ def fft_linalg_cases(xp, to_device, new_event):
         "solve 1024^2 f64": lambda: xp.linalg.solve(spd, spd[:, :8]),
         "eigh 1024^2 f64": lambda: xp.linalg.eigh(spd),
         "inv 1000x8x8 f64": lambda: xp.linalg.inv(small),
+        "inv 10000x4x4 f64": lambda: xp.linalg.inv(tiny),
+        "solve 10000x4x4 f64": lambda: xp.linalg.solve(tiny, tiny_b),
+        "det 10000x4x4 f64": lambda: xp.linalg.det(tiny),
     }
     return {key: attempt(f"{xp.__name__} {key}",
                          lambda fn=fn: median_event_ms(fn, new_event, rounds=3) / 1e3)

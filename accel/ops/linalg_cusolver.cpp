@@ -15,6 +15,7 @@
 #include "accel/ops/copy.h"
 #include "accel/ops/creation.h"
 #include "accel/ops/elementwise.h"
+#include "accel/ops/linalg_cuda_buffers.h"
 #include "accel/ops/manipulation.h"
 #include "accel/ops/reduction.h"
 #include "accel/runtime/errors.h"
@@ -63,16 +64,6 @@ T* at(const Array& a, int64_t i, int64_t per) {
   return reinterpret_cast<T*>(static_cast<char*>(a.data()) + i * per * a.itemsize());
 }
 
-// A private, C-contiguous copy of x's matrices (cuSOLVER overwrites its input). Read in column
-// major order, each matrix is x's transpose.
-Array private_copy(const Array& x) {
-  Array c = copy(x);
-  c.eval();
-  return c;
-}
-// Each matrix in column-major order: (batch..., cols, rows), C-contiguous.
-Array column_major(const Array& x) { return private_copy(matrix_transpose(x)); }
-
 Shape batch_shape(const Array& x, int core) {
   return Shape(x.shape().begin(), x.shape().end() - core);
 }
@@ -81,36 +72,6 @@ Shape with(Shape s, std::initializer_list<int64_t> tail) {
   return s;
 }
 int64_t count(const Shape& batch) { return shape_size(batch); }
-
-// One devInfo per matrix, zeroed.
-Array infos(int64_t batch, int device) {
-  Array info = Array::empty({batch}, Dtype::int32, Device::cuda(device));
-  if (batch > 0) memset_async(info.data(), 0, info.nbytes(), current_stream(device));
-  return info;
-}
-
-// Reads the devInfos back (waiting for the calls) and raises as the CPU does: a positive value
-// is `failure` (LinAlgError "[op] <failure>"), a negative one an argument accel got wrong.
-void check_infos(const Array& info, const std::string& where, const char* op, const char* failure) {
-  if (info.size() == 0) return;
-  const std::vector<int32_t> values = to_device(info, Device::cpu()).to_vector<int32_t>();
-  for (int32_t v : values) {
-    if (v < 0)
-      throw Error("[" + where + "] cuSOLVER rejected argument " + std::to_string(-v) +
-                  " (a bug in accel: please report it)");
-    if (v > 0 && failure) throw LinAlgError(std::string("[") + op + "] " + failure);
-  }
-}
-
-// The diagonals of contiguous (batch..., n, n) matrices, as a (batch..., n) view.
-Array diagonals(const Array& m) {
-  const int64_t n = m.shape(-1);
-  Shape shape = batch_shape(m, 2);
-  Strides strides(m.strides().begin(), m.strides().end() - 2);
-  shape.push_back(n);
-  strides.push_back(n + 1);
-  return Array::view_of(m, shape, strides, m.offset());
-}
 
 // The first `rows` rows of contiguous (batch..., r, c) matrices.
 Array first_rows(const Array& m, int64_t rows) {
@@ -142,11 +103,11 @@ void cusolver_solve(const Array& a, const Array& b, const Array& x, const char* 
   const Shape batch = batch_shape(x, 2);
   const int64_t nb = count(batch);
   if (nb == 0 || n == 0 || k == 0) return;
-  const Array lu = column_major(a);   // (batch..., n, n): A in column-major order
-  const Array rhs = column_major(b);  // (batch..., k, n): B in column-major order, then X
+  const Array lu = column_major_copy(a);   // (batch..., n, n): A in column-major order
+  const Array rhs = column_major_copy(b);  // (batch..., k, n): B in column-major order, then X
   const int device = a.device().index;
   const Array pivots = Array::empty(with(batch, {n}), Dtype::int32, a.device());
-  const Array info = infos(nb, device), solve_info = infos(nb, device);
+  const Array info = zeroed_infos(nb, device), solve_info = zeroed_infos(nb, device);
   std::string where;
   {
     Session s(a, op);
@@ -159,8 +120,8 @@ void cusolver_solve(const Array& a, const Array& b, const Array& x, const char* 
                            at<int>(pivots, i, n), at(rhs, i, n * k), ni, at<int>(solve_info, i, 1)),
           "cusolverDnXgetrs", s.where);
   }
-  check_infos(info, where, op, "Singular matrix");
-  check_infos(solve_info, where, op, nullptr);
+  check_infos(info, where, op, "Singular matrix", "cuSOLVER");
+  check_infos(solve_info, where, op, nullptr, "cuSOLVER");
   assign(x, matrix_transpose(rhs), op);
 }
 
@@ -177,7 +138,7 @@ void cusolver_slogdet(const Array& a, const Array& sign, const Array& logabsdet,
   if (nb == 0) return;
   const Array lu = private_copy(a);  // det(A^T) = det(A): the row-major copy will do
   const Array pivots = Array::empty(with(batch, {n}), Dtype::int32, a.device());
-  const Array info = infos(nb, a.device().index);
+  const Array info = zeroed_infos(nb, a.device().index);
   std::string context;
   {
     Session s(a, det ? "det" : "slogdet");
@@ -185,28 +146,8 @@ void cusolver_slogdet(const Array& a, const Array& sign, const Array& logabsdet,
     getrf_batch(s, lu, pivots, info);
   }
   // A positive devInfo is a zero pivot: a singular matrix, whose determinant is 0, not an error.
-  check_infos(info, context, det ? "det" : "slogdet", nullptr);
-  const Device dev = a.device();
-  const Array d = diagonals(lu);
-  // Each row interchange (pivot i + 1 != i + 1, 1-based) flips the sign.
-  const Array swaps = count_nonzero(
-      not_equal(pivots, arange(int64_t{1}, n + 1, int64_t{1}, Dtype::int32, dev)), {int64_t{-1}});
-  const Array parity =
-      astype(subtract(Array::scalar(int64_t{1}, true, dev),
-                      multiply(Array::scalar(int64_t{2}, true, dev),
-                               remainder(swaps, Array::scalar(int64_t{2}, true, dev)))),
-             a.dtype());
-  if (det) {
-    assign(*det, multiply(prod(d, {int64_t{-1}}), parity), "det");
-    return;
-  }
-  const Array magnitude = abs(d);
-  const Array zero = Array::scalar(0.0, true, dev);
-  const Array is_zero = equal(magnitude, zero);
-  const Array unit =
-      where(is_zero, zero, divide(d, where(is_zero, Array::scalar(1.0, true, dev), magnitude)));
-  assign(sign, multiply(prod(unit, {int64_t{-1}}), parity), "slogdet");
-  assign(logabsdet, sum(log(magnitude), {int64_t{-1}}), "slogdet");
+  check_infos(info, context, det ? "det" : "slogdet", nullptr, "cuSOLVER");
+  slogdet_from_lu(lu, pivots, sign, logabsdet, det);
 }
 
 void cusolver_cholesky(const Array& a, bool upper, const Array& out) {
@@ -217,7 +158,7 @@ void cusolver_cholesky(const Array& a, bool upper, const Array& out) {
   // (A's upper, NumPy's upper=True) as L' L'^H leaves R = L'^T, A = R^H R.
   const Array f = private_copy(a);
   const int uplo = upper ? kFillLower : kFillUpper;
-  const Array info = infos(nb, a.device().index);
+  const Array info = zeroed_infos(nb, a.device().index);
   std::string where;
   {
     Session s(a, "cholesky");
@@ -232,7 +173,7 @@ void cusolver_cholesky(const Array& a, bool upper, const Array& out) {
                                    at<int>(info, i, 1)),
                   "cusolverDnXpotrf", s.where);
   }
-  check_infos(info, where, "cholesky", "Matrix is not positive definite");
+  check_infos(info, where, "cholesky", "Matrix is not positive definite", "cuSOLVER");
   // potrf leaves the other triangle as it was; the factor has zeros there.
   assign(out, upper ? triu(f) : tril(f), "cholesky");
 }
@@ -245,7 +186,7 @@ void cusolver_eigh(const Array& a, const Array& w, const Array* v, const char* o
   const Array f = private_copy(a);
   const Array values = Array::empty(w.shape(), w.dtype(), w.device());
   const int jobz = v ? kEigVectors : kEigNoVectors;
-  const Array info = infos(nb, a.device().index);
+  const Array info = zeroed_infos(nb, a.device().index);
   std::string where;
   {
     Session s(a, op);
@@ -261,7 +202,7 @@ void cusolver_eigh(const Array& a, const Array& w, const Array* v, const char* o
                                    at(values, i, n), work->data(), lwork, at<int>(info, i, 1)),
                   "cusolverDnXsyevd", s.where);
   }
-  check_infos(info, where, op, "Eigenvalues did not converge");
+  check_infos(info, where, op, "Eigenvalues did not converge", "cuSOLVER");
   assign(w, values, op);
   // M's eigenvectors are the columns of the column-major result: matrix_transpose of the
   // row-major view; A's are their conjugates.
@@ -295,12 +236,12 @@ void cusolver_eig(const Array& a, const Array& w, const Array* v, const char* op
     throw LinAlgError(std::string("[") + op + "] Array must not contain infs or NaNs");
   // Eigenvalues alone: the row-major copy, which read in column-major order is A^T, with A's
   // eigenvalues. Eigenvectors: A in column-major order; its right eigenvectors are VR's columns.
-  const Array f = v ? column_major(a) : private_copy(a);
+  const Array f = v ? column_major_copy(a) : private_copy(a);
   const Array values = Array::empty(w.shape(), w.dtype(), w.device());
   const Array vr = v ? Array::empty(a.shape(), a.dtype(), a.device()) : Array();
   const int jobvr = v ? kEigVectors : kEigNoVectors;
   const int64_t ldvr = v ? n : 1;
-  const Array info = infos(nb, a.device().index);
+  const Array info = zeroed_infos(nb, a.device().index);
   std::vector<char> host_work;  // kept until check_infos has waited for the calls
   std::string where;
   {
@@ -322,7 +263,7 @@ void cusolver_eig(const Array& a, const Array& w, const Array* v, const char* op
                              host_work.data(), host_bytes, at<int>(info, i, 1)),
                   "cusolverDnXgeev", s.where);
   }
-  check_infos(info, where, op, "Eigenvalues did not converge");
+  check_infos(info, where, op, "Eigenvalues did not converge", "cuSOLVER");
   assign(w, values, op);
   if (!v) return;
   // VR's columns are the rows of its row-major view: the eigenvectors are their transpose.
@@ -346,7 +287,7 @@ void cusolver_svd(const Array& a, const Array& s, const Array* u, const Array* v
   // in row-major order, transposed.
   const bool wide = n >= m;
   const int64_t rows = std::max(m, n), cols = k;
-  const Array f = wide ? private_copy(a) : column_major(a);
+  const Array f = wide ? private_copy(a) : column_major_copy(a);
   const bool vectors = u != nullptr;
   const int64_t u_cols = full ? rows : cols;
   const Dtype real = s.dtype();
@@ -355,7 +296,7 @@ void cusolver_svd(const Array& a, const Array& s, const Array* u, const Array* v
       vectors ? Array::empty(with(batch, {u_cols, rows}), a.dtype(), a.device()) : Array();
   const Array vtbuf =
       vectors ? Array::empty(with(batch, {cols, cols}), a.dtype(), a.device()) : Array();
-  const Array info = infos(nb, a.device().index);
+  const Array info = zeroed_infos(nb, a.device().index);
   const signed char jobu = vectors ? (full ? 'A' : 'S') : 'N', jobvt = vectors ? 'A' : 'N';
   std::string where;
   {
@@ -376,7 +317,7 @@ void cusolver_svd(const Array& a, const Array& s, const Array* u, const Array* v
                              lwork, rwork->data(), at<int>(info, i, 1)),
           "cusolverDnXgesvd", ss.where);
   }
-  check_infos(info, where, "svd", "SVD did not converge");
+  check_infos(info, where, "svd", "SVD did not converge", "cuSOLVER");
   assign(s, values, "svd");
   if (!vectors) return;
   assign(*u, wide ? vtbuf : matrix_transpose(ubuf), "svd");
@@ -394,9 +335,9 @@ void cusolver_qr(const Array& a, const Array* q, const Array& r, bool complete) 
     if (q) assign(*q, eye(m, q->shape(-1), 0, q->dtype(), dev), "qr");
     return;
   }
-  const Array f = column_major(a);  // (batch..., n, m): A in column-major order, lda = m
+  const Array f = column_major_copy(a);  // (batch..., n, m): A in column-major order, lda = m
   const Array tau = Array::empty(with(batch, {k}), a.dtype(), dev);
-  const Array info = infos(nb, dev.index);
+  const Array info = zeroed_infos(nb, dev.index);
   std::string where;
   const int mi = as_int(m, "qr"), ni = as_int(n, "qr"), ki = as_int(k, "qr");
   {
@@ -411,7 +352,7 @@ void cusolver_qr(const Array& a, const Array* q, const Array& r, bool complete) 
                                    work->data(), lwork, at<int>(info, i, 1)),
                   "cusolverDnXgeqrf", s.where);
   }
-  check_infos(info, where, "qr", nullptr);
+  check_infos(info, where, "qr", nullptr, "cuSOLVER");
   // R: the upper triangle of the first rows of A's place (queued before orgqr overwrites it).
   assign(r, triu(first_rows(matrix_transpose(f), r.shape(-2))), "qr");
   if (!q) return;
@@ -438,7 +379,7 @@ void cusolver_qr(const Array& a, const Array* q, const Array& r, bool complete) 
                                    work->data(), lwork, at<int>(info, i, 1)),
                   "cusolverDnXorgqr", s.where);
   }
-  check_infos(info, where, "qr", nullptr);
+  check_infos(info, where, "qr", nullptr, "cuSOLVER");
   assign(*q, matrix_transpose(first_rows(qbuf, q_cols)), "qr");
 }
 

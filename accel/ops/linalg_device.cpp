@@ -4,6 +4,7 @@
 
 #include "accel/backend/cpu/lapack.h"
 #include "accel/backend/cuda/cusolver.h"
+#include "accel/ops/linalg_cublas_batched.h"
 #include "accel/ops/linalg_cusolver.h"
 #include "accel/runtime/errors.h"
 
@@ -20,17 +21,20 @@ void require_dense_linalg_device(const Device& device, const char* op) {
 }
 
 void solve_on_device(const Array& a, const Array& b, const Array& x) {
+  if (cublas_batched_lu_fits(a)) return cublas_batched_solve(a, b, x);
   if (a.device().is_cuda()) return cusolver_solve(a, b, x);
   cpu::lapack_solve(a, b, x);
 }
 
 void inv_on_device(const Array& a, const Array& out) {
+  if (cublas_batched_lu_fits(a)) return cublas_batched_inv(a, out);
   if (a.device().is_cuda()) return cusolver_inv(a, out);
   cpu::lapack_inv(a, out);
 }
 
 void slogdet_on_device(const Array& a, const Array& sign, const Array& logabsdet,
                        const Array* det) {
+  if (cublas_batched_lu_fits(a)) return cublas_batched_slogdet(a, sign, logabsdet, det);
   if (a.device().is_cuda()) return cusolver_slogdet(a, sign, logabsdet, det);
   cpu::lapack_slogdet(a, sign, logabsdet, det);
 }

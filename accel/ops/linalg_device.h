@@ -1,10 +1,11 @@
 // accel.linalg's factorisations on an array's device, dispatched here by device kind
-// (backend/cpu/lapack.h over LAPACK, ops/linalg_cusolver.h over cuSOLVER) rather than through
-// the Backend interface, as backend/sorting.h is. In the ops layer because the CUDA side composes
-// accel's ops (layout copies, triangles, the determinant's product) around the library calls. Each
-// has cpu/lapack.h's contract: inputs of shape (batch..., rows, cols) through any strides, outputs
-// allocated by the op layer on the same device. Without cuSOLVER, CUDA arrays raise
-// BackendUnavailable instead of moving data to the CPU behind the caller's back.
+// (backend/cpu/lapack.h over LAPACK, ops/linalg_cusolver.h over cuSOLVER; inv, solve and det of
+// batches of small matrices over cuBLAS's batched LU, ops/linalg_cublas_batched.h) rather than
+// through the Backend interface, as backend/sorting.h is. In the ops layer because the CUDA side
+// composes accel's ops (layout copies, triangles, the determinant's product) around the library
+// calls. Each has cpu/lapack.h's contract: inputs of shape (batch..., rows, cols) through any
+// strides, outputs allocated by the op layer on the same device. Without cuSOLVER, CUDA arrays
+// raise BackendUnavailable instead of moving data to the CPU behind the caller's back.
 #pragma once
 #include "accel/core/array.h"
 

@@ -28,6 +28,7 @@
 #include "accel/backend/cuda/matmul.h"
 #include "accel/backend/cuda/matmul_plan.h"
 #include "accel/backend/cuda/nvrtc.h"
+#include "accel/ops/linalg_cublas_batched.h"
 #include "ptxas_resources.h"
 
 #ifdef ACCEL_HAVE_CUBLAS_HEADERS
@@ -221,7 +222,13 @@ constexpr bool legacy_header_only(std::string_view symbol) { return symbol == "c
   static_assert(legacy_header_only(#symbol) ||                                       \
                     call_compatible(static_cast<ret(*) params>(nullptr), &::symbol), \
                 #symbol ": accel's parameter list differs from cublas_api.h's");
+#define ACCEL_CUBLAS_TYPED(member, s, d, c, z, ret, params) \
+  ACCEL_CUBLAS_FN(member, s, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, d, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, c, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, z, ret, params)
 #include "accel/backend/cuda/cublas_api.def"
+#undef ACCEL_CUBLAS_TYPED
 #undef ACCEL_CUBLAS_FN
 
 }  // namespace accel::cuda::cublas_abi_check
@@ -247,7 +254,13 @@ TEST(CudaLinalgAbi, every_cublas_symbol_accel_loads_is_exported_by_libcublas) {
   if (!lib) GTEST_SKIP() << "no CUDA toolkit libcublas.so found to check symbol names against";
 #define ACCEL_CUBLAS_FN(member, symbol, ret, params) \
   EXPECT_NE(dlsym(lib, #symbol), nullptr) << #symbol << " is not exported by libcublas";
+#define ACCEL_CUBLAS_TYPED(member, s, d, c, z, ret, params) \
+  ACCEL_CUBLAS_FN(member, s, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, d, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, c, ret, params)                   \
+  ACCEL_CUBLAS_FN(member, z, ret, params)
 #include "accel/backend/cuda/cublas_api.def"
+#undef ACCEL_CUBLAS_TYPED
 #undef ACCEL_CUBLAS_FN
   // Not closed, as accel never closes it: unloading libcublas leaks the buffers its bundled C++
   // runtime allocated when it loaded (LeakSanitizer reports 2 x 72704 bytes).
@@ -263,6 +276,23 @@ TEST(CudaLinalgAbi, cublas_loads_from_the_toolkit_with_its_version) {
                                       std::to_string(api.version / 100 % 100) + "." +
                                       std::to_string(api.version % 100));
   EXPECT_NE(api.path.find("libcublas.so"), std::string::npos) << api.path;
+}
+
+// ---------------------------------------------------------------- batched LU's pointer tables
+
+TEST(CudaBatchedLu, matrix_pointers_step_one_matrix_at_a_time_from_the_first) {
+  // accel's arange on the matrices' device, so the arithmetic is checked here on host addresses
+  // (past 2^32, as device ones are); the CUDA arange kernel is the CPU's bit for bit
+  // (cuda_elementwise_host_test).
+  const Array m = Array::empty({2, 3, 5, 4}, Dtype::complex128, Device::cpu());
+  const Array table = accel::linalg::matrix_pointers(m);
+  EXPECT_EQ(table.dtype(), Dtype::uint64);
+  EXPECT_TRUE(table.device().is_cpu());
+  const std::vector<uint64_t> got = table.to_vector<uint64_t>();
+  ASSERT_EQ(got.size(), 6u);
+  const auto first = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(m.data()));
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(got[i], first + i * 5 * 4 * 16) << "matrix " << i;
 }
 
 // ---------------------------------------------------------------- every kernel through NVRTC

@@ -140,6 +140,56 @@ def test_singular_matrices_raise_linalgerror_in_solve_and_inv_but_det_is_zero(de
     assert float(sign) == 0.0 and float(logabs) == -math.inf
 
 
+def rows_permuted(a, rng):
+    """a with each matrix's rows shuffled: the same conditioning, but LU must pivot."""
+    order = np.argsort(rng.random(a.shape[:-1]), axis=-1)
+    return np.take_along_axis(a, order[..., None], axis=-2)
+
+
+# On CUDA, batches of two or more matrices up to 32x32 go to cuBLAS's batched LU, the rest (one
+# matrix, or n > 32) to cuSOLVER one matrix at a time: the cases straddle both limits.
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize(("batch", "n"), [((10000,), 4), ((2,), 3), ((5, 10), 32), ((3,), 33),
+                                          ((1,), 4)])
+def test_batches_of_small_matrices_solve_inv_det_match_numpy(device, dtype, batch, n):
+    rng = np.random.default_rng(n + batch[0])
+    a = rows_permuted(well_conditioned(batch, n, dtype, rng) / (2 * n + 3), rng).astype(dtype)
+    b = random(batch + (n, 3), dtype, rng)
+    t = tol(dtype, n)
+    x = ac.asarray(a, device=device)
+    close(ac.linalg.solve(x, ac.asarray(b, device=device)), np.linalg.solve(a, b), t)
+    # One matrix for the whole batch: a stride-0 batch axis.
+    close(ac.linalg.solve(x[:1], ac.asarray(b, device=device)), np.linalg.solve(a[:1], b), t)
+    close(ac.linalg.inv(x), np.linalg.inv(a), t)
+    close(ac.linalg.inv(strided(a, device)), np.linalg.inv(a), t)
+    close(ac.linalg.det(x), np.linalg.det(a), t)
+    sign, logabs = ac.linalg.slogdet(x)
+    want = np.linalg.slogdet(a)
+    close(sign, want.sign, t)
+    close(logabs, want.logabsdet, t)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_one_singular_matrix_in_a_large_batch_raises_but_its_det_is_zero(device, dtype):
+    rng = np.random.default_rng(12)
+    a = rows_permuted(well_conditioned((1000,), 4, dtype, rng) / 11, rng).astype(dtype)
+    a[537, :, 2] = 0  # a zero column: an exactly zero pivot
+    x = ac.asarray(a, device=device)
+    for fn in (ac.linalg.inv, lambda m: ac.linalg.solve(m, ac.ones((1000, 4, 2), device=device))):
+        with pytest.raises(ac.linalg.LinAlgError, match="Singular matrix"):
+            fn(x)
+    t = tol(dtype, 4)
+    det = ac.asnumpy(ac.linalg.det(x))
+    assert det[537] == 0
+    close(det, np.linalg.det(a), t)
+    sign, logabs = ac.linalg.slogdet(x)
+    sign, logabs = ac.asnumpy(sign), ac.asnumpy(logabs)
+    assert sign[537] == 0 and logabs[537] == -math.inf
+    want = np.linalg.slogdet(np.delete(a, 537, axis=0))
+    close(np.delete(sign, 537), want.sign, t)
+    close(np.delete(logabs, 537), want.logabsdet, t)
+
+
 @pytest.mark.parametrize("fn", ["inv", "det", "slogdet", "cholesky", "eigh", "eigvalsh", "eig",
                                 "eigvals"])
 def test_square_functions_reject_non_square_and_1d_input_as_numpy(device, fn):

@@ -77,10 +77,21 @@ LoadResult load() {
   }
   api.path = lib.path;
   std::string missing;
-#define ACCEL_CUBLAS_FN(member, symbol, ret, params)                                     \
-  api.member = reinterpret_cast<decltype(api.member)>(find_symbol(lib.handle, #symbol)); \
-  if (!api.member) missing += std::string(missing.empty() ? "" : ", ") + #symbol;
+  auto resolve = [&](const char* symbol) {
+    void* f = find_symbol(lib.handle, symbol);
+    if (!f) missing += std::string(missing.empty() ? "" : ", ") + symbol;
+    return f;
+  };
+#define ACCEL_CUBLAS_FN(member, symbol, ret, params) \
+  api.member = reinterpret_cast<decltype(api.member)>(resolve(#symbol));
+#define ACCEL_CUBLAS_TYPED(member, s, d, c, z, ret, params)                 \
+  {                                                                         \
+    const char* symbols[] = {#s, #d, #c, #z};                               \
+    for (int p = 0; p < 4; ++p)                                             \
+      api.member[p] = reinterpret_cast<ret(*) params>(resolve(symbols[p])); \
+  }
 #include "accel/backend/cuda/cublas_api.def"
+#undef ACCEL_CUBLAS_TYPED
 #undef ACCEL_CUBLAS_FN
   if (api.get_version) api.get_version(&api.version);
   if (!missing.empty()) {

@@ -24,7 +24,9 @@ inline constexpr int kCublasDefaultMath = 0;             // CUBLAS_DEFAULT_MATH
 
 struct CublasApi {
 #define ACCEL_CUBLAS_FN(member, symbol, ret, params) ret(*member) params = nullptr;
+#define ACCEL_CUBLAS_TYPED(member, s, d, c, z, ret, params) ret(*member[4]) params = {};
 #include "accel/backend/cuda/cublas_api.def"
+#undef ACCEL_CUBLAS_TYPED
 #undef ACCEL_CUBLAS_FN
 
   std::string path;  // the libcublas that was loaded
