@@ -338,3 +338,22 @@ def test_comparison_result_of_a_0d_array_is_a_fresh_writable_array(eager_mode):
     r1[()] = False
     assert bool(r2) and not bool(r1) and bool(s > 0)
     assert bool(ac.asarray(np.float64(2.0), copy=True)[()] == 2)
+
+
+def test_comparison_of_0d_views_and_other_dtypes_with_python_numbers_equals_numpy(eager_mode):
+    # Views at an offset take the 0-d path; other dtypes (int, float16, bool, complex) and
+    # pending values take the general one; all agree with NumPy.
+    x = np.array([0.5, -0.0, np.nan, 3.0], np.float32)
+    a = ac.asarray(x, copy=True)
+    for i in range(4):
+        for number in (0, 0.5, -0.0, 3):
+            assert bool(a[i] >= number) == bool(x[i] >= number)
+            assert bool(number == a[i]) == bool(number == x[i])
+    for dtype in ("int8", "uint64", "float16", "bool", "complex64"):
+        y = np.asarray(1, dtype=dtype)
+        b = ac.asarray(y, copy=True)
+        for number in (0, 1, 1.0, 300, -1):
+            assert bool(b < number) == bool(y < number), (dtype, number)
+            assert bool(b == number) == bool(y == number), (dtype, number)
+    pending = ac.asarray(np.float32(2.0), copy=True) * ac.asarray(np.float32(1.0), copy=True)
+    assert bool(pending > 1.5)

@@ -628,3 +628,21 @@ def test_whole_reduction_of_a_contiguous_array_equals_numpy(name, shape):
         got = ac.asnumpy(getattr(ac.asarray(values, copy=True), name)())
         assert got.dtype == expected.dtype
         np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)])
+@pytest.mark.parametrize("name", ["sum", "prod", "any", "all", "max", "argmax"])
+def test_whole_reduction_of_an_empty_contiguous_array_equals_numpy(name, shape):
+    # Empty inputs stay with the general planner: the identity, or NumPy's ValueError.
+    x = np.zeros(shape, np.float32)
+    a = ac.asarray(x, copy=True)
+    if name in ("max", "argmax"):
+        with pytest.raises(ValueError):
+            getattr(x, name)()
+        with pytest.raises(ValueError):
+            getattr(a, name)()
+        return
+    expected = getattr(x, name)()
+    got = ac.asnumpy(getattr(a, name)())
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)
