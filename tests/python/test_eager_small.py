@@ -357,3 +357,33 @@ def test_comparison_of_0d_views_and_other_dtypes_with_python_numbers_equals_nump
             assert bool(b == number) == bool(y == number), (dtype, number)
     pending = ac.asarray(np.float32(2.0), copy=True) * ac.asarray(np.float32(1.0), copy=True)
     assert bool(pending > 1.5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["int16", "uint32"])
+def test_int_and_index_of_one_element_equal_numpys_answers_and_errors(dtype):
+    # int() and operator.index() run in the type's slots (operator_slots.cpp): NumPy's answer or
+    # its exception type for a 0-d array of every value (NaN, inf, -0.0, extremes), and the
+    # methods' answer for one element in 1-d (which NumPy 2 refuses; accel still converts it).
+    values = list(sample(dtype, (6,), 8))
+    if dtype.startswith(("int", "uint")):
+        values += [np.iinfo(dtype).min, np.iinfo(dtype).max]
+    if dtype.startswith("float"):
+        values += [np.finfo(dtype).max, -2.75, 2.75]
+    for v in values:
+        x = ac.asarray(np.array([v], dtype=dtype), copy=True)
+        for conversion, method in ((int, "__int__"), (operator.index, "__index__")):
+            try:
+                expected = conversion(np.array(v, dtype))
+            except Exception as e:  # noqa: BLE001 - the type of NumPy's error is the oracle
+                kind = next(k for k in (OverflowError, ValueError, TypeError) if isinstance(e, k))
+                with pytest.raises(kind):
+                    conversion(x[0])
+                with pytest.raises(kind):
+                    conversion(x)
+                continue
+            got = conversion(x[0])
+            assert type(got) is int and got == expected, (dtype, v, conversion)
+            assert conversion(x) == getattr(x, method)() == expected
+    for conversion in (int, operator.index):
+        with pytest.raises((TypeError, ValueError)):
+            conversion(ac.asarray(np.zeros(2, dtype), copy=True))
