@@ -97,8 +97,8 @@ std::optional<Array> numpy_memory(nb::handle owner, void* data, int ndim, const 
   }
   char* base = static_cast<char*>(data) + lo * item;
   const bool empty = shape_size(shape) == 0;
-  auto buf = python_owned_buffer(owner, base,
-                                 empty ? 0 : static_cast<size_t>((hi - lo + 1) * item));
+  auto buf =
+      python_owned_buffer(owner, base, empty ? 0 : static_cast<size_t>((hi - lo + 1) * item));
   buf->set_read_only(read_only);
   return Array::from_buffer(std::move(buf), std::move(shape), std::move(strides), -lo, dtype);
 }
@@ -311,7 +311,8 @@ void release_reference(PyObject* p) {
 
 std::shared_ptr<void> keep_alive(nb::handle obj) {
   obj.inc_ref();
-  return std::shared_ptr<void>(obj.ptr(), [](void* p) { release_reference(static_cast<PyObject*>(p)); });
+  return std::shared_ptr<void>(obj.ptr(),
+                               [](void* p) { release_reference(static_cast<PyObject*>(p)); });
 }
 
 std::shared_ptr<Buffer> python_owned_buffer(nb::handle owner, void* data, size_t nbytes) {

@@ -130,7 +130,8 @@ PyObject* float_slot(PyObject* x) {
 // int(x) and operator.index(x) of one integer (int(x) also of one bool or float, truncated as
 // Python truncates, inf and NaN raising its errors): the Python int at once; complex, several
 // elements and the other errors through the method.
-template <bool Index> PyObject* integer_slot(PyObject* x) {
+template <bool Index>
+PyObject* integer_slot(PyObject* x) {
   try {
     const Array& a = array_of(x);
     const DtypeKind kind = dtype_kind(a.dtype());
