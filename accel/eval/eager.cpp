@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "accel/backend/backend.h"
+#include "accel/device_src/scalar_ops.h"
 #include "accel/runtime/config.h"
 
 namespace accel {
@@ -55,6 +56,31 @@ Array loop_input(const Array& in, Dtype compute, const Shape& shape, Backend& be
   return Array::view_of(a, shape, broadcast_strides(a.shape(), a.strides(), shape), a.offset());
 }
 
+template <class T> bool compare_values(OpId op, T x, T y) {
+  switch (op) {
+    case OpId::equal: return scalar::EqualOp::apply(x, y);
+    case OpId::not_equal: return scalar::NotEqualOp::apply(x, y);
+    case OpId::less: return scalar::LessOp::apply(x, y);
+    case OpId::less_equal: return scalar::LessEqualOp::apply(x, y);
+    case OpId::greater: return scalar::GreaterOp::apply(x, y);
+    default: return scalar::GreaterEqualOp::apply(x, y);
+  }
+}
+
+// The comparison in T, the strong operand's dtype, with the Python number converted to T.
+template <class T> bool compare_with_number(OpId op, const Array& x, const Array& y, bool x_weak) {
+  const Array& number = x_weak ? x : y;
+  const T strong = *static_cast<const T*>((x_weak ? y : x).data());
+  const T converted = number.dtype() == Dtype::int64
+                          ? scalar::convert<T>(*static_cast<const int64_t*>(number.data()))
+                          : scalar::convert<T>(*static_cast<const double*>(number.data()));
+  return x_weak ? compare_values(op, converted, strong) : compare_values(op, strong, converted);
+}
+
+bool computed_scalar_on_cpu(const Array& a) {
+  return a.ndim() == 0 && !a.is_pending() && a.device().is_cpu();
+}
+
 }  // namespace
 
 bool eager_small_enabled() { return eager_flag().load(std::memory_order_relaxed); }
@@ -75,6 +101,26 @@ std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Sh
   Array prepared[kMaxArity];
   for (size_t i = 0; i < inputs.size(); ++i) prepared[i] = loop_input(inputs[i], compute, shape, be);
   be.elementwise(op, std::span<const Array>(prepared, inputs.size()), out);
+  return out;
+}
+
+std::optional<Array> try_eager_scalar_compare(OpId op, std::span<const Array> inputs) {
+  if (inputs.size() != 2 || inputs[0].weak() == inputs[1].weak() || !eager_small_enabled())
+    return std::nullopt;
+  const Array& x = inputs[0];
+  const Array& y = inputs[1];
+  const bool x_weak = x.weak();
+  const Dtype number = (x_weak ? x : y).dtype();
+  if (number != Dtype::int64 && number != Dtype::float64) return std::nullopt;
+  if (!computed_scalar_on_cpu(x) || !computed_scalar_on_cpu(y)) return std::nullopt;
+  bool answer = false;
+  switch ((x_weak ? y : x).dtype()) {
+    case Dtype::float32: answer = compare_with_number<float>(op, x, y, x_weak); break;
+    case Dtype::float64: answer = compare_with_number<double>(op, x, y, x_weak); break;
+    default: return std::nullopt;
+  }
+  Array out = Array::empty({}, Dtype::bool_, Device::cpu());
+  *static_cast<bool*>(out.data()) = answer;
   return out;
 }
 

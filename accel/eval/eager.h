@@ -24,4 +24,11 @@ void set_eager_small_enabled(bool on);
 std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Shape& shape,
                                std::span<const Array> inputs);
 
+// `x < 0.5`, `s == 1` between a computed 0-d float32/float64 CPU array and a Python number (a
+// weak 0-d int64/float64, on either side), answered from the two values: `bool(a.sum() > 0)` in
+// a loop would otherwise pay for promotion, broadcasting and a loop call for one element. The
+// number is converted to the array's dtype as the loop would (NEP 50); nullopt for every other
+// case (which the general path takes). `op` must be a comparison.
+std::optional<Array> try_eager_scalar_compare(OpId op, std::span<const Array> inputs);
+
 }  // namespace accel

@@ -61,6 +61,9 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
               std::optional<bool> copy);
 // Keeps a Python object alive from C++ (an imported array's owner); drops it with the GIL held.
 std::shared_ptr<void> keep_alive(nb::handle obj);
+// A CPU Buffer over `nbytes` at `data`, which `owner` (kept alive, dropped with the GIL held)
+// owns: keep_alive and the Buffer in one allocation.
+std::shared_ptr<Buffer> python_owned_buffer(nb::handle owner, void* data, size_t nbytes);
 // A NumPy ndarray (the exact type) viewed through one buffer-protocol request: the common
 // import, without a DLPack capsule per call. Its memory stays put while accel holds a reference
 // (NumPy refuses to resize a referenced array); read-only stays read-only. nullopt for other

@@ -97,8 +97,8 @@ std::optional<Array> numpy_memory(nb::handle owner, void* data, int ndim, const 
   }
   char* base = static_cast<char*>(data) + lo * item;
   const bool empty = shape_size(shape) == 0;
-  auto buf = std::make_shared<Buffer>(base, empty ? 0 : static_cast<size_t>((hi - lo + 1) * item),
-                                      Device::cpu(), keep_alive(owner));
+  auto buf =
+      python_owned_buffer(owner, base, empty ? 0 : static_cast<size_t>((hi - lo + 1) * item));
   buf->set_read_only(read_only);
   return Array::from_buffer(std::move(buf), std::move(shape), std::move(strides), -lo, dtype);
 }
@@ -294,12 +294,42 @@ bool is_numpy_scalar(nb::handle obj) {
 
 }  // namespace
 
+namespace {
+
+// Drops a reference from whichever thread lets the last view go (the GIL is usually held
+// already: asking for it again costs a quarter of a small import).
+void release_reference(PyObject* p) {
+  if (PyGILState_Check()) {
+    Py_DECREF(p);
+    return;
+  }
+  nb::gil_scoped_acquire gil;
+  Py_DECREF(p);
+}
+
+}  // namespace
+
 std::shared_ptr<void> keep_alive(nb::handle obj) {
   obj.inc_ref();
-  return std::shared_ptr<void>(obj.ptr(), [](void* p) {
-    nb::gil_scoped_acquire gil;
-    Py_DECREF(static_cast<PyObject*>(p));
-  });
+  return std::shared_ptr<void>(obj.ptr(),
+                               [](void* p) { release_reference(static_cast<PyObject*>(p)); });
+}
+
+std::shared_ptr<Buffer> python_owned_buffer(nb::handle owner, void* data, size_t nbytes) {
+  // The reference and the Buffer in one allocation, as a weak scalar's value and its Buffer.
+  struct Block {
+    Block(PyObject* o, void* data, size_t nbytes)
+        : owner(o), buffer(data, nbytes, Device::cpu(), std::shared_ptr<void>()) {
+      Py_INCREF(o);
+    }
+    Block(const Block&) = delete;
+    Block& operator=(const Block&) = delete;
+    ~Block() { release_reference(owner); }
+    PyObject* owner;
+    Buffer buffer;
+  };
+  auto block = std::make_shared<Block>(owner.ptr(), data, nbytes);
+  return std::shared_ptr<Buffer>(block, &block->buffer);
 }
 
 std::optional<Device> to_optional_device(nb::handle obj) {

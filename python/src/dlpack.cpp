@@ -31,7 +31,8 @@ template <class Managed>
 struct ExportContext {
   Managed managed{};
   Array keep;
-  std::vector<int64_t> shape, strides;
+  Shape shape;  // up to 6 dimensions inside the context: one allocation per export
+  Strides strides;
 };
 
 template <class Managed>
@@ -54,8 +55,8 @@ template <class Managed>
 nb::object make_capsule(const Array& a, uint64_t flags) {
   auto* ctx = new ExportContext<Managed>();
   ctx->keep = a;
-  ctx->shape.assign(a.shape().begin(), a.shape().end());
-  ctx->strides.assign(a.strides().begin(), a.strides().end());
+  ctx->shape = a.shape();
+  ctx->strides = a.strides();
   Managed& m = ctx->managed;
   m.manager_ctx = ctx;
   m.deleter = &delete_export<Managed>;

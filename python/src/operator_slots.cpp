@@ -1,5 +1,6 @@
 // The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `a @ b`,
-// `-a`, `a < b`, `x[i]`, `len(x)`, `bool(x)`, `float(x)` and `x.shape`/`ndim`/`size`/`dtype`/`T`
+// `-a`, `a < b`, `x[i]`, `len(x)`, `bool(x)`, `int(x)`, `float(x)`, `operator.index(x)`
+// and `x.shape`/`ndim`/`size`/`dtype`/`T`
 // then call accel directly, where a method defined through nanobind costs a
 // lookup of `__add__` on the type, a call of the bound function and nanobind's argument dispatch:
 // about a third of a small `a + b`. The methods stay (`a.__add__(b)`, `x.__getitem__(i)`): the
@@ -126,6 +127,26 @@ PyObject* float_slot(PyObject* x) {
   return call_method(x, "__float__", nullptr);
 }
 
+// int(x) and operator.index(x) of one integer (int(x) also of one bool or float, truncated as
+// Python truncates, inf and NaN raising its errors): the Python int at once; complex, several
+// elements and the other errors through the method.
+template <bool Index>
+PyObject* integer_slot(PyObject* x) {
+  try {
+    const Array& a = array_of(x);
+    const DtypeKind kind = dtype_kind(a.dtype());
+    if (a.size() == 1) {
+      if (kind == DtypeKind::UnsignedInt) return PyLong_FromUnsignedLongLong(a.item<uint64_t>());
+      if (kind == DtypeKind::SignedInt || (!Index && kind == DtypeKind::Bool))
+        return PyLong_FromLongLong(a.item<int64_t>());
+      if (!Index && kind == DtypeKind::Float) return PyLong_FromDouble(a.item<double>());
+    }
+  } catch (...) {
+    PyErr_Clear();
+  }
+  return call_method(x, Index ? "__index__" : "__int__", nullptr);
+}
+
 PyObject* get_shape(PyObject* x, void*) {
   try {
     return shape_tuple(array_of(x).shape()).release().ptr();
@@ -197,6 +218,8 @@ void init_operator_slots(nb::module_&) {
   num->nb_invert = &unary_slot<static_cast<UnaryFn>(&bitwise_invert)>;
   num->nb_bool = &bool_slot;
   num->nb_float = &float_slot;
+  num->nb_int = &integer_slot<false>;
+  num->nb_index = &integer_slot<true>;
   array_type->tp_as_mapping->mp_length = &length_slot;
   if (array_type->tp_as_sequence) array_type->tp_as_sequence->sq_length = &length_slot;  // len() asks it first
   array_type->tp_richcompare = &richcompare_slot;

@@ -3,6 +3,8 @@ as the lazy path and as NumPy (dtypes, broadcasting, 0-d, empty, NaN/inf/-0.0), 
 to in-place writes made after the op, and the small-call fast paths that go with it (one-element
 conversions, flat lists in asarray)."""
 
+import operator
+
 import numpy as np
 import pytest
 
@@ -298,3 +300,90 @@ def test_repeated_python_numbers_keep_their_own_values():
         assert float((x + i)[0]) == 1.5 + i
     np.testing.assert_array_equal(ac.asnumpy(pending[0])[:3], [0, 2, 4])
     np.testing.assert_array_equal(ac.asnumpy(pending[1])[:3], [0, 3, 6])
+
+
+SCALAR_COMPARE_VALUES = [0.0, -0.0, 1.5, -2.0, np.nan, np.inf, -np.inf, 1e300, 1e-300,
+                         16777217.0, 0.1]
+SCALAR_COMPARE_NUMBERS = [0, 1, -2, 16777217, 2**62 + 1, -(2**63), 0.0, -0.0, 0.1, 1.5, 1e300,
+                          -1e-300, float("nan"), float("inf"), float("-inf")]
+COMPARISONS = [operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge]
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("number", SCALAR_COMPARE_NUMBERS, ids=repr)
+def test_comparison_of_a_0d_float_array_with_a_python_number_equals_numpy_and_lazy(dtype, number,
+                                                                                   eager_mode):
+    # The 0-d fast path (try_eager_scalar_compare) converts the number to the array's dtype as
+    # the loop does: 16777217 and 0.1 round in float32, 1e300 becomes inf, NaN compares unequal.
+    for value in SCALAR_COMPARE_VALUES:
+        x = np.asarray(value, dtype=dtype)
+        a = ac.asarray(x, copy=True)
+        for op in COMPARISONS:
+            for args, accel_args in (((x, number), (a, number)), ((number, x), (number, a))):
+                expected = op(*args)
+                ac.set_eager_small(True)
+                fast = op(*accel_args)
+                ac.set_eager_small(False)
+                lazy = op(*accel_args)
+                ac.set_eager_small(True)
+                assert fast.dtype == ac.bool and fast.shape == () and not fast.is_pending
+                assert lazy.is_pending
+                assert bool(fast) == bool(expected) == bool(lazy), (value, op, args)
+
+
+def test_comparison_result_of_a_0d_array_is_a_fresh_writable_array(eager_mode):
+    s = ac.asarray(np.float32(1.5), copy=True)
+    r1, r2 = s > 0, s > 0
+    r1[()] = False
+    assert bool(r2) and not bool(r1) and bool(s > 0)
+    assert bool(ac.asarray(np.float64(2.0), copy=True)[()] == 2)
+
+
+def test_comparison_of_0d_views_and_other_dtypes_with_python_numbers_equals_numpy(eager_mode):
+    # Views at an offset take the 0-d path; other dtypes (int, float16, bool, complex) and
+    # pending values take the general one; all agree with NumPy.
+    x = np.array([0.5, -0.0, np.nan, 3.0], np.float32)
+    a = ac.asarray(x, copy=True)
+    for i in range(4):
+        for number in (0, 0.5, -0.0, 3):
+            assert bool(a[i] >= number) == bool(x[i] >= number)
+            assert bool(number == a[i]) == bool(number == x[i])
+    for dtype in ("int8", "uint64", "float16", "bool", "complex64"):
+        y = np.asarray(1, dtype=dtype)
+        b = ac.asarray(y, copy=True)
+        for number in (0, 1, 1.0, 300, -1):
+            assert bool(b < number) == bool(y < number), (dtype, number)
+            assert bool(b == number) == bool(y == number), (dtype, number)
+    pending = ac.asarray(np.float32(2.0), copy=True) * ac.asarray(np.float32(1.0), copy=True)
+    assert bool(pending > 1.5)
+
+
+@pytest.mark.parametrize("dtype", DTYPES + ["int16", "uint32"])
+def test_int_and_index_of_one_element_equal_numpys_answers_and_errors(dtype):
+    # int() and operator.index() run in the type's slots (operator_slots.cpp): NumPy's answer or
+    # its exception type for a 0-d array of every value (NaN, inf, -0.0, extremes), and the
+    # methods' answer for one element in 1-d (which NumPy 2 refuses; accel still converts it).
+    values = list(sample(dtype, (6,), 8))
+    if dtype.startswith(("int", "uint")):
+        values += [np.iinfo(dtype).min, np.iinfo(dtype).max]
+    if dtype.startswith("float"):
+        values += [np.finfo(dtype).max, -2.75, 2.75]
+    for v in values:
+        x = ac.asarray(np.array([v], dtype=dtype), copy=True)
+        for conversion, method in ((int, "__int__"), (operator.index, "__index__")):
+            try:
+                expected = conversion(np.array(v, dtype))
+            except Exception as e:  # noqa: BLE001 - the type of NumPy's error is the oracle
+                kind = next(k for k in (OverflowError, ValueError, TypeError) if isinstance(e, k))
+                with pytest.raises(kind):
+                    conversion(x[0])
+                with pytest.raises(kind):
+                    conversion(x)
+                continue
+            got = conversion(x[0])
+            assert type(got) is int and got == expected, (dtype, v, conversion)
+            assert conversion(x) == getattr(x, method)() == expected
+    for conversion in (int, operator.index):
+        with pytest.raises((TypeError, ValueError)):
+            conversion(ac.asarray(np.zeros(2, dtype), copy=True))

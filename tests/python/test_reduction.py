@@ -611,3 +611,38 @@ def test_long_float_sums_are_pairwise_accurate(dtype, device):
             got = float(ac.asarray(xn[view], copy=True, device=device).sum())
             want = float(np.sum(xn[view].astype(np.float64)))
             assert abs(got - want) <= 8 * np.finfo(dtype).eps * want, (n, got, want)
+
+
+@pytest.mark.parametrize("shape", [(1,), (7,), (3, 4), (2, 1, 5), (4, 1), (1, 1)])
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "argmax", "argmin", "any", "all"])
+def test_whole_reduction_of_a_contiguous_array_equals_numpy(name, shape):
+    # Reducing every axis of a C-contiguous array takes the planner's shortcut (one run of
+    # adjacent elements, reduce_layout.cpp): positions in C order, NaN first, ties the first.
+    rng = np.random.default_rng(sum(shape))
+    x = rng.integers(-3, 4, shape).astype(np.float32)
+    if x.size > 2:
+        x.reshape(-1)[x.size // 2] = np.nan
+    for values in (x, np.nan_to_num(x, nan=3.0)):
+        with np.errstate(invalid="ignore"):
+            expected = getattr(values, name)()
+        got = ac.asnumpy(getattr(ac.asarray(values, copy=True), name)())
+        assert got.dtype == expected.dtype
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)])
+@pytest.mark.parametrize("name", ["sum", "prod", "any", "all", "max", "argmax"])
+def test_whole_reduction_of_an_empty_contiguous_array_equals_numpy(name, shape):
+    # Empty inputs stay with the general planner: the identity, or NumPy's ValueError.
+    x = np.zeros(shape, np.float32)
+    a = ac.asarray(x, copy=True)
+    if name in ("max", "argmax"):
+        with pytest.raises(ValueError):
+            getattr(x, name)()
+        with pytest.raises(ValueError):
+            getattr(a, name)()
+        return
+    expected = getattr(x, name)()
+    got = ac.asnumpy(getattr(a, name)())
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got, expected)

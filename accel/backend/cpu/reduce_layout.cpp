@@ -5,10 +5,36 @@
 #include "accel/backend/common/reduce_dims.h"
 
 namespace accel::cpu {
+namespace {
+
+// Every axis of a non-empty C-contiguous input reduced (`a.sum()`, `a.argmax()`): one run of
+// adjacent elements, in C order. The general planner finds the same layout; this skips its
+// sorting and merging, a good part of a small reduction's cost.
+bool whole_contiguous_reduction(const Shape& shape, const Strides& in_strides,
+                                const std::vector<int>& axes) {
+  if (axes.size() != shape.size()) return false;
+  int64_t expected = 1;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] == 0) return false;
+    if (shape[d] != 1 && in_strides[d] != expected) return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+}  // namespace
 
 ReduceLayout make_reduce_layout(const Shape& shape, const Strides& in_strides,
                                 const std::vector<int>& axes, const Strides& out_strides,
                                 bool keep_reduced_order) {
+  if (whole_contiguous_reduction(shape, in_strides, axes)) {
+    ReduceLayout l;
+    l.kept_shape = {1};
+    l.kept_in = l.kept_out = {0};
+    l.red_shape = {shape_size(shape)};
+    l.red_in = {1};
+    return l;
+  }
   const plan::ReduceDims dims =
       plan::reduce_dims(shape, in_strides, axes, out_strides, keep_reduced_order, true);
   ReduceLayout l;
