@@ -44,6 +44,8 @@ struct Dialect {
   const char* template_begin;      // an elementwise template's signature and opening brace
   const char* template_loop;       // opens the loop over elements; the index is `i`
   const char* template_reduction;  // a reduction's kernel(s), over _map/_reduce/_post (emitted)
+  // Writes {expr} to contiguous output {k} of {type} ({dst} as `store` would); nullptr: `store`.
+  const char* store_contiguous = nullptr;
 };
 
 // Host C++ compiled by the system compiler into a shared object: a function over a run

@@ -246,7 +246,14 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
   for (size_t k = 0; k < ir.outputs.size(); ++k) {
     const std::string dst =
         operand_at(d, ir, index[nin + k], ir.outputs[k].dtype, ir.outputs[k].layout);
-    body += fill(d.store, {{"dst", dst}, {"expr", refs[static_cast<size_t>(ir.results[k])]}});
+    const std::string& expr = refs[static_cast<size_t>(ir.results[k])];
+    if (d.store_contiguous && ir.outputs[k].layout == ir::Layout::contiguous)
+      body += fill(d.store_contiguous, {{"dst", dst},
+                                        {"expr", expr},
+                                        {"type", c_type(ir.outputs[k].dtype)},
+                                        {"k", std::to_string(index[nin + k])}});
+    else
+      body += fill(d.store, {{"dst", dst}, {"expr", expr}});
   }
   return fill(d.kernel_begin,
               {{"name", name}, {"nops", std::to_string(in_memory)}, {"params", params}}) +

@@ -17,8 +17,10 @@ namespace accel::cpu {
 // Large contiguous results are written with non-temporal (streaming) stores through a small
 // cache-resident block: the output lines are not read from memory before being overwritten,
 // which saves a quarter of the memory traffic of a + b on arrays far bigger than the caches.
+// The block is two cache lines: the compiler keeps it in registers and the loads and streaming
+// stores interleave; a 4 KB block ran a + b at 1e7 float32 1.4x slower than a direct loop.
 inline constexpr int64_t kStreamMinBytes = int64_t{1} << 20;
-inline constexpr int64_t kStreamBlockBytes = 4096;
+inline constexpr int64_t kStreamBlockBytes = 128;
 
 // compute(i, count, dst) writes elements [i, i + count) to dst[0, count). Returns false (and
 // does nothing) when streaming does not apply.

@@ -1,5 +1,6 @@
 #include "accel/backend/cpu/host_allocator.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,7 +45,14 @@ size_t HostAllocator::round_size(size_t nbytes) const {
 
 void* HostAllocator::allocate_fresh(size_t bytes) {
   void* p = nullptr;
-  if (posix_memalign(&p, kAlignment, bytes) != 0) return nullptr;
+  if (bytes < kHugeMin) return posix_memalign(&p, kAlignment, bytes) == 0 ? p : nullptr;
+  // Large blocks start on a huge page and ask for huge pages, as NumPy's do: a streaming loop
+  // then walks 2 MB pages (fewer TLB misses, prefetchers not stopped every 4 KB) and a first
+  // touch faults 512x fewer times. Advice the kernel refuses leaves ordinary pages.
+  if (posix_memalign(&p, kHugePage, bytes) != 0) return nullptr;
+#if defined(MADV_HUGEPAGE)
+  madvise(p, bytes, MADV_HUGEPAGE);
+#endif
   return p;
 }
 

@@ -1,6 +1,7 @@
 // A caching host allocator: freed blocks are kept (best fit by size) and handed out again, so
 // large arrays do not pay fresh page faults on every op. The cache is capped
 // (ACCEL_HOST_CACHE_BYTES, default 25% of RAM) and dropped on allocation failure or request.
+// Large blocks are backed by huge pages where the kernel allows (MADV_HUGEPAGE).
 #pragma once
 #include <cstddef>
 #include <map>
@@ -24,6 +25,9 @@ class HostAllocator final : public Deallocator {
 
   // Alignment of every block: a cache line, and enough for any vector load.
   static constexpr size_t kAlignment = 64;
+  // Blocks of at least kHugeMin bytes are aligned to kHugePage and advised to use huge pages.
+  static constexpr size_t kHugeMin = size_t{4} << 20;
+  static constexpr size_t kHugePage = size_t{2} << 20;
 
  private:
   void* allocate_fresh(size_t bytes);

@@ -334,9 +334,11 @@ template <class T, bool IsMax> struct ArgExtremeOp {
   using Out = int64_t;
   using Order = ExtremeOrder<T, IsMax>;
   static constexpr bool kPairwise = false;
-  // Runs are scanned in blocks: a vectorized extreme per block, then a search for its position
-  // only in blocks that improve on the best so far.
-  static constexpr int64_t kBlock = 256;
+  // Runs are scanned in blocks: a vectorized extreme per block, then a vectorized search for its
+  // position (from L1, the block just read) only in blocks that improve on the best so far.
+  // Blocks of 256 paid a horizontal fold and a scalar search about every 256 elements: argmax
+  // along a 3162-wide float32 row ran at 0.4-0.5x NumPy's speed.
+  static constexpr int64_t kBlock = 4096;
 
   static bool better(const T& b, const T& a) {  // b, seen later, replaces a
     if (is_nan(a)) return false;
@@ -355,7 +357,28 @@ template <class T, bool IsMax> struct ArgExtremeOp {
       const T m = Order::reduce(p + b * s, e - b, s);
       if (best.i >= 0 && !better(m, best.v)) continue;
       const bool nan = is_nan(m);
-      for (int64_t j = b; j < e; ++j) {
+      int64_t j = b;
+      if constexpr (kVectorRun<T, T>) {
+        // Skip two vectors at a time that hold no match; the scalar loop finds it in the rest.
+        using V = typename Vec32<T>::type;
+        constexpr int64_t w = 32 / sizeof(T);
+        const auto skip = [&](auto hit) {
+          for (; j + 2 * w <= e; j += 2 * w) {
+            V x0, x1;
+            std::memcpy(&x0, p + j, sizeof(V));
+            std::memcpy(&x1, p + j + w, sizeof(V));
+            const auto h = hit(x0) | hit(x1);  // lanes of all ones where they match
+            uint64_t q[4];
+            std::memcpy(q, &h, sizeof(q));
+            if ((q[0] | q[1]) | (q[2] | q[3])) break;
+          }
+        };
+        V mv;
+        for (int64_t k = 0; k < w; ++k) mv[k] = m;
+        if (s == 1 && nan) skip([](V x) { return x != x; });
+        if (s == 1 && !nan) skip([mv](V x) { return x == mv; });
+      }
+      for (; j < e; ++j) {
         const T v = p[j * s];
         if (nan ? is_nan(v) : v == m) {
           best = {v, j};
