@@ -46,6 +46,11 @@ struct Dialect {
   const char* template_reduction;  // a reduction's kernel(s), over _map/_reduce/_post (emitted)
   // Writes {expr} to contiguous output {k} of {type} ({dst} as `store` would); nullptr: `store`.
   const char* store_contiguous = nullptr;
+  // Where a fused kernel uses store_contiguous: opened after kernel_begin (declares what it
+  // tracks), closed before kernel_end (orders streamed stores before the kernel returns).
+  // Kernel templates, which never stream, use neither.
+  const char* stream_begin = "";
+  const char* stream_end = "";
 };
 
 // Host C++ compiled by the system compiler into a shared object: a function over a run

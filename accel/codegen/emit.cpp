@@ -255,9 +255,11 @@ std::string emit_kernel_body(const ir::KernelIR& ir, const Dialect& d) {
     else
       body += fill(d.store, {{"dst", dst}, {"expr", expr}});
   }
+  const bool streams = d.store_contiguous != nullptr;
   return fill(d.kernel_begin,
               {{"name", name}, {"nops", std::to_string(in_memory)}, {"params", params}}) +
-         uniforms + fill(d.loop_begin, {{"name", name}}) + decls + body + d.loop_end + d.kernel_end;
+         (streams ? d.stream_begin : "") + uniforms + fill(d.loop_begin, {{"name", name}}) +
+         decls + body + d.loop_end + (streams ? d.stream_end : "") + d.kernel_end;
 }
 
 std::string emit_prelude(const Dialect& d) { return std::string(d.prelude) + functor_source(d) + "\n"; }
