@@ -99,6 +99,29 @@ void fill_uniform(const Array& out, const philox::DrawParams& p) {
                [&](int64_t begin, int64_t end) { fill_uniform_range<T>(data, begin, end, p); });
 }
 
+// The shape of every rejection sampler's CPU loop: `first(k)` writes element k's first
+// attempt and returns whether it must be redone; it is branch-free, so that this loop over
+// chunks of elements vectorises. `redo(k)` then draws the elements it did not finish through
+// philox.h's scalar function, which repeats the same first attempt: every value is the one the
+// CUDA kernel draws.
+template <class First, class Redo>
+inline void first_attempts_then_redo(int64_t begin, int64_t end, First first, Redo redo) {
+  constexpr int64_t kSub = 512;
+  uint8_t again[kSub];
+  for (int64_t s = begin; s < end; s += kSub) {
+    const int64_t e = std::min(end, s + kSub);
+    uint8_t any = 0;
+    for (int64_t k = s; k < e; ++k) {
+      const uint8_t a = first(k);
+      again[k - s] = a;
+      any |= a;
+    }
+    if (!any) continue;
+    for (int64_t k = s; k < e; ++k)
+      if (again[k - s]) redo(k);
+  }
+}
+
 // x * range (range < 2^32) as philox::mul_high computes it, from 32 x 32-bit products, which
 // SIMD units have (they have no 64-bit high multiply): x = xh 2^32 + xl, so the product is
 // (xh range) 2^32 + xl range, whose middle sum cannot overflow.
@@ -117,26 +140,20 @@ template <class T>
 void fill_integers_narrow(T* __restrict out, int64_t begin, int64_t end,
                           const philox::DrawParams& p) {
   const uint64_t range = p.range, threshold = (0 - range) % range;
-  constexpr int64_t kSub = 512;
-  uint8_t rejected[kSub];
-  for (int64_t s = begin; s < end; s += kSub) {
-    const int64_t e = std::min(end, s + kSub);
-    uint8_t any = 0;
-    for (int64_t k = s; k < e; ++k) {
-      const philox::Block b = philox::block_at(p.key, p.offset + uint64_t(k), 0);
-      uint64_t low0, low1;
-      const uint64_t high0 = mul_high_narrow(philox::word64(b, 0), range, low0);
-      const uint64_t high1 = mul_high_narrow(philox::word64(b, 1), range, low1);
-      const bool first = low0 >= threshold;
-      out[k] = T(uint64_t(p.low) + (first ? high0 : high1));
-      const uint8_t both = uint8_t(!first & (low1 < threshold));
-      rejected[k - s] = both;
-      any |= both;
-    }
-    if (!any) continue;
-    for (int64_t k = s; k < e; ++k)
-      if (rejected[k - s]) out[k] = philox::draw<T, philox::kIntegers>(p, uint64_t(k));
-  }
+  // out, range and threshold by value: a store through a char-sized out may alias anything in
+  // memory, the closure included, and would keep them from being hoisted out of the loop.
+  first_attempts_then_redo(
+      begin, end,
+      [&p, out, range, threshold](int64_t k) {
+        const philox::Block b = philox::block_at(p.key, p.offset + uint64_t(k), 0);
+        uint64_t low0, low1;
+        const uint64_t high0 = mul_high_narrow(philox::word64(b, 0), range, low0);
+        const uint64_t high1 = mul_high_narrow(philox::word64(b, 1), range, low1);
+        const bool first = low0 >= threshold;
+        out[k] = T(uint64_t(p.low) + (first ? high0 : high1));
+        return uint8_t(!first & (low1 < threshold));
+      },
+      [&](int64_t k) { out[k] = philox::draw<T, philox::kIntegers>(p, uint64_t(k)); });
 }
 
 template <class T>
@@ -178,29 +195,21 @@ void fill_normal(const Array& out, const philox::DrawParams& p) {
 // may occur (their u^(1/a) factor is computed, and applied where a < 1).
 template <class T, int kAffine, bool kPerElement, bool kBoost>
 void fill_gamma_range(T* __restrict out, int64_t begin, int64_t end, const philox::DrawParams& p) {
-  constexpr int64_t kSub = 512;
-  uint8_t redo[kSub];
-  for (int64_t s = begin; s < end; s += kSub) {
-    const int64_t e = std::min(end, s + kSub);
-    uint8_t any = 0;
-    for (int64_t k = s; k < e; ++k) {
-      const double a = kPerElement ? p.per_element[0][k] : p.param[0];
-      double value;
-      const bool accepted =
-          philox::gamma_attempt(p.key, p.offset + uint64_t(k), 0, philox::gamma_shape(a), value);
-      const uint8_t again = uint8_t(!accepted | (a == 0.0));
-      if constexpr (kBoost) {
-        const double boosted = value * philox::gamma_boost(p.key, p.offset + uint64_t(k), a);
-        value = a < 1.0 ? boosted : value;
-      }
-      out[k] = philox::finish<T, kAffine>(p, value);
-      redo[k - s] = again;
-      any |= again;
-    }
-    if (!any) continue;
-    for (int64_t k = s; k < e; ++k)
-      if (redo[k - s]) out[k] = philox::draw<T, philox::kGamma, kAffine>(p, uint64_t(k));
-  }
+  first_attempts_then_redo(
+      begin, end,
+      [&](int64_t k) {
+        const double a = kPerElement ? p.per_element[0][k] : p.param[0];
+        double value;
+        const bool accepted = philox::gamma_attempt(p.key, p.offset + uint64_t(k), 0,
+                                                    philox::gamma_shape(a), value);
+        if constexpr (kBoost) {
+          const double boosted = value * philox::gamma_boost(p.key, p.offset + uint64_t(k), a);
+          value = a < 1.0 ? boosted : value;
+        }
+        out[k] = philox::finish<T, kAffine>(p, value);
+        return uint8_t(!accepted | (a == 0.0));
+      },
+      [&](int64_t k) { out[k] = philox::draw<T, philox::kGamma, kAffine>(p, uint64_t(k)); });
 }
 
 template <class T>
@@ -229,35 +238,28 @@ void fill_gamma(const Array& out, const philox::DrawParams& p) {
 template <int kDistribution, bool kPerElement>
 void fill_counts_range(int64_t* __restrict out, int64_t begin, int64_t end,
                        const philox::DrawParams& p) {
-  constexpr int64_t kSub = 512;
-  uint8_t redo[kSub];
-  for (int64_t s = begin; s < end; s += kSub) {
-    const int64_t e = std::min(end, s + kSub);
-    uint8_t any = 0;
-    for (int64_t k = s; k < e; ++k) {
-      const uint64_t g = p.offset + uint64_t(k);
-      const double first = kPerElement ? p.per_element[0][k] : p.param[0];
-      double count = 0.0;
-      bool fast;
-      if constexpr (kDistribution == philox::kPoisson) {
-        fast = philox::ptrs_attempt(p.key, g, 0, philox::ptrs_setup(first), count) &
-               (first >= 10.0);
-      } else {
-        const double prob = kPerElement ? p.per_element[1][k] : p.param[1];
-        const bool flip = prob > 0.5;
-        const double q = flip ? 1.0 - prob : prob;
-        fast = philox::btrs_attempt(p.key, g, 0, philox::btrs_setup(first, q), count) &
-               (first * q >= 10.0);
-        count = flip ? first - count : count;
-      }
-      out[k] = fast ? int64_t(count) : 0;
-      redo[k - s] = uint8_t(!fast);
-      any |= uint8_t(!fast);
-    }
-    if (!any) continue;
-    for (int64_t k = s; k < e; ++k)
-      if (redo[k - s]) out[k] = philox::draw<int64_t, kDistribution, 0>(p, uint64_t(k));
-  }
+  first_attempts_then_redo(
+      begin, end,
+      [&](int64_t k) {
+        const uint64_t g = p.offset + uint64_t(k);
+        const double first = kPerElement ? p.per_element[0][k] : p.param[0];
+        double count = 0.0;
+        bool fast;
+        if constexpr (kDistribution == philox::kPoisson) {
+          fast = philox::ptrs_attempt(p.key, g, 0, philox::ptrs_setup(first), count) &
+                 (first >= 10.0);
+        } else {
+          const double prob = kPerElement ? p.per_element[1][k] : p.param[1];
+          const bool flip = prob > 0.5;
+          const double q = flip ? 1.0 - prob : prob;
+          fast = philox::btrs_attempt(p.key, g, 0, philox::btrs_setup(first, q), count) &
+                 (first * q >= 10.0);
+          count = flip ? first - count : count;
+        }
+        out[k] = fast ? int64_t(count) : 0;
+        return uint8_t(!fast);
+      },
+      [&](int64_t k) { out[k] = philox::draw<int64_t, kDistribution, 0>(p, uint64_t(k)); });
 }
 
 template <int kDistribution>
