@@ -388,12 +388,21 @@ ACCEL_PHILOX_INLINE PtrsSetup ptrs_setup(double lam) {
   return {lam, b, -0.059 + 0.02483 * b, log_unit(1.1239 + 1.1328 / (b - 3.4)),
           0.9277 - 3.6224 / (b - 2.0)};
 }
+// A transformed-rejection attempt's two uniforms (PTRS and BTRS alike): u in [-1/2, 1/2),
+// v in (0, 1] (so that log v is finite), and us = 1/2 - |u|.
+struct TrsUniforms {
+  double u, v, us;
+};
+ACCEL_PHILOX_INLINE TrsUniforms trs_uniforms(uint64_t key, uint64_t g, uint32_t attempt,
+                                             uint32_t domain) {
+  const Block blk = count_block(key, g, attempt, domain);
+  const double u = unit_closed_open(word64(blk, 0)) - 0.5;
+  return {u, unit_open_closed(word64(blk, 1)), 0.5 - std::fabs(u)};
+}
+
 ACCEL_PHILOX_INLINE bool ptrs_attempt(uint64_t key, uint64_t g, uint32_t attempt,
                                       const PtrsSetup& s, double& k) {
-  const Block blk = count_block(key, g, attempt, kPoissonDomain);
-  const double u = unit_closed_open(word64(blk, 0)) - 0.5;
-  const double v = unit_open_closed(word64(blk, 1));
-  const double us = 0.5 - std::fabs(u);
+  const auto [u, v, us] = trs_uniforms(key, g, attempt, kPoissonDomain);
   k = std::floor((2.0 * s.a / us + s.b) * u + s.lam + 0.43);
   const bool squeeze = (us >= 0.07) & (v <= s.vr);
   const bool skip = (us < 0.013) & (v > us);
@@ -455,10 +464,7 @@ ACCEL_PHILOX_INLINE BtrsSetup btrs_setup(double n, double q) {
 }
 ACCEL_PHILOX_INLINE bool btrs_attempt(uint64_t key, uint64_t g, uint32_t attempt,
                                       const BtrsSetup& s, double& k) {
-  const Block blk = count_block(key, g, attempt, kBinomialDomain);
-  const double u = unit_closed_open(word64(blk, 0)) - 0.5;
-  const double v = unit_open_closed(word64(blk, 1));
-  const double us = 0.5 - std::fabs(u);
+  const auto [u, v, us] = trs_uniforms(key, g, attempt, kBinomialDomain);
   k = std::floor((2.0 * s.a / us + s.b) * u + s.c);
   const bool in_range = (k >= 0.0) & (k <= s.n);
   const bool squeeze = (us >= 0.07) & (v <= s.vr);
