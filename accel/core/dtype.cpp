@@ -8,20 +8,6 @@
 namespace accel {
 namespace {
 
-struct DtypeInfo {
-  const char* name;
-  size_t itemsize;
-  DtypeKind kind;
-};
-
-constexpr std::array<DtypeInfo, kNumDtypes> kInfo = {{
-#define ACCEL_DTYPE(name, ctype, str, kind) {str, sizeof(ctype), DtypeKind::kind},
-#include "accel/core/dtype.def"
-#undef ACCEL_DTYPE
-}};
-
-const DtypeInfo& info(Dtype dt) { return kInfo[static_cast<size_t>(dt)]; }
-
 Dtype signed_int_of_size(size_t bytes) {
   switch (bytes) {
     case 1: return Dtype::int8;
@@ -37,13 +23,10 @@ Dtype float_of_size(size_t bytes) {
 
 }  // namespace
 
-size_t itemsize(Dtype dt) { return info(dt).itemsize; }
-const char* dtype_name(Dtype dt) { return info(dt).name; }
-DtypeKind dtype_kind(Dtype dt) { return info(dt).kind; }
 
 Dtype dtype_from_name(std::string_view name) {
   for (int i = 0; i < kNumDtypes; ++i)
-    if (name == kInfo[i].name) return static_cast<Dtype>(i);
+    if (name == detail::kDtypeInfo[i].name) return static_cast<Dtype>(i);
   struct Alias {
     const char* alias;
     Dtype dt;
@@ -94,8 +77,8 @@ Dtype inexact_dtype(Dtype dt) {
 
 Dtype promote_types(Dtype a, Dtype b) {
   if (a == b) return a;
-  const DtypeInfo& x = info(a);
-  const DtypeInfo& y = info(b);
+  const detail::DtypeInfo& x = detail::kDtypeInfo[static_cast<size_t>(a)];
+  const detail::DtypeInfo& y = detail::kDtypeInfo[static_cast<size_t>(b)];
   if (x.kind == DtypeKind::Bool) return b;
   if (y.kind == DtypeKind::Bool) return a;
   auto has = [&](DtypeKind k) { return x.kind == k || y.kind == k; };

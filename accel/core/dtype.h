@@ -31,9 +31,23 @@ inline constexpr int kNumDtypes = 0
 #include "accel/core/dtype.def"
 #undef ACCEL_DTYPE
 
-size_t itemsize(Dtype dt);
-const char* dtype_name(Dtype dt);
-DtypeKind dtype_kind(Dtype dt);
+namespace detail {
+struct DtypeInfo {
+  const char* name;
+  size_t itemsize;
+  DtypeKind kind;
+};
+// In the header: itemsize and the kind tests run on every op's per-call path.
+inline constexpr DtypeInfo kDtypeInfo[] = {
+#define ACCEL_DTYPE(name, ctype, str, kind) {str, sizeof(ctype), DtypeKind::kind},
+#include "accel/core/dtype.def"
+#undef ACCEL_DTYPE
+};
+}  // namespace detail
+
+inline size_t itemsize(Dtype dt) { return detail::kDtypeInfo[static_cast<size_t>(dt)].itemsize; }
+inline const char* dtype_name(Dtype dt) { return detail::kDtypeInfo[static_cast<size_t>(dt)].name; }
+inline DtypeKind dtype_kind(Dtype dt) { return detail::kDtypeInfo[static_cast<size_t>(dt)].kind; }
 Dtype dtype_from_name(std::string_view name);  // "float32", "f4", "int", "float", ... ; throws DTypeError
 
 inline bool is_bool(Dtype dt) { return dtype_kind(dt) == DtypeKind::Bool; }

@@ -159,7 +159,12 @@ class SmallVector {
   }
 
   friend bool operator==(const SmallVector& a, const SmallVector& b) {
-    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+    // A plain loop: std::equal becomes a memcmp call, which costs more than comparing the few
+    // dimensions of a shape (compared several times per op).
+    if (a.size_ != b.size_) return false;
+    for (size_t i = 0; i < a.size_; ++i)
+      if (!(a.data_[i] == b.data_[i])) return false;
+    return true;
   }
   friend bool operator!=(const SmallVector& a, const SmallVector& b) { return !(a == b); }
   friend bool operator<(const SmallVector& a, const SmallVector& b) {

@@ -97,6 +97,13 @@ std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Sh
     be.cast(loop_input(inputs[0], inputs[0].dtype(), shape, be), out);
     return out;
   }
+  // Inputs already in the loop's dtype and shape go as they are (no copies of their handles).
+  bool ready = true;
+  for (const Array& in : inputs) ready = ready && in.dtype() == compute && in.shape() == shape;
+  if (ready) {
+    be.elementwise(op, inputs, out);
+    return out;
+  }
   constexpr size_t kMaxArity = 3;
   Array prepared[kMaxArity];
   for (size_t i = 0; i < inputs.size(); ++i) prepared[i] = loop_input(inputs[i], compute, shape, be);

@@ -239,6 +239,12 @@ void init_array(nb::module_& m) {
       }, nb::arg().none());
 
   nb::class_<Array> cls(m, "ndarray", nb::type_slots(array_slots),
+#if NB_VERSION_MAJOR * 100 + NB_VERSION_MINOR >= 301
+                        // Dead array objects are kept (up to 256) and reused: a small call's
+                        // result then costs no Python allocation and no registration in
+                        // nanobind's instance map, and its release no removal from it.
+                        nb::pooled(256),
+#endif
                         "An N-d array on a device (NumPy / Array API semantics).");
   cls.def_prop_ro("shape", [](const Array& a) { return shape_tuple(a.shape()); })
       .def_prop_ro("dtype", &Array::dtype)

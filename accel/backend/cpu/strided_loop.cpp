@@ -85,10 +85,20 @@ void run_strided(InnerLoop loop, const Shape& shape, std::span<const StridedOper
   if (shape.size() > kMaxDims)
     throw ShapeError("[loop] arrays of more than 64 dimensions are not supported; got " +
                      std::to_string(shape.size()));
-  Layout l;
-  coalesce(shape, operands, l);
   const int64_t grain = std::max<int64_t>(kParallelGrain / std::max(cost, 1), 1024);
   const int nops = static_cast<int>(operands.size());
+  // 0-d and 1-d operands (most small calls) are one row already: no coalescing or tiling plan.
+  if (shape.size() <= 1 && (total < 2 * grain || num_threads() == 1)) {
+    char* ptrs[kMaxOperands];
+    int64_t steps[kMaxOperands];
+    for (int k = 0; k < nops; ++k) {
+      ptrs[k] = operands[k].data;
+      steps[k] = shape.empty() ? 0 : (*operands[k].strides)[0] * operands[k].itemsize;
+    }
+    return loop(ptrs, steps, total);
+  }
+  Layout l;
+  coalesce(shape, operands, l);
   const int64_t* strides[kMaxOperands];
   for (int k = 0; k < nops; ++k) strides[k] = l.strides[k];
   if (const TileWalk w = plan_tiles(l.ndim, l.shape, nops, strides); w.tiled) {
