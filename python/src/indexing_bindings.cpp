@@ -5,6 +5,7 @@
 #include <typeinfo>
 
 #include "bindings.h"
+#include "accel/ops/axis_view.h"
 
 namespace accel::py {
 namespace {
@@ -135,6 +136,34 @@ nb::tuple to_tuple(const std::vector<Array>& arrays) {
 }
 
 }  // namespace
+
+std::optional<Array> basic_getitem(const Array& x, PyObject* key) {
+  if (x.ndim() == 0) return std::nullopt;
+  const int64_t n = x.shape()[0];
+  if (PyLong_CheckExact(key)) {
+    int overflow = 0;
+    const long long i = PyLong_AsLongLongAndOverflow(key, &overflow);
+    if (overflow || i < -n || i >= n) return std::nullopt;
+    return axis_index(x, 0, i < 0 ? i + n : i);
+  }
+  if (PySlice_Check(key)) {
+    Py_ssize_t start = 0, stop = 0, step = 0;
+    if (PySlice_Unpack(key, &start, &stop, &step) < 0) {
+      PyErr_Clear();
+      return std::nullopt;
+    }
+    // Python's own clamping (slice.indices), as the general path's resolve().
+    const Py_ssize_t length = PySlice_AdjustIndices(static_cast<Py_ssize_t>(n), &start, &stop, step);
+    Shape shape = x.shape();
+    Strides strides = x.strides();
+    shape[0] = length;
+    strides[0] *= step;
+    const int64_t offset = x.offset() + (length > 0 ? start * x.strides()[0] : 0);
+    return Array::view_of(x, std::move(shape), std::move(strides), offset);
+  }
+  if (key == Py_None) return insert_axis(x, 0, 1, 0);
+  return std::nullopt;
+}
 
 IndexEntries::IndexEntries(nb::handle key, Device device) {
   if (!PyTuple_Check(key.ptr())) {

@@ -69,6 +69,7 @@ PyObject* richcompare_slot(PyObject* x, PyObject* y, int op) {
 PyObject* subscript_slot(PyObject* x, PyObject* key) {
   try {
     const Array& a = array_of(x);
+    if (auto view = basic_getitem(a, key)) return nb::cast(*std::move(view)).release().ptr();
     return nb::cast(getitem(a, IndexEntries(key, a.device()))).release().ptr();
   } catch (...) {
     PyErr_Clear();

@@ -785,3 +785,35 @@ def test_single_index_array_and_mask_over_axis_0_match_numpy(device, rows):
         x[dev.on_device(np.array([0, rows, -rows - 1]), device)]
     with pytest.raises(IndexError, match="boolean index did not match"):
         x[dev.on_device(np.ones(rows + 1, bool), device)]
+
+
+def test_single_int_slice_and_none_keys_match_numpy_over_every_bound(device):
+    """x[i], x[a:b:c] and x[None] (made directly, without the general index plan) against NumPy
+    for every start, stop and step around and past the axis, huge and negative ones included,
+    on contiguous, offset, strided and reversed views, 1-d and 2-d; keys NumPy refuses raise
+    the same error types."""
+    huge = [2**62, -(2**62), 2**70, -(2**70)]
+    bounds = [None, 0, 1, 2, 4, 5, 6, -1, -2, -5, -6, -7] + huge
+    steps = [None, 1, 2, 3, -1, -2, -4, 0, 2**63, -(2**63)]
+    keys = list(range(-7, 7)) + huge + [None, np.int64(2), np.uint8(1), True, 1.0]
+    keys += [slice(a, b, c) for a in bounds for b in bounds for c in steps]
+    keys += [slice(np.int32(1), np.int64(-1)), slice(1.0, 3)]
+    base = np.arange(60, dtype=np.float32).reshape(12, 5)
+    x_base = ac.asarray(base, device=device)
+    # Views with offsets, steps and reversed strides, made alike by NumPy and by accel.
+    view_keys = [(slice(None, 5), 0), (slice(2, 7), 1), (slice(None, None, 2), 3),
+                 (slice(None, None, -2), 2), slice(None, 5), (slice(1, 6), slice(None, None, -1))]
+    for vk in view_keys:
+        nv, x = base[vk], x_base[vk]
+        if nv.ndim == 1:
+            nv, x = nv[:5], x[:5]
+        for k in keys:
+            try:
+                want = nv[k]
+            except (IndexError, ValueError, TypeError) as e:
+                with pytest.raises(type(e)):
+                    x[k]
+                continue
+            got = x[k]
+            assert got.shape == want.shape, (vk, k, got.shape, want.shape)
+            np.testing.assert_array_equal(ac.asnumpy(got), want, err_msg=f"{vk} {k}")

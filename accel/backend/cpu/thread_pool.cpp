@@ -135,7 +135,8 @@ thread_local bool in_parallel_region = false;
 int num_threads() { return pool().size(); }
 void set_num_threads(int n) { pool().resize(n); }
 
-void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+void detail::parallel_for_chunks(int64_t n, int64_t grain,
+                                 const std::function<void(int64_t, int64_t)>& fn) {
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
   int64_t chunks = std::min<int64_t>(num_threads(), (n + grain - 1) / grain);
