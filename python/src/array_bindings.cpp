@@ -94,7 +94,7 @@ nb::object binary_operator(BinaryFn f, const Array& self, nb::handle other, bool
   } catch (const nb::python_error&) {
     return not_implemented();
   }
-  return nb::cast(reflected ? f(o, self) : f(self, o));
+  return wrap(reflected ? f(o, self) : f(self, o));
 }
 
 nb::tuple shape_tuple(const Shape& s) {

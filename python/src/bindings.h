@@ -86,6 +86,9 @@ nb::object to_numpy_view(const Array& a, bool writable = true);
 // Writes `result` into `out` (NumPy's out=) and returns out, or returns result. With
 // `same_kind`, a result that does not cast to out's dtype under same_kind raises (ufunc out=).
 nb::object finish_out(const Array& result, nb::handle out, const char* op, bool same_kind = false);
+// A new Python ndarray holding `a`: nb::cast's work without its search for the bound type (a
+// hash map lookup on every result; the type is known).
+nb::object wrap(Array a);
 // Writes `value` into the accel array held by the Python object `target` (out=, augmented
 // assignment), with NumPy's same_kind rule when `same_kind`; works for pending targets too.
 void write_into(nb::handle target, const Array& value, bool same_kind, const char* op);

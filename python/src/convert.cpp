@@ -503,8 +503,16 @@ nb::object to_numpy_view(const Array& a, bool writable) {
   return bf16 ? out.attr("view")(bf16_type) : out;
 }
 
+nb::object wrap(Array a) {
+  static const nb::handle type = nb::type<Array>();
+  nb::object o = nb::inst_alloc(type);
+  new (nb::inst_ptr<Array>(o)) Array(std::move(a));
+  nb::inst_mark_ready(o);
+  return o;
+}
+
 nb::object finish_out(const Array& result, nb::handle out, const char* op, bool same_kind) {
-  if (out.is_none()) return nb::cast(result);
+  if (out.is_none()) return wrap(result);
   nb::handle target = out;
   if (nb::isinstance<nb::tuple>(out)) {
     if (nb::len(out) != 1) throw ValueError(std::string("[") + op + "] out= must hold one array");

@@ -69,8 +69,8 @@ PyObject* richcompare_slot(PyObject* x, PyObject* y, int op) {
 PyObject* subscript_slot(PyObject* x, PyObject* key) {
   try {
     const Array& a = array_of(x);
-    if (auto view = basic_getitem(a, key)) return nb::cast(*std::move(view)).release().ptr();
-    return nb::cast(getitem(a, IndexEntries(key, a.device()))).release().ptr();
+    if (auto view = basic_getitem(a, key)) return wrap(*std::move(view)).release().ptr();
+    return wrap(getitem(a, IndexEntries(key, a.device()))).release().ptr();
   } catch (...) {
     PyErr_Clear();
   }
@@ -90,7 +90,7 @@ ACCEL_SLOT_NAME(bitwise_invert, "__invert__")
 
 template <UnaryFn F> PyObject* unary_slot(PyObject* x) {
   try {
-    return nb::cast(F(array_of(x))).release().ptr();
+    return wrap(F(array_of(x))).release().ptr();
   } catch (...) {
     PyErr_Clear();
   }
@@ -159,7 +159,7 @@ PyObject* get_shape(PyObject* x, void*) {
 
 PyObject* get_transpose(PyObject* x, void*) {
   try {
-    return nb::cast(transpose_all(array_of(x))).release().ptr();
+    return wrap(transpose_all(array_of(x))).release().ptr();
   } catch (...) {
     PyErr_SetString(PyExc_MemoryError, "[T] out of memory");
     return nullptr;
