@@ -1,6 +1,5 @@
 #include "accel/core/dtype.h"
 
-#include <array>
 #include <string>
 
 #include "accel/runtime/errors.h"
@@ -22,7 +21,6 @@ Dtype float_of_size(size_t bytes) {
 }
 
 }  // namespace
-
 
 Dtype dtype_from_name(std::string_view name) {
   for (int i = 0; i < kNumDtypes; ++i)

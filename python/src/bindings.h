@@ -101,12 +101,12 @@ nb::object binary_operator(BinaryFn f, const Array& self, nb::handle other, bool
 nb::tuple shape_tuple(const Shape& s);
 // x.T: every axis reversed, as NumPy (a view).
 Array transpose_all(const Array& a);
-// x[key]: NumPy's index forms as accel::Index entries. Up to four are kept in the object
-// (x[i], x[1:], x[i, j], x[..., None]): a list on the heap cost a small x[i] a malloc and a free.
 // x[i], x[a:b:c] and x[None] on an array of at least one dimension, the commonest keys, as
 // views made directly (no index entries, no plan); nullopt for any other key, and for those
 // that raise, which the general path reports.
 std::optional<Array> basic_getitem(const Array& x, PyObject* key);
+// x[key]: NumPy's index forms as accel::Index entries. Up to four are kept in the object
+// (x[i], x[1:], x[i, j], x[..., None]): a list on the heap cost a small x[i] a malloc and a free.
 class IndexEntries {
  public:
   IndexEntries(nb::handle key, Device device);
