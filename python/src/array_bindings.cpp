@@ -10,6 +10,7 @@
 #include "bindings.h"
 #include "cuda_array_interface.h"
 #include "dlpack.h"
+#include "fast_methods.h"
 
 namespace accel::py {
 namespace {
@@ -383,6 +384,9 @@ void init_array(nb::module_& m) {
     accel::eval(list);
   }, "Computes pending arrays now; those that share work run in one fused pass.");
   m.def("shares_memory", [](const Array& a, const Array& b) { return a.shares_memory_with(b); });
+  def_fast_path(m, "copy", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
+    return nargs == 0 ? wrap(accel::copy(array_of(self))).release().ptr() : nullptr;
+  });
 }
 
 }  // namespace accel::py

@@ -440,34 +440,51 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
 }
 
 int64_t index_int(nb::handle h) {
-  nb::object i = nb::steal(PyNumber_Index(h.ptr()));
-  if (!i.is_valid()) throw nb::python_error();
-  const long long v = PyLong_AsLongLong(i.ptr());
+  long long v;
+  if (PyLong_CheckExact(h.ptr())) {
+    v = PyLong_AsLongLong(h.ptr());
+  } else {
+    nb::object i = nb::steal(PyNumber_Index(h.ptr()));
+    if (!i.is_valid()) throw nb::python_error();
+    v = PyLong_AsLongLong(i.ptr());
+  }
   if (v == -1 && PyErr_Occurred()) throw nb::python_error();
   return v;
 }
 
-Shape to_shape(nb::handle obj) {
-  if (PyLong_Check(obj.ptr()) || nb::hasattr(obj, "__index__") && !nb::isinstance<nb::sequence>(obj))
-    return {index_int(obj)};
+namespace {
+
+// An int or a sequence of ints (a shape, axes); `what` names it in the TypeError.
+template <class Out>
+Out ints_of(nb::handle obj, const char* what) {
+  PyObject* o = obj.ptr();
+  // Tuples and lists first: asking them for __index__ raises and clears an AttributeError,
+  // which cost zeros((2, 5)) more than making the array.
+  if (PyTuple_Check(o) || PyList_Check(o)) {
+    Out out;
+    for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(o); ++i)  // __index__ may shrink a list
+      out.push_back(index_int(nb::borrow(PySequence_Fast_GET_ITEM(o, i))));
+    return out;
+  }
+  if (PyLong_Check(o) || nb::hasattr(obj, "__index__") && !nb::isinstance<nb::sequence>(obj))
+    return Out{index_int(obj)};
   if (!nb::isinstance<nb::sequence>(obj) || nb::isinstance<nb::str>(obj))
-    throw nb::type_error(("expected a shape (an integer or a sequence of integers), got " +
-                          nb::cast<std::string>(nb::repr(obj))).c_str());
-  Shape s;
-  for (nb::handle h : obj) s.push_back(index_int(h));
-  return s;
+    throw nb::type_error((std::string("expected ") + what +
+                          " (an integer or a sequence of integers), got " +
+                          nb::cast<std::string>(nb::repr(obj)))
+                             .c_str());
+  Out out;
+  for (nb::handle h : obj) out.push_back(index_int(h));
+  return out;
 }
+
+}  // namespace
+
+Shape to_shape(nb::handle obj) { return ints_of<Shape>(obj, "a shape"); }
 
 std::optional<std::vector<int64_t>> to_axes(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
-  if (PyLong_Check(obj.ptr()) || nb::hasattr(obj, "__index__") && !nb::isinstance<nb::sequence>(obj))
-    return std::vector<int64_t>{index_int(obj)};
-  if (!nb::isinstance<nb::sequence>(obj) || nb::isinstance<nb::str>(obj))
-    throw nb::type_error(("expected an axis (an integer or a sequence of integers), got " +
-                          nb::cast<std::string>(nb::repr(obj))).c_str());
-  std::vector<int64_t> axes;
-  for (nb::handle h : obj) axes.push_back(index_int(h));
-  return axes;
+  return ints_of<std::vector<int64_t>>(obj, "an axis");
 }
 
 Array to_array(nb::handle obj) {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "bindings.h"
+#include "fast_methods.h"
 
 namespace accel::py {
 namespace {
@@ -44,20 +45,36 @@ std::complex<double> complex_value(nb::handle v) {
   return {c.real, c.imag};
 }
 
+// empty, zeros and ones: a shape, a dtype (None: the default float) and a device (None: the
+// default one).
+template <Array (*Make)(const Shape&, Dtype, Device)>
+Array shaped(nb::handle shape, nb::handle dtype, nb::handle device) {
+  return Make(to_shape(shape), to_optional_dtype(dtype).value_or(default_float),
+              device_or_default(device));
+}
+
 }  // namespace
 
 void init_creation(nb::module_& m) {
   using namespace nb::literals;
-  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle device) {
-    return empty(to_shape(shape), to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
-  }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
-     "An uninitialised array.");
-  m.def("zeros", [](nb::handle shape, nb::handle dtype, nb::handle device) {
-    return zeros(to_shape(shape), to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
-  }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
-  m.def("ones", [](nb::handle shape, nb::handle dtype, nb::handle device) {
-    return ones(to_shape(shape), to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
-  }, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+  m.def("empty", &shaped<&empty>, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(),
+        "device"_a = nb::none(), "An uninitialised array.");
+  m.def("zeros", &shaped<&zeros>, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(),
+        "device"_a = nb::none());
+  m.def("ones", &shaped<&ones>, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(),
+        "device"_a = nb::none());
+  // zeros(n), zeros((2, 3), float32): the shape and dtype positional.
+#define ACCEL_SHAPED_FAST(name)                                                             \
+  def_fast_function(m, #name, [](PyObject*, PyObject* const* args, Py_ssize_t nargs) {      \
+    if (nargs < 1 || nargs > 2) return static_cast<PyObject*>(nullptr);                     \
+    return wrap(shaped<&name>(args[0], nb::handle(nargs > 1 ? args[1] : Py_None), nb::none())) \
+        .release()                                                                          \
+        .ptr();                                                                             \
+  });
+  ACCEL_SHAPED_FAST(empty)
+  ACCEL_SHAPED_FAST(zeros)
+  ACCEL_SHAPED_FAST(ones)
+#undef ACCEL_SHAPED_FAST
   m.def("full", [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
     return full(to_shape(shape), fill_operand(fill_value), to_optional_dtype(dtype), device_or_default(device));
   }, "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "fast_methods.h"
 
 namespace accel::py {
 namespace {
@@ -38,25 +39,10 @@ std::vector<Array> arrays_arg(nb::handle seq, const char* op) {
   return out;
 }
 
-// A shape or axes from an integer (also NumPy's) or a sequence of them. Plain ints, tuples and
-// lists take a direct path: views cost about a microsecond, so argument parsing shows.
-Shape shape_arg(nb::handle obj) {
-  PyObject* p = obj.ptr();
-  if (PyLong_CheckExact(p)) return {index_int(obj)};
-  if (PyTuple_CheckExact(p) || PyList_CheckExact(p)) {
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(p);
-    PyObject** items = PySequence_Fast_ITEMS(p);
-    Shape s(static_cast<size_t>(n));
-    for (Py_ssize_t i = 0; i < n; ++i) s[i] = index_int(nb::handle(items[i]));
-    return s;
-  }
-  return to_shape(obj);
-}
-
 // Axes from None (nullopt), an integer or a sequence of integers.
 std::optional<Axes> axes_arg(nb::handle obj) {
   if (obj.is_none()) return std::nullopt;
-  return shape_arg(obj);
+  return to_shape(obj);
 }
 
 std::optional<int64_t> axis_arg(nb::handle obj) {
@@ -95,7 +81,7 @@ nb::tuple to_tuple(const std::vector<Array>& arrays) {
 nb::list split_arg(const Array& x, nb::handle sections, int64_t axis, bool equal) {
   std::vector<Array> parts = is_integer_scalar(sections)
                                  ? split(x, nb::cast<int64_t>(sections), axis, equal)
-                                 : split_at(x, shape_arg(sections), axis);
+                                 : split_at(x, to_shape(sections), axis);
   nb::list l;
   for (const Array& a : parts) l.append(nb::cast(a));
   return l;
@@ -108,9 +94,10 @@ Array repeat_arg(const Array& x, nb::handle repeats, nb::handle axis) {
 
 // x.reshape(2, 3), x.reshape((2, 3)) and x.reshape(-1) all mean the same, as in NumPy.
 Shape shape_from_args(const nb::args& args, const char* op) {
-  if (args.size() == 1) return shape_arg(args[0]);
+  if (args.size() == 0) throw nb::type_error((std::string("[") + op + "] needs a shape").c_str());
+  if (args.size() == 1) return to_shape(args[0]);
   Shape s;
-  for (nb::handle h : args) s.push_back(nb::cast<int64_t>(h));
+  for (nb::handle h : args) s.push_back(index_int(h));  // TypeError for floats, as NumPy
   return s;
 }
 
@@ -121,15 +108,41 @@ void def_method(nb::handle cls, const char* name, F&& f, const Extra&... extra) 
                                     nb::scope(cls), extra...);
 }
 
-void init_methods(nb::handle cls) {
+// x.reshape(2, 5) and x.reshape((2, 5)) with Python ints: the fast path of x.reshape.
+PyObject* reshape_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  PyObject* const* dims = args;
+  Py_ssize_t n = nargs;
+  if (nargs == 0) return nullptr;  // x.reshape() raises, on the full path
+  if (nargs == 1 && PyTuple_CheckExact(args[0])) {
+    dims = &PyTuple_GET_ITEM(args[0], 0);
+    n = PyTuple_GET_SIZE(args[0]);
+  }
+  Shape shape;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!PyLong_CheckExact(dims[i])) return nullptr;
+    const long long d = PyLong_AsLongLong(dims[i]);
+    if (d == -1 && PyErr_Occurred()) return nullptr;
+    shape.push_back(d);
+  }
+  return wrap(reshape(array_of(self), shape)).release().ptr();
+}
+
+void init_methods(nb::module_& m) {
+  nb::handle cls = m.attr("ndarray");
   def_method(cls, "reshape", [](const Array& x, nb::args shape, nb::handle order, nb::handle copy) {
     check_order(order, "reshape");
     return reshape(x, shape_from_args(shape, "reshape"), copy_arg(copy));
   }, "shape"_a, "order"_a = "C", "copy"_a = nb::none());
+  def_fast_path(m, "reshape", [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    return reshape_fast(self, args, nargs);
+  });
   def_method(cls, "transpose", [](const Array& x, nb::args axes) {
     if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(x);
     return permute_dims(x, shape_from_args(axes, "transpose"));
   }, "axes"_a);
+  def_fast_path(m, "transpose", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
+    return nargs == 0 ? wrap(transpose(array_of(self))).release().ptr() : nullptr;
+  });
   def_method(cls, "flatten", [](const Array& x, nb::handle order) {
     check_order(order, "flatten");
     return flatten(x);
@@ -153,7 +166,7 @@ void init_methods(nb::handle cls) {
 void init_manipulation(nb::module_& m) {
   m.def("reshape", [](nb::handle x, nb::handle shape, nb::handle order, nb::handle copy) {
     check_order(order, "reshape");
-    return reshape(array_arg(x), shape_arg(shape), copy_arg(copy));
+    return reshape(array_arg(x), to_shape(shape), copy_arg(copy));
   }, "x"_a, "shape"_a, "order"_a = "C", nb::kw_only(), "copy"_a = nb::none(),
      "x with a new shape (one entry may be -1); a view whenever the strides allow one.");
   m.def("ravel", [](nb::handle x, nb::handle order) {
@@ -162,34 +175,34 @@ void init_manipulation(nb::module_& m) {
   }, "a"_a, "order"_a = "C", "The flattened array (C order); a view when x is contiguous.");
 
   m.def("permute_dims", [](nb::handle x, nb::handle axes) {
-    return permute_dims(array_arg(x), shape_arg(axes));
+    return permute_dims(array_arg(x), to_shape(axes));
   }, "x"_a, "axes"_a, "A view with the axes reordered.");
   m.def("transpose", [](nb::handle x, nb::handle axes) {
     Array a = array_arg(x);
-    return axes.is_none() ? transpose(a) : permute_dims(a, shape_arg(axes));
+    return axes.is_none() ? transpose(a) : permute_dims(a, to_shape(axes));
   }, "a"_a, "axes"_a = nb::none(), "A view with the axes reversed or reordered.");
   m.def("matrix_transpose", [](nb::handle x) { return matrix_transpose(array_arg(x)); }, "x"_a);
   m.def("swapaxes", [](nb::handle x, int64_t a, int64_t b) { return swapaxes(array_arg(x), a, b); },
         "a"_a, "axis1"_a, "axis2"_a);
   m.def("moveaxis", [](nb::handle x, nb::handle source, nb::handle destination) {
-    return moveaxis(array_arg(x), shape_arg(source), shape_arg(destination));
+    return moveaxis(array_arg(x), to_shape(source), to_shape(destination));
   }, "a"_a, "source"_a, "destination"_a);
 
   m.def("squeeze", [](nb::handle x, nb::handle axis) { return squeeze(array_arg(x), axes_arg(axis)); },
         "a"_a, "axis"_a = nb::none());
   m.def("expand_dims", [](nb::handle x, nb::handle axis) {
-    return expand_dims(array_arg(x), shape_arg(axis));
+    return expand_dims(array_arg(x), to_shape(axis));
   }, "a"_a, "axis"_a = 0);
 
   m.def("broadcast_to", [](nb::handle x, nb::handle shape) {
-    return broadcast_to(array_arg(x), shape_arg(shape));
+    return broadcast_to(array_arg(x), to_shape(shape));
   }, "array"_a, "shape"_a, "A read view of the array at a broadcast shape (no copy).");
   m.def("broadcast_arrays", [](nb::args arrays) {
     return to_tuple(broadcast_arrays(arrays_arg(arrays, "broadcast_arrays")));
   });
   m.def("broadcast_shapes", [](nb::args shapes) {
     std::vector<Shape> list;
-    for (nb::handle h : shapes) list.push_back(shape_arg(h));
+    for (nb::handle h : shapes) list.push_back(to_shape(h));
     Shape s = broadcast_shapes(list);
     nb::list l;
     for (int64_t d : s) l.append(d);
@@ -225,15 +238,15 @@ void init_manipulation(nb::module_& m) {
   m.def("flip", [](nb::handle x, nb::handle axis) { return flip(array_arg(x), axes_arg(axis)); },
         "m"_a, "axis"_a = nb::none(), "A view with the elements reversed along axis (all: None).");
   m.def("roll", [](nb::handle x, nb::handle shift, nb::handle axis) {
-    return roll(array_arg(x), shape_arg(shift), axes_arg(axis));
+    return roll(array_arg(x), to_shape(shift), axes_arg(axis));
   }, "a"_a, "shift"_a, "axis"_a = nb::none());
   m.def("repeat", [](nb::handle x, nb::handle repeats, nb::handle axis) {
     return repeat_arg(array_arg(x), repeats, axis);
   }, "a"_a, "repeats"_a, "axis"_a = nb::none());
-  m.def("tile", [](nb::handle x, nb::handle reps) { return tile(array_arg(x), shape_arg(reps)); },
+  m.def("tile", [](nb::handle x, nb::handle reps) { return tile(array_arg(x), to_shape(reps)); },
         "A"_a, "reps"_a);
 
-  init_methods(m.attr("ndarray"));
+  init_methods(m);
 }
 
 }  // namespace accel::py

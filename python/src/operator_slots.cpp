@@ -8,6 +8,7 @@
 // dispatcher turns the C++ exception into the Python one (errors are rare; ops have no side
 // effects, so running one twice to raise is harmless).
 #include "bindings.h"
+#include "fast_methods.h"
 
 namespace accel::py {
 namespace {
@@ -17,8 +18,6 @@ PyTypeObject* array_type = nullptr;
 bool is_array(PyObject* o) {
   return Py_TYPE(o) == array_type || PyType_IsSubtype(Py_TYPE(o), array_type);
 }
-
-const Array& array_of(PyObject* o) { return *nb::inst_ptr<Array>(nb::handle(o)); }
 
 // Calls the method `name` of `self` (the nanobind function in the type's dictionary).
 PyObject* call_method(PyObject* self, const char* name, PyObject* arg) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "bindings.h"
+#include "fast_methods.h"
 
 namespace accel::py {
 namespace {
@@ -84,6 +85,11 @@ nb::object numpy_scan(nb::handle a, nb::handle axis, nb::handle dtype, nb::handl
   return finish_out(Fn(x, ax, to_optional_dtype(dtype), false), out, name);
 }
 
+// The axis of a method's fast path (fast_methods.h): x.sum() or x.sum(axis).
+nb::handle axis_or_none(PyObject* const* args, Py_ssize_t nargs) {
+  return nb::handle(nargs ? args[0] : Py_None);
+}
+
 }  // namespace
 
 void init_reduction(nb::module_& m) {
@@ -95,7 +101,12 @@ void init_reduction(nb::module_& m) {
       [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) { \
         return sum_like<&fn>(a, axis, dtype, out, keepdims, py);                           \
       },                                                                                   \
-      "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false);
+      "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false); \
+  def_fast_path(m, py, [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) -> PyObject* {    \
+    if (nargs > 1) return nullptr;                                                           \
+    return sum_like<&fn>(self, axis_or_none(args, nargs), nb::none(), nb::none(), false, py)  \
+        .release().ptr();                                                                    \
+  });
   ACCEL_PY_SUM_LIKE("sum", accel::sum)
   ACCEL_PY_SUM_LIKE("prod", accel::prod)
   ACCEL_PY_SUM_LIKE("mean", accel::mean)
@@ -107,7 +118,12 @@ void init_reduction(nb::module_& m) {
       [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {                  \
         return max_like<&fn>(a, axis, out, keepdims, py);                                 \
       },                                                                                  \
-      "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false);
+      "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false);                   \
+  def_fast_path(m, py, [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) -> PyObject* { \
+    if (nargs > 1) return nullptr;                                                        \
+    return max_like<&fn>(self, axis_or_none(args, nargs), nb::none(), false, py)           \
+        .release().ptr();                                                                 \
+  });
   ACCEL_PY_MAX_LIKE("max", accel::max)
   ACCEL_PY_MAX_LIKE("min", accel::min)
   ACCEL_PY_MAX_LIKE("any", accel::any)
@@ -135,7 +151,12 @@ void init_reduction(nb::module_& m) {
       [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {               \
         return arg_like<&fn>(a, axis, out, keepdims, py);                              \
       },                                                                               \
-      "axis"_a = nb::none(), "out"_a = nb::none(), nb::kw_only(), "keepdims"_a = false);
+      "axis"_a = nb::none(), "out"_a = nb::none(), nb::kw_only(), "keepdims"_a = false); \
+  def_fast_path(m, py, [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) -> PyObject* { \
+    if (nargs > 1) return nullptr;                                                     \
+    return arg_like<&fn>(self, axis_or_none(args, nargs), nb::none(), false, py)        \
+        .release().ptr();                                                              \
+  });
   ACCEL_PY_ARG_LIKE("argmax", accel::argmax)
   ACCEL_PY_ARG_LIKE("argmin", accel::argmin)
 #undef ACCEL_PY_ARG_LIKE

@@ -1,0 +1,71 @@
+// The plainest call of a hot function or ndarray method (positional arguments only, often none:
+// `x.sum()`, `x.copy()`, `x.reshape(2, 5)`, `accel.zeros(10)`) handled without nanobind's
+// argument dispatch, which costs more than the work of a small view or copy (x.reshape(2, 5)
+// took 180 ns where NumPy takes 120). The full function keeps nanobind's signature and
+// documentation; the name becomes a METH_FASTCALL function (a method descriptor for methods)
+// that runs the fast path and hands every other call (keywords, other argument types, anything
+// that raises) to the full function, which parses the arguments and raises the proper errors.
+// Fast paths are pure (views, copies, reductions, new arrays), so running one again on the full
+// path to raise is harmless, as for the operator slots (operator_slots.cpp).
+#pragma once
+#include <type_traits>
+
+#include "bindings.h"
+
+namespace accel::py {
+
+// The array an ndarray Python object holds (the caller has checked the type).
+inline const Array& array_of(PyObject* o) { return *nb::inst_ptr<Array>(nb::handle(o)); }
+
+// A fast path is a function object without state (a lambda without captures) called as
+// `PyObject* (PyObject* self, PyObject* const* args, Py_ssize_t nargs)`, self being the array
+// for methods and the module for functions: the result of the call with these positional
+// arguments as a new reference, or nullptr (with or without a Python error set) when this call
+// is not one it handles.
+
+namespace fast_method_detail {
+// Calls the full function: with self prepended to the vectorcall arguments for a method.
+PyObject* call_full(PyObject* full, PyObject* self, bool method, PyObject* const* args,
+                    Py_ssize_t nargs, PyObject* kwnames);
+// Replaces ndarray.<name> (method) or the module's <name> by a function of `def`; returns the
+// full function it replaced (kept alive by the module, borrowed here).
+PyObject* install(nb::module_& m, PyMethodDef* def, bool method);
+
+template <class F, bool Method>
+struct Entry {
+  static inline PyObject* full = nullptr;
+  static inline PyMethodDef def{};
+  static PyObject* call(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                        PyObject* kwnames) {
+    if (!kwnames || PyTuple_GET_SIZE(kwnames) == 0) {
+      try {
+        if (PyObject* r = F{}(self, args, nargs)) return r;
+      } catch (...) {
+      }
+      PyErr_Clear();
+    }
+    return call_full(full, self, Method, args, nargs, kwnames);
+  }
+  static void install(nb::module_& m, const char* name) {
+    static_assert(std::is_empty_v<F>, "a fast path holds no state");
+    def = {name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&call)),
+           METH_FASTCALL | METH_KEYWORDS, nullptr};
+    full = fast_method_detail::install(m, &def, Method);
+  }
+};
+}  // namespace fast_method_detail
+
+// Gives the already defined method ndarray.<name> the fast path `fast` (each lambda has its own
+// type, so its own entry).
+template <class F>
+void def_fast_path(nb::module_& m, const char* name, F /*fast*/) {
+  fast_method_detail::Entry<F, true>::install(m, name);
+}
+
+// Gives the already defined function <name> of the module the fast path `fast`.
+template <class F>
+void def_fast_function(nb::module_& m, const char* name, F /*fast*/) {
+  fast_method_detail::Entry<F, false>::install(m, name);
+}
+
+}  // namespace accel::py
