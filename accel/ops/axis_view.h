@@ -9,7 +9,7 @@ namespace accel {
 inline Array axis_slice(const Array& x, int axis, int64_t start, int64_t stop) {
   Shape shape = x.shape();
   shape[axis] = stop - start;
-  return Array::view_of(x, shape, x.strides(), x.offset() + start * x.strides()[axis]);
+  return Array::view_of(x, std::move(shape), x.strides(), x.offset() + start * x.strides()[axis]);
 }
 
 // x[..., k, ...] on `axis`: the axis removed (0 <= k < x.shape(axis)).
@@ -19,7 +19,7 @@ inline Array axis_index(const Array& x, int axis, int64_t k) {
   const int64_t offset = x.offset() + k * strides[axis];
   shape.erase(shape.begin() + axis);
   strides.erase(strides.begin() + axis);
-  return Array::view_of(x, shape, strides, offset);
+  return Array::view_of(x, std::move(shape), std::move(strides), offset);
 }
 
 // x with a new axis of `size` and `stride` (in elements; 0 repeats the data) before `pos`.
@@ -28,7 +28,7 @@ inline Array insert_axis(const Array& x, int pos, int64_t size, int64_t stride) 
   Strides strides = x.strides();
   shape.insert(shape.begin() + pos, size);
   strides.insert(strides.begin() + pos, stride);
-  return Array::view_of(x, shape, strides, x.offset());
+  return Array::view_of(x, std::move(shape), std::move(strides), x.offset());
 }
 
 // x with `axis` (of length outer * inner) seen as two axes (outer, inner), in C order.
@@ -39,7 +39,7 @@ inline Array split_axis(const Array& x, int axis, int64_t outer, int64_t inner) 
   shape[axis] = inner;
   shape.insert(shape.begin() + axis, outer);
   strides.insert(strides.begin() + axis, inner * s);
-  return Array::view_of(x, shape, strides, x.offset());
+  return Array::view_of(x, std::move(shape), std::move(strides), x.offset());
 }
 
 }  // namespace accel

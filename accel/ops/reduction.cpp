@@ -68,7 +68,8 @@ Array arg_extreme(ReduceOp op, const Array& x, std::optional<int64_t> axis, bool
     Array flat = ascontiguousarray(x);
     if (flat.ndim() != 1)  // a contiguous 1-d array is its own view
       flat = Array::view_of(flat, {flat.size()}, {1}, flat.offset());
-    Array out = reduce_to(op, flat, {0}, false, Dtype::int64);
+    static const std::vector<int> axis0{0};  // not a vector made (a malloc) per call
+    Array out = reduce_to(op, flat, axis0, false, Dtype::int64);
     if (!keepdims) return out;
     Shape ones(static_cast<size_t>(x.ndim()), 1);
     return Array::view_of(out, ones, Strides(ones.size(), 0), out.offset());

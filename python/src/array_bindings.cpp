@@ -216,7 +216,7 @@ Array matrix_transpose_of(const Array& a) {
 Array transpose_all(const Array& a) {
   Shape s(a.shape().rbegin(), a.shape().rend());
   Strides st(a.strides().rbegin(), a.strides().rend());
-  return Array::view_of(a, s, st, a.offset());
+  return Array::view_of(a, std::move(s), std::move(st), a.offset());
 }
 
 void init_array(nb::module_& m) {
