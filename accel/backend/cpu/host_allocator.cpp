@@ -71,15 +71,19 @@ template <size_t N> struct InlineBlock {
 // allocator's mutex on allocation and again on release, plus a second allocation for its
 // Buffer, which was most of the allocation cost of a small op.
 std::shared_ptr<Buffer> HostAllocator::allocate_inline(size_t nbytes) {
+  // The Buffer handle shares the block's count, moved in: a copy would cost two atomic
+  // reference-count updates per small array.
+  auto buffer_of = [](auto&& block) {
+    Buffer* b = &block->buffer;
+    return std::shared_ptr<Buffer>(std::move(block), b);
+  };
   std::shared_ptr<Buffer> buffer;
   size_t bytes;
   if (nbytes <= 64) {
-    auto block = std::make_shared<InlineBlock<64>>(&inline_);
-    buffer = std::shared_ptr<Buffer>(block, &block->buffer);
+    buffer = buffer_of(std::make_shared<InlineBlock<64>>(&inline_));
     bytes = 64;
   } else {
-    auto block = std::make_shared<InlineBlock<kInlineMax>>(&inline_);
-    buffer = std::shared_ptr<Buffer>(block, &block->buffer);
+    buffer = buffer_of(std::make_shared<InlineBlock<kInlineMax>>(&inline_));
     bytes = kInlineMax;
   }
   inline_.in_use.fetch_add(bytes, std::memory_order_relaxed);
