@@ -109,7 +109,9 @@ class LinalgFftMakers:
         else:
             guard = f"{'well_conditioned' if what == 'cond' else 'blas_safe'}({operand})"
             if "solve(" in text:
-                guard += f" and blas_safe({uses[-1]})"
+                # every operand, the right-hand side included: uses are in definition order, so
+                # the last one is not always the right-hand side (an inf in it, fuzz seed 426)
+                guard += f" and blas_safe({', '.join(uses)})"
         return self.define(text, uses, inexact=True, guard=guard, normwise=True)
 
     def rhs(self, m, k):
