@@ -104,6 +104,18 @@ TEST(Shape, SmallVectorBehavesAsStdVectorAcrossTheInlineLimit) {
     EXPECT_EQ(std::vector<int64_t>(copy), ref);
     EXPECT_EQ(std::vector<int64_t>(copy.rbegin(), copy.rend()),
               std::vector<int64_t>(ref.rbegin(), ref.rend()));
+    // Copies of a few elements copy N at a time, whoever holds them: a heap block cut back to
+    // 3 copied inline, and 3 inline elements copied into a heap block.
+    copy.resize(3);
+    ref.resize(3);
+    const Shape from_heap(copy);
+    EXPECT_EQ(std::vector<int64_t>(from_heap), ref);
+    Shape onto_heap(20, 7);
+    onto_heap = from_heap;
+    EXPECT_EQ(std::vector<int64_t>(onto_heap), ref);
+    onto_heap.push_back(8);
+    ref.push_back(8);
+    EXPECT_EQ(std::vector<int64_t>(onto_heap), ref);
   }
   EXPECT_EQ(shape_str(Shape{2, 3}), "(2, 3)");
   EXPECT_LT(Shape({1, 2}), Shape({1, 3}));
