@@ -205,6 +205,13 @@ void run_reduce(const ReduceLayout& l, const void* in_data, void* out_data) {
     for (int64_t k = 0; k < l.kept_count(); ++k, dst.next()) out[dst.offset()] = Op::finish(Op::identity());
     return;
   }
+  // One output from one short run (`a.sum()`, `a.argmax()` of a small contiguous array): the
+  // run itself, without the odometers and run folder that mode A sets up around it (the same
+  // state: a folder of one run returns that run's).
+  if (l.kept_count() == 1 && l.red_shape.size() == 1 && l.red_count() < kSerialWork) {
+    out[0] = Op::finish(Op::at(Op::reduce_run(in, l.red_shape[0], l.red_in[0]), 0));
+    return;
+  }
   if (l.inner_reduced) run_mode_a<Op>(l, in, out);
   else run_mode_b<Op>(l, in, out);
 }
