@@ -33,6 +33,18 @@ Array uploaded_value(const Array& scalar, Dtype dtype, const Shape& shape) {
 
 }  // namespace
 
+Array Backend::compress_rows(const Array& x, const Array& mask) {
+  const Array coords = nonzero(mask);  // shape (1, count)
+  const Array rows = Array::view_of(coords, {coords.shape()[1]}, {1}, coords.offset());
+  Shape shape = x.shape();
+  shape[0] = rows.shape()[0];
+  Array out = Array::empty(shape, x.dtype(), device());
+  const int axis = 0;
+  // Positions nonzero found inside the mask, which is as long as axis 0: none is out of bounds.
+  gather(x, std::span<const int>(&axis, 1), std::span<const Array>(&rows, 1), out);
+  return out;
+}
+
 void Backend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
                          std::span<const Array> outputs) {
   const Shape& shape = outputs[0].shape();

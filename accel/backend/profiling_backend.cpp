@@ -253,6 +253,13 @@ class ProfilingBackend final : public Backend {
     r.in(x).flops(x.size());
     return inner_.nonzero(x);
   }
+  Array compress_rows(const Array& x, const Array& mask) override {
+    KernelRecord r(device(), "compress_rows");
+    r.in(x).in(mask).flops(mask.size());
+    Array out = inner_.compress_rows(x, mask);
+    r.out(out);
+    return out;
+  }
   void random(const Array& out, const philox::DrawParams& params,
               std::span<const Array> per_element) override {
     KernelRecord r(device(), "random");

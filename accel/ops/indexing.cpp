@@ -191,9 +191,9 @@ Array getitem(const Array& x, std::span<const Index> indices) {
     if (const Array* mask = std::get_if<Array>(&indices[0]);
         mask && is_bool(mask->dtype()) && mask->ndim() == 1 && mask->device() == x.device() &&
         mask->shape()[0] == x.shape()[0]) {
+      x.eval();
       mask->eval();
-      Array coords = backend_for(x.device()).nonzero(*mask);
-      return detail::take_rows(x, Array::view_of(coords, {coords.shape()[1]}, {1}, 0), "getitem");
+      return backend_for(x.device()).compress_rows(x, *mask);
     }
   IndexPlan plan = plan_index(x, indices, "getitem");
   if (plan.advanced.empty()) return plan.view;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <accel/accel.h>
+#include <accel/backend/cpu/cpu.h>
 
 #include <numeric>
 #include <random>
@@ -112,6 +113,47 @@ TEST(Indexing, BooleanMasksSelectNonzeroPositions) {
   // A 0-d mask adds an axis of length 1 (true) or 0 (false).
   EXPECT_EQ(getitem(x, {Array::scalar(true)}).shape(), (Shape{1, 2, 3}));
   EXPECT_EQ(getitem(x, {Array::scalar(false)}).shape(), (Shape{0, 2, 3}));
+}
+
+// x[mask] over axis 0 is one backend call (compress_rows): on the CPU one pass per chunk of
+// rows, chunks on the pool past 512 KB, rows of a fixed size copied without a branch, rows that
+// are not contiguous through nonzero + gather. Checked against a loop on both sides of the
+// chunk limit, with two threads, for masks that pick nothing, everything, only the last row,
+// or random rows, from reversed views and views with strided rows.
+TEST(Indexing, MaskOverAxis0MatchesLoopsAcrossChunksAndRowSizes) {
+  const int saved = cpu::num_threads();
+  cpu::set_num_threads(2);
+  std::mt19937_64 rng(7);
+  for (int64_t rows : {1, 5, 40000, 150000}) {
+    // Rows of 8, 16 and 24 bytes (float64), and of 2 elements 16 bytes apart (not contiguous).
+    for (int64_t width : {1, 2, 3, 4}) {
+      const bool strided = width == 4;
+      const int64_t w = strided ? 2 : width, step = strided ? 2 : 1;
+      Array x = arange_f({rows, width});
+      for (int pattern = 0; pattern < 4; ++pattern) {
+        std::vector<uint8_t> m(static_cast<size_t>(rows));
+        for (int64_t i = 0; i < rows; ++i)
+          m[i] = pattern == 1 || (pattern == 2 && i == rows - 1) || (pattern == 3 && rng() % 2);
+        Array mask = bools(m, {rows});
+        for (bool reversed : {false, true}) {
+          Array v = reversed ? getitem(x, {Slice{std::nullopt, std::nullopt, -1}}) : x;
+          if (strided) v = getitem(v, {Slice{}, Slice{std::nullopt, std::nullopt, 2}});
+          std::vector<double> want;
+          for (int64_t i = 0; i < rows; ++i) {
+            if (!m[i]) continue;
+            const int64_t r = reversed ? rows - 1 - i : i;
+            for (int64_t j = 0; j < w; ++j) want.push_back(static_cast<double>(r * width + j * step));
+          }
+          Array got = getitem(width == 1 ? getitem(v, {Slice{}, 0}) : v, {mask});
+          ASSERT_EQ(got.shape()[0], static_cast<int64_t>(want.size()) / w)
+              << "rows " << rows << " width " << width << " pattern " << pattern;
+          EXPECT_EQ(got.to_vector<double>(), want)
+              << "rows " << rows << " width " << width << " pattern " << pattern << " reversed " << reversed;
+        }
+      }
+    }
+  }
+  cpu::set_num_threads(saved);
 }
 
 TEST(Indexing, SetitemBasicAdvancedAndMasked) {

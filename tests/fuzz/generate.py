@@ -446,8 +446,13 @@ class Builder(LinalgFftMakers):
             m = self.pick(lambda u: u.dtype == bool and u.shape == v.shape)
             if m:
                 return m
-        return self.choice([f"{x} > 0", f"xp.isnan({x})", f"{x} != {x}"]) \
-            if v.dtype.kind != "c" or self.chance(0.5) else f"{x} == 0"
+        # Now and then (by the statement count, not a draw) a mask over axis 0 alone, from the
+        # first column: x[x[:, 0] > 0] picks whole rows (the backends' compress_rows).
+        row = x
+        if v.ndim >= 2 and all(v.shape[1:]) and self.respell():
+            row = f"{x}[:{', 0' * (v.ndim - 1)}]"
+        return self.choice([f"{row} > 0", f"xp.isnan({row})", f"{row} != {row}"]) \
+            if v.dtype.kind != "c" or self.chance(0.5) else f"{row} == 0"
 
     def index(self):
         x = self.pick(lambda v: v.ndim > 0)

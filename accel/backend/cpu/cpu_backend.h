@@ -29,6 +29,7 @@ class CpuBackend final : public Backend {
                                     std::span<const Array> indices,
                                     const Array& values) override;  // gather_scatter.cpp
   Array nonzero(const Array& x) override;  // nonzero.cpp
+  Array compress_rows(const Array& x, const Array& mask) override;  // compress_rows.cpp
   void random(const Array& out, const philox::DrawParams& params,
               std::span<const Array> per_element) override;  // random.cpp
   void run_template(const codegen::TemplateLaunch& launch) override;  // template_kernels.cpp
