@@ -59,8 +59,9 @@ Array CpuBackend::compress_rows(const Array& x, const Array& mask) {
   const auto* m = static_cast<const unsigned char*>(mask.data());
   const int64_t m_step = mask.strides()[0];  // bool: one byte per element
   const int64_t bytes = static_cast<int64_t>(x.nbytes());
-  const int64_t chunks =
-      bytes < 2 * kChunkBytes ? 1 : std::min({int64_t{num_threads()}, bytes / kChunkBytes, kMaxChunks});
+  const int64_t chunks = bytes < 2 * kChunkBytes
+                             ? 1
+                             : std::min({int64_t{num_threads()}, bytes / kChunkBytes, kMaxChunks});
   auto chunk_begin = [&](int64_t c) { return rows * c / chunks; };
   int64_t counts[kMaxChunks + 1] = {};  // counts[c + 1]: picked rows of chunks 0..c
   parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
