@@ -8,6 +8,7 @@
 #include "accel/ops/creation.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/indexing.h"
+#include "accel/ops/manipulation.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -124,11 +125,31 @@ Array compress(const Array& condition, const Array& x, std::optional<int64_t> ax
   if (condition.ndim() != 1)
     throw ShapeError("[compress] condition must be a 1-d array; got shape " +
                      shape_str(condition.shape()));
+  // A bool condition as long as the axis (the usual case) picks rows in one pass, as x[mask]
+  // does; other dtypes (truthiness) and shorter conditions (NumPy truncates) go through nonzero.
+  if (is_bool(condition.dtype()) && condition.device() == x.device()) {
+    const Array src = axis ? x : detail::flatten(x);
+    const int ax = axis ? normalize_axis(*axis, x.ndim(), "compress") : 0;
+    if (condition.shape()[0] == src.shape()[ax]) {
+      const Array rows = ax == 0 ? src : moveaxis(src, {ax}, {0});
+      rows.eval();
+      condition.eval();
+      Array out = backend_for(x.device()).compress_rows(rows, condition);
+      return ax == 0 ? out : moveaxis(out, {0}, {ax});
+    }
+  }
   Array picked = nonzero(condition)[0];
   return take(x, picked, axis);
 }
 
 Array extract(const Array& condition, const Array& x) {
+  if (is_bool(condition.dtype()) && condition.device() == x.device() &&
+      condition.size() == x.size()) {  // one pass, as compress
+    const Array flat = detail::flatten(x), picks = detail::flatten(condition);
+    flat.eval();
+    picks.eval();
+    return backend_for(x.device()).compress_rows(flat, picks);
+  }
   return take(detail::flatten(x), flatnonzero(condition));
 }
 

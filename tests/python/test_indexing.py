@@ -490,6 +490,30 @@ def test_where_with_one_and_three_arguments():
     np.testing.assert_array_equal(ac.asnumpy(out), np.where(n > 0, n, 0))
 
 
+def test_compress_and_extract_with_bool_conditions_match_numpy(device):
+    """compress and extract with a bool condition as long as the axis (or the array) pick rows
+    in one pass (Backend::compress_rows, as x[mask]); shorter conditions, integer conditions and
+    strided operands on either side of that path against NumPy."""
+    rng = np.random.default_rng(3)
+    for dtype in ["bool", "int16", "float32", "complex128"]:
+        n = dev.random_array(rng, (5, 4, 3), dtype)
+        for layout in ["contiguous", "sliced", "reversed", "transposed"]:
+            x = dev.on_device(n, device, layout)
+            for axis in [0, 1, 2, -1, None]:
+                length = n.size if axis is None else n.shape[axis]
+                for cond in [rng.random(length) < 0.5, np.zeros(length, bool), np.ones(length, bool),
+                             rng.random(length - 1) < 0.5, rng.integers(0, 3, length)]:
+                    c = dev.on_device(cond, device)
+                    dev.check_close(ac.compress(c, x, axis=axis), np.compress(cond, n, axis=axis))
+                    dev.check_close(ac.compress(c[::-1], x, axis=axis), np.compress(cond[::-1], n, axis=axis))
+        for cond in [rng.random(n.shape) < 0.5, rng.integers(0, 2, n.shape), rng.random((5, 4)) < 0.5]:
+            x = dev.on_device(n, device, "reversed")
+            c = dev.on_device(cond, device, "transposed")
+            dev.check_close(ac.extract(c, x), np.extract(cond, n))
+    with pytest.raises(ac.AxisError, match=r"\[compress\] axis 1 is out of bounds for array of dimension 1"):
+        ac.compress(dev.on_device(np.ones(3, bool), device), dev.on_device(np.ones(3), device), axis=1)
+
+
 def test_compress_extract_put_match_numpy():
     n = np.arange(12).reshape(3, 4)
     x = ac.asarray(n)
