@@ -108,7 +108,7 @@ class Backend {
   virtual Array nonzero(const Array& x) = 0;
   // x[mask]: the rows of x (along axis 0) where the 1-d bool `mask` (x.shape()[0] long, any
   // stride) is true, in order, as a new contiguous array. Here nonzero, then a gather of those
-  // rows; a backend may do it in one pass (the CPU does for small arrays).
+  // rows; a backend may do it in one pass (the CPU does, for rows that are contiguous).
   virtual Array compress_rows(const Array& x, const Array& mask);
   // out[k] = philox::draw(params, k) for a C-contiguous out: float32/float64 for the real
   // distributions, an integer dtype or bool for kIntegers, int64 for the counts
