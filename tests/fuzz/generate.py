@@ -428,6 +428,7 @@ class Builder(LinalgFftMakers):
 
     def advanced_key(self, x):
         v = self.env[x]
+        self.mask_of = None  # "full" or "row" when the key is a bool mask of x or of its rows
         if v.ndim == 0:
             return "..."
         r = self.rng.random()
@@ -445,12 +446,14 @@ class Builder(LinalgFftMakers):
         if r < 0.85:
             m = self.pick(lambda u: u.dtype == bool and u.shape == v.shape)
             if m:
+                self.mask_of = "full"
                 return m
         # Now and then (by the statement count, not a draw) a mask over axis 0 alone, from the
         # first column: x[x[:, 0] > 0] picks whole rows (the backends' compress_rows).
         row = x
         if v.ndim >= 2 and all(v.shape[1:]) and self.respell():
             row = f"{x}[:{', 0' * (v.ndim - 1)}]"
+        self.mask_of = "full" if row == x else "row"
         return self.choice([f"{row} > 0", f"xp.isnan({row})", f"{row} != {row}"]) \
             if v.dtype.kind != "c" or self.chance(0.5) else f"{row} == 0"
 
@@ -463,7 +466,14 @@ class Builder(LinalgFftMakers):
         # accel: basic indexing, a view.
         w = key.split(" % ")[0] if " % " in key else None
         kind = "view" if w in self.env and self.env[w].ndim == 0 else "value"
-        return self.define(f"{x}[{key}]", self.uses_of(f"{x}[{key}]"), kind=kind)
+        text = f"{x}[{key}]"
+        # compress and extract pick what the mask picks; spelt so by the statement count, not a
+        # draw, so every seed keeps its values.
+        if self.mask_of == "row" and len(self.env) % 4 == 1:
+            text = f"xp.compress({key}, {x}, axis=0)"
+        elif self.mask_of == "full" and len(self.env) % 4 == 0:
+            text = f"xp.extract({key}, {x})"
+        return self.define(text, self.uses_of(text), kind=kind)
 
     def take(self):
         x = self.pick(lambda v: v.ndim > 0 and v.shape[-1] > 0)
