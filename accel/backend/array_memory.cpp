@@ -4,6 +4,7 @@
 
 #include "accel/backend/backend.h"
 #include "accel/core/array.h"
+#include "accel/core/array_impl_cache.h"
 #include "accel/device_src/scalar_ops.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/profiler.h"
@@ -26,7 +27,7 @@ Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
   for (int64_t d : shape)
     if (d < 0)
       throw ShapeError("[empty] negative dimension in shape " + shape_str(shape));
-  auto impl = std::make_shared<ArrayImpl>();
+  auto impl = new_array_impl();
   impl->shape = shape;
   impl->strides = contiguous_strides(shape);
   impl->dtype = dtype;

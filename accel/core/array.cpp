@@ -1,4 +1,5 @@
 #include "accel/core/array.h"
+#include "accel/core/array_impl_cache.h"
 
 #include <algorithm>
 #include <cstring>
@@ -49,7 +50,7 @@ void Buffer::share_with_foreign_writers() {
 }
 
 Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node) {
-  auto impl = std::make_shared<ArrayImpl>();
+  auto impl = new_array_impl();
   impl->shape = shape;
   impl->strides = contiguous_strides(shape);
   impl->dtype = dtype;
@@ -74,7 +75,7 @@ Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared
 
 Array Array::view_of(const Array& base, Shape shape, Strides strides, int64_t offset) {
   base.eval();
-  auto impl = std::make_shared<ArrayImpl>();
+  auto impl = new_array_impl();
   impl->shape = std::move(shape);
   impl->strides = std::move(strides);
   impl->offset = offset;
@@ -85,9 +86,21 @@ Array Array::view_of(const Array& base, Shape shape, Strides strides, int64_t of
   return Array(std::move(impl));
 }
 
+Array Array::view_copy(const Array& base) {
+  if (base.is_pending()) base.eval();
+  const ArrayImpl& b = *base.impl();
+  auto impl = new_array_impl(b.shape, b.strides);
+  impl->offset = b.offset;
+  impl->dtype = b.dtype;
+  impl->device = b.device;
+  impl->buffer = b.buffer;
+  impl->read_only = b.read_only;
+  return Array(std::move(impl));
+}
+
 Array Array::from_buffer(std::shared_ptr<Buffer> buffer, const Shape& shape, const Strides& strides,
                          int64_t offset, Dtype dtype) {
-  auto impl = std::make_shared<ArrayImpl>();
+  auto impl = new_array_impl();
   impl->shape = shape;
   impl->strides = strides;
   impl->offset = offset;

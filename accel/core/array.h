@@ -21,14 +21,21 @@ class Array;
 // A pending elementwise computation (DESIGN.md "Evaluation"): evaluated when data is needed.
 // Inputs keep their own shapes and dtypes; broadcasting and casts to `compute` happen at eval.
 struct Node {
-  OpId op;
-  Dtype compute;             // dtype the op's loop runs in (inputs are cast to it)
+  Node() {}  // as ArrayImpl's: no zeroing of the whole node before the member initialisers
+  OpId op{};
+  Dtype compute{};           // dtype the op's loop runs in (inputs are cast to it)
   std::vector<Array> inputs;
   int depth = 1;             // longest chain of pending nodes below, capped (eval.cpp)
   int64_t profile_id = 0;    // its op event while profiling (runtime/profiler.h), else 0
 };
 
 struct ArrayImpl {
+  // User-provided, so that make_shared's value-initialisation runs only the member
+  // initialisers: an implicit constructor makes it zero all 264 bytes first (a `rep stos` that
+  // cost every new array, view or result, ~15 ns).
+  ArrayImpl() {}
+  ArrayImpl(const Shape& s, const Strides& st) : shape(s), strides(st) {}
+
   Shape shape;
   Strides strides;  // in elements
   int64_t offset = 0;  // in elements from the buffer start
@@ -62,6 +69,10 @@ class Array {
   static Array pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node);
   // A view of `base`'s buffer (base is evaluated first).
   static Array view_of(const Array& base, Shape shape, Strides strides, int64_t offset);
+  // A view of `base`'s buffer with base's own layout, for the caller to re-describe through
+  // impl() (drop an axis, narrow one) before it is shared: the common views edit it in place
+  // instead of building a Shape and Strides on the side and moving them in.
+  static Array view_copy(const Array& base);
   // Wrap memory owned elsewhere (zero copy).
   static Array from_buffer(std::shared_ptr<Buffer> buffer, const Shape& shape,
                            const Strides& strides, int64_t offset, Dtype dtype);

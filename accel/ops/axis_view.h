@@ -7,28 +7,30 @@ namespace accel {
 
 // x[..., start:stop, ...] on `axis` (already normalized; 0 <= start <= stop <= x.shape(axis)).
 inline Array axis_slice(const Array& x, int axis, int64_t start, int64_t stop) {
-  Shape shape = x.shape();
-  shape[axis] = stop - start;
-  return Array::view_of(x, std::move(shape), x.strides(), x.offset() + start * x.strides()[axis]);
+  Array v = Array::view_copy(x);
+  ArrayImpl& view = *v.impl();
+  view.shape[axis] = stop - start;
+  view.offset += start * view.strides[axis];
+  return v;
 }
 
 // x[..., k, ...] on `axis`: the axis removed (0 <= k < x.shape(axis)).
 inline Array axis_index(const Array& x, int axis, int64_t k) {
-  Shape shape = x.shape();
-  Strides strides = x.strides();
-  const int64_t offset = x.offset() + k * strides[axis];
-  shape.erase(shape.begin() + axis);
-  strides.erase(strides.begin() + axis);
-  return Array::view_of(x, std::move(shape), std::move(strides), offset);
+  Array v = Array::view_copy(x);
+  ArrayImpl& view = *v.impl();
+  view.offset += k * view.strides[axis];
+  view.shape.erase(view.shape.begin() + axis);
+  view.strides.erase(view.strides.begin() + axis);
+  return v;
 }
 
 // x with a new axis of `size` and `stride` (in elements; 0 repeats the data) before `pos`.
 inline Array insert_axis(const Array& x, int pos, int64_t size, int64_t stride) {
-  Shape shape = x.shape();
-  Strides strides = x.strides();
-  shape.insert(shape.begin() + pos, size);
-  strides.insert(strides.begin() + pos, stride);
-  return Array::view_of(x, std::move(shape), std::move(strides), x.offset());
+  Array v = Array::view_copy(x);
+  ArrayImpl& view = *v.impl();
+  view.shape.insert(view.shape.begin() + pos, size);
+  view.strides.insert(view.strides.begin() + pos, stride);
+  return v;
 }
 
 // x with `axis` (of length outer * inner) seen as two axes (outer, inner), in C order.

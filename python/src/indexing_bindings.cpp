@@ -154,12 +154,12 @@ std::optional<Array> basic_getitem(const Array& x, PyObject* key) {
     }
     // Python's own clamping (slice.indices), as the general path's resolve().
     const Py_ssize_t length = PySlice_AdjustIndices(static_cast<Py_ssize_t>(n), &start, &stop, step);
-    Shape shape = x.shape();
-    Strides strides = x.strides();
-    shape[0] = length;
-    strides[0] *= step;
-    const int64_t offset = x.offset() + (length > 0 ? start * x.strides()[0] : 0);
-    return Array::view_of(x, std::move(shape), std::move(strides), offset);
+    Array v = Array::view_copy(x);
+    ArrayImpl& view = *v.impl();
+    if (length > 0) view.offset += start * view.strides[0];
+    view.shape[0] = length;
+    view.strides[0] *= step;
+    return v;
   }
   if (key == Py_None) return insert_axis(x, 0, 1, 0);
   return std::nullopt;

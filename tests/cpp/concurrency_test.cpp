@@ -20,6 +20,7 @@
 #include "accel/backend/cpu/host_jit.h"
 #include "accel/backend/cpu/thread_pool.h"
 #include "accel/ir/fuse.h"
+#include "accel/ops/axis_view.h"
 #include "accel/runtime/kernel_cache.h"
 
 namespace fs = std::filesystem;
@@ -158,6 +159,38 @@ TEST(HostAllocatorConcurrency, blocks_handed_to_threads_at_once_never_overlap) {
     }
   });
   EXPECT_EQ(alloc.stats().in_use, in_use_before);
+}
+
+// Array descriptions (ArrayImpl) come from a per-thread cache of freed blocks
+// (core/array_impl_cache.h). Views made on one thread and dropped on another put their blocks in
+// the other thread's cache, which hands them out again: a block in two places at once would show
+// here as a view with another view's offset or shape.
+TEST(ArrayImplCacheConcurrency, views_dropped_on_other_threads_never_share_a_description) {
+  const Array x = reshape(arange(0, 1000, 1, Dtype::int64, Device::cpu()), {10, 100});
+  x.eval();
+  std::vector<Array> handed[kThreads];
+  std::atomic<int> ready{0};
+  on_threads([&](int t) {
+    for (int i = 0; i < 300; ++i) handed[t].push_back(axis_index(x, 0, (i + t) % 10));
+    ready.fetch_add(1);
+    while (ready.load() < kThreads) std::this_thread::yield();
+    // Drop another thread's views (their blocks join this thread's cache) while making new
+    // ones, and check both.
+    std::vector<Array>& theirs = handed[(t + 1) % kThreads];
+    std::vector<Array> mine;
+    for (int i = 0; i < 300; ++i) {
+      const int64_t row = (i + (t + 1) % kThreads) % 10;
+      ASSERT_EQ(theirs[i].shape(), Shape{100});
+      ASSERT_EQ(theirs[i].offset(), row * 100);
+      theirs[i] = Array();
+      mine.push_back(axis_index(x, 0, i % 10));
+      ASSERT_EQ(mine.back().offset(), (i % 10) * 100);
+    }
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_EQ(mine[i].shape(), Shape{100});
+      ASSERT_EQ(axis_index(mine[i], 0, 7).item<int64_t>(), (i % 10) * 100 + 7);
+    }
+  });
 }
 
 TEST(KernelCacheConcurrency, threads_sharing_one_cache_never_see_a_wrong_or_partial_entry) {
