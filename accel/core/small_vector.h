@@ -148,7 +148,8 @@ class SmallVector {
   T* erase(const T* first, const T* last) {
     const size_t at = static_cast<size_t>(first - data_);
     const size_t n = static_cast<size_t>(last - first);
-    std::memmove(data_ + at, data_ + at + n, (size_ - at - n) * sizeof(T));
+    // The last elements (x[i] of a vector's only axis): nothing to move, no memmove call.
+    if (at + n < size_) std::memmove(data_ + at, data_ + at + n, (size_ - at - n) * sizeof(T));
     size_ -= n;
     return data_ + at;
   }

@@ -13,6 +13,9 @@
 #include "fast_methods.h"
 
 namespace accel::py {
+
+PyTypeObject* ndarray_type = nullptr;
+
 namespace {
 
 nb::object not_implemented() { return nb::borrow(Py_NotImplemented); }
@@ -21,7 +24,7 @@ nb::object not_implemented() { return nb::borrow(Py_NotImplemented); }
 // holding accel chunks): accel's operators leave it to that type's reflected operator, as
 // NEP 13 asks, instead of converting it (which would compute a whole Dask graph into one array).
 bool foreign_duck_array(nb::handle other) {
-  if (nb::isinstance<Array>(other) || PyFloat_Check(other.ptr()) || PyLong_Check(other.ptr()) ||
+  if (is_ndarray(other) || PyFloat_Check(other.ptr()) || PyLong_Check(other.ptr()) ||
       PyComplex_Check(other.ptr()) || PyBool_Check(other.ptr()))
     return false;
   nb::handle type = other.type();
@@ -247,6 +250,7 @@ void init_array(nb::module_& m) {
                         nb::pooled(256),
 #endif
                         "An N-d array on a device (NumPy / Array API semantics).");
+  ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   cls.def_prop_ro("shape", [](const Array& a) { return shape_tuple(a.shape()); })
       .def_prop_ro("dtype", &Array::dtype)
       .def_prop_ro("device", &Array::device)

@@ -23,6 +23,17 @@ struct type_caster<accel::SmallVector<T, N>> : list_caster<accel::SmallVector<T,
 
 namespace accel::py {
 
+// The Python type accel.ndarray, set as soon as init_array binds it.
+extern PyTypeObject* ndarray_type;
+// nb::isinstance<Array> without nanobind's search for the bound type: every operand of every
+// call is checked, often twice.
+inline bool is_ndarray(nb::handle h) {
+  PyTypeObject* t = Py_TYPE(h.ptr());
+  return t == ndarray_type || PyType_IsSubtype(t, ndarray_type);
+}
+// The array an ndarray Python object holds (the caller has checked the type).
+inline const Array& array_of(PyObject* o) { return *nb::inst_ptr<Array>(nb::handle(o)); }
+
 void init_errors(nb::module_& m);
 void init_dtype(nb::module_& m);
 void init_array(nb::module_& m);

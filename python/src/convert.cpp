@@ -342,12 +342,12 @@ std::optional<Device> to_optional_device(nb::handle obj) {
 
 Device device_of(std::initializer_list<nb::handle> objs) {
   for (nb::handle h : objs)
-    if (nb::isinstance<Array>(h)) return nb::cast<const Array&>(h).device();
+    if (is_ndarray(h)) return array_of(h.ptr()).device();
   return default_device();
 }
 
 Array to_operand(nb::handle obj, Device device) {
-  if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
+  if (is_ndarray(obj)) return array_of(obj.ptr());
   if (is_python_scalar(obj)) return python_scalar(obj, true, device);
   return asarray(obj, std::nullopt, device, std::nullopt);
 }
@@ -356,8 +356,8 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
               std::optional<bool> copy) {
   Array a;
   bool fresh = false;  // a is new memory nobody else sees
-  if (nb::isinstance<Array>(obj)) {
-    a = nb::cast<Array>(obj);
+  if (is_ndarray(obj)) {
+    a = array_of(obj.ptr());
   } else if (is_python_scalar(obj) && !dtype) {
     // (With a dtype, NumPy's path below checks the value against it: 300 as int8 raises
     // OverflowError instead of wrapping to 44.)
@@ -488,7 +488,7 @@ std::optional<std::vector<int64_t>> to_axes(nb::handle obj) {
 }
 
 Array to_array(nb::handle obj) {
-  if (nb::isinstance<Array>(obj)) return nb::cast<Array>(obj);
+  if (is_ndarray(obj)) return array_of(obj.ptr());
   return asarray(obj, std::nullopt, std::nullopt, std::nullopt);
 }
 

@@ -14,9 +14,6 @@
 
 namespace accel::py {
 
-// The array an ndarray Python object holds (the caller has checked the type).
-inline const Array& array_of(PyObject* o) { return *nb::inst_ptr<Array>(nb::handle(o)); }
-
 // A fast path is a function object without state (a lambda without captures) called as
 // `PyObject* (PyObject* self, PyObject* const* args, Py_ssize_t nargs)`, self being the array
 // for methods and the module for functions: the result of the call with these positional

@@ -13,12 +13,6 @@
 namespace accel::py {
 namespace {
 
-PyTypeObject* array_type = nullptr;
-
-bool is_array(PyObject* o) {
-  return Py_TYPE(o) == array_type || PyType_IsSubtype(Py_TYPE(o), array_type);
-}
-
 // Calls the method `name` of `self` (the nanobind function in the type's dictionary).
 PyObject* call_method(PyObject* self, const char* name, PyObject* arg) {
   nb::str method(name);
@@ -41,7 +35,7 @@ ACCEL_SLOT_NAMES(matmul, "matmul")
 // x <op> y: x.__op__(y) when x is an accel array, else y.__rop__(x) (Python calls the slot of
 // either operand's type with the operands in their order).
 template <BinaryFn F> PyObject* number_slot(PyObject* x, PyObject* y) {
-  const bool left = is_array(x);
+  const bool left = is_ndarray(x);
   PyObject* self = left ? x : y;
   PyObject* other = left ? y : x;
   try {
@@ -205,7 +199,7 @@ PyGetSetDef getters[] = {
 
 void init_operator_slots(nb::module_&) {
   nb::handle cls = nb::type<Array>();
-  array_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
+  PyTypeObject* array_type = ndarray_type;
   // Properties as getset descriptors, set through the type's dictionary (a supported way).
   for (PyGetSetDef& def : getters) {
     nb::object descr = nb::steal(PyDescr_NewGetSet(array_type, &def));

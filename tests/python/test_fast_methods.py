@@ -115,3 +115,59 @@ def test_fast_functions_keep_documentation_and_pickle():
     assert "uninitialised" in ac.empty.__doc__.lower()
     assert pickle.loads(pickle.dumps(ac.zeros)) is ac.zeros  # Dask ships functions by name
     assert ac.zeros.__module__ == "accel._core"
+
+
+def _registry_ops():
+    return [(name, arity) for name, arity, *_ in ac._core._op_registry() if name != "cast"]
+
+
+def test_every_elementwise_function_positional_call_is_the_full_paths(device):
+    """add(a, b), sqrt(x): the positional call (fast path) gives the same values, dtype and
+    shape as the full function (keywords) and as NumPy's ufunc where NumPy has one."""
+    xn = np.array([0.5, -1.0, 2.0, 0.0, 3.5], dtype=np.float32)
+    yn = np.array([1.5, 2.0, -0.5, 4.0, 1.0], dtype=np.float32)
+    ints = np.array([3, 5, 12, 1, 7], dtype=np.int32)  # no 0: NumPy's int x // 0 is garbage
+    for name, arity in _registry_ops():
+        fn = getattr(ac, name)
+        full = ac._core._full_functions[name]
+        for first, second in ([xn, yn], [ints, ints[::-1]]):
+            operands = [first > 1, first, second] if name == "where" else [first, second]
+            args = [ac.asarray(o, device=device) for o in operands[:arity]]
+            try:
+                want = full(*args, out=None)
+            except Exception as e:  # the op does not take these dtypes: same error both ways
+                with pytest.raises(type(e)):
+                    fn(*args)
+                continue
+            got = fn(*args)
+            assert got.dtype == want.dtype and got.shape == want.shape, name
+            np.testing.assert_array_equal(ac.asnumpy(got.to_device("cpu")),
+                                          ac.asnumpy(want.to_device("cpu")), err_msg=name)
+            ufunc = getattr(np, name, None)
+            if isinstance(ufunc, np.ufunc) and ufunc.nin == arity and name not in ("ldexp",):
+                with np.errstate(all="ignore"):
+                    ref = ufunc(*[ac.asnumpy(a.to_device("cpu")) for a in args])
+                np.testing.assert_allclose(ac.asnumpy(got.to_device("cpu")), ref, rtol=2e-6,
+                                           equal_nan=True, err_msg=name)
+
+
+def test_elementwise_fast_path_errors_and_mixed_operands_are_the_full_paths(device):
+    a = ac.asarray([1.0, 2.0, 3.0], device=device)
+    # Python scalars, lists and NumPy arrays as operands (converted as on the full path).
+    np.testing.assert_array_equal(ac.asnumpy(ac.add(a, 1).to_device("cpu")), [2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(ac.asnumpy(ac.maximum([0, 5, 1], a).to_device("cpu")),
+                                  [1.0, 5.0, 3.0])
+    assert ac.multiply(a, 2).dtype == a.dtype  # a Python int stays weak (NEP 50)
+    with pytest.raises(TypeError):
+        ac.add(a)  # too few: the full path's signature error
+    with pytest.raises(TypeError):
+        ac.sqrt(a, a)  # too many
+    with pytest.raises(ValueError, match="broadcast"):
+        ac.add(a, ac.ones(4, device=device))
+    with pytest.raises(TypeError):
+        ac.bitwise_and(a, a)  # no float loop
+    with pytest.raises(TypeError):
+        ac.sin("abc")
+    out = ac.empty(3, device=device)
+    assert ac.add(a, a, out=out) is out  # keywords: the full path
+    assert "out" in ac.add.__doc__ and ac.add.__module__ == "accel._core"
