@@ -88,8 +88,8 @@ Index to_index(nb::handle h, Device device) {
     return Slice{slice_part(s->start), slice_part(s->stop), slice_part(s->step)};
   }
   if (PyBool_Check(p)) return Array::scalar(p == Py_True, false, device);
-  if (nb::isinstance<Array>(h)) {
-    Array a = nb::cast<Array>(h);
+  if (is_ndarray(h)) {
+    const Array& a = array_of(p);
     // accel has no scalars: a 0-d integer array stands where NumPy has an integer scalar (the
     // result of a reduction, or of arithmetic on 0-d values), which NumPy indexes with as with
     // an int: basic indexing, a view. (NumPy's own 0-d arrays stay advanced, below: a copy.)
