@@ -4,6 +4,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -217,9 +218,10 @@ Array matrix_transpose_of(const Array& a) {
 }  // namespace
 
 Array transpose_all(const Array& a) {
-  Shape s(a.shape().rbegin(), a.shape().rend());
-  Strides st(a.strides().rbegin(), a.strides().rend());
-  return Array::view_of(a, std::move(s), std::move(st), a.offset());
+  Array v = Array::view_copy(a);
+  std::reverse(v.impl()->shape.begin(), v.impl()->shape.end());
+  std::reverse(v.impl()->strides.begin(), v.impl()->strides.end());
+  return v;
 }
 
 void init_array(nb::module_& m) {
