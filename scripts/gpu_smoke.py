@@ -9,6 +9,7 @@ verdict only (0 usable, 2 not): the other stages of gpu-check ask it first."""
 
 import sys
 import time
+import traceback
 
 import numpy as np
 
@@ -282,6 +283,9 @@ def run_family(name, fn):
     except Exception as e:  # noqa: BLE001 - each failure is reported and the rest still run
         first = (str(e).strip().split("\n") or [""])[0][:400]
         print(f"{name:30s} FAIL {time.perf_counter() - t0:6.2f} s  {type(e).__name__}: {first}")
+        # The whole message and where it came from, for the log (a device is rarely lent: one
+        # run has to say enough to fix the failure without another).
+        print("\n".join("    " + line for line in traceback.format_exc().rstrip().split("\n")))
         return False
     print(f"{name:30s} ok   {time.perf_counter() - t0:6.2f} s")
     return True

@@ -25,7 +25,8 @@ __all__ = [
     "get_device_properties", "synchronize", "memory_info", "memory_stats", "free_cached",
     "set_memory_limit", "memory_limit", "pinned_empty",
     "copy_to_host", "copy_from_host", "Stream",
-    "Event", "current_stream", "default_stream", "compile", "compile_stats", "RawKernel",
+    "Event", "current_stream", "default_stream", "compile", "compile_stats", "compile_target",
+    "RawKernel",
     "RawModule",
 ]
 
@@ -76,6 +77,7 @@ current_stream = _cuda.current_stream
 default_stream = _cuda.default_stream
 compile = _cuda.compile
 compile_stats = _cuda.compile_stats
+compile_target = _cuda.compile_target
 CompiledModule = _cuda.CompiledModule
 
 

@@ -658,3 +658,19 @@ class TestOnGpu:
         assert abs(float(accel.asnumpy(r)) - exact) <= 64 * np.finfo(np.float32).eps * exact
         assert abs(accel.asnumpy(c)[-1] - exact) <= 1e-4 * exact
         np.testing.assert_array_equal(accel.asnumpy(n), np.nonzero(x > 0.5)[0])
+
+
+def test_every_accel_cuda_name_the_environment_report_uses_exists():
+    """accel info's CUDA section calls accel.cuda functions only when a driver is present, so a
+    missing name (compile_target was one, found on the first GPU run) shows nowhere else."""
+    import ast
+    import inspect
+
+    import accel._cuda_info as info
+
+    tree = ast.parse(inspect.getsource(info))
+    used = {n.attr for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "_cuda"}
+    assert "compile_target" in used and "driver_info" in used
+    missing = sorted(name for name in used if not hasattr(accel.cuda, name))
+    assert not missing, f"accel.cuda lacks {missing}"

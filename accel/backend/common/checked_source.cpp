@@ -6,9 +6,18 @@
 namespace accel::plan {
 namespace {
 
-const std::regex kGlobalFunction(R"(\b__global__\s+void\s+(?:__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)\s*)?(\w+)\s*\()");
-const std::regex kPointerParameter(
+// The patterns are compiled on first use, not while the library loads: compiling a std::regex
+// in a static initialiser crashed the import on the H200 machine when NumPy was imported first
+// (a segfault in the bracket matcher's locale setup inside dlopen).
+const std::regex& global_function_re() {
+  static const std::regex r(R"(\b__global__\s+void\s+(?:__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)\s*)?(\w+)\s*\()");
+  return r;
+}
+const std::regex& pointer_parameter_re() {
+  static const std::regex r(
     R"(^(\s*)([^*]*?)\s*\*\s*(?:__restrict__|__restrict|restrict)?\s*(\w+)(\s*)$)");
+  return r;
+}
 
 }  // namespace
 
@@ -53,7 +62,7 @@ CheckedSource checked_kernel_parameters(const std::string& source) {
     std::string kernel;
   };
   std::vector<List> lists;
-  for (auto it = std::sregex_iterator(scan.begin(), scan.end(), kGlobalFunction);
+  for (auto it = std::sregex_iterator(scan.begin(), scan.end(), global_function_re());
        it != std::sregex_iterator(); ++it) {
     const size_t open = static_cast<size_t>(it->position(0) + it->length(0));  // after '('
     int depth = 1;
@@ -76,7 +85,7 @@ CheckedSource checked_kernel_parameters(const std::string& source) {
       if (c != ',' || depth > 0) continue;
       const std::string param = source.substr(start, i - start);
       std::smatch m;
-      if (std::regex_match(param, m, kPointerParameter)) {
+      if (std::regex_match(param, m, pointer_parameter_re())) {
         params += m[1].str() + "::accel_simt::Checked<" + m[2].str() + "> " + m[3].str() + m[4].str();
         checked.push_back(number);
       } else {

@@ -63,17 +63,33 @@ constexpr Unsupported kUnsupported[] = {
     {R"(<<<)", {"<<<"}, "a kernel launching kernels (dynamic parallelism) cannot run on the CPU"},
 };
 
+// The patterns are compiled on first use, not while the library loads (see checked_source.cpp).
 // Includes whose content the prelude provides (or that only NVRTC has).
-const std::regex kProvidedInclude(
+const std::regex& provided_include_re() {
+  static const std::regex r(
     R"(^[ \t]*#[ \t]*include[ \t]*[<"](cuda_fp16\.h|cuda_runtime\.h|cuda_runtime_api\.h|cuda\.h|device_launch_parameters\.h|device_functions\.h|sm_\d+_intrinsics\.h|math_constants\.h|cassert|assert\.h)[>"][^\n]*)",
     std::regex::multiline);
-const std::regex kBarrierNames(
+  return r;
+}
+const std::regex& barrier_names_re() {
+  static const std::regex r(
     R"(\b(__syncthreads\w*|__syncwarp|__shfl\w*_sync|__shfl\w*|__ballot_sync|__any_sync|__all_sync|__activemask|__match_any_sync|__reduce_\w+_sync)\b)");
-const std::regex kExternShared(R"(\bextern\s+__shared__\s+([^;\[\]]*?)\s*\b(\w+)\s*\[\s*\]\s*;)");
-const std::regex kAlign(R"(__align__\s*\(\s*\d+\s*\))");
+  return r;
+}
+const std::regex& extern_shared_re() {
+  static const std::regex r(R"(\bextern\s+__shared__\s+([^;\[\]]*?)\s*\b(\w+)\s*\[\s*\]\s*;)");
+  return r;
+}
+const std::regex& align_re() {
+  static const std::regex r(R"(__align__\s*\(\s*\d+\s*\))");
+  return r;
+}
 // Group 1: the __launch_bounds__ arguments (parentheses nested once), group 2: the name.
-const std::regex kGlobalFunction(
+const std::regex& global_function_re() {
+  static const std::regex r(
     R"(\b__global__\s+void\s+(?:__launch_bounds__\s*\(((?:[^()]|\([^()]*\))*)\)\s*)?(\w+)\s*\()");
+  return r;
+}
 
 // Whether `pos` lies in a function body: inside a brace that does not open a namespace, an
 // extern "C" block, a class or an enum (or inside a block within such a body).
@@ -206,8 +222,8 @@ PreparedSource prepare_cuda_source(const std::string& source, const std::string&
   }
 
   PreparedSource out;
-  for_each_match_at(scan, "__", kBarrierNames, [&](const std::smatch&, size_t) { out.fibers = true; });
-  for_each_match_at(scan, "__global__", kGlobalFunction, [&](const std::smatch& m, size_t at) {
+  for_each_match_at(scan, "__", barrier_names_re(), [&](const std::smatch&, size_t) { out.fibers = true; });
+  for_each_match_at(scan, "__global__", global_function_re(), [&](const std::smatch& m, size_t at) {
     // A template kernel (`template <...> __global__`) needs a name expression.
     size_t p = at;
     while (p > 0 && std::isspace(static_cast<unsigned char>(scan[p - 1]))) --p;
@@ -230,16 +246,16 @@ PreparedSource prepare_cuda_source(const std::string& source, const std::string&
     const size_t line = source.rfind('\n', at) == std::string::npos ? 0 : source.rfind('\n', at) + 1;
     std::smatch m;
     using namespace std::regex_constants;
-    if (std::regex_search(source.begin() + static_cast<long>(line), source.end(), m, kProvidedInclude,
+    if (std::regex_search(source.begin() + static_cast<long>(line), source.end(), m, provided_include_re(),
                           line == 0 ? match_continuous : match_continuous | match_prev_avail))
       edits.push_back({line, static_cast<size_t>(m.length(0)), ""});
   }
-  for_each_match_at(scan, "extern", kExternShared, [&](const std::smatch& m, size_t pos) {
+  for_each_match_at(scan, "extern", extern_shared_re(), [&](const std::smatch& m, size_t pos) {
     static const std::regex space(R"(\s+)");
     std::string type = std::regex_replace(
         std::regex_replace(source.substr(pos + static_cast<size_t>(m.position(1)),
                                          static_cast<size_t>(m.length(1))),
-                           kAlign, ""),
+                           align_re(), ""),
         space, " ");
     type.erase(0, type.find_first_not_of(' '));
     type.erase(type.find_last_not_of(' ') + 1);
