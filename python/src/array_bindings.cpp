@@ -372,8 +372,17 @@ void init_array(nb::module_& m) {
   }, nb::arg("x"), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
      "An accel array of a DLPack producer's memory (zero copy unless copy=True or another "
      "device is asked for).");
-  m.def("asnumpy", [](const Array& a) { return to_numpy_view(to_device(a, Device::cpu())); },
-        "A NumPy array with the values of `a` (a copy for GPU arrays, a view for CPU ones).");
+  // As cupy.asnumpy: any array-like goes in (a NumPy array comes back as it is), so host code
+  // can call it on whatever it holds.
+  m.def("asnumpy", [](nb::handle a) -> nb::object {
+    if (is_ndarray(a)) return to_numpy_view(to_device(array_of(a.ptr()), Device::cpu()));
+    // Kept for the process (released after the interpreter, a static nb::object would crash).
+    static PyObject* np_asarray =
+        nb::object(nb::module_::import_("numpy").attr("asarray")).release().ptr();
+    return nb::borrow(np_asarray)(a);
+  }, nb::arg("a"),
+        "A NumPy array with the values of `a` (a copy for GPU arrays, a view for CPU ones; "
+        "NumPy arrays and other array-likes through numpy.asarray).");
   m.def("_readonly_view", [](const Array& a) {
     return to_numpy_view(to_device(a, Device::cpu()), /*writable=*/false);
   }, "asnumpy as a read-only view (printing, pickling): the array stays lazy-friendly.");

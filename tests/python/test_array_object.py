@@ -184,3 +184,16 @@ def test_can_cast_is_numpys_safe_casting(a):
 def test_constants():
     assert ac.e == math.e and ac.pi == math.pi and ac.inf == math.inf and math.isnan(ac.nan)
     assert ac.newaxis is None
+
+
+def test_asnumpy_takes_any_array_like_as_cupy_does(device):
+    """accel.asnumpy of an accel array copies or views it; of a NumPy array it is that array;
+    of a list or scalar, numpy.asarray's result (cupy.asnumpy's contract)."""
+    xn = np.arange(6.0).reshape(2, 3)
+    x = ac.asarray(xn, device=device)
+    np.testing.assert_array_equal(ac.asnumpy(x), xn)
+    np.testing.assert_array_equal(ac.asnumpy(x[:, ::2]), xn[:, ::2])
+    assert ac.asnumpy(xn) is xn
+    assert ac.asnumpy([1, 2]).tolist() == [1, 2] and ac.asnumpy(2.5).shape == ()
+    with pytest.raises(TypeError):
+        ac.asnumpy()
