@@ -97,10 +97,13 @@ Array Array::host_mirror() const {
     (ext < 0 ? lo : hi) += ext;
   }
   const auto item = static_cast<int64_t>(itemsize());
-  auto host = backend_for(Device::cpu()).allocate(static_cast<size_t>((hi - lo + 1) * item));
+  const auto span = static_cast<size_t>((hi - lo + 1) * item);
+  auto host = backend_for(Device::cpu()).allocate(span);
+  // The span, not host->nbytes(): the host block may be larger (a size class), and reading
+  // that much from the device runs past its allocation (CUDA_ERROR_INVALID_VALUE on the H200
+  // for a [::MiB] view of 100 MiB).
   backend_for(device()).copy_to_host(host->data(),
-                                     static_cast<char*>(impl_->buffer->data()) + lo * item,
-                                     host->nbytes());
+                                     static_cast<char*>(impl_->buffer->data()) + lo * item, span);
   return from_buffer(host, shape(), strides(), offset() - lo, dtype());
 }
 

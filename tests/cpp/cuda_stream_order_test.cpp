@@ -186,6 +186,25 @@ TEST_F(StreamOrder, pools_are_keyed_by_stream_id_not_by_the_reused_handle) {
   EXPECT_TRUE(races().empty()) << joined(races()) << "\n" << log();
 }
 
+// host_mirror copies the bytes a view spans into a host block, which the host allocator may
+// round up to a size class; copying the block's size instead of the span read past the end of
+// the device allocation (CUDA_ERROR_INVALID_VALUE on the H200, x[::MiB] of 100 MiB). 6M floats
+// get a 24 MiB segment of their own; x[1000:] spans 24 MiB - 4000 bytes, a host block of 24 MiB.
+TEST_F(StreamOrder, a_views_host_copy_reads_only_the_span_it_covers) {
+  const size_t n = 6u << 20;
+  Array x = upload(n);
+  for (int64_t start : {int64_t{1000}, int64_t{1}}) {
+    Array tail = getitem(x, std::vector<accel::Index>{accel::Slice{start, std::nullopt, std::nullopt}});
+    std::vector<float> got = to_device(tail, Device::cpu()).to_vector<float>();
+    ASSERT_EQ(got.size(), n - static_cast<size_t>(start));
+    EXPECT_EQ(got.front(), static_cast<float>(start));
+    EXPECT_EQ(got.back(), static_cast<float>(n - 1));
+  }
+  Array strided = getitem(x, std::vector<accel::Index>{accel::Slice{int64_t{7}, std::nullopt, int64_t{1000}}});
+  std::vector<float> got = to_device(strided, Device::cpu()).to_vector<float>();
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], static_cast<float>(7 + 1000 * i));
+}
+
 TEST_F(StreamOrder, copy_on_a_stream_waits_for_earlier_kernels_on_the_default_stream) {
   cu::Stream s = cu::Stream::create(0, /*non_blocking=*/true);
   Array a = upload(1000);

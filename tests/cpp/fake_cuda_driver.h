@@ -163,6 +163,16 @@ inline bool is_device(uintptr_t p) {
   return p < it->first + it->second;
 }
 
+// Whether [p, p + n) lies inside one allocation, as the real driver checks a copy's device
+// range (CUDA_ERROR_INVALID_VALUE when it runs past the end).
+inline bool device_range_ok(uintptr_t p, size_t n) {
+  auto& mem = state().device_memory;
+  auto it = mem.upper_bound(p);
+  if (it == mem.begin()) return false;
+  --it;
+  return p + n <= it->first + it->second;
+}
+
 inline bool has_context(const char* call) {
   if (current_context) return true;
   ++state().missing_context;
@@ -311,6 +321,8 @@ inline CUresult copy(uintptr_t dst, uintptr_t src, size_t n, CUstream h, const c
   std::lock_guard<std::recursive_mutex> lock(state().mutex);
   size_t s;
   if (!stream_index(h, &s)) return kInvalidHandle;
+  if ((is_device(src) && !device_range_ok(src, n)) || (is_device(dst) && !device_range_ok(dst, n)))
+    return CUDA_ERROR_INVALID_VALUE;
   const uint64_t tick = begin_work(s);
   if (is_device(src)) access(s, tick, src, src + n, false, std::string(what) + " reading");
   if (is_device(dst)) access(s, tick, dst, dst + n, true, std::string(what) + " writing");
