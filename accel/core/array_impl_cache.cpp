@@ -6,13 +6,14 @@ namespace accel {
 namespace {
 
 #if defined(__SANITIZE_ADDRESS__)
-constexpr int kCapacity = 64;
+#define ACCEL_IMPL_CACHE_OFF 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-constexpr int kCapacity = 64;
-#else
-constexpr int kCapacity = 64;
+#define ACCEL_IMPL_CACHE_OFF 1
 #endif
+#endif
+#ifdef ACCEL_IMPL_CACHE_OFF
+constexpr int kCapacity = 0;  // AddressSanitizer sees every block freed and reused
 #else
 constexpr int kCapacity = 64;
 #endif
