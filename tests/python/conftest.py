@@ -57,7 +57,11 @@ HAVE_CXX = bool(shutil.which(os.environ.get("ACCEL_CXX") or "c++") or shutil.whi
 NO_CXX_REASON = "no C++ compiler on PATH (kernels on the CPU need one)"
 
 
+_CONFIG = {}
+
+
 def pytest_configure(config):
+    _CONFIG["config"] = config
     config.addinivalue_line("markers", "cxx(note=None): needs a host C++ compiler (kernels on the "
                             "CPU); skipped without one, the note added to the reason")
 
@@ -71,3 +75,32 @@ def pytest_collection_modifyitems(config, items):
             note = marker.kwargs.get("note")
             reason = NO_CXX_REASON[:-1] + f"; {note})" if note else NO_CXX_REASON
             item.add_marker(pytest.mark.skip(reason=reason))
+
+
+# ACCEL_TEST_FAILURE_LOG=path: each failed test (and each test slower than 10 s) is appended to
+# that file the moment its report arrives, with its traceback, so a run cut off by a time limit
+# (scripts/gpu-check on a lent GPU) still says which tests failed; pytest's own summary is only
+# printed at the end. Under pytest-xdist the controller writes it, once per report.
+FAILURE_LOG = os.environ.get("ACCEL_TEST_FAILURE_LOG")
+SLOW_SECONDS = 10.0
+
+
+def _log_report(config, report):
+    failed = report.failed and not (report.when == "call" and hasattr(report, "wasxfail"))
+    slow = report.when == "call" and report.duration > SLOW_SECONDS
+    if not (failed or slow) or hasattr(config, "workerinput"):
+        return
+    with open(FAILURE_LOG, "a", encoding="utf-8") as f:
+        if failed:
+            lines = report.longreprtext.splitlines()
+            shown = lines if len(lines) <= 60 else lines[:20] + ["    [...]"] + lines[-40:]
+            f.write(f"FAILED ({report.when}, {report.duration:.1f} s) {report.nodeid}\n")
+            f.write("\n".join("    " + line for line in shown) + "\n\n")
+        else:
+            f.write(f"SLOW ({report.duration:.1f} s) {report.nodeid}\n")
+
+
+if FAILURE_LOG:
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(report):
+        _log_report(_CONFIG["config"], report)
