@@ -1,4 +1,5 @@
 // Every op of ops.def as a Python function (accel.add, accel.sin, ...), with NumPy's out=.
+#include <span>
 #include <string>
 
 #include "bindings.h"
@@ -9,7 +10,7 @@ namespace {
 
 // NumPy's ufunc dtype=: the op runs in (and returns) `dt`. Inputs are cast to dt under the
 // same_kind rule; a Python integer that does not fit dt raises OverflowError, as NumPy.
-Array elementwise_in(OpId op, std::vector<Array>& inputs, Dtype dt) {
+Array elementwise_in(OpId op, std::span<Array> inputs, Dtype dt) {
   const char* name = op_name(op);
   for (size_t i = op == OpId::where ? 1 : 0; i < inputs.size(); ++i) {
     Array& a = inputs[i];
@@ -29,12 +30,21 @@ Array elementwise_in(OpId op, std::vector<Array>& inputs, Dtype dt) {
   return r;
 }
 
+// Every op of ops.def takes at most this many operands.
+constexpr int kMaxArity = 3;
+#define ACCEL_OP(name, arity, functor, bools, domain, output) \
+  static_assert(arity <= kMaxArity, #name " takes more operands than call_op holds");
+#include "accel/core/ops.def"
+#undef ACCEL_OP
+
 nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle out,
                    nb::handle dtype) {
   Device device = device_of(args);
-  std::vector<Array> inputs;
-  inputs.reserve(args.size());
-  for (nb::handle h : args) inputs.push_back(to_operand(h, device));
+  // The operands in the frame, not in a std::vector (a malloc and a free per call).
+  Array operands[kMaxArity];
+  size_t n = 0;
+  for (nb::handle h : args) operands[n++] = to_operand(h, device);
+  const std::span<Array> inputs(operands, n);
   if (!dtype.is_none()) return finish_out(elementwise_in(op, inputs, to_dtype(dtype)), out, op_name(op));
   return finish_out(elementwise(op, inputs), out, op_name(op));
 }
