@@ -73,16 +73,26 @@ Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared
   return out;
 }
 
+namespace {
+
+// What a view takes from its (computed) base: the elements' dtype, device and memory, and
+// whether they may be written (a view of a broadcast view shares its elements too).
+void share_base(ArrayImpl& view, const ArrayImpl& base) {
+  view.dtype = base.dtype;
+  view.device = base.device;
+  view.buffer = base.buffer;
+  view.read_only = base.read_only;
+}
+
+}  // namespace
+
 Array Array::view_of(const Array& base, Shape shape, Strides strides, int64_t offset) {
   base.eval();
   auto impl = new_array_impl();
   impl->shape = std::move(shape);
   impl->strides = std::move(strides);
   impl->offset = offset;
-  impl->dtype = base.dtype();
-  impl->device = base.device();
-  impl->buffer = base.impl()->buffer;
-  impl->read_only = base.impl()->read_only;  // a view of a broadcast view shares its elements too
+  share_base(*impl, *base.impl());
   return Array(std::move(impl));
 }
 
@@ -91,10 +101,7 @@ Array Array::view_copy(const Array& base) {
   const ArrayImpl& b = *base.impl();
   auto impl = new_array_impl(b.shape, b.strides);
   impl->offset = b.offset;
-  impl->dtype = b.dtype;
-  impl->device = b.device;
-  impl->buffer = b.buffer;
-  impl->read_only = b.read_only;
+  share_base(*impl, b);
   return Array(std::move(impl));
 }
 
