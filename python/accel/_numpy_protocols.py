@@ -56,6 +56,26 @@ def _single_out(kwargs, what):
     return kwargs
 
 
+def _into_numpy(result, out, what):
+    """A result written into out= a NumPy array, which is returned, as NumPy's ufuncs do: a
+    NumPy array's in-place operator with an accel operand (`np_array += accel_array` calls
+    numpy.add(np_array, accel_array, out=(np_array,))) leaves a NumPy array with the values.
+    The cast is NumPy's ufunc rule, same_kind; a result off the CPU is not copied to the host
+    behind the caller's back."""
+    accel = _accel()
+    if result.device.type != "cpu":
+        raise TypeError(f"[{what}] out= is a NumPy array but the result is on {result.device}; "
+                        "copy it explicitly with accel.asnumpy(x), or pass an accel array as out=")
+    if tuple(out.shape) != tuple(result.shape):
+        raise ValueError(f"[{what}] out= has shape {tuple(out.shape)} but the result has shape "
+                         f"{tuple(result.shape)}")
+    try:
+        _np.copyto(out, accel.asnumpy(result), casting="same_kind")
+    except TypeError as e:
+        raise TypeError(f"[{what}] {e} (out= is a NumPy array of {out.dtype})") from None
+    return out
+
+
 def array_ufunc(self, ufunc, method, inputs, kwargs):
     """ndarray.__array_ufunc__ (bound in array_protocol_bindings.cpp), with the inputs as a
     tuple and the keywords as a dict."""
@@ -63,20 +83,25 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
     name = ufunc.__name__
     if any(_foreign(x) for x in inputs + tuple(_outputs(kwargs))):
         return NotImplemented  # a Dask (or other) array holding accel chunks: its own dispatch
+    what = f"numpy.{name}" if method == "__call__" else f"numpy.{name}.{method}"
     if method == "__call__":
         fn = getattr(accel, _UFUNC_ALIASES.get(name, name), None)
         if fn is None:
-            raise _not_implemented(f"numpy.{name}")
-        return fn(*inputs, **_single_out(kwargs, f"numpy.{name}"))
-    table = {"reduce": _REDUCE, "accumulate": _ACCUMULATE}.get(method, {})
-    if name not in table or len(inputs) != 1:
-        raise _not_implemented(f"numpy.{name}.{method}")
-    kwargs = _single_out(kwargs, f"numpy.{name}.{method}")
-    if method == "reduce" and "axis" not in kwargs:
-        kwargs["axis"] = 0  # ufunc.reduce's default, unlike sum's
-    if method == "accumulate":
-        kwargs.setdefault("axis", 0)
-    return getattr(accel, table[name])(inputs[0], **kwargs)
+            raise _not_implemented(what)
+    else:
+        table = {"reduce": _REDUCE, "accumulate": _ACCUMULATE}.get(method, {})
+        if name not in table or len(inputs) != 1:
+            raise _not_implemented(what)
+        fn = getattr(accel, table[name])
+        if method == "reduce" and "axis" not in kwargs:
+            kwargs["axis"] = 0  # ufunc.reduce's default, unlike sum's
+        if method == "accumulate":
+            kwargs.setdefault("axis", 0)
+    kwargs = _single_out(kwargs, what)
+    if isinstance(kwargs.get("out"), _np.ndarray):
+        out = kwargs.pop("out")
+        return _into_numpy(fn(*inputs, **kwargs), out, what)
+    return fn(*inputs, **kwargs)
 
 
 def _numpy_dtype_of(x):

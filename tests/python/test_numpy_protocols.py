@@ -70,6 +70,51 @@ def test_matmul_and_out_and_scalars(device):
     assert ac.asnumpy(np.add(x, np.float32(1))).dtype == np.float64
 
 
+def test_out_may_be_a_numpy_array(device):
+    """A NumPy array's in-place operator with an accel operand (`v += x` calls
+    numpy.add(v, x, out=(v,))) writes into the NumPy array, as NumPy does, for CPU results;
+    a result on a GPU is not copied to the host implicitly (fuzz --namespace numpy, seed
+    120249: `v //= x` with v from np.fft.rfftfreq)."""
+    a = rng.uniform(-3, 3, 6)
+    b = rng.uniform(1, 2, 6)
+    x = ac.asarray(b, device=device)
+    if ac.asarray(a, device=device).device.type != "cpu":
+        v = a.copy()
+        with pytest.raises(TypeError, match=r"\[numpy.add\] out= is a NumPy array but the "
+                                            r"result is on cuda"):
+            v += x
+        np.testing.assert_array_equal(v, a)  # untouched
+        return
+    v = a.copy()
+    v //= x
+    assert type(v) is np.ndarray
+    np.testing.assert_array_equal(v, standard.floor_divide(a, b))
+    v = a.copy()
+    r = np.multiply(x, 2.0, out=v)
+    assert r is v
+    np.testing.assert_array_equal(v, b * 2)
+    # Written into with NumPy's cast: float32 out of a float64 result (same_kind).
+    v32 = np.zeros(6, np.float32)
+    np.add(x, x, out=(v32,))
+    np.testing.assert_array_equal(v32, (b + b).astype(np.float32))
+    # ufunc.reduce / accumulate with a NumPy out=.
+    m = rng.uniform(-2, 2, (3, 4))
+    o = np.empty(4)
+    assert np.add.reduce(ac.asarray(m, device=device), out=o) is o
+    np.testing.assert_allclose(o, m.sum(axis=0), rtol=1e-12)
+    o = np.empty((3, 4))
+    np.multiply.accumulate(ac.asarray(m, device=device), axis=1, out=o)
+    np.testing.assert_allclose(o, np.multiply.accumulate(m, axis=1), rtol=1e-12)
+    # NumPy's errors, with the ufunc named: an int array cannot take a float result, and the
+    # shapes must agree.
+    i = np.arange(6)
+    with pytest.raises(TypeError, match=r"\[numpy.add\] Cannot cast .*float64.*int64"):
+        i += x
+    np.testing.assert_array_equal(i, np.arange(6))
+    with pytest.raises(ValueError, match=r"out= has shape \(3,\) but the result has shape \(6,\)"):
+        np.add(x, x, out=np.empty(3))
+
+
 @pytest.mark.parametrize("ufunc,axis", [(np.add, None), (np.add, 1), (np.multiply, 0),
                                         (np.maximum, 1), (np.minimum, 0), (np.logical_and, 0),
                                         (np.logical_or, 1), (np.fmax, 0), (np.fmin, 1)])
