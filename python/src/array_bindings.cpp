@@ -12,6 +12,7 @@
 #include "cuda_array_interface.h"
 #include "dlpack.h"
 #include "fast_methods.h"
+#include "numpy_api.h"
 
 namespace accel::py {
 
@@ -366,6 +367,18 @@ void init_array(nb::module_& m) {
                    copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
   }, nb::arg("obj"), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
      nb::arg("copy") = nb::none());
+  // asarray(x) of the common kinds of x (a NumPy array, a list or tuple, a Python number, an
+  // accel array), positional and alone, without nanobind's dispatch of four arguments (a tenth
+  // of asarray(numpy_array)). Other objects go to the full function, so none is read twice.
+  def_fast_function(m, "asarray", [](PyObject*, PyObject* const* args, Py_ssize_t nargs) -> PyObject* {
+    if (nargs != 1) return nullptr;
+    nb::handle obj(args[0]);
+    PyObject* o = obj.ptr();
+    if (!(is_ndarray(obj) || PyList_Check(o) || PyTuple_Check(o) || is_python_scalar(obj) ||
+          is_numpy_ndarray(obj)))
+      return nullptr;
+    return wrap(asarray(obj, std::nullopt, std::nullopt, std::nullopt)).release().ptr();
+  });
   m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy) {
     return from_dlpack(x, to_optional_device(device),
                        copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));

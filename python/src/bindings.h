@@ -62,6 +62,8 @@ Dtype to_dtype(nb::handle obj);
 std::optional<Dtype> to_optional_dtype(nb::handle obj);  // None -> nullopt
 // A device from an accel Device, "cpu"/"cuda:1", or None (-> nullopt).
 std::optional<Device> to_optional_device(nb::handle obj);
+// A Python bool, int, float or complex (exact types: NumPy's scalars are typed, not weak).
+bool is_python_scalar(nb::handle obj);
 // An operand of an op: arrays as they are, Python scalars as weak 0-d arrays on `device`,
 // anything else through asarray.
 Array to_operand(nb::handle obj, Device device);

@@ -40,13 +40,6 @@ Array python_scalar(nb::handle obj, bool weak, Device device) {
   return Array::scalar(std::complex<double>(c.real, c.imag), weak, device);
 }
 
-// Exact types only, as NumPy 2 (NEP 50): numpy.float64 and numpy.complex128 subclass Python's
-// float and complex but are strong, typed scalars (float32 array + np.float64(2) is float64).
-bool is_python_scalar(nb::handle obj) {
-  return PyBool_Check(obj.ptr()) || PyLong_CheckExact(obj.ptr()) || PyFloat_CheckExact(obj.ptr()) ||
-         PyComplex_CheckExact(obj.ptr());
-}
-
 // The dtype of a buffer-protocol format in native byte order ("<f", "d", "Zf", "?", "q", ...),
 // by kind and item size (so 'l' is int64 on LP64); nullopt for anything else.
 std::optional<Dtype> buffer_dtype(const char* format, Py_ssize_t itemsize) {
@@ -78,6 +71,13 @@ bool is_numpy_bfloat16(nb::handle ndarray) {
 }
 
 }  // namespace
+
+// Exact types only, as NumPy 2 (NEP 50): numpy.float64 and numpy.complex128 subclass Python's
+// float and complex but are strong, typed scalars (float32 array + np.float64(2) is float64).
+bool is_python_scalar(nb::handle obj) {
+  return PyBool_Check(obj.ptr()) || PyLong_CheckExact(obj.ptr()) || PyFloat_CheckExact(obj.ptr()) ||
+         PyComplex_CheckExact(obj.ptr());
+}
 
 namespace {
 

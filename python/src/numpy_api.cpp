@@ -103,8 +103,10 @@ std::optional<Dtype> dtype_of_type_number(int n) {
 
 }  // namespace
 
+bool is_numpy_ndarray(nb::handle obj) { return Py_TYPE(obj.ptr()) == api().array_type; }
+
 std::optional<NumpyArrayFields> numpy_array_fields(nb::handle obj) {
-  if (Py_TYPE(obj.ptr()) != api().array_type) return std::nullopt;
+  if (!is_numpy_ndarray(obj)) return std::nullopt;
   const auto* arr = reinterpret_cast<const ArrayStruct*>(obj.ptr());
   const auto* descr = reinterpret_cast<const DescrStruct*>(arr->descr);
   const char swapped = std::endian::native == std::endian::little ? '>' : '<';

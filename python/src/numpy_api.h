@@ -27,5 +27,7 @@ struct NumpyArrayFields {
 // swapped, datetime64, structured, user dtypes such as ml_dtypes' bfloat16): those take the
 // buffer protocol, whose format names them.
 std::optional<NumpyArrayFields> numpy_array_fields(nb::handle obj);
+// obj is a numpy.ndarray (the exact type; imports NumPy on first use).
+bool is_numpy_ndarray(nb::handle obj);
 
 }  // namespace accel::py

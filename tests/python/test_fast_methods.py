@@ -171,3 +171,28 @@ def test_elementwise_fast_path_errors_and_mixed_operands_are_the_full_paths(devi
     out = ac.empty(3, device=device)
     assert ac.add(a, a, out=out) is out  # keywords: the full path
     assert "out" in ac.add.__doc__ and ac.add.__module__ == "accel._core"
+
+
+def test_asarray_positional_call_is_the_full_paths():
+    """asarray(x) of a NumPy array, a list, a tuple, a Python number or an accel array (the fast
+    path) gives what asarray(x, copy=None) (the full function) gives: values, dtype, shape,
+    device, and memory shared with a NumPy array as the full path shares it; other objects
+    and errors go to the full path."""
+    full = ac._core._full_functions["asarray"]
+    an = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for obj in (an, an[:, ::2], [1.0, 2.0], (1, 2, 3), [[True], [False]], 2.5, 7, True, 1 + 2j,
+                [], [1, 2.5], ac.ones(3), np.float32(4.0), np.arange(3)[0], range(4),
+                memoryview(np.arange(3.0))):
+        got, want = ac.asarray(obj), full(obj, copy=None)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.device == want.device
+        np.testing.assert_array_equal(ac.asnumpy(got), ac.asnumpy(want))
+    x = ac.asarray(an)
+    an[0, 0] = 99.0  # zero copy: NumPy's write shows
+    assert float(x[0, 0]) == 99.0
+    for bad, error in (([1, "a"], (TypeError, ValueError)), ([[1, 2], [3]], ValueError),
+                       (object(), TypeError)):
+        with pytest.raises(error):
+            ac.asarray(bad)
+        with pytest.raises(error):
+            full(bad)
+    assert ac.asarray.__module__ == "accel._core" and "copy" in ac.asarray.__doc__
