@@ -150,7 +150,7 @@ const char* buffer_format(Dtype d) {
 
 int getbuffer(PyObject* exporter, Py_buffer* view, int flags) {
   try {
-    const Array& a = nb::cast<const Array&>(nb::handle(exporter));
+    const Array& a = array_of(exporter);  // the slot of accel.ndarray: exporter is one
     if (!a.device().is_cpu()) {
       PyErr_SetString(PyExc_BufferError, ("[buffer] array is on " + a.device().str() +
                                           "; only CPU arrays export the buffer protocol").c_str());
@@ -396,6 +396,11 @@ void init_array(nb::module_& m) {
   }, nb::arg("a"),
         "A NumPy array with the values of `a` (a copy for GPU arrays, a view for CPU ones; "
         "NumPy arrays and other array-likes through numpy.asarray).");
+  // asnumpy(x) of an accel array without nanobind's dispatch (a fifth of the call).
+  def_fast_function(m, "asnumpy", [](PyObject*, PyObject* const* args, Py_ssize_t nargs) -> PyObject* {
+    if (nargs != 1 || !is_ndarray(args[0])) return nullptr;
+    return to_numpy_view(to_device(array_of(args[0]), Device::cpu())).release().ptr();
+  });
   m.def("_readonly_view", [](const Array& a) {
     return to_numpy_view(to_device(a, Device::cpu()), /*writable=*/false);
   }, "asnumpy as a read-only view (printing, pickling): the array stays lazy-friendly.");
