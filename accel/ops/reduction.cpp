@@ -64,12 +64,17 @@ Array arg_extreme(ReduceOp op, const Array& x, std::optional<int64_t> axis, bool
     if (x.size() == 0)
       throw ValueError(std::string("[") + name + "] attempt to get " + name +
                        " of an empty sequence (input shape " + shape_str(x.shape()) + ")");
-    // Positions count in C order of the whole array: reduce its contiguous 1-d view.
-    Array flat = ascontiguousarray(x);
-    if (flat.ndim() != 1)  // a contiguous 1-d array is its own view
+    // Positions count in C order of the whole array: reduce its contiguous 1-d view; a
+    // contiguous 1-d array is its own (reduced where it is: a copy of its handle costs an
+    // atomic increment and decrement).
+    x.eval();
+    Array flat;
+    if (x.ndim() != 1 || !x.is_contiguous()) {
+      flat = ascontiguousarray(x);
       flat = Array::view_of(flat, {flat.size()}, {1}, flat.offset());
+    }
     static const std::vector<int> axis0{0};  // not a vector made (a malloc) per call
-    Array out = reduce_to(op, flat, axis0, false, Dtype::int64);
+    Array out = reduce_to(op, flat.valid() ? flat : x, axis0, false, Dtype::int64);
     if (!keepdims) return out;
     Shape ones(static_cast<size_t>(x.ndim()), 1);
     return Array::view_of(out, ones, Strides(ones.size(), 0), out.offset());

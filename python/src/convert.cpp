@@ -528,8 +528,8 @@ nb::object wrap(Array a) {
   return o;
 }
 
-nb::object finish_out(const Array& result, nb::handle out, const char* op, bool same_kind) {
-  if (out.is_none()) return wrap(result);
+nb::object finish_out(Array result, nb::handle out, const char* op, bool same_kind) {
+  if (out.is_none()) return wrap(std::move(result));
   nb::handle target = out;
   if (nb::isinstance<nb::tuple>(out)) {
     if (nb::len(out) != 1) throw ValueError(std::string("[") + op + "] out= must hold one array");

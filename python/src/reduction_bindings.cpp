@@ -55,25 +55,25 @@ void def_function_and_method(nb::module_& m, nb::handle cls, const char* name, F
 template <Array (*Fn)(const Array&, const ReduceAxes&, bool, std::optional<Dtype>)>
 nb::object sum_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
                     const char* name) {
-  return finish_out(Fn(to_array(a), axes_of(axis), keepdims, to_optional_dtype(dtype)), out, name);
+  return finish_out(Fn(ArrayArg(a), axes_of(axis), keepdims, to_optional_dtype(dtype)), out, name);
 }
 
 template <Array (*Fn)(const Array&, const ReduceAxes&, bool)>
 nb::object max_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims, const char* name) {
-  return finish_out(Fn(to_array(a), axes_of(axis), keepdims), out, name);
+  return finish_out(Fn(ArrayArg(a), axes_of(axis), keepdims), out, name);
 }
 
 template <Array (*Fn)(const Array&, const ReduceAxes&, double, bool, std::optional<Dtype>)>
 nb::object var_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out,
                     nb::handle ddof, bool keepdims, nb::handle correction, const char* name) {
-  return finish_out(Fn(to_array(a), axes_of(axis), correction_of(ddof, correction, name), keepdims,
+  return finish_out(Fn(ArrayArg(a), axes_of(axis), correction_of(ddof, correction, name), keepdims,
                        to_optional_dtype(dtype)),
                     out, name);
 }
 
 template <Array (*Fn)(const Array&, std::optional<int64_t>, bool)>
 nb::object arg_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims, const char* name) {
-  return finish_out(Fn(to_array(a), single_axis_of(axis, name), keepdims), out, name);
+  return finish_out(Fn(ArrayArg(a), single_axis_of(axis, name), keepdims), out, name);
 }
 
 template <Array (*Fn)(const Array&, std::optional<int64_t>, std::optional<Dtype>, bool)>
@@ -177,7 +177,7 @@ void init_reduction(nb::module_& m) {
       py,                                                                                    \
       [](nb::handle x, nb::handle axis, nb::handle dtype, bool include_initial,              \
          nb::handle out) {                                                                   \
-        return finish_out(fn(to_array(x), single_axis_of(axis, py), to_optional_dtype(dtype), \
+        return finish_out(fn(ArrayArg(x), single_axis_of(axis, py), to_optional_dtype(dtype), \
                              include_initial),                                               \
                           out, py);                                                          \
       },                                                                                     \
@@ -188,7 +188,7 @@ void init_reduction(nb::module_& m) {
 #undef ACCEL_PY_ARRAY_API_SCAN
 
   m.def("count_nonzero", [](nb::handle a, nb::handle axis, bool keepdims) {
-    return count_nonzero(to_array(a), axes_of(axis), keepdims);
+    return count_nonzero(ArrayArg(a), axes_of(axis), keepdims);
   }, "a"_a, "axis"_a = nb::none(), nb::kw_only(), "keepdims"_a = false);
 }
 
