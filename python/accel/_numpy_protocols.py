@@ -220,7 +220,9 @@ def _reduce_function(f):
 
 def install():
     import copyreg
-    copyreg.pickle(type(_core.asarray), _reduce_function)
+    # nanobind's function type, from a function that is surely one (a name with a fast path,
+    # fast_methods.h, is a builtin function instead, which pickles by name already).
+    copyreg.pickle(type(_core._full_functions["asarray"]), _reduce_function)
     # NumPy accepts any object with a `.dtype` attribute holding a NumPy dtype as a dtype:
     # np.dtype(accel.int8), np.zeros(3, dtype=accel.float32), np.finfo(accel.float64).
     dtype_class = type(_core.float32)
