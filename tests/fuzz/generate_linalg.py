@@ -108,6 +108,8 @@ class LinalgFftMakers:
                 guard += f" and cancel_free({text}, xp.linalg.matrix_power(xp.abs({m}), {p}))"
         else:
             guard = f"{'well_conditioned' if what == 'cond' else 'blas_safe'}({operand})"
+            if ".det(" in text or "slogdet(" in text:
+                guard += f" and det_in_range({operand})"
             if "solve(" in text:
                 # every operand, the right-hand side included: uses are in definition order, so
                 # the last one is not always the right-hand side (an inf in it, fuzz seed 426)

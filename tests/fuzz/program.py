@@ -90,7 +90,9 @@ STANDARD_NUMPY = _prelude["StandardNumpy"]()
 
 
 class _FloorDivisionAsCall(ast.NodeTransformer):
-    """`a // b` and `a //= b` where an operand is one of the program's arrays, as
+    """`a // b` and `a //= b` where an operand is one of the program's arrays or the result of
+    an xp function (an array on accel's side: `xp.sqrt(inf) // 1` is accel's floor_divide
+    there, the standard's inf, where NumPy's scalar gives nan; fuzz seed 302373), as
     xp.floor_divide calls, so that the oracle's floor_divide answers them. Operands that are all
     Python or NumPy scalars are computed by Python or NumPy on both sides and stay as they are."""
 
@@ -98,7 +100,8 @@ class _FloorDivisionAsCall(ast.NodeTransformer):
         self.globals = globals_
 
     def reads_an_array(self, node):
-        return any(isinstance(n, ast.Name) and n.id not in self.globals for n in ast.walk(node))
+        return any((isinstance(n, ast.Name) and n.id not in self.globals) or _calls_xp(n)
+                   for n in ast.walk(node))
 
     def call(self, args, keywords=()):
         xp = ast.Attribute(ast.Name("xp", ast.Load()), "floor_divide", ast.Load())
@@ -118,6 +121,16 @@ class _FloorDivisionAsCall(ast.NodeTransformer):
             out = ast.keyword("out", ast.Name(node.target.id, ast.Load()))
             return ast.Expr(self.call([name, node.value], [out]))
         return node
+
+
+def _calls_xp(node):
+    """node is a call of an xp function (xp.sqrt(...), xp.linalg.norm(...))."""
+    if not isinstance(node, ast.Call):
+        return False
+    f = node.func
+    while isinstance(f, ast.Attribute):
+        f = f.value
+    return isinstance(f, ast.Name) and f.id == "xp"
 
 
 def standard_text(text):
@@ -475,9 +488,28 @@ def well_conditioned(m):
         return False
     if m.size == 0:
         return True
+    if m.dtype.kind in "fc":
+        # Subnormal entries: LAPACK's pivots lose their digits, and a solve of [[0, 5e-324],
+        # [5e-324, 5e-324]] (condition number 2.6) is inf in one LAPACK, NaN in another (fuzz
+        # seed 400744).
+        mag = np.abs(m)
+        if ((mag > 0) & (mag < np.finfo(m.dtype).tiny)).any():
+            return False
     with np.errstate(all="ignore"):
         c = np.linalg.cond(m.astype(np.complex128 if m.dtype.kind == "c" else np.float64))
     return bool(np.all(c < 1e3))
+
+
+def det_in_range(m):
+    """det of matrices whose determinant stays well inside the dtype's range: past it the
+    product of the pivots overflows (or underflows), and which part of a complex result becomes
+    inf or NaN is the LAPACK's choice (-inf+0j in NumPy's, -inf+nanj in another; fuzz seed
+    401381)."""
+    m = np.asarray(m)
+    info = np.finfo(m.dtype if m.dtype.kind in "fc" else np.float64)
+    with np.errstate(all="ignore"):
+        d = np.abs(np.linalg.det(m.astype(np.complex128 if m.dtype.kind == "c" else np.float64)))
+    return bool(np.all((d < info.max / 1e6) & ((d == 0) | (d > info.tiny * 1e6))))
 
 
 def no_all_nan_slice(x, axis):
@@ -500,6 +532,7 @@ GUARDS = {"c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, 
           "no_extreme_tie": no_extreme_tie, "no_near_multiple": no_near_multiple,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
           "well_separated": well_separated, "at_most_one_nan": at_most_one_nan,
+          "det_in_range": det_in_range,
           "well_conditioned": well_conditioned, "no_all_nan_slice": no_all_nan_slice}
 
 
