@@ -46,6 +46,19 @@ class ThroughNumpy:
     def __getattr__(self, name):
         return getattr(np, name)
 
+    # np.real/np.imag of a NumPy array (a value no accel array fed, such as np.fft.rfftfreq's)
+    # is NumPy's view, the array itself when it is real, which a later out= writes; the oracle
+    # (NumpyAsAccel) models accel's new arrays, so these copy too (fuzz seed 611176).
+    @staticmethod
+    def real(x):
+        r = np.real(x)
+        return r.copy() if isinstance(r, np.ndarray) else r
+
+    @staticmethod
+    def imag(x):
+        r = np.imag(x)
+        return r.copy() if isinstance(r, np.ndarray) else r
+
 
 # Factors unique only up to signs, phases or a basis (eigenvectors, singular vectors, Q and R)
 # are compared through the products they multiply back to, which are unique.
