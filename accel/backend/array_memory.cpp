@@ -35,14 +35,7 @@ Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
       backend_for(device).allocate(static_cast<size_t>(shape_size(shape)) * accel::itemsize(dtype));
   auto impl = new_array_impl();
   impl->shape = shape;
-  // The strides are written in place, not made on the side and moved in.
-  Strides& strides = impl->strides;
-  strides.resize(shape.size());
-  int64_t step = 1;
-  for (size_t i = shape.size(); i-- > 0;) {
-    strides[i] = step;
-    step *= std::max<int64_t>(shape[i], 1);
-  }
+  set_contiguous_strides(impl->strides, shape);
   impl->dtype = dtype;
   impl->device = device;
   impl->buffer = std::move(buffer);

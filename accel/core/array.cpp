@@ -52,7 +52,7 @@ void Buffer::share_with_foreign_writers() {
 Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node) {
   auto impl = new_array_impl();
   impl->shape = shape;
-  impl->strides = contiguous_strides(shape);
+  set_contiguous_strides(impl->strides, shape);
   impl->dtype = dtype;
   impl->device = device;
   impl->node = std::move(node);

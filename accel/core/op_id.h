@@ -19,6 +19,14 @@ inline constexpr int kNumOps = 0
 #undef ACCEL_OP
     ;
 
+// The most operands any op of ops.def takes: callers may hold an op's operands in a fixed
+// array of this size (no allocation per call).
+inline constexpr int kMaxOpArity = 3;
+#define ACCEL_OP(name, arity, functor, bools, domain, output) \
+  static_assert(arity <= kMaxOpArity, #name " takes more operands than kMaxOpArity");
+#include "accel/core/ops.def"
+#undef ACCEL_OP
+
 enum class BoolInputs : uint8_t { Keep, Int8, Reject, Logical };
 enum class OpDomain : uint8_t { Any, Real, Inexact, RealInexact, Integer };
 enum class OpOutput : uint8_t { Same, Bool, Real };

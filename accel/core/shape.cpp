@@ -26,13 +26,18 @@ int64_t shape_size(const Shape& shape) {
   return n;
 }
 
-Strides contiguous_strides(const Shape& shape) {
-  Strides s(shape.size());
-  int64_t acc = 1;
+void set_contiguous_strides(Strides& strides, const Shape& shape) {
+  strides.resize(shape.size());
+  int64_t step = 1;
   for (size_t i = shape.size(); i-- > 0;) {
-    s[i] = acc;
-    acc *= std::max<int64_t>(shape[i], 1);
+    strides[i] = step;
+    step *= std::max<int64_t>(shape[i], 1);
   }
+}
+
+Strides contiguous_strides(const Shape& shape) {
+  Strides s;
+  set_contiguous_strides(s, shape);
   return s;
 }
 

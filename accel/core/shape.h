@@ -14,6 +14,8 @@ using Strides = SmallVector<int64_t, 6>;
 
 int64_t shape_size(const Shape& shape);
 Strides contiguous_strides(const Shape& shape);
+// The same, written into `strides` in place (an array's own, with no Strides made and moved).
+void set_contiguous_strides(Strides& strides, const Shape& shape);
 std::string shape_str(const Shape& shape);  // "(2, 3)" like Python
 // NumPy broadcasting of two / many shapes; throws ShapeError naming `op` and the shapes.
 Shape broadcast_shapes(const Shape& a, const Shape& b, const char* op = "broadcast_shapes");

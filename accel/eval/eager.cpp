@@ -104,8 +104,7 @@ std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Sh
     be.elementwise(op, inputs, out);
     return out;
   }
-  constexpr size_t kMaxArity = 3;
-  Array prepared[kMaxArity];
+  Array prepared[kMaxOpArity];
   for (size_t i = 0; i < inputs.size(); ++i) prepared[i] = loop_input(inputs[i], compute, shape, be);
   be.elementwise(op, std::span<const Array>(prepared, inputs.size()), out);
   return out;

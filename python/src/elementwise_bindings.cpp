@@ -30,18 +30,11 @@ Array elementwise_in(OpId op, std::span<Array> inputs, Dtype dt) {
   return r;
 }
 
-// Every op of ops.def takes at most this many operands.
-constexpr int kMaxArity = 3;
-#define ACCEL_OP(name, arity, functor, bools, domain, output) \
-  static_assert(arity <= kMaxArity, #name " takes more operands than call_op holds");
-#include "accel/core/ops.def"
-#undef ACCEL_OP
-
 nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle out,
                    nb::handle dtype) {
   Device device = device_of(args);
   // The operands in the frame, not in a std::vector (a malloc and a free per call).
-  Array operands[kMaxArity];
+  Array operands[kMaxOpArity];
   size_t n = 0;
   for (nb::handle h : args) operands[n++] = to_operand(h, device);
   const std::span<Array> inputs(operands, n);

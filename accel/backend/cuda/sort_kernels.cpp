@@ -57,7 +57,9 @@ KeyType key_type(Dtype dt) {
     case Dtype::complex128:
       return {"uint64_t", 64, kernels::kSortComplex};
   }
-  throw DTypeError(std::string("[sort] no CUDA sort for dtype ") + dtype_name(dt));
+  // Every dtype has a case: only a corrupt value gets here (named by number, as dtype_name
+  // would index past its table).
+  throw DTypeError("[sort] no CUDA sort for dtype code " + std::to_string(static_cast<int>(dt)));
 }
 
 // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on chains of operator+.
