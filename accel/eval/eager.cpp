@@ -6,6 +6,7 @@
 #include "accel/backend/backend.h"
 #include "accel/device_src/scalar_ops.h"
 #include "accel/runtime/config.h"
+#include "accel/runtime/profiler.h"
 
 namespace accel {
 namespace {
@@ -67,14 +68,11 @@ template <class T> bool compare_values(OpId op, T x, T y) {
   }
 }
 
-// The comparison in T, the strong operand's dtype, with the Python number converted to T.
-template <class T> bool compare_with_number(OpId op, const Array& x, const Array& y, bool x_weak) {
-  const Array& number = x_weak ? x : y;
-  const T strong = *static_cast<const T*>((x_weak ? y : x).data());
-  const T converted = number.dtype() == Dtype::int64
-                          ? scalar::convert<T>(*static_cast<const int64_t*>(number.data()))
-                          : scalar::convert<T>(*static_cast<const double*>(number.data()));
-  return x_weak ? compare_values(op, converted, strong) : compare_values(op, strong, converted);
+// The comparison in T, the array's dtype, with the Python number converted to T.
+template <class T> bool compare_with_number(OpId op, const Array& x, PlainNumber n, bool number_first) {
+  const T strong = *static_cast<const T*>(x.data());
+  const T converted = n.is_int ? scalar::convert<T>(n.i) : scalar::convert<T>(n.d);
+  return number_first ? compare_values(op, converted, strong) : compare_values(op, strong, converted);
 }
 
 bool computed_scalar_on_cpu(const Array& a) {
@@ -110,24 +108,34 @@ std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Sh
   return out;
 }
 
-std::optional<Array> try_eager_scalar_compare(OpId op, std::span<const Array> inputs) {
-  if (inputs.size() != 2 || inputs[0].weak() == inputs[1].weak() || !eager_small_enabled())
+std::optional<Array> eager_compare_with_number(OpId op, const Array& x, PlainNumber number,
+                                               bool number_first) {
+  if (!eager_small_enabled() || profile::active() || x.weak() || !computed_scalar_on_cpu(x))
     return std::nullopt;
-  const Array& x = inputs[0];
-  const Array& y = inputs[1];
-  const bool x_weak = x.weak();
-  const Dtype number = (x_weak ? x : y).dtype();
-  if (number != Dtype::int64 && number != Dtype::float64) return std::nullopt;
-  if (!computed_scalar_on_cpu(x) || !computed_scalar_on_cpu(y)) return std::nullopt;
   bool answer = false;
-  switch ((x_weak ? y : x).dtype()) {
-    case Dtype::float32: answer = compare_with_number<float>(op, x, y, x_weak); break;
-    case Dtype::float64: answer = compare_with_number<double>(op, x, y, x_weak); break;
+  switch (x.dtype()) {
+    case Dtype::float32: answer = compare_with_number<float>(op, x, number, number_first); break;
+    case Dtype::float64: answer = compare_with_number<double>(op, x, number, number_first); break;
     default: return std::nullopt;
   }
   Array out = Array::empty({}, Dtype::bool_, Device::cpu());
   *static_cast<bool*>(out.data()) = answer;
   return out;
+}
+
+std::optional<Array> try_eager_scalar_compare(OpId op, std::span<const Array> inputs) {
+  if (inputs.size() != 2 || inputs[0].weak() == inputs[1].weak()) return std::nullopt;
+  const bool number_first = inputs[0].weak();
+  const Array& number = inputs[number_first ? 0 : 1];
+  if (!computed_scalar_on_cpu(number)) return std::nullopt;
+  PlainNumber n{number.dtype() == Dtype::int64, 0, 0.0};
+  if (n.is_int)
+    n.i = *static_cast<const int64_t*>(number.data());
+  else if (number.dtype() == Dtype::float64)
+    n.d = *static_cast<const double*>(number.data());
+  else
+    return std::nullopt;
+  return eager_compare_with_number(op, inputs[number_first ? 1 : 0], n, number_first);
 }
 
 }  // namespace accel

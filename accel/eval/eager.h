@@ -31,4 +31,17 @@ std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Sh
 // case (which the general path takes). `op` must be a comparison.
 std::optional<Array> try_eager_scalar_compare(OpId op, std::span<const Array> inputs);
 
+// A Python number as the comparison above takes it: an int that fits int64, or a float.
+struct PlainNumber {
+  bool is_int;
+  int64_t i;
+  double d;
+};
+// The same before any array is made of the number (the Python comparison slot's path:
+// making the weak 0-d array costs as much as the rest): `x op number`, or `number op x` when
+// number_first. nullopt where try_eager_scalar_compare would give nullopt, or while profiling
+// (the profiler records the op through the general path). The result is a 0-d bool array.
+std::optional<Array> eager_compare_with_number(OpId op, const Array& x, PlainNumber number,
+                                              bool number_first);
+
 }  // namespace accel

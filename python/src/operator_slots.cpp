@@ -50,8 +50,25 @@ template <BinaryFn F> PyObject* number_slot(PyObject* x, PyObject* y) {
 constexpr BinaryFn kCompare[] = {&less, &less_equal, &equal, &not_equal, &greater, &greater_equal};
 constexpr const char* kCompareNames[] = {"__lt__", "__le__", "__eq__", "__ne__", "__gt__", "__ge__"};
 
+constexpr OpId kCompareOps[] = {OpId::less,    OpId::less_equal, OpId::equal,
+                                 OpId::not_equal, OpId::greater,    OpId::greater_equal};
+
+// y as eager_compare_with_number takes it: an exact int that fits int64, or an exact float.
+std::optional<PlainNumber> plain_number(PyObject* y) {
+  if (PyFloat_CheckExact(y)) return PlainNumber{false, 0, PyFloat_AS_DOUBLE(y)};
+  if (!PyLong_CheckExact(y)) return std::nullopt;
+  int overflow = 0;
+  const long long i = PyLong_AsLongLongAndOverflow(y, &overflow);
+  if (overflow) return std::nullopt;
+  return PlainNumber{true, i, 0.0};
+}
+
 PyObject* richcompare_slot(PyObject* x, PyObject* y, int op) {
   try {
+    // `s > 0` on a computed 0-d array: answered before the number becomes an array.
+    if (auto number = plain_number(y))
+      if (auto answer = eager_compare_with_number(kCompareOps[op], array_of(x), *number, false))
+        return wrap(*std::move(answer)).release().ptr();
     return binary_operator(kCompare[op], array_of(x), y, false).release().ptr();
   } catch (...) {
     PyErr_Clear();

@@ -307,6 +307,8 @@ SCALAR_COMPARE_VALUES = [0.0, -0.0, 1.5, -2.0, np.nan, np.inf, -np.inf, 1e300, 1
 SCALAR_COMPARE_NUMBERS = [0, 1, -2, 16777217, 2**62 + 1, -(2**63), 0.0, -0.0, 0.1, 1.5, 1e300,
                           -1e-300, float("nan"), float("inf"), float("-inf")]
 COMPARISONS = [operator.lt, operator.le, operator.eq, operator.ne, operator.gt, operator.ge]
+FUNCTIONS = {"lt": "less", "le": "less_equal", "eq": "equal", "ne": "not_equal", "gt": "greater",
+             "ge": "greater_equal"}
 
 
 @pytest.mark.filterwarnings("ignore:overflow encountered in cast")
@@ -314,8 +316,9 @@ COMPARISONS = [operator.lt, operator.le, operator.eq, operator.ne, operator.gt, 
 @pytest.mark.parametrize("number", SCALAR_COMPARE_NUMBERS, ids=repr)
 def test_comparison_of_a_0d_float_array_with_a_python_number_equals_numpy_and_lazy(dtype, number,
                                                                                    eager_mode):
-    # The 0-d fast path (try_eager_scalar_compare) converts the number to the array's dtype as
-    # the loop does: 16777217 and 0.1 round in float32, 1e300 becomes inf, NaN compares unequal.
+    # The 0-d fast paths (the comparison slot's eager_compare_with_number; ac.less(a, 1) and
+    # the like through try_eager_scalar_compare) convert the number to the array's dtype as the
+    # loop does: 16777217 and 0.1 round in float32, 1e300 becomes inf, NaN compares unequal.
     for value in SCALAR_COMPARE_VALUES:
         x = np.asarray(value, dtype=dtype)
         a = ac.asarray(x, copy=True)
@@ -324,12 +327,13 @@ def test_comparison_of_a_0d_float_array_with_a_python_number_equals_numpy_and_la
                 expected = op(*args)
                 ac.set_eager_small(True)
                 fast = op(*accel_args)
+                function = getattr(ac, FUNCTIONS[op.__name__])(*accel_args)
                 ac.set_eager_small(False)
                 lazy = op(*accel_args)
                 ac.set_eager_small(True)
                 assert fast.dtype == ac.bool and fast.shape == () and not fast.is_pending
                 assert lazy.is_pending
-                assert bool(fast) == bool(expected) == bool(lazy), (value, op, args)
+                assert bool(fast) == bool(expected) == bool(lazy) == bool(function), (value, op, args)
 
 
 def test_comparison_result_of_a_0d_array_is_a_fresh_writable_array(eager_mode):
