@@ -90,11 +90,37 @@ nb::object power_operator(const Array& self, nb::handle e, bool in_place, nb::ha
 
 }  // namespace
 
+namespace {
+
+// The op of a binary operator's function (matmul has none).
+std::optional<OpId> operator_op(BinaryFn f) {
+  static const std::pair<BinaryFn, OpId> table[] = {
+      {&add, OpId::add}, {&subtract, OpId::subtract}, {&multiply, OpId::multiply},
+      {&divide, OpId::divide}, {&floor_divide, OpId::floor_divide},
+      {&remainder, OpId::remainder}, {&pow, OpId::pow}, {&bitwise_and, OpId::bitwise_and},
+      {&bitwise_or, OpId::bitwise_or}, {&bitwise_xor, OpId::bitwise_xor},
+      {&bitwise_left_shift, OpId::bitwise_left_shift},
+      {&bitwise_right_shift, OpId::bitwise_right_shift}, {&equal, OpId::equal},
+      {&not_equal, OpId::not_equal}, {&less, OpId::less}, {&less_equal, OpId::less_equal},
+      {&greater, OpId::greater}, {&greater_equal, OpId::greater_equal}};
+  for (const auto& [fn, op] : table)
+    if (fn == f) return op;
+  return std::nullopt;
+}
+
+}  // namespace
+
 nb::object binary_operator(BinaryFn f, const Array& self, nb::handle other, bool reflected) {
   if (foreign_duck_array(other)) return not_implemented();
   Array o;
   try {
     o = to_operand(other, self.device());
+  } catch (const OverflowError&) {  // x < 2**70, x * 2**70 for a float x: NumPy answers
+    std::optional<OpId> op = operator_op(f);
+    std::optional<Array> huge =
+        op ? huge_int_operand(other, *op, self.dtype(), self.device()) : std::nullopt;
+    if (!huge) throw;
+    o = *std::move(huge);
   } catch (const DTypeError&) {
     return not_implemented();
   } catch (const nb::python_error&) {

@@ -67,6 +67,12 @@ bool is_python_scalar(nb::handle obj);
 // An operand of an op: arrays as they are, Python scalars as weak 0-d arrays on `device`,
 // anything else through asarray.
 Array to_operand(nb::handle obj, Device device);
+// A Python int outside int64 and uint64 (to_operand raises OverflowError for it) as NumPy takes
+// it in `op` beside an array of dtype `other`: a 0-d array of the float dtype the op's loop
+// reads it in (its dtype joins promotion as NumPy's converted value does), or an infinity of its
+// sign where it is compared with an integer array; nullopt where NumPy raises OverflowError
+// (integer and bool loops) and for other objects.
+std::optional<Array> huge_int_operand(nb::handle obj, OpId op, Dtype other, Device device);
 // The first accel array's device among objects, else the default device.
 Device device_of(std::initializer_list<nb::handle> objs);
 // Array API asarray: zero copy for buffer-protocol / DLPack objects when dtype and device allow.

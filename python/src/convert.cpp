@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <climits>
 #include <cstring>
 #include <string>
@@ -350,6 +351,29 @@ Array to_operand(nb::handle obj, Device device) {
   if (is_ndarray(obj)) return array_of(obj.ptr());
   if (is_python_scalar(obj)) return python_scalar(obj, true, device);
   return asarray(obj, std::nullopt, device, std::nullopt);
+}
+
+std::optional<Array> huge_int_operand(nb::handle obj, OpId op, Dtype other, Device device) {
+  if (!PyLong_CheckExact(obj.ptr())) return std::nullopt;
+  const bool comparison = op == OpId::less || op == OpId::less_equal || op == OpId::equal ||
+                          op == OpId::not_equal || op == OpId::greater || op == OpId::greater_equal;
+  if (comparison && is_integer(other)) {
+    // Beyond every int64 and uint64 element: compared as an infinity of its sign, exactly.
+    int sign = 0;
+    PyLong_AsLongLongAndOverflow(obj.ptr(), &sign);
+    return Array::scalar(sign < 0 ? -INFINITY : INFINITY, true, device);
+  }
+  // NumPy converts the int to the dtype the loop reads it in, found as for any Python int
+  // (bool with an int is int64): an integer loop cannot hold it (OverflowError), a float loop
+  // takes its nearest value (inf past float16's range; OverflowError past float64's).
+  // (Logical ops take bools: NumPy raises there too. An op without a loop for the dtype raises
+  // its own DTypeError here.)
+  const Dtype promoted = other == Dtype::bool_ ? Dtype::int64 : other;
+  const Dtype loop = resolve_op_types(op, promoted).compute;
+  if (!is_inexact(loop)) return std::nullopt;
+  const double v = PyLong_AsDouble(obj.ptr());
+  if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+  return Array::scalar_of(loop, v, device);
 }
 
 Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,

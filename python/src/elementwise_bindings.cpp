@@ -30,13 +30,37 @@ Array elementwise_in(OpId op, std::span<Array> inputs, Dtype dt) {
   return r;
 }
 
+// The int of `ac.greater(x, 2**70)` beside the other operands as NumPy takes it
+// (huge_int_operand, with the dtype of the first array among them); else the OverflowError.
+Array huge_operand(OpId op, nb::handle huge, std::span<const Array> operands, size_t at,
+                   Device device) {
+  for (size_t i = 0; i < operands.size(); ++i) {
+    if (i == at || operands[i].weak()) continue;
+    if (auto a = huge_int_operand(huge, op, operands[i].dtype(), device)) return *a;
+    break;
+  }
+  return to_operand(huge, device);  // raises the OverflowError again
+}
+
 nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle out,
                    nb::handle dtype) {
   Device device = device_of(args);
   // The operands in the frame, not in a std::vector (a malloc and a free per call).
   Array operands[kMaxOpArity];
   size_t n = 0;
-  for (nb::handle h : args) operands[n++] = to_operand(h, device);
+  nb::handle huge;  // a Python int outside int64 and uint64 (to_operand raised)
+  size_t huge_at = 0;
+  for (nb::handle h : args) {
+    try {
+      operands[n] = to_operand(h, device);
+    } catch (const OverflowError&) {
+      if (huge) throw;
+      huge = h;
+      huge_at = n;
+    }
+    ++n;
+  }
+  if (huge) operands[huge_at] = huge_operand(op, huge, {operands, n}, huge_at, device);
   const std::span<Array> inputs(operands, n);
   if (!dtype.is_none()) return finish_out(elementwise_in(op, inputs, to_dtype(dtype)), out, op_name(op));
   return finish_out(elementwise(op, inputs), out, op_name(op));

@@ -238,7 +238,7 @@ COMPARISONS = {"equal": operator.eq, "not_equal": operator.ne, "less": operator.
 PYTHON_ANSWERS = {**COMPARISONS, "logical_and": lambda a, b: bool(a) and bool(b),
                   "logical_or": lambda a, b: bool(a) or bool(b),
                   "logical_xor": lambda a, b: bool(a) != bool(b)}
-PY_SCALARS = [True, 0, 1, -1, 7, 300, -129, 2**40, 2**63, 1.5, -0.0, float("nan"), float("inf"),
+PY_SCALARS = [True, 0, 1, -1, 7, 300, -129, 2**40, 2**63, 2**70, -2**70, 1.5, -0.0, float("nan"), float("inf"),
               1j, complex(1.5, -2)]
 
 
