@@ -7,6 +7,7 @@
 #include "accel/eval/eager.h"
 #include "accel/eval/eval.h"
 #include "accel/ops/copy.h"
+#include "accel/ops/manipulation.h"
 #include "accel/ops/op_record.h"
 #include "accel/ops/promotion.h"
 #include "accel/runtime/errors.h"
@@ -86,11 +87,23 @@ std::optional<Array> compare_mixed_sign(OpId op, std::span<const Array> inputs) 
   return where(negative, answer, elementwise(op, as_unsigned));
 }
 
+// Whether NumPy's power loop takes a one-element exponent of 0.5 as sqrt: its float32 and
+// float64 loops do when the exponent's stride is 0 (a 0-d exponent, or one broadcast: x of
+// shape (3,) with [0.5]); same-shape operands, or a 0-d base, run its plain loop, which steps
+// through the exponent and calls pow (np.pow([-inf], [0.5]) is inf, np.pow(-inf, 0.5) nan).
+// Its float16 loop always calls pow.
+bool numpy_takes_sqrt(Dtype compute, const Array& x, const Array& e) {
+  if (compute != Dtype::float32 && compute != Dtype::float64) return false;
+  if (e.ndim() == 0) return true;
+  return x.ndim() != 0 && x.shape() != e.shape();
+}
+
 int pending_depth(const Array& a) { return a.is_pending() ? a.impl()->node->depth : 0; }
 
-// A literal exponent: a computed 0-d real host value (a Python or NumPy scalar, typically).
+// A literal exponent: a computed one-element real host value (a Python or NumPy scalar,
+// typically; NumPy's power loop sees any one-element exponent as a scalar, its stride 0).
 std::optional<double> literal_exponent(const Array& a) {
-  if (a.ndim() != 0 || is_complex(a.dtype())) return std::nullopt;
+  if (a.size() != 1 || is_complex(a.dtype())) return std::nullopt;
   if (a.impl()->literal) return a.impl()->literal->real();  // a Python number, on any device
   if (a.is_pending() || !a.device().is_cpu()) return std::nullopt;
   return a.item<double>();
@@ -123,13 +136,14 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   if (auto exact = compare_mixed_sign(op, inputs)) return *exact;
   // x ** 2 with a literal 2 is x * x, as NumPy's fast scalar power: exact (a GPU's pow may
   // round differently) and no pow call, on every device and in every fused kernel. A literal
-  // 0.5 is sqrt, as NumPy's float power loop takes it (sqrt(-inf) is nan where pow gives inf,
-  // sqrt(-0.0) is -0.0). Decided here, while the exponent is still a host value.
+  // 0.5 is sqrt where NumPy's power loop takes it so (numpy_takes_sqrt: sqrt(-inf) is nan where
+  // pow gives inf, sqrt(-0.0) is -0.0). Decided here, while the exponent is still a host value.
   if (op == OpId::pow && is_floating(types.compute)) {
     const std::optional<double> e = literal_exponent(inputs[1]);
-    if (e == 2.0 || e == 0.5) {
-      const Array x =
-          inputs[0].dtype() == types.compute ? inputs[0] : astype(inputs[0], types.compute);
+    if (e == 2.0 || (e == 0.5 && numpy_takes_sqrt(types.compute, inputs[0], inputs[1]))) {
+      Array x = inputs[0].dtype() == types.compute ? inputs[0] : astype(inputs[0], types.compute);
+      if (inputs[1].ndim() > 0 && inputs[1].shape() != x.shape())  // (1, 1) exponent: 2-d result
+        x = broadcast_to(x, broadcast_shapes(x.shape(), inputs[1].shape(), info.name));
       return elementwise(*e == 2.0 ? OpId::square : OpId::sqrt, std::span<const Array>(&x, 1));
     }
   }

@@ -8,8 +8,6 @@ Where accel differs from NumPy on purpose, the tests assert accel's documented b
   instead of raising ValueError;
 - integer reciprocal(0) is 0 (NumPy: INT_MIN after a divide-by-zero warning), as every other
   integer division by zero in both libraries;
-- pow(float16_array, 0.5) with a scalar 0.5 is sqrt, as x ** 0.5 is in both (NumPy's float16
-  power loop, unlike its float32/float64 ones, calls pow: pow(-inf, 0.5) is inf there);
 - round(bool) keeps bool, like floor/ceil/trunc (NumPy's rint gives float16);
 - where(c, int8_array, 300) raises OverflowError as every other op does for a Python int out of
   the dtype's range (NumPy's where wraps it silently to 44);

@@ -214,10 +214,19 @@ def test_float_power_with_a_scalar_half_is_sqrt_as_numpy(dtype, device):
     a = ac.asarray(x, device=device)
     with np.errstate(all="ignore"):
         for exponent in [0.5, np.float64(0.5), np.array(0.5)]:
-            # NumPy's float16 loop has no sqrt case; its ** operator has (elementwise_oracle.py).
-            want = x ** exponent if dtype == "float16" else np.power(x, exponent)
-            assert_same_parts(ac.pow(a, exponent), want, 0, repr(exponent))
+            # NumPy's float16 loop has no sqrt case (pow(-inf, 0.5) is inf); its ** operator
+            # has, for every float dtype.
+            assert_same_parts(ac.pow(a, exponent), np.power(x, exponent), 0, repr(exponent))
             assert_same_parts(a ** exponent, x ** exponent, 0, repr(exponent))
+        # A one-element exponent array is a scalar to NumPy's loop when it broadcasts (stride
+        # 0), not beside a base of its own shape or a 0-d base.
+        for xs, es in [((7,), (1,)), ((1, 7), (1, 1)), ((1,), (1, 1)), ((1,), (1,)), ((), (1,)),
+                       ((1, 1), (1, 1))]:
+            for i in range(x.size):
+                xi = np.full(xs, x[i], dtype)
+                half = np.full(es, 0.5, dtype)
+                assert_same_parts(ac.pow(ac.asarray(xi, device=device), ac.asarray(half, device=device)),
+                                  np.power(xi, half), 0, f"{xs} {es} {x[i]}")
         # An exponent array is an elementwise pow in both (CUDA's pow: a few ulp, elementwise_oracle.py).
         halves = np.full(x.shape, 0.5, dtype)
         assert_same_parts(ac.pow(a, ac.asarray(halves, device=device)), np.power(x, halves),
