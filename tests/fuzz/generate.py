@@ -607,6 +607,8 @@ class Builder(LinalgFftMakers):
             guards.append(f"order_defined({key})")
         if r >= 0.55 and rhs.text in self.env:
             guards.append(f"no_overlap({t}, {rhs.text})")
+        elif rhs.text in self.env:
+            guards.append(f"overlap_as_copy({t}[{key}], {rhs.text})")
         if r >= 0.55 and key in self.env:  # a mask in the target's own memory, x[::-1][x] = 0
             guards.append(f"no_overlap({t}, {key})")
         guard = " and ".join(guards) or None

@@ -419,6 +419,18 @@ def no_overlap(target, value):
     return not np.shares_memory(target, value)
 
 
+def overlap_as_copy(target, value):
+    """A basic assignment of a value that overlaps the target: NumPy copies the value first,
+    except into a 1-d target walked in the value's direction, which it writes like memmove:
+    right when the two strides are equal (x[1:] = x[:-1]), not otherwise (x[::2] = x[:4] reads
+    x[2] after writing it; fuzz seed 738742). accel copies first."""
+    target, value = np.asarray(target), np.asarray(value)
+    if target.ndim != 1 or value.ndim < 1 or not np.may_share_memory(target, value):
+        return True
+    t, v = target.strides[0], value.strides[-1]
+    return t * v <= 0 or t == v
+
+
 def same_dtype(value, target):
     """An out= of another precision: NumPy rounds in the op's dtype and the oracle's noise is
     put on the stored result, so the two would not bound each other."""
@@ -554,7 +566,7 @@ def finite_if_complex(x):
     return x.dtype.kind != "c" or bool(np.isfinite(x).all())
 
 
-GUARDS = {"halves_finite": halves_finite, "c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, "no_nan": no_nan,
+GUARDS = {"halves_finite": halves_finite, "overlap_as_copy": overlap_as_copy, "c_contiguous": c_contiguous, "finite_if_complex": finite_if_complex, "no_nan": no_nan,
           "safe_cast": safe_cast, "no_zero": no_zero,
           "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
