@@ -329,6 +329,11 @@ void init_array(nb::module_& m) {
       .def("__index__", [](const Array& a) {
         if (!is_integer(a.dtype()))
           throw DTypeError("[index] only integer arrays can be used as an index; got " + a.describe());
+        // 0-d only, as NumPy and the standard: NumPy's indexing takes any object with __index__
+        // as one integer, so np_array[accel_array_of_shape_(1, 1)] would lose the index's shape.
+        if (a.ndim() != 0)
+          throw nb::type_error(("[index] only 0-d integer arrays can be converted to an index; got " +
+                                a.describe()).c_str());
         return python_item(a);
       })
       .def("__len__", [](const Array& a) {

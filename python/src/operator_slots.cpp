@@ -139,14 +139,14 @@ PyObject* float_slot(PyObject* x) {
 }
 
 // int(x) and operator.index(x) of one integer (int(x) also of one bool or float, truncated as
-// Python truncates, inf and NaN raising its errors): the Python int at once; complex, several
-// elements and the other errors through the method.
+// Python truncates, inf and NaN raising its errors; operator.index only of a 0-d array): the
+// Python int at once; complex, several elements and the other errors through the method.
 template <bool Index>
 PyObject* integer_slot(PyObject* x) {
   try {
     const Array& a = array_of(x);
     const DtypeKind kind = dtype_kind(a.dtype());
-    if (a.size() == 1) {
+    if (a.size() == 1 && (!Index || a.ndim() == 0)) {
       if (kind == DtypeKind::UnsignedInt) return PyLong_FromUnsignedLongLong(a.item<uint64_t>());
       if (kind == DtypeKind::SignedInt || (!Index && kind == DtypeKind::Bool))
         return PyLong_FromLongLong(a.item<int64_t>());

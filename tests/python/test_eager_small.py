@@ -367,7 +367,9 @@ def test_comparison_of_0d_views_and_other_dtypes_with_python_numbers_equals_nump
 def test_int_and_index_of_one_element_equal_numpys_answers_and_errors(dtype):
     # int() and operator.index() run in the type's slots (operator_slots.cpp): NumPy's answer or
     # its exception type for a 0-d array of every value (NaN, inf, -0.0, extremes), and the
-    # methods' answer for one element in 1-d (which NumPy 2 refuses; accel still converts it).
+    # methods' answer for one element in 1-d with int() (which NumPy 2 refuses; accel still
+    # converts it). operator.index takes 0-d arrays only, as NumPy: NumPy's indexing reads any
+    # object with __index__ as one integer (np_array[accel [[0]]] would be a scalar).
     values = list(sample(dtype, (6,), 8))
     if dtype.startswith(("int", "uint")):
         values += [np.iinfo(dtype).min, np.iinfo(dtype).max]
@@ -387,6 +389,13 @@ def test_int_and_index_of_one_element_equal_numpys_answers_and_errors(dtype):
                 continue
             got = conversion(x[0])
             assert type(got) is int and got == expected, (dtype, v, conversion)
+            if conversion is operator.index:
+                for one in (x, x.reshape(1, 1)):
+                    with pytest.raises(TypeError, match="0-d"):
+                        conversion(one)
+                    with pytest.raises(TypeError, match="0-d"):
+                        one.__index__()
+                continue
             assert conversion(x) == getattr(x, method)() == expected
     for conversion in (int, operator.index):
         with pytest.raises((TypeError, ValueError)):
