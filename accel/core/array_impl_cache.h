@@ -1,9 +1,6 @@
-// New ArrayImpls from a small per-thread cache of freed blocks. Every array, view and op
-// result is one ArrayImpl (with its shared_ptr counts, ~280 bytes); a small call makes and drops
-// one or two, and malloc + free of the block was a tenth of a small x[i]. The cache keeps up to
-// 64 blocks per thread, freed when the thread ends; blocks may be freed on another thread than
-// the one that made them (each thread keeps what it frees). Under AddressSanitizer the cache is
-// off, so a use after free is still caught.
+// New ArrayImpls from a small per-thread cache of freed blocks (cached_allocator.h). Every
+// array, view and op result is one ArrayImpl (with its shared_ptr counts, ~280 bytes); a small
+// call makes and drops one or two, and malloc + free of the block was a tenth of a small x[i].
 #pragma once
 #include <memory>
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 
+#include "accel/core/cached_allocator.h"
 #include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
 
@@ -65,11 +66,15 @@ template <size_t N> struct InlineBlock {
   Buffer buffer;
 };
 
+// One stack per block size (cached_allocator.h).
+ACCEL_FREE_BLOCK_STACK(SmallBlocks)
+ACCEL_FREE_BLOCK_STACK(LargeBlocks)
+
 }  // namespace
 
-// One malloc (from the C library's per-thread cache) and no lock: a cached block costs the
-// allocator's mutex on allocation and again on release, plus a second allocation for its
-// Buffer, which was most of the allocation cost of a small op.
+// One block from a per-thread cache (cached_allocator.h; malloc and free were a tenth of a
+// small a[idx]) and no lock: a cached block of the main pool costs the allocator's mutex on
+// allocation and again on release, plus a second allocation for its Buffer.
 std::shared_ptr<Buffer> HostAllocator::allocate_inline(size_t nbytes) {
   // The Buffer handle shares the block's count, moved in: a copy would cost two atomic
   // reference-count updates per small array.
@@ -80,10 +85,12 @@ std::shared_ptr<Buffer> HostAllocator::allocate_inline(size_t nbytes) {
   std::shared_ptr<Buffer> buffer;
   size_t bytes;
   if (nbytes <= 64) {
-    buffer = buffer_of(std::make_shared<InlineBlock<64>>(&inline_));
+    buffer = buffer_of(std::allocate_shared<InlineBlock<64>>(
+        CachedAllocator<InlineBlock<64>, SmallBlocks>(), &inline_));
     bytes = 64;
   } else {
-    buffer = buffer_of(std::make_shared<InlineBlock<kInlineMax>>(&inline_));
+    buffer = buffer_of(std::allocate_shared<InlineBlock<kInlineMax>>(
+        CachedAllocator<InlineBlock<kInlineMax>, LargeBlocks>(), &inline_));
     bytes = kInlineMax;
   }
   inline_.in_use.fetch_add(bytes, std::memory_order_relaxed);
