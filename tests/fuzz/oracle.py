@@ -105,6 +105,11 @@ class Noise:
         # NumPy sums along an outer axis one term after another, not pairwise.
         terms = max((np.size(env[u]) for u in stmt.uses if u in env), default=1) // v.size
         ulps = NOISE_ULPS_OUT + max(terms, 1) - 1
+        if stmt.normwise:
+            # A transform's or a solve's rounding grows with the log of its length (more with
+            # Bluestein's three transforms for a large prime factor: fuzz seed 754803).
+            n = max((np.size(env[u]) for u in stmt.uses if u in env), default=1)
+            ulps += 4 * int(np.ceil(np.log2(max(n, 2))))
         if stmt.defines or not isinstance(env[name], np.ndarray):
             env[name] = self.perturb(v, ulps, normwise=stmt.normwise)
         else:
