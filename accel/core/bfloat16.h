@@ -94,7 +94,7 @@ struct bfloat16_t {
 };
 
 inline bfloat16_t nextafter(bfloat16_t a, bfloat16_t b) {
-  return half_bits::step_toward(a, b, bfloat16_bits::kQuietNan);
+  return half_bits::step_toward(a, b, bfloat16_bits::kQuietNan, false);
 }
 
 }  // namespace accel

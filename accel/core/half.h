@@ -126,11 +126,12 @@ namespace half_bits {
 
 // Adjacent value of a 16-bit float type H (sign and magnitude bits, .bits) from a towards b,
 // as NumPy's npy_half_nextafter: computing in float and rounding would step by a float ulp and
-// round back to a.
-template <class H> inline H step_toward(H a, H b, uint16_t quiet_nan) {
+// round back to a. Equal operands give `a` where equal_gives_a (npy_half_nextafter: the sign of
+// nextafter(0.0, -0.0) is a's), else b (C's nextafter, and ml_dtypes' for bfloat16).
+template <class H> inline H step_toward(H a, H b, uint16_t quiet_nan, bool equal_gives_a) {
   const float fa = a, fb = b;
   if (fa != fa || fb != fb) return H::from_bits(quiet_nan);
-  if (fa == fb) return b;
+  if (fa == fb) return equal_gives_a ? a : b;
   if (fa == 0) return H::from_bits(static_cast<uint16_t>((b.bits & 0x8000u) | 1u));
   const bool away = (fa < fb) == (fa > 0);  // moving away from zero grows the magnitude bits
   return H::from_bits(static_cast<uint16_t>(away ? a.bits + 1 : a.bits - 1));
@@ -138,7 +139,7 @@ template <class H> inline H step_toward(H a, H b, uint16_t quiet_nan) {
 
 }  // namespace half_bits
 
-inline half nextafter(half a, half b) { return half_bits::step_toward(a, b, 0x7e00); }
+inline half nextafter(half a, half b) { return half_bits::step_toward(a, b, 0x7e00, true); }
 
 }  // namespace accel
 

@@ -55,7 +55,7 @@ inline __half nextafter(__half a, __half b) {
   const float fa = __half2float(a), fb = __half2float(b);
   const unsigned short ba = __half_as_ushort(a), bb = __half_as_ushort(b);
   if (fa != fa || fb != fb) return __ushort_as_half(0x7e00);
-  if (fa == fb) return b;
+  if (fa == fb) return a;  // as npy_half_nextafter (half.h's step_toward)
   if (fa == 0) return __ushort_as_half(static_cast<unsigned short>((bb & 0x8000u) | 1u));
   const bool away = (fa < fb) == (fa > 0);
   return __ushort_as_half(static_cast<unsigned short>(away ? ba + 1 : ba - 1));

@@ -114,8 +114,10 @@ def test_float_specials_and_the_sign_of_zero_results_match_numpy(dtype, device):
             run_case(name, [specials], device, f" specials ({dtype})")
     # -0.0 and the sign of zero results must match bit for bit; the sign of NaN results too,
     # except on the GPU (elementwise_oracle.py).
+    # (nextafter of equal zeros: float16 gives the first operand, as NumPy's npy_half_nextafter,
+    # float32/float64 the second, as C's.)
     for name in ("floor_divide", "remainder", "copysign", "multiply", "add", "round", "trunc",
-                 "ceil", "floor", "negative", "sign", "sqrt", "cbrt", "sin", "tanh"):
+                 "ceil", "floor", "negative", "sign", "sqrt", "cbrt", "sin", "tanh", "nextafter"):
         args = [a, b][: REGISTRY[name][0]]
         got = ac.asnumpy(getattr(ac, name)(*[ac.asarray(x, device=device) for x in args]))
         with np.errstate(all="ignore"):
