@@ -168,6 +168,11 @@ def _finish(result, q_shape, keepdims_shape, keepdims, out, what):
     k_first = _core.moveaxis(result, -1, 0)
     tail = keepdims_shape if keepdims else tuple(k_first.shape[1:])
     r = _core.reshape(k_first, tuple(q_shape) + tuple(tail))
+    if q_shape:
+        # A new C-ordered array, as NumPy's: q's axis moved to the front is a strided view, and
+        # whether r.ravel() is a view (which a later write goes through) depends on the layout
+        # (fuzz seed 808587).
+        r = r.copy()
     if out is not None:
         if tuple(out.shape) != tuple(r.shape):
             raise ValueError(f"[{what}] out has shape {tuple(out.shape)}; the result has {tuple(r.shape)}")

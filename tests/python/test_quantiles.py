@@ -112,6 +112,18 @@ def test_keepdims_and_out(device):
     _same(np.percentile(a, 40, axis=(0, 2)), out)
 
 
+def test_result_of_an_array_of_q_is_a_new_c_ordered_array(device):
+    # As NumPy's, so its ravel() is a view a later write goes through (fuzz seed 808587).
+    a = np.arange(20.0).reshape(4, 1, 5)
+    for fn, q in (("quantile", [0.1, 0.9]), ("percentile", [[10], [90]]), ("nanquantile", [0.5, 1])):
+        want = getattr(np, fn)(a, q, axis=0)
+        got = getattr(ac, fn)(ac.asarray(a, device=device), q, axis=0)
+        _same(want, got)
+        flat = got.ravel()
+        flat += flat
+        _same(want * 2, got)
+
+
 def test_numpy_dispatch_returns_accel(device):
     x = ac.asarray(np.arange(10.0), device=device)
     r = np.median(x)
