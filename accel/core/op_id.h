@@ -40,6 +40,11 @@ struct OpInfo {
 };
 
 const OpInfo& op_info(OpId op);
+// ==, !=, <, <=, >, >=.
+constexpr bool is_comparison(OpId op) {
+  return op == OpId::equal || op == OpId::not_equal || op == OpId::less || op == OpId::less_equal ||
+         op == OpId::greater || op == OpId::greater_equal;
+}
 inline const char* op_name(OpId op) { return op_info(op).name; }
 
 // Whether `op`'s loop exists for compute dtype dt (constexpr so the CPU tables and the

@@ -32,11 +32,6 @@ Device common_device(OpId op, std::span<const Array> inputs) {
   return first ? first->device() : inputs[0].device();
 }
 
-bool is_comparison(OpId op) {
-  return op == OpId::equal || op == OpId::not_equal || op == OpId::less || op == OpId::less_equal ||
-         op == OpId::greater || op == OpId::greater_equal;
-}
-
 // x <op> v (or v <op> x) for a Python int v outside every value of x's integer dtype has the
 // same answer for all elements (NumPy 2 answers it rather than raising): all-true is
 // equal(x, x), all-false not_equal(x, x), both lazy and of x's shape.

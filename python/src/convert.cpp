@@ -355,9 +355,7 @@ Array to_operand(nb::handle obj, Device device) {
 
 std::optional<Array> huge_int_operand(nb::handle obj, OpId op, Dtype other, Device device) {
   if (!PyLong_CheckExact(obj.ptr())) return std::nullopt;
-  const bool comparison = op == OpId::less || op == OpId::less_equal || op == OpId::equal ||
-                          op == OpId::not_equal || op == OpId::greater || op == OpId::greater_equal;
-  if (comparison && is_integer(other)) {
+  if (is_comparison(op) && is_integer(other)) {
     // Beyond every int64 and uint64 element: compared as an infinity of its sign, exactly.
     int sign = 0;
     PyLong_AsLongLongAndOverflow(obj.ptr(), &sign);
