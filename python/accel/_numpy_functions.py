@@ -13,7 +13,7 @@ from ._indexing import where as _where
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "copy", "ndim", "shape", "size",
            "iscomplexobj", "isrealobj", "ptp", "nan_to_num", "angle", "diagonal", "trace",
-           "average", "unravel_index", "ravel_multi_index", "ascontiguousarray"]
+           "average", "unravel_index", "ravel_multi_index", "ascontiguousarray", "cross"]
 
 
 def _arr(x):
@@ -255,3 +255,60 @@ def ascontiguousarray(a, dtype=None, *, like=None):
     if x.ndim == 0:
         x = _core.reshape(x, (1,))
     return x if c_contiguous(x) else _core.asarray(x, copy=True)
+
+
+def _axis_of(axis, ndim, name):
+    if not -ndim <= axis < ndim:
+        raise _core.AxisError(f"[cross] {name}: axis {axis} is out of bounds for an array of "
+                              f"{ndim} dimensions")
+    return axis % ndim
+
+
+def cross_last(a, b):
+    """The cross products of the vectors along a's and b's last axes (2 or 3 elements; a missing
+    third component is 0, and two 2-element vectors give the z component alone), in the promoted
+    dtype and with NumPy's terms, so rounding, -0.0 and integer wrap-around come out as NumPy's.
+    The other axes broadcast."""
+    dt = _core.promote_types(a.dtype, b.dtype)
+    a, b = _core.astype(a, dt, copy=False), _core.astype(b, dt, copy=False)
+    a0, a1, b0, b1 = a[..., 0], a[..., 1], b[..., 0], b[..., 1]
+    z = a0 * b1 - a1 * b0
+    if a.shape[-1] == 2 and b.shape[-1] == 2:
+        return z
+    if a.shape[-1] == 3 and b.shape[-1] == 3:
+        a2, b2 = a[..., 2], b[..., 2]
+        x, y = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2
+    elif a.shape[-1] == 2:  # a2 = 0
+        b2 = b[..., 2]
+        x, y = a1 * b2, -(a0 * b2)
+    else:  # b2 = 0
+        a2 = a[..., 2]
+        x, y = -(a2 * b1), a2 * b0
+    # Every term is an element of a times one of b, so x, y and z share one broadcast shape.
+    return _core.stack([x, y, z], axis=-1)
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """NumPy's cross: the vectors lie along axisa of a and axisb of b (2 or 3 elements each; the
+    other axes broadcast), the result's along axisc; axis= sets all three. 2-element vectors
+    warn as NumPy 2 does (deprecated there) and give the same values."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = _arr(a), _arr(b)
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError(f"[cross] both arrays need at least one dimension; got {a.ndim} and "
+                         f"{b.ndim}")
+    a = _core.moveaxis(a, _axis_of(axisa, a.ndim, "axisa"), -1)
+    b = _core.moveaxis(b, _axis_of(axisb, b.ndim, "axisb"), -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError(f"[cross] the vectors must have 2 or 3 elements; got {a.shape[-1]} "
+                         f"(axisa) and {b.shape[-1]} (axisb)")
+    if a.shape[-1] == 2 or b.shape[-1] == 2:
+        import warnings
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=2)
+    r = cross_last(a, b)
+    if a.shape[-1] == 2 and b.shape[-1] == 2:
+        return r
+    return _core.moveaxis(r, -1, _axis_of(axisc, r.ndim, "axisc"))

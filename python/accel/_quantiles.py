@@ -151,7 +151,11 @@ def _order_statistics(s, n, qd, method, weak):
     ni = _core.broadcast_to(_core.clip(ni, 0, hi), rows + (qd.shape[0],))
     lo_v = _core.take_along_axis(s, pi, axis=-1)
     hi_v = _core.take_along_axis(s, ni, axis=-1)
-    gamma = _gamma(method, virtual, previous)
+    # NumPy takes gamma from the index it clamped (-1 past the last value or at NaN, 0 below the
+    # first), not from floor(virtual): at the ends, where both neighbours are one value, that
+    # picks the side of the interpolation, so the sign of a -0.0 (fuzz seed 844856).
+    clamped = _core.where(above | bad, -1.0, _core.where(below, 0.0, previous))
+    gamma = _gamma(method, virtual, _core.astype(clamped, virtual.dtype))
     if not weak:
         return _lerp(lo_v, hi_v, gamma, 1 - gamma)
     # NumPy's float(gamma): a Python float, so 1 - gamma and t >= 0.5 are taken in double and

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from . import _core
 from ._core import matmul, tensordot, vecdot  # noqa: F401
+from ._numpy_functions import cross_last
 
 LinAlgError = _core._LinAlgError
 
@@ -339,10 +340,7 @@ def cross(x1, x2, /, *, axis=-1):
     if x1.shape[axis] != 3:
         raise ValueError(f"[cross] both inputs must have 3 elements along axis {axis}; the "
                          f"broadcast shape is {x1.shape}")
-    a, b = ac.moveaxis(x1, axis, -1), ac.moveaxis(x2, axis, -1)
-    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
-    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
-    r = ac.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    r = cross_last(ac.moveaxis(x1, axis, -1), ac.moveaxis(x2, axis, -1))
     return ac.moveaxis(r, -1, axis)
 
 

@@ -142,7 +142,9 @@ class LinalgFftMakers:
         if r < 0.2:
             text = f"xp.linalg.vecdot({x}, {y}, axis=-1)"
         elif r < 0.35 and v.shape[-1] >= 3:
-            text = f"xp.linalg.cross({x}[..., :3], {y}[..., :3])"
+            # NumPy's cross too, its vectors put along the result's first axis.
+            text = (f"xp.linalg.cross({x}[..., :3], {y}[..., :3])" if self.chance(0.5) else
+                    f"xp.cross({x}[..., :3], {y}[..., :3], axisc=0)")
         elif r < 0.5:
             text = f"xp.linalg.outer(xp.reshape({x}, (-1,))[:8], xp.reshape({y}, (-1,))[:8])"
         elif r < 0.7 and v.ndim >= 2:

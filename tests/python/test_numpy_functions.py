@@ -165,3 +165,60 @@ def test_ascontiguousarray(device):
         np.testing.assert_array_equal(ac.asnumpy(c), want)
     assert ac.ascontiguousarray(ac.asarray(2.5, device=device)).shape == (1,)  # ndim >= 1
     assert ac.ascontiguousarray([1, 2], dtype=ac.float32).dtype == ac.float32
+
+
+def _cross_pairs():
+    # (a's shape, b's shape, keyword axes): 3- and 2-element vectors, broadcasting of the other
+    # axes, vectors along other axes than the last.
+    return [((5, 3), (5, 3), {}), ((4, 1, 3), (6, 3), {}), ((3,), (2, 3), {}),
+            ((3, 4), (4, 3), {"axisa": 0}), ((2, 3, 5), (3, 5), {"axis": -2}),
+            ((3, 7), (7, 3), {"axisa": 0, "axisb": 1, "axisc": 0}),
+            ((0, 3), (1, 3), {}), ((6, 2), (6, 2), {}), ((6, 2), (6, 3), {"axisc": 0}),
+            ((3, 6), (6, 2), {"axisa": 0})]
+
+
+@pytest.mark.parametrize("dt", [d for d in DTYPES if d != "bool"] + ["float16"])
+@pytest.mark.parametrize("shapes", _cross_pairs(), ids=str)
+def test_cross_matches_numpy(dt, shapes, device):
+    sa, sb, axes = shapes
+    a, b = sample(dt, sa), sample(dt, sb)
+    if np.dtype(dt).kind in "iu":  # large enough to wrap around in the products
+        a, b = (v * np.array(7, dt) + np.array(100, dt) for v in (a, b))
+    x, y = ac.asarray(a, device=device), ac.asarray(b, device=device)
+    two = sa[axes.get("axisa", axes.get("axis", -1))] == 2 or sb[axes.get("axisb", axes.get("axis", -1))] == 2
+    with np.errstate(all="ignore"), pytest.warns(DeprecationWarning) if two else _no_warning():
+        got = ac.cross(x, y, **axes)
+    with np.errstate(all="ignore"), pytest.warns(DeprecationWarning) if two else _no_warning():
+        want = np.cross(a, b, **axes)
+    same(got, want)
+    # NumPy's own cross answers for accel arrays (through __array_function__).
+    with np.errstate(all="ignore"), pytest.warns(DeprecationWarning) if two else _no_warning():
+        same(np.cross(x, y, **axes), want)
+
+
+def _no_warning():
+    import contextlib
+    import warnings
+
+    @contextlib.contextmanager
+    def guard():
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            yield
+    return guard()
+
+
+def test_cross_refuses_what_numpy_refuses(device):
+    v3, v4 = ac.ones((3,), device=device), ac.ones((4,), device=device)
+    with pytest.raises(ValueError, match="2 or 3 elements"):
+        ac.cross(v3, v4)
+    with pytest.raises(ac.AxisError, match="axisa: axis 2"):
+        ac.cross(v3, v3, axisa=2)
+    with pytest.raises(ac.AxisError, match="axisc: axis 3"):
+        ac.cross(ac.ones((2, 3), device=device), v3, axisc=3)
+    with pytest.raises(ValueError, match="at least one dimension"):
+        ac.cross(v3, ac.asarray(5.0, device=device))
+    with pytest.raises(ValueError):  # the other axes do not broadcast
+        ac.cross(ac.ones((2, 3), device=device), ac.ones((4, 3), device=device))
+    with pytest.raises(TypeError):  # NumPy: boolean subtract is not supported
+        ac.cross(ac.ones((3,), dtype=ac.bool, device=device), ac.ones((3,), dtype=ac.bool, device=device))

@@ -124,6 +124,22 @@ def test_result_of_an_array_of_q_is_a_new_c_ordered_array(device):
         _same(want * 2, got)
 
 
+def test_signed_zero_at_the_ends_as_numpy(device):
+    # NumPy's gamma comes from the clamped index (-1 past the last value), so a quantile at or
+    # past the last value is b - 0 * (1 - gamma), keeping a -0.0 (fuzz seed 844856); below the
+    # first value (weibull at q = 0) it is a + 0 * gamma.
+    for x in ([-0.0], [-0.0, -0.0, -0.0], [-0.0, 1.0], [1.0, -0.0, -0.0]):
+        a = np.array(x, np.float32)
+        for method in METHODS:
+            if method in ("lower", "higher", "nearest", "inverted_cdf", "closest_observation"):
+                continue  # order statistics: the element itself
+            for q in ([0.0, 0.3, 1.0], 1.0, 0.0):
+                want = np.quantile(a, q, method=method)
+                got = ac.quantile(ac.asarray(a, device=device), q, method=method)
+                _same(want, got)
+                assert np.array_equal(np.signbit(want), np.signbit(ac.asnumpy(got))), (x, method, q)
+
+
 def test_numpy_dispatch_returns_accel(device):
     x = ac.asarray(np.arange(10.0), device=device)
     r = np.median(x)
