@@ -28,15 +28,18 @@ PyObject* call_full(PyObject* full, PyObject* self, bool method, PyObject* const
 // full function it replaced (kept alive by the module, borrowed here).
 PyObject* install(nb::module_& m, PyMethodDef* def, bool method);
 
-template <class F, bool Method>
+template <class F, bool Method, bool Keywords = false>
 struct Entry {
   static inline PyObject* full = nullptr;
   static inline PyMethodDef def{};
   static PyObject* call(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
                         PyObject* kwnames) {
-    if (!kwnames || PyTuple_GET_SIZE(kwnames) == 0) {
+    if (Keywords || !kwnames || PyTuple_GET_SIZE(kwnames) == 0) {
       try {
-        if (PyObject* r = F{}(self, args, nargs)) return r;
+        PyObject* r = nullptr;
+        if constexpr (Keywords) r = F{}(self, args, nargs, kwnames);
+        else r = F{}(self, args, nargs);
+        if (r) return r;
       } catch (...) {
       }
       PyErr_Clear();
@@ -57,6 +60,14 @@ struct Entry {
 template <class F>
 void def_fast_path(nb::module_& m, const char* name, F /*fast*/) {
   fast_method_detail::Entry<F, true>::install(m, name);
+}
+
+// A method's fast path that reads keywords too, for methods other libraries call with keywords
+// (`x.__dlpack__(max_version=(1, 0))` from NumPy's from_dlpack): `fast` is called as
+// `(self, args, nargs, kwnames)`, the keyword values following the positional ones in args.
+template <class F>
+void def_fast_path_with_keywords(nb::module_& m, const char* name, F /*fast*/) {
+  fast_method_detail::Entry<F, true, true>::install(m, name);
 }
 
 // Gives the already defined function <name> of the module the fast path `fast`.

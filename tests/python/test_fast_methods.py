@@ -196,3 +196,25 @@ def test_asarray_positional_call_is_the_full_paths():
         with pytest.raises(error):
             full(bad)
     assert ac.asarray.__module__ == "accel._core" and "copy" in ac.asarray.__doc__
+
+
+def test_dlpack_keywords_fast_and_full_spellings_agree(device):
+    # __dlpack__'s fast path reads interned keyword names; a name built at run time (not
+    # interned) and unknown names take the full method, which must agree or raise the same way.
+    x = ac.asarray(np.arange(6.0).reshape(2, 3), device=device)
+    runtime_name = "".join(["max_", "version"])
+    calls = [{}, {"max_version": (1, 0)}, {"max_version": None}, {runtime_name: (1, 0)},
+             {"stream": None, "max_version": (1, 0), "dl_device": None, "copy": None}]
+    if device == "cpu":
+        calls.append({"max_version": (1, 0), "copy": True})
+    for kwargs in calls:
+        capsule = x.__dlpack__(**kwargs)
+        versioned = kwargs.get("max_version", kwargs.get(runtime_name)) is not None
+        assert ("dltensor_versioned" if versioned else "dltensor") in repr(capsule)
+    if device == "cpu":  # NumPy's from_dlpack calls both methods with keywords
+        np.testing.assert_array_equal(np.from_dlpack(x), np.arange(6.0).reshape(2, 3))
+    with pytest.raises(TypeError):
+        x.__dlpack__(bogus=1)
+    with pytest.raises(TypeError, match="max_version"):
+        x.__dlpack__(max_version=3)
+    assert x.__dlpack_device__() == ((1, 0) if device == "cpu" else (2, 0))
