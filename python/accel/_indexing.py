@@ -17,7 +17,9 @@ def where(condition, x=None, y=None, /, *, out=None):
     return _core.where(condition, x, y, out=out)
 
 
-_KIND_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+# NumPy's same_kind order: a cast may go up this list or stay in one kind (uint to int is
+# same_kind, int to uint is not).
+_KIND_ORDER = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
 
 
 def copyto(dst, src, casting="same_kind", where=True):

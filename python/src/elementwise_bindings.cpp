@@ -8,18 +8,25 @@
 namespace accel::py {
 namespace {
 
+// An input cast refused under NumPy's casting= rule, as NumPy words it.
+[[noreturn]] void throw_input_cast(const char* op, size_t i, Dtype from, Dtype to, Casting casting) {
+  throw DTypeError(std::string("[") + op + "] cannot cast input " + std::to_string(i) + " from " +
+                   dtype_name(from) + " to " + dtype_name(to) + " with casting rule '" +
+                   casting_name(casting) + "'");
+}
+
+// The operands `where` casts: all but its condition.
+size_t first_cast_input(OpId op) { return op == OpId::where ? 1 : 0; }
+
 // NumPy's ufunc dtype=: the op runs in (and returns) `dt`. Inputs are cast to dt under the
-// same_kind rule; a Python integer that does not fit dt raises OverflowError, as NumPy.
-Array elementwise_in(OpId op, std::span<Array> inputs, Dtype dt) {
+// casting rule; a Python integer that does not fit dt raises OverflowError, as NumPy.
+Array elementwise_in(OpId op, std::span<Array> inputs, Dtype dt, Casting casting) {
   const char* name = op_name(op);
-  for (size_t i = op == OpId::where ? 1 : 0; i < inputs.size(); ++i) {
+  for (size_t i = first_cast_input(op); i < inputs.size(); ++i) {
     Array& a = inputs[i];
     if (a.dtype() == dt && !a.weak()) continue;
     if (a.weak()) check_weak_fits(a, dt, name);
-    if (!can_cast_same_kind(a.dtype(), dt))
-      throw DTypeError(std::string("[") + name + "] cannot cast input " + std::to_string(i) +
-                       " from " + dtype_name(a.dtype()) + " to " + dtype_name(dt) +
-                       " with casting rule 'same_kind'");
+    else if (!can_cast(a.dtype(), dt, casting)) throw_input_cast(name, i, a.dtype(), dt, casting);
     a = astype(a, dt, false);
   }
   Array r = elementwise(op, inputs);
@@ -28,6 +35,31 @@ Array elementwise_in(OpId op, std::span<Array> inputs, Dtype dt) {
                      dtype_name(dt) + " for these inputs (the result would be " +
                      dtype_name(r.dtype()) + ")");
   return r;
+}
+
+// casting='no' or 'equiv' without dtype=: every array operand must already have the loop's
+// dtype (the promoted one, or the float a float function computes ints in), as NumPy checks.
+void check_inputs_uncast(OpId op, std::span<const Array> inputs, Casting casting) {
+  const Dtype loop = resolve_op_types(op, result_type(inputs.subspan(first_cast_input(op)))).compute;
+  for (size_t i = first_cast_input(op); i < inputs.size(); ++i)
+    if (!inputs[i].weak() && !can_cast(inputs[i].dtype(), loop, casting))
+      throw_input_cast(op_name(op), i, inputs[i].dtype(), loop, casting);
+}
+
+// out= takes the result under the casting rule, as a NumPy ufunc's (same_kind by default:
+// a float result into an int array raises).
+nb::object finish_elementwise_out(OpId op, Array result, nb::handle out, Casting casting) {
+  if (!out.is_none() && casting != Casting::same_kind && casting != Casting::unsafe) {
+    nb::handle target = nb::isinstance<nb::tuple>(out) && nb::len(out) == 1 ? out[0] : out;
+    if (nb::isinstance<Array>(target)) {
+      const Dtype to = nb::cast<const Array&>(target).dtype();
+      if (!can_cast(result.dtype(), to, casting))
+        throw DTypeError(std::string("[") + op_name(op) + "] cannot cast the result from " +
+                         dtype_name(result.dtype()) + " to out= " + dtype_name(to) +
+                         " with casting rule '" + casting_name(casting) + "'");
+    }
+  }
+  return finish_out(std::move(result), out, op_name(op), casting != Casting::unsafe);
 }
 
 // The int of `ac.greater(x, 2**70)` beside the other operands as NumPy takes it
@@ -43,7 +75,10 @@ Array huge_operand(OpId op, nb::handle huge, std::span<const Array> operands, si
 }
 
 nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle out,
-                   nb::handle dtype) {
+                   nb::handle dtype, nb::handle casting_h) {
+  const Casting casting = casting_h.is_none()
+                              ? Casting::same_kind
+                              : casting_from_name(nb::cast<std::string>(casting_h), op_name(op));
   Device device = device_of(args);
   // The operands in the frame, not in a std::vector (a malloc and a free per call).
   Array operands[kMaxOpArity];
@@ -62,17 +97,20 @@ nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle o
   }
   if (huge) operands[huge_at] = huge_operand(op, huge, {operands, n}, huge_at, device);
   const std::span<Array> inputs(operands, n);
-  if (!dtype.is_none()) return finish_out(elementwise_in(op, inputs, to_dtype(dtype)), out, op_name(op));
-  return finish_out(elementwise(op, inputs), out, op_name(op));
+  if (!dtype.is_none())
+    return finish_elementwise_out(op, elementwise_in(op, inputs, to_dtype(dtype), casting), out,
+                                  casting);
+  if (casting == Casting::no || casting == Casting::equiv) check_inputs_uncast(op, inputs, casting);
+  return finish_elementwise_out(op, elementwise(op, inputs), out, casting);
 }
 
 // op(x1, ..., xN) with no out= and no dtype=, as a new reference.
 template <int N>
 PyObject* positional_op(OpId op, PyObject* const* a) {
   const nb::handle none = nb::none();
-  if constexpr (N == 1) return call_op(op, {a[0]}, none, none).release().ptr();
-  if constexpr (N == 2) return call_op(op, {a[0], a[1]}, none, none).release().ptr();
-  if constexpr (N == 3) return call_op(op, {a[0], a[1], a[2]}, none, none).release().ptr();
+  if constexpr (N == 1) return call_op(op, {a[0]}, none, none, none).release().ptr();
+  if constexpr (N == 2) return call_op(op, {a[0], a[1]}, none, none, none).release().ptr();
+  if constexpr (N == 3) return call_op(op, {a[0], a[1], a[2]}, none, none, none).release().ptr();
 }
 
 // The registry as data, for tests and introspection: (name, arity, bool inputs, domain, output).
@@ -95,18 +133,22 @@ nb::list op_registry() {
 void init_elementwise(nb::module_& m) {
   using namespace nb::literals;
 #define ACCEL_PY_OP_1(name)                                                                    \
-  m.def(#name, [](nb::handle x, nb::handle out, nb::handle dtype) {                           \
-    return call_op(OpId::name, {x}, out, dtype);                                               \
-  }, "x"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none());
-#define ACCEL_PY_OP_2(name)                                                             \
-  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype) {    \
-    return call_op(OpId::name, {x1, x2}, out, dtype);                                   \
-  }, "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none());
-#define ACCEL_PY_OP_3(name)                                                             \
-  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out,         \
-                  nb::handle dtype) {                                                   \
-    return call_op(OpId::name, {x1, x2, x3}, out, dtype);                               \
-  }, "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none());
+  m.def(#name, [](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {        \
+    return call_op(OpId::name, {x}, out, dtype, casting);                                      \
+  }, "x"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),                       \
+     "casting"_a = "same_kind");
+#define ACCEL_PY_OP_2(name)                                                                    \
+  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype,              \
+                  nb::handle casting) {                                                        \
+    return call_op(OpId::name, {x1, x2}, out, dtype, casting);                                 \
+  }, "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),              \
+     "casting"_a = "same_kind");
+#define ACCEL_PY_OP_3(name)                                                                    \
+  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out,                \
+                  nb::handle dtype, nb::handle casting) {                                      \
+    return call_op(OpId::name, {x1, x2, x3}, out, dtype, casting);                             \
+  }, "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),      \
+     "casting"_a = "same_kind");
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
   if (OpId::name != OpId::cast) { ACCEL_PY_OP_##arity(name) }
 #include "accel/core/ops.def"
@@ -128,7 +170,7 @@ void init_elementwise(nb::module_& m) {
     std::optional<Array> lo, hi;
     if (!min.is_none()) lo = to_operand(min, device);
     if (!max.is_none()) hi = to_operand(max, device);
-    return finish_out(clip(a, lo ? &*lo : nullptr, hi ? &*hi : nullptr), out, "clip");
+    return finish_out(clip(a, lo ? &*lo : nullptr, hi ? &*hi : nullptr), out, "clip", true);
   }, "x"_a, "min"_a = nb::none(), "max"_a = nb::none(), nb::kw_only(), "out"_a = nb::none());
   m.def("_op_registry", &op_registry, "The elementwise op registry (accel/core/ops.def) as tuples.");
   m.def("result_type", [](nb::args args) {

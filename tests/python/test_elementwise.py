@@ -597,6 +597,43 @@ def test_out_keyword_writes_into_the_given_array(device):
         ac.add(ac.asarray(a, device=device), 1, out=ac.asarray(np.zeros(3), device=device))
 
 
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+def test_casting_keyword_with_out_and_dtype_as_numpy(casting, device):
+    """NumPy's ufunc casting=, same_kind by default: it governs out= (a float result into an
+    int array raises unless 'unsafe') and the input casts of dtype= (and, for 'no' and 'equiv',
+    every input's cast to the loop). accel raises a TypeError exactly where NumPy does."""
+    cases = [  # (function, inputs, out dtype or None, dtype= or None)
+        ("add", (np.array([1.5, -2.5]), 1), "int32", None),
+        ("add", (np.array([1, 2], np.int8), 1), "int64", None),
+        ("add", (np.array([1, 2], np.int64), 1), "uint8", None),
+        ("add", (np.array([1, 2], np.uint8), 1), "int16", None),
+        ("multiply", (np.array([1.5, 2.0]), np.array([2.0, 0.5])), "float32", None),
+        ("add", (np.array([1.5, 2.5]), np.array([1.0, 2.0])), None, "int32"),
+        ("add", (np.array([1, 2], np.int8), np.array([1.5, 2.5], np.float32)), None, None),
+        ("sin", (np.array([1, 2], np.int8),), None, None),
+        ("less", (np.array([1.0, 2.0]), np.array([2.0, 1.0])), "int8", None),
+    ]
+    for name, args, out_dt, dt in cases:
+        kw = {"casting": casting} | ({"dtype": dt} if dt else {})
+        want = got = None
+        try:
+            want = getattr(np, name)(*args, **kw, **({"out": np.zeros(2, out_dt)} if out_dt else {}))
+        except TypeError:
+            pass
+        xs = [ac.asarray(a, device=device) if isinstance(a, np.ndarray) else a for a in args]
+        out = ac.asarray(np.zeros(2, out_dt), device=device) if out_dt else None
+        try:
+            got = getattr(ac, name)(*xs, **kw, **({"out": out} if out_dt else {}))
+        except TypeError as e:
+            assert want is None, (name, out_dt, dt, casting, e)
+            continue
+        assert want is not None, (name, out_dt, dt, casting, "accel did not raise")
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-3)
+    with pytest.raises(ValueError, match="casting must be one of"):
+        ac.add(ac.asarray([1.0], device=device), 1, casting="bogus")
+
+
 def test_dtype_keyword_selects_the_loop_like_numpy(device):
     i8 = np.array([1, 2, 100], np.int8)
     x8 = ac.asarray(i8, device=device)
