@@ -30,6 +30,10 @@ from ._covariance import *  # noqa: E402,F401,F403
 from ._einsum import einsum  # noqa: E402,F401
 from ._ordering import *  # noqa: E402,F401,F403
 from ._interp import interp  # noqa: E402,F401
+from ._np_creation import *  # noqa: E402,F401,F403
+from ._np_indices import *  # noqa: E402,F401,F403
+from ._np_math import *  # noqa: E402,F401,F403
+from ._np_sets_poly import *  # noqa: E402,F401,F403
 from . import _numpy_protocols  # noqa: E402
 _numpy_protocols.install()
 from . import _dask  # noqa: E402

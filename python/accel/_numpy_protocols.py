@@ -10,6 +10,7 @@ explicit `accel.asnumpy(x)` (or `np.asarray(x)`, which uses `__array__`) still c
 import numpy as _np
 
 from . import _core
+from . import _np_creation
 
 # NumPy ufuncs whose accel function has another name.
 _UFUNC_ALIASES = {"invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
@@ -130,20 +131,9 @@ def _like(kind):
     return like
 
 
-def _array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, device=None):
-    """np.array(..., like=accel_array): NumPy's signature (copy by default, ndmin)."""
-    accel = _accel()
-    if order not in ("K", "A", "C"):
-        raise ValueError(f"accel arrays are C-ordered; order={order!r} is not supported")
-    x = accel.asarray(obj, dtype=dtype, copy=True if copy else None, device=device)
-    if x.ndim < ndmin:
-        x = accel.reshape(x, (1,) * (ndmin - x.ndim) + tuple(x.shape))
-    return x
-
-
 # NumPy functions whose signature differs from accel's function of the same name.
 _NUMPY_SIGNATURES = {f"{k}_like": _like(k) for k in ("zeros", "ones", "empty", "full")}
-_NUMPY_SIGNATURES["array"] = _array
+_NUMPY_SIGNATURES["array"] = _np_creation.array
 # Creation functions NumPy dispatches through `like=`: the result goes on the device of the
 # `like` array (the `self` of __array_function__).
 _LIKE_CREATION = {"array", "asarray", "asanyarray", "ascontiguousarray", "empty", "zeros", "ones",

@@ -416,8 +416,11 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     const char* np_dtype = !dtype                       ? nullptr
                            : *dtype == Dtype::bfloat16 ? "float64"
                                                        : dtype_name(*dtype);
-    nb::object arr = np_dtype ? np.attr("asarray")(src, nb::arg("dtype") = np_dtype)
-                              : np.attr("asarray")(src);
+    // copy=False: NumPy's ValueError where it must copy (nested lists), its view where not.
+    nb::object np_copy = copy == false ? nb::object(nb::bool_(false)) : nb::none();
+    nb::object arr = np_dtype ? np.attr("asarray")(src, nb::arg("dtype") = np_dtype,
+                                                   nb::arg("copy") = np_copy)
+                              : np.attr("asarray")(src, nb::arg("copy") = np_copy);
     // Byte-swapped data (">f8" on a little-endian machine) in the machine's order: accel's
     // loops read native values only.
     if (!nb::cast<bool>(arr.attr("dtype").attr("isnative")))
@@ -436,6 +439,12 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     fresh = true;
   }
   if (copy.has_value() && !*copy) {
+    // A Python number or sequence, or a NumPy scalar, has no array memory to share.
+    if (fresh && !is_ndarray(obj) && (is_python_scalar(obj) || is_numpy_scalar(obj) ||
+                                      PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr())))
+      throw ValueError("[asarray] copy=False, but " +
+                       nb::cast<std::string>(nb::str(obj.type().attr("__name__"))) +
+                       " has no array memory to share: a copy is needed");
     if ((dtype && *dtype != a.dtype()) || (device && *device != a.device()))
       throw ValueError("[asarray] copy=False but a copy is needed to change the dtype or device");
   }

@@ -71,11 +71,12 @@ void init_dtype(nb::module_& m) {
 #include "accel/core/dtype.def"
 #undef ACCEL_DTYPE
   m.def("promote_types", [](nb::handle a, nb::handle b) { return promote_types(to_dtype(a), to_dtype(b)); });
-  // Array API can_cast: whether `from_` (a dtype or an array's dtype) casts safely to `to`.
-  m.def("can_cast", [](nb::handle from, nb::handle to) {
+  // Array API can_cast: whether `from_` (a dtype or an array's dtype) casts to `to` under
+  // NumPy's casting rule (safe by default, as the standard's).
+  m.def("can_cast", [](nb::handle from, nb::handle to, const std::string& casting) {
     Dtype f = nb::isinstance<Array>(from) ? nb::cast<const Array&>(from).dtype() : to_dtype(from);
-    return can_cast_safely(f, to_dtype(to));
-  }, nb::arg("from_"), nb::arg("to"));
+    return can_cast(f, to_dtype(to), casting_from_name(casting, "can_cast"));
+  }, nb::arg("from_"), nb::arg("to"), nb::arg("casting") = "safe");
 }
 
 }  // namespace accel::py

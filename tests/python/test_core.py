@@ -122,6 +122,13 @@ def test_asarray_copy_and_dtype_keywords():
     assert ac.asarray(n, dtype=ac.float64).dtype == "float64"
     with pytest.raises(ValueError, match="copy=False"):
         ac.asarray(n, dtype="float64", copy=False)
+    # The standard and NumPy 2: copy=False never copies, so Python values raise.
+    shared = ac.asarray(n, copy=False)
+    n[1] = 7
+    assert int(np.asarray(shared)[1]) == 7
+    for obj in ([1, 2], (1.5,), 3.0, np.float32(2), [[1, 2], [3, 4]]):
+        with pytest.raises(ValueError, match="copy"):
+            ac.asarray(obj, copy=False)
 
 
 def test_read_only_numpy_source_stays_read_only():
