@@ -108,14 +108,27 @@ void init_creation(nb::module_& m) {
       if (stop.is_none()) last = std::exchange(first, 0);
       return arange(first, last, by, to_optional_dtype(dtype), device_or_default(device));
     }
-    Array lo = fill_operand(start), hi;
+    // NumPy's arange types each argument by its kind alone: integers and bools as int64
+    // (uint64 as itself), floats as float64, complex as complex128; then promotes them, the
+    // default start and step (int64) included: np.arange(np.float32(0.5), np.float32(3)) is
+    // float64, np.arange(np.int8(5)) int64, np.arange(np.uint64(5)) float64.
+    auto strong = [](nb::handle v) {
+      const Array a = fill_operand(v);
+      const Dtype d = a.dtype();
+      const Dtype as = d == Dtype::uint64                       ? Dtype::uint64
+                       : dtype_kind(d) == DtypeKind::Complex ? Dtype::complex128
+                       : dtype_kind(d) == DtypeKind::Float   ? Dtype::float64
+                                                             : Dtype::int64;
+      return astype(a, as);
+    };
+    Array lo = strong(start), hi;
     if (stop.is_none()) {
       hi = lo;
-      lo = Array::scalar(int64_t{0}, true, Device::cpu());
+      lo = Array::scalar(int64_t{0}, false, Device::cpu());
     } else {
-      hi = fill_operand(stop);
+      hi = strong(stop);
     }
-    return arange(lo, hi, fill_operand(step), to_optional_dtype(dtype), device_or_default(device));
+    return arange(lo, hi, strong(step), to_optional_dtype(dtype), device_or_default(device));
   }, "start"_a, "stop"_a = nb::none(), "step"_a = 1, "dtype"_a = nb::none(), nb::kw_only(),
      "device"_a = nb::none(),
      "Values from start (default 0) up to stop in steps of step, as NumPy's arange.");

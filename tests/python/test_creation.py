@@ -156,6 +156,17 @@ def test_arange_of_python_numbers_at_the_edges_matches_numpy(args):
     check_equal(ac.arange(*args), np.arange(*args))
 
 
+# NumPy's arange types NumPy scalars by kind only (integers int64, floats float64), promoted
+# with the default start and step.
+@pytest.mark.parametrize("args", [(np.int32(3),), (np.int8(0), np.int8(5), np.int8(2)),
+                                  (np.uint64(5),), (np.uint8(1), np.uint8(9), np.uint8(3)),
+                                  (np.float16(3),), (np.float32(0.5), 3),
+                                  (np.float32(0.5), np.float32(3), np.float32(0.5)),
+                                  (np.bool_(True),), (0, np.int16(5), np.int16(2))])
+def test_arange_of_numpy_scalars_matches_numpy(args, device):
+    check_equal(ac.arange(*args, device=device), np.arange(*args))
+
+
 def test_arange_with_only_stop_and_a_step_counts_from_zero():
     check_equal(ac.arange(5, step=2), np.arange(0, 5, 2))
     check_equal(ac.arange(5, step=2, dtype="float32"), np.arange(0, 5, 2, dtype="float32"))
