@@ -5,6 +5,7 @@
 #include "accel/core/array.h"
 #include "accel/core/device.h"
 #include "accel/core/dtype.h"
+#include "accel/core/memory_overlap.h"
 #include "accel/eval/eager.h"
 #include "accel/eval/eval.h"
 #include "accel/core/shape.h"

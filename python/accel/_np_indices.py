@@ -1,6 +1,6 @@
 """NumPy's index helpers and index-driven writes (tril_indices, diag_indices, mask_indices, select,
 piecewise, choose, put_along_axis, putmask, place), the function-mapping helpers
-(apply_along_axis, apply_over_axes) and the small queries may_share_memory, isscalar, iterable.
+(apply_along_axis, apply_over_axes) and the small queries isscalar and iterable.
 Each follows NumPy 2's definition, dtype rules and error classes included, and is composed from
 accel's ops so it runs on every device; through `__array_function__` they also answer
 `np.select(...)`, `np.choose(...)` and the like for accel arrays."""
@@ -15,7 +15,7 @@ from . import _core
 __all__ = ["tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from",
            "diag_indices", "diag_indices_from", "mask_indices", "select", "piecewise", "choose",
            "put_along_axis", "putmask", "place", "apply_along_axis", "apply_over_axes",
-           "may_share_memory", "isscalar", "iterable"]
+           "isscalar", "iterable"]
 
 # Python scalars take part in dtype promotion as "weak" values (NumPy 2's NEP 50): they adopt
 # the arrays' dtype instead of widening it.
@@ -385,25 +385,6 @@ def apply_over_axes(func, a, axes):
 
 
 # ---- queries -----------------------------------------------------------------------------------
-
-def may_share_memory(a, b, /, max_work=0):
-    """NumPy's may_share_memory with its default bounds check: True when the address ranges a
-    and b span overlap (so they may share elements). Anything not an array is a new array here,
-    sharing nothing. max_work other than 0 or None (an exact overlap search) is not supported."""
-    if max_work not in (0, None):
-        raise NotImplementedError(f"[may_share_memory] max_work={max_work!r} asks for an exact "
-                                  f"overlap search, which accel does not do; only the bounds "
-                                  f"check (max_work=0 or None) is supported")
-    xs = []
-    for x in (a, b):
-        if isinstance(x, _np.ndarray):
-            x = _core.asarray(x)  # imports NumPy memory without a copy where it can
-        if not isinstance(x, _core.ndarray):
-            return False
-        x.eval()  # a pending array has no memory yet
-        xs.append(x)
-    return bool(_core.shares_memory(xs[0], xs[1]))
-
 
 def isscalar(element):
     """NumPy's isscalar: True for Python and NumPy scalars (numbers, str, bytes, memoryview),

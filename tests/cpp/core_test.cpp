@@ -4,8 +4,11 @@
 
 #include <accel/accel.h>
 
+#include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 
 #include "accel/backend/backend.h"
@@ -263,4 +266,44 @@ TEST(ThreadPool, ExceptionsPropagateToCaller) {
   std::atomic<int64_t> sum{0};
   cpu::parallel_for(1000, 1, [&](int64_t b, int64_t e) { sum += e - b; });
   EXPECT_EQ(sum.load(), 1000);
+}
+
+// shares_memory_exactly: interleaved views share an address range but no element; the search
+// decides by the strides, itemsizes and offsets, against a brute-force count of shared bytes.
+TEST(MemoryOverlap, ExactAgainstEveryByte) {
+  Array x = arange(int64_t{0}, int64_t{60}, int64_t{1}, Dtype::float32, Device::cpu());
+  x.eval();
+  auto bytes_of = [](const Array& v) {
+    std::vector<intptr_t> out;
+    const auto base = reinterpret_cast<intptr_t>(v.data());
+    const auto isz = static_cast<int64_t>(v.itemsize());
+    std::vector<int64_t> idx(static_cast<size_t>(v.ndim()), 0);
+    for (int64_t n = 0; n < v.size(); ++n) {
+      int64_t off = 0;
+      for (int d = 0; d < v.ndim(); ++d) off += idx[d] * v.strides()[d];
+      for (int64_t b = 0; b < isz; ++b) out.push_back(base + off * isz + b);
+      for (int d = v.ndim(); d-- > 0;) {
+        if (++idx[d] < v.shape()[d]) break;
+        idx[d] = 0;
+      }
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto view = [&](int64_t offset, Shape shape, Strides strides) {
+    return Array::view_of(x, std::move(shape), std::move(strides), offset);
+  };
+  const std::vector<Array> views = {
+      view(0, {30}, {2}), view(1, {30}, {2}), view(0, {12}, {5}), view(3, {4, 5}, {12, 2}),
+      view(59, {20}, {-3}), view(2, {5, 3}, {1, 5}), view(10, {1}, {1}), view(7, {3, 4}, {4, -1}),
+      Array::view_of(x, {15}, {1}, 0)};
+  for (size_t i = 0; i < views.size(); ++i)
+    for (size_t j = 0; j < views.size(); ++j) {
+      std::vector<intptr_t> a = bytes_of(views[i]), b = bytes_of(views[j]), both;
+      std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+      EXPECT_EQ(shares_memory_exactly(views[i], views[j]), std::optional<bool>(!both.empty()))
+          << i << " vs " << j;
+    }
+  // Too little work allowed to decide: no answer.
+  EXPECT_EQ(shares_memory_exactly(views[0], views[0], 0), std::nullopt);
 }

@@ -487,8 +487,37 @@ def test_may_share_memory_is_a_bounds_check(device):
         assert ac.may_share_memory(ac.asarray(a), a[1:]) and np.may_share_memory(ac.asarray(a), a)
     assert not ac.may_share_memory(x, x + 1)
     assert not ac.may_share_memory([1, 2], [1, 2]) and not np.may_share_memory([1, 2], [1, 2])
-    with pytest.raises(NotImplementedError, match=r"\[may_share_memory\] max_work=-1"):
-        ac.may_share_memory(x, x, max_work=-1)
+    # max_work=-1: the exact answer, shares_memory's (interleaved rows share nothing).
+    assert not ac.may_share_memory(x[::2], x[1::2], max_work=-1)
+    assert ac.may_share_memory(x[::2], x[2:], max_work=-1)
+
+
+def test_shares_memory_is_exact_as_numpy(device):
+    # Interleaved and strided views inside one address range, against NumPy's exact solver.
+    a = np.arange(60.0)
+    x = on(a, device)
+    views = [lambda t: t[::2], lambda t: t[1::2], lambda t: t[::5], lambda t: t[3:51].reshape(4, 12)[:, ::2],
+             lambda t: t[::-3], lambda t: t[2:17].reshape(3, 5).T, lambda t: t[10:11],
+             lambda t: t[:15], lambda t: t.reshape(6, 10)[1::2, 3::4], lambda t: t[59:]]
+    for f in views:
+        for g in views:
+            want = np.shares_memory(f(a), g(a))
+            assert ac.shares_memory(f(x), g(x)) == want
+            assert np.shares_memory(f(x), g(x)) == want  # NumPy's function, accel's answer
+            try:
+                bounds = np.shares_memory(f(a), g(a), max_work=0)
+            except np.exceptions.TooHardError:
+                # The ranges overlap: NumPy needs work to decide. accel's search may decide
+                # some such cases with none; if it answers, the answer is the exact one.
+                try:
+                    assert ac.shares_memory(f(x), g(x), max_work=0) == want
+                except RuntimeError as e:
+                    assert "max_work=0" in str(e)
+            else:
+                assert ac.shares_memory(f(x), g(x), max_work=0) == bounds
+    assert not ac.shares_memory(x, x + 1)
+    with pytest.raises(RuntimeError, match="max_work=0"):  # one step of search needed
+        ac.shares_memory(x[::2], x[::2], max_work=0)
 
 
 def test_isscalar_and_iterable_match_numpy(device):
