@@ -393,6 +393,7 @@ class Builder(LinalgFftMakers):
                       f"{x}.reshape({reshape_target(self.rng, v.shape)})",
                       f"xp.moveaxis({x}, 0, -1)", f"{x}.ravel()"]
         if nd >= 2:
+            forms += [f"xp.rot90({x}, {int(self.rng.integers(-1, 3))}, axes=(0, {nd - 1}))"]
             forms += [f"{x}.mT", f"xp.swapaxes({x}, 0, {nd - 1})",
                       f"xp.permute_dims({x}, {tuple(int(i) for i in self.rng.permutation(nd))})",
                       f"xp.matrix_transpose({x})"]
@@ -780,6 +781,121 @@ class Builder(LinalgFftMakers):
             inexact = True
         return self.define(text, uses, inexact=inexact, guard=" and ".join(guards) or None)
 
+    def numpy_extras(self):
+        """NumPy's functions outside the standard (python/accel/_np_*.py): set operations,
+        padding, insertion and deletion, float decomposition, gcd, select, differences and
+        sums of samples, kron, triangle indices. Functions whose result jumps at a rounding
+        (frexp's exponent, modf's integral part, set membership) read exact values only."""
+        r = self.rng.random()
+        guard = None
+        inexact = False
+        if r < 0.14:  # set operations
+            x = self.pick(lambda v: v.size < 300 and v.dtype.kind != "c")
+            if x is None:
+                return False
+            y = self.pick(lambda u: u.size < 300 and u.dtype.kind != "c") or x
+            fn = self.choice(["union1d", "intersect1d", "setdiff1d", "setxor1d"])
+            text = f"xp.{fn}({x}, {y})"
+            uses = [x, y]
+            # Which of -0.0 and 0.0 stands for their value follows the sort (as unique).
+            guards = [f"exact_in_common_dtype({x}, {y})"]
+            guards.append(f"no_signed_zeros(xp.concat([xp.reshape({x}, (-1,)), xp.reshape({y}, (-1,))]))")
+            if self.rounded.intersection(uses):
+                guards.append(f"well_separated({x}, {y})")
+            guard = " and ".join(guards)
+        elif r < 0.3:  # padding
+            x = self.pick(lambda v: v.ndim > 0 and v.size < 300)
+            if x is None:
+                return False
+            v = self.env[x]
+            mode = self.choice(["constant", "edge", "reflect", "symmetric", "wrap"])
+            width = self.choice(["1", "(0, 2)", repr(tuple((int(self.rng.integers(0, 3)),
+                                                            int(self.rng.integers(0, 3)))
+                                                           for _ in range(v.ndim)))])
+            extra = f", constant_values={self.choice(['0', '2', '-1'])}" if mode == "constant" else ""
+            if mode in ("reflect", "symmetric") and self.chance(0.3):
+                extra = ", reflect_type='odd'"
+                inexact = v.dtype.kind in "fc"  # 2 * edge - value rounds
+            text = f"xp.pad({x}, {width}, mode={mode!r}{extra})"
+            uses = [x]
+        elif r < 0.42:  # insert, delete, append
+            x = self.pick(lambda v: v.ndim > 0 and v.size < 300)
+            if x is None:
+                return False
+            v = self.env[x]
+            axis = int(self.rng.integers(-v.ndim, v.ndim))
+            n = v.shape[axis]
+            fn = self.choice(["delete", "insert", "append"])
+            if fn == "delete":
+                idx = self.choice([str(int(self.rng.integers(-n, n))) if n else "[]", "slice(None, None, 2)",
+                                   repr(sorted({int(i) for i in self.rng.integers(-n, n, 2)})) if n else "[]"])
+                text = f"xp.delete({x}, {idx}, axis={axis})"
+            elif fn == "insert":
+                where = self.choice([str(int(self.rng.integers(-n, n + 1))), f"[0, {n}]"])
+                text = f"xp.insert({x}, {where}, {self.scalar().text}, axis={axis})"
+            else:
+                y = self.pick(lambda u: u.size < 300) or x
+                text = f"xp.append({x}, {y})"
+            uses = self.uses_of(text)
+        elif r < 0.58:  # float decomposition and predicates of exact floats
+            x = self.pick(lambda v: v.dtype.kind == "f" and v.dtype != np.dtype("float16"))
+            if x is None or x in self.rounded:
+                return False
+            form = self.choice(["xp.frexp({x})[0]", "xp.frexp({x})[1]", "xp.modf({x})[0]",
+                                "xp.modf({x})[1]", "xp.spacing({x})", "xp.fix({x})",
+                                "xp.isposinf({x})", "xp.isneginf({x})",
+                                "xp.ldexp({x}, -3)", "xp.ldexp({x}, 5)"])
+            text = form.format(x=x)
+            uses = [x]
+        elif r < 0.66:  # integers
+            x = self.pick(lambda v: v.dtype.kind in "iu" and v.dtype != np.dtype("uint64"))
+            if x is None:
+                return False
+            y = self.pick(lambda u: u.dtype.kind in "iu" and u.dtype != np.dtype("uint64")
+                          and broadcasts(u.shape, self.env[x].shape)) or x
+            fn = self.choice(["gcd", "lcm", "bitwise_count"])
+            text = f"xp.{fn}({x}, {y})" if fn != "bitwise_count" else f"xp.{fn}({x})"
+            uses = self.uses_of(text)
+        elif r < 0.76:  # select
+            x = self.pick(lambda v: v.dtype.kind in "iuf")
+            if x is None or x in self.rounded:
+                return False
+            y = self.pick(lambda u: broadcasts(u.shape, self.env[x].shape)) or x
+            text = f"xp.select([{x} > 0, {x} < 0], [{x}, {y}], {self.choice(['0', '-1', '1.5'])})"
+            uses = self.uses_of(text)
+        elif r < 0.88:  # samples: differences, sums, slopes, sinc
+            x = self.pick(lambda v: v.ndim > 0 and v.dtype.kind in "iuf" and v.size > 0)
+            if x is None:
+                return False
+            v = self.env[x]
+            axis = int(self.rng.integers(-v.ndim, v.ndim))
+            form = self.choice(["xp.ediff1d({x})", "xp.trapezoid({x}, axis={axis})",
+                                "xp.gradient({x}, axis={axis})", "xp.sinc({x})",
+                                "xp.gradient({x}, 0.5, axis={axis}, edge_order=2)"])
+            if "edge_order=2" in form and v.shape[axis] < 3 or "gradient" in form and v.shape[axis] < 2:
+                return False
+            text = form.format(x=x, axis=axis)
+            uses = [x]
+            inexact = "ediff1d" not in text or v.dtype.kind == "f"
+            if inexact and v.dtype.kind == "f" and "sinc" not in text:
+                guard = no_cancellation(text, uses)
+        else:  # products and index sets
+            x = self.pick(lambda v: 0 < v.size <= 16 and v.dtype.kind in "iuf")
+            if x is None:
+                return False
+            v = self.env[x]
+            if v.ndim == 2 and self.chance(0.5):
+                fn = self.choice(["tril_indices_from", "triu_indices_from"])
+                text = f"xp.{fn}({x}, k={int(self.rng.integers(-1, 2))})[{int(self.rng.integers(2))}]"
+            elif v.ndim == 1 and self.chance(0.5):
+                text = f"xp.diag({x}, k={int(self.rng.integers(-1, 2))})"
+            else:
+                y = self.pick(lambda u: 0 < u.size <= 16 and u.dtype.kind in "iuf") or x
+                text = f"xp.kron({x}, {y})"
+                inexact = self.env[x].dtype.kind == "f" or self.env[y].dtype.kind == "f"
+            uses = self.uses_of(text)
+        return self.define(text, uses, inexact=inexact, guard=guard)
+
     def observe(self):
         """Printing computes a value mid-program, between the writes."""
         x = self.pick()
@@ -788,7 +904,7 @@ class Builder(LinalgFftMakers):
     MAKERS = [("elementwise", 30), ("chain", 2), ("astype", 5), ("view", 12), ("index", 6),
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
               ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4),
-              ("statistics", 4), ("linalg", 5), ("fft", 3)]
+              ("statistics", 4), ("linalg", 5), ("fft", 3), ("numpy_extras", 4)]
 
 
 QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
