@@ -137,7 +137,7 @@ _NUMPY_SIGNATURES["array"] = _np_creation.array
 # Creation functions NumPy dispatches through `like=`: the result goes on the device of the
 # `like` array (the `self` of __array_function__).
 _LIKE_CREATION = {"array", "asarray", "asanyarray", "ascontiguousarray", "empty", "zeros", "ones",
-                  "full", "arange", "linspace", "eye", "identity", "frombuffer", "fromiter"}
+                  "full", "arange", "linspace", "eye", "identity", "tri", "frombuffer", "fromiter"}
 
 
 def _accel_function(func):
@@ -156,15 +156,19 @@ def array_function(self, func, types, args, kwargs):
     if func.__name__ in _DTYPE_FUNCTIONS:
         return func(*[_numpy_dtype_of(a) for a in args],
                     **{k: _numpy_dtype_of(v) for k, v in kwargs.items()})
-    if func.__name__ in _LIKE_CREATION and "device" not in kwargs:
-        kwargs = {**kwargs, "device": self.device}
+    like = func.__name__ in _LIKE_CREATION and "device" not in kwargs
     if func.__name__ in _NUMPY_SIGNATURES and func.__module__.startswith("numpy"):
-        return _NUMPY_SIGNATURES[func.__name__](*args, **kwargs)
+        return _NUMPY_SIGNATURES[func.__name__](*args, **kwargs, **_device_of(self, like))
     fn, what = _accel_function(func)
     if fn is None or fn is func:
         raise _not_implemented(what)
-    _check_keywords(func, kwargs)
-    return fn(*args, **kwargs)
+    _check_keywords(func, kwargs)  # NumPy's keywords: device= below is accel's own
+    return fn(*args, **kwargs, **_device_of(self, like))
+
+
+def _device_of(self, like):
+    # A creation function dispatched through like=: its result goes on the like array's device.
+    return {"device": self.device} if like else {}
 
 
 _NUMPY_KEYWORDS = {}

@@ -247,6 +247,8 @@ def test_tri(dt, device):
     for n, m, k in [(3, None, 0), (4, 6, -1), (5, 2, 3), (0, 3, 0), (3, 0, -2), (4, 4, -9), (1, 1, 9)]:
         same(ac.tri(n, m, k, device=device, **kw), np.tri(n, m, k, **kw), device)
     same(ac.tri(3, like=ac.zeros(1, device=device)), np.tri(3), device)
+    # NumPy's own tri with an accel like= array: on that array's device (__array_function__).
+    same(np.tri(3, 4, 1, like=ac.zeros(1, device=device)), np.tri(3, 4, 1), device)
 
 
 @pytest.mark.parametrize("dt", DTYPES)
