@@ -259,12 +259,13 @@ def _median(a, axis, out, keepdims, skip_nan, what):
         hi_i = _core.clip(n // 2, 0, max(big_n - 1, 0))
         lo = _core.take_along_axis(sf, lo_i, axis=-1)
         hi = _core.take_along_axis(sf, hi_i, axis=-1)
-        r = _core.where(n == 0, nan, _core.where(lo_i == hi_i, lo / 1, (lo + hi) / 2))
+        r = _core.where(n == 0, nan, _core.where(lo_i == hi_i, (lo + 0.0) / 1, (lo + 0.0 + hi) / 2))
     else:
         lo = sf[..., (big_n - 1) // 2:(big_n - 1) // 2 + 1]
         hi = sf[..., big_n // 2:big_n // 2 + 1]
-        # NumPy's mean of one value divides it by 1: a complex inf gains a NaN part
-        r = lo / 1 if big_n % 2 else (lo + hi) / 2
+        # NumPy's mean of the one or two middle values: a sum that starts at +0.0 (so -0.0
+        # becomes 0.0; fuzz seed 894167), divided by 1 or 2 (a complex inf gains a NaN part).
+        r = (lo + 0.0) / 1 if big_n % 2 else (lo + 0.0 + hi) / 2
         if _is_inexact(a.dtype):
             r = _core.where(_core.isnan(sf[..., -1:]), sf[..., -1:], r)
     return _finish(r, (), keepdims_shape, keepdims, out, what)

@@ -140,6 +140,20 @@ def test_signed_zero_at_the_ends_as_numpy(device):
                 assert np.array_equal(np.signbit(want), np.signbit(ac.asnumpy(got))), (x, method, q)
 
 
+def test_median_of_negative_zeros_is_positive_zero_as_numpy(device):
+    # NumPy's median is a mean of the middle values, a sum that starts at +0.0 (seed 894167).
+    for dt in ("float16", "float32", "float64", "complex128"):
+        for x in ([-0.0], [-0.0, -0.0], [-0.0, -0.0, 1.0], [[-0.0, 2.0], [-0.0, -0.0]]):
+            a = np.array(x, dt)
+            for fn in ("median", "nanmedian"):
+                if fn == "nanmedian" and dt == "complex128":
+                    continue
+                want = getattr(np, fn)(a, axis=-1)
+                got = getattr(ac, fn)(ac.asarray(a, device=device), axis=-1)
+                _same(want, got)
+                assert np.array_equal(np.signbit(np.real(want)), np.signbit(np.real(ac.asnumpy(got))))
+
+
 def test_numpy_dispatch_returns_accel(device):
     x = ac.asarray(np.arange(10.0), device=device)
     r = np.median(x)
