@@ -63,6 +63,23 @@ def test_where_every_dtype_pair_matches_numpy(cond_dtype, device):
         run_case("where", [cond, values(d1, 40, rng), values(d2, 40, rng)], device)
 
 
+@pytest.mark.parametrize("dtype", INTS)
+def test_where_wraps_python_ints_outside_the_dtype_as_numpy(dtype, device):
+    # np.where converts its Python values with a C cast, which wraps where ufuncs raise
+    # OverflowError (fuzz seed 901602); past uint64 both raise.
+    cond = np.array([True, False, True])
+    x = np.array([1, 2, 3], dtype)
+    for v in (-1, 300, -129, 2**40, 2**63 + 5, 2**64 - 1):
+        for args in ((cond, v, x), (cond, x, v)):
+            want = np.where(*args)
+            got = ac.where(*[ac.asarray(a, device=device) if isinstance(a, np.ndarray) else a
+                             for a in args])
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(ac.asnumpy(got), want)
+    with pytest.raises(OverflowError):
+        ac.where(ac.asarray(cond, device=device), 2**70, ac.asarray(x, device=device))
+
+
 # ---- special values ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", INTS)
