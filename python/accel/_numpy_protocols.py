@@ -21,7 +21,7 @@ _REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
 # Functions that answer about dtypes: NumPy's own answer over the arrays' NumPy dtypes (accel
 # follows NumPy 2's promotion), so they return NumPy dtypes as callers of NumPy expect.
-_DTYPE_FUNCTIONS = {"result_type", "can_cast", "min_scalar_type", "promote_types"}
+_DTYPE_FUNCTIONS = {"result_type", "can_cast", "promote_types"}
 # NumPy submodules whose functions map onto accel's submodules of the same name.
 _SUBMODULES = ("linalg", "fft")
 
@@ -137,7 +137,8 @@ _NUMPY_SIGNATURES["array"] = _np_creation.array
 # Creation functions NumPy dispatches through `like=`: the result goes on the device of the
 # `like` array (the `self` of __array_function__).
 _LIKE_CREATION = {"array", "asarray", "asanyarray", "ascontiguousarray", "empty", "zeros", "ones",
-                  "full", "arange", "linspace", "eye", "identity", "tri", "frombuffer", "fromiter"}
+                  "full", "arange", "linspace", "eye", "identity", "tri", "frombuffer", "fromiter",
+                  "fromfunction"}
 
 
 def _accel_function(func):

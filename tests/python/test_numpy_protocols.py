@@ -175,12 +175,12 @@ def test_numpy_functions_run_accels_on_the_same_device(call, device):
 
 def test_what_accel_lacks_raises_type_error_naming_it():
     x = ac.asarray([1.0, 2.0])
-    with pytest.raises(TypeError, match=r"numpy\.matvec"):  # a ufunc
-        np.matvec(ac.ones((2, 2)), x)
+    with pytest.raises(TypeError, match=r"numpy\.isnat"):  # a ufunc (accel has no datetimes)
+        np.isnat(x)
     with pytest.raises(TypeError, match=r"numpy\.add\.outer"):
         np.add.outer(x, x)
-    with pytest.raises(TypeError, match=r"numpy\.packbits"):
-        np.packbits(ac.asarray([1, 0], dtype=ac.uint8))
+    with pytest.raises(TypeError, match=r"numpy\.savetxt"):
+        np.savetxt("never-written.txt", x)
     # Explicit conversion still works, and NumPy's own arrays are untouched by the protocol.
     assert isinstance(np.asarray(x), np.ndarray)
     assert isinstance(np.polyfit(ac.asnumpy(x), ac.asnumpy(x), 1), np.ndarray)
