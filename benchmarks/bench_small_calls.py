@@ -1,6 +1,7 @@
 """Per-call cost of the most common small calls, accel beside NumPy in one run: creation, views,
 indexing, scalar extraction, elementwise ops, reductions, len/shape/dtype and conversions, at
-1, 10 and 100 elements, plus the table of issue 15. Times are µs per call (each the minimum of
+1, 10 and 100 elements, plus the table of issue 15 and, for the rows where NumPy returns an
+object it already has or a scalar, NumPy doing the work accel's call must do. Times are µs per call (each the minimum of
 three medians, accel and NumPy measured alternately); ratio = NumPy time / accel time, so a
 ratio >= 1.0 means accel is at least as fast.
 
@@ -135,6 +136,25 @@ def issue_table():
     ]
 
 
+def same_work(n=10):
+    """Rows below 1.0 where NumPy's call does less than accel's must: it returns an object it
+    already has (np.asarray of a NumPy array is that array) or a scalar where accel returns a
+    0-d array. Beside them, NumPy doing accel's work: a new array object over the same memory
+    (an.view()), a buffer-protocol exporter other than its own (np.asarray of an
+    array.array), a 0-d view (an[3, ...]). These ratios are the limit the first ones can reach
+    with accel's object model (the NumPy column here is not the one of the rows above)."""
+    import array
+    an, _, a, _ = operands(n)
+    buf = array.array("f", an.tolist())
+    return [
+        ("asarray(numpy) / an.view()", lambda: ac.asarray(an), lambda: an.view()),
+        ("asnumpy(a) / an.view()", lambda: ac.asnumpy(a), lambda: an.view()),
+        ("np.asarray(a) / array.array's", lambda: np.asarray(a), lambda: np.asarray(buf)),
+        ("x[3] / an[3, ...]", lambda: a[3], lambda: an[3, ...]),
+        ("float(a[-1]) / float(an[-1, ...])", lambda: float(a[-1]), lambda: float(an[-1, ...])),
+    ]
+
+
 def evaluated(fn):
     """fn, or fn followed by .eval() when its result would still be pending."""
     r = fn()
@@ -181,6 +201,8 @@ def main():
         run("issue 15's table (10 float32; m 100x100 float64)", issue_table(), args.only)
     for n in (int(s) for s in args.sizes.split(",")):
         run(f"{n} element{'s' if n > 1 else ''} (float32)", calls(n), args.only)
+    run("the same work: accel beside NumPy doing what accel's call must (10 float32)",
+        same_work(), args.only)
 
 
 if __name__ == "__main__":
