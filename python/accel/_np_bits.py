@@ -8,13 +8,10 @@ vecmat are ufuncs, found by name through `__array_ufunc__`). vecdot is accel's o
 import operator as _operator
 
 from . import _core
+from ._common import as_array as _arr, axis_index as _axis_index
 from ._indexing import copyto as _copyto
 
 __all__ = ["packbits", "unpackbits", "matvec", "vecmat"]
-
-
-def _arr(x):
-    return x if isinstance(x, _core.ndarray) else _core.asarray(x)
 
 
 # ---- bit packing ------------------------------------------------------------------------------
@@ -47,11 +44,7 @@ def _bit_axis_last(x, axis, name):
         x = _core.reshape(x, (-1,))
     if axis is None:
         return x, 0
-    axis = _integer_argument(axis, "axis", name)
-    if not -x.ndim <= axis < x.ndim:
-        raise _core.AxisError(f"[{name}] axis {axis} is out of bounds for array of dimension "
-                              f"{x.ndim}")
-    axis %= x.ndim
+    axis = _axis_index(_integer_argument(axis, "axis", name), x.ndim, name)
     return _core.moveaxis(x, axis, -1), axis
 
 

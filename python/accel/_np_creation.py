@@ -11,6 +11,7 @@ import operator as _operator
 import numpy as _np
 
 from . import _core
+from ._common import as_array as _arr, axis_index as _axis_index, device_of as _device_of
 from ._numpy_functions import diagonal as _diagonal
 from ._quantiles import median as _median
 
@@ -19,29 +20,12 @@ __all__ = ["array", "asanyarray", "asarray_chkfinite", "append", "delete", "inse
            "geomspace", "logspace", "kron", "block", "fill_diagonal", "pad"]
 
 
-def _arr(x, device=None):
-    return x if isinstance(x, _core.ndarray) else _core.asarray(x, device=device)
-
-
-def _device_of(*objs):
-    """The device of the first accel array among objs (None: the default device)."""
-    return next((x.device for x in objs if isinstance(x, _core.ndarray)), None)
-
-
 def _like_device(like, device):
     return like.device if device is None and isinstance(like, _core.ndarray) else device
 
 
 def _is_inexact(dt):
     return dt.kind in "fc"
-
-
-def _axis_index(axis, ndim, name):
-    axis = _operator.index(axis)
-    if not -ndim <= axis < ndim:
-        raise _core.AxisError(f"[{name}] axis {axis} is out of bounds for array of dimension "
-                              f"{ndim}")
-    return axis % ndim
 
 
 def _along(a, axis, key):

@@ -11,6 +11,7 @@ import numbers as _numbers
 import numpy as _np
 
 from . import _core
+from ._common import as_array as _arr, axis_index as _axis_index
 
 __all__ = ["tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from",
            "diag_indices", "diag_indices_from", "mask_indices", "select", "piecewise", "choose",
@@ -27,19 +28,6 @@ def _device_of(*xs):
         if isinstance(x, _core.ndarray):
             return x.device
     return None
-
-
-def _arr(x, device=None):
-    if isinstance(x, _core.ndarray):
-        return x
-    return _core.asarray(x) if device is None else _core.asarray(x, device=device)
-
-
-def _axis_index(axis, ndim, name):
-    if not -ndim <= axis < ndim:
-        raise _core.AxisError(f"[{name}] axis {axis} is out of bounds for an array of "
-                              f"{ndim} dimensions")
-    return axis % ndim
 
 
 def _cycled(values, n):

@@ -14,6 +14,7 @@ import math as _math
 import numpy as _np
 
 from . import _core
+from ._common import as_array as _arr, axis_index as _axis_index
 from ._array_api import finfo as _finfo, iinfo as _iinfo
 from ._manipulation import diff as _diff
 from ._indexing import copyto as _copyto
@@ -23,10 +24,6 @@ __all__ = ["gcd", "lcm", "ldexp", "frexp", "modf", "fix", "spacing", "bitwise_co
            "isposinf", "isneginf", "isreal", "iscomplex", "real_if_close", "sort_complex",
            "sinc", "i0", "ediff1d", "trapezoid", "gradient", "unwrap", "convolve", "correlate",
            "bartlett", "blackman", "hamming", "hanning", "kaiser"]
-
-
-def _arr(x):
-    return x if isinstance(x, _core.ndarray) else _core.asarray(x)
 
 
 def _deliver(result, out, name):
@@ -408,12 +405,7 @@ def _normalize_axes(axis, ndim, name):
     IndexError and a ValueError, as NumPy's) when out of bounds."""
     axes = tuple(range(ndim)) if axis is None else \
         (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
-    out = []
-    for a in map(int, axes):
-        if not -ndim <= a < ndim:
-            raise _core.AxisError(f"[{name}] axis {a} is out of bounds for an array of "
-                                  f"{ndim} dimensions")
-        out.append(a % ndim)
+    out = [_axis_index(a, ndim, name) for a in axes]
     if len(set(out)) != len(out):
         raise ValueError(f"[{name}] repeated axis in {axis}")
     return tuple(out)

@@ -13,8 +13,9 @@ import operator as _operator
 import numpy as _np
 
 from . import _core
+from ._common import as_array as _arr, axis_index as _axis_index
 from ._array_api import _bfloat16_text, _host, _printable
-from ._np_creation import _axis_index, _like_device, array as _array, indices as _indices
+from ._np_creation import _like_device, array as _array, indices as _indices
 from ._numpy_functions import c_contiguous as _c_contiguous
 from ._numpy_protocols import _numpy_dtype_of
 
@@ -22,10 +23,6 @@ __all__ = ["rollaxis", "fromfunction", "fromiter", "frombuffer", "require", "isf
            "issubdtype", "common_type", "mintypecode", "min_scalar_type", "typename",
            "array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
            "printoptions", "einsum_path"]
-
-
-def _arr(x):
-    return x if isinstance(x, _core.ndarray) else _core.asarray(x)
 
 
 # ---- axes and memory layout ---------------------------------------------------------------------

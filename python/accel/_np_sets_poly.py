@@ -14,6 +14,7 @@ import operator as _operator
 import warnings as _warnings
 
 from . import _core
+from ._common import as_array as _arr, device_of as _device_of
 from ._array_api import finfo as _finfo
 from ._sets import isin as _isin, unique as _unique
 from ._histograms import bincount as _bincount
@@ -22,16 +23,6 @@ from . import linalg as _linalg
 __all__ = ["union1d", "intersect1d", "setdiff1d", "setxor1d", "histogram2d", "histogramdd",
            "polyval", "polyfit", "polyadd", "polysub", "polymul", "polydiv", "polyder",
            "polyint", "roots", "poly"]
-
-
-def _device_of(*xs):
-    return next((x.device for x in xs if isinstance(x, _core.ndarray)), None)
-
-
-def _arr(x, device=None):
-    if isinstance(x, _core.ndarray):
-        return x
-    return _core.asarray(x) if device is None else _core.asarray(x, device=device)
 
 
 def _flat(x):

@@ -8,16 +8,13 @@ import math as _math
 import numpy as _np
 
 from . import _core
+from ._common import as_array as _arr, axis_index
 from ._array_api import finfo as _finfo
 from ._indexing import where as _where
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "copy", "ndim", "shape", "size",
            "iscomplexobj", "isrealobj", "ptp", "nan_to_num", "angle", "diagonal", "trace",
            "average", "unravel_index", "ravel_multi_index", "ascontiguousarray", "cross"]
-
-
-def _arr(x):
-    return x if isinstance(x, _core.ndarray) else _core.asarray(x)
 
 
 def _is_complex(dt):
@@ -257,13 +254,6 @@ def ascontiguousarray(a, dtype=None, *, like=None):
     return x if c_contiguous(x) else _core.asarray(x, copy=True)
 
 
-def _axis_of(axis, ndim, name):
-    if not -ndim <= axis < ndim:
-        raise _core.AxisError(f"[cross] {name}: axis {axis} is out of bounds for an array of "
-                              f"{ndim} dimensions")
-    return axis % ndim
-
-
 def cross_last(a, b):
     """The cross products of the vectors along a's and b's last axes (2 or 3 elements; a missing
     third component is 0, and two 2-element vectors give the z component alone), in the promoted
@@ -298,8 +288,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if a.ndim < 1 or b.ndim < 1:
         raise ValueError(f"[cross] both arrays need at least one dimension; got {a.ndim} and "
                          f"{b.ndim}")
-    a = _core.moveaxis(a, _axis_of(axisa, a.ndim, "axisa"), -1)
-    b = _core.moveaxis(b, _axis_of(axisb, b.ndim, "axisb"), -1)
+    a = _core.moveaxis(a, axis_index(axisa, a.ndim, "cross", "axisa"), -1)
+    b = _core.moveaxis(b, axis_index(axisb, b.ndim, "cross", "axisb"), -1)
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError(f"[cross] the vectors must have 2 or 3 elements; got {a.shape[-1]} "
                          f"(axisa) and {b.shape[-1]} (axisb)")
@@ -311,4 +301,4 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     r = cross_last(a, b)
     if a.shape[-1] == 2 and b.shape[-1] == 2:
         return r
-    return _core.moveaxis(r, -1, _axis_of(axisc, r.ndim, "axisc"))
+    return _core.moveaxis(r, -1, axis_index(axisc, r.ndim, "cross", "axisc"))

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import accel as ac
+from numpy_errors import both_raise
 
 rng = np.random.default_rng(23)
 SPECIAL = np.array([0.0, -0.0, 1.0, -1.5, np.nan, np.inf, -np.inf, 2.5, 1e300])
@@ -64,16 +65,6 @@ def close(got, want, rtol=1e-12, device=None):
 
 # accel's AxisError is a ValueError and an IndexError, as NumPy's is, but not NumPy's class.
 AXIS_ERROR = (ac.AxisError, np.exceptions.AxisError)
-
-
-def both_raise(exc, accel_call, numpy_call):
-    """accel and NumPy raise exc (or a pair: accel's class and NumPy's)."""
-    accel_exc, numpy_exc = exc if isinstance(exc, tuple) else (exc, exc)
-    with pytest.raises(numpy_exc):
-        numpy_call()
-    with pytest.raises(accel_exc) as accel_err:
-        accel_call()
-    return accel_err.value
 
 
 # ---- array, asanyarray, asarray_chkfinite -------------------------------------------------------

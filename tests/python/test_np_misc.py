@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import accel as ac
+from numpy_errors import both_raise
 
 rng = np.random.default_rng(29)
 DTYPES = ["bool", "int8", "int64", "uint16", "uint64", "float32", "float64", "complex64",
@@ -32,15 +33,6 @@ def same(got, want, device=None):
     assert got.dtype == want.dtype, (got.dtype, want.dtype)
     assert got.shape == want.shape, (got.shape, want.shape)
     np.testing.assert_array_equal(got, want)
-
-
-def both_raise(exc, accel_call, numpy_call):
-    accel_exc, numpy_exc = exc if isinstance(exc, tuple) else (exc, exc)
-    with pytest.raises(numpy_exc):
-        numpy_call()
-    with pytest.raises(accel_exc) as accel_err:
-        accel_call()
-    return accel_err.value
 
 
 def writeable(x):

@@ -212,9 +212,9 @@ def test_cross_refuses_what_numpy_refuses(device):
     v3, v4 = ac.ones((3,), device=device), ac.ones((4,), device=device)
     with pytest.raises(ValueError, match="2 or 3 elements"):
         ac.cross(v3, v4)
-    with pytest.raises(ac.AxisError, match="axisa: axis 2"):
+    with pytest.raises(ac.AxisError, match="axisa 2"):
         ac.cross(v3, v3, axisa=2)
-    with pytest.raises(ac.AxisError, match="axisc: axis 3"):
+    with pytest.raises(ac.AxisError, match="axisc 3"):
         ac.cross(ac.ones((2, 3), device=device), v3, axisc=3)
     with pytest.raises(ValueError, match="at least one dimension"):
         ac.cross(v3, ac.asarray(5.0, device=device))

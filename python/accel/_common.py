@@ -1,0 +1,28 @@
+"""Small helpers the Python modules share: an accel array of an argument, the device of the
+first accel array among arguments, an axis checked against a number of dimensions."""
+
+import operator as _operator
+
+from . import _core
+
+
+def as_array(x, device=None):
+    """x itself when it is an accel array, else accel's asarray of it (on device, if given)."""
+    if isinstance(x, _core.ndarray):
+        return x
+    return _core.asarray(x) if device is None else _core.asarray(x, device=device)
+
+
+def device_of(*objs):
+    """The device of the first accel array among objs (None: the default device)."""
+    return next((x.device for x in objs if isinstance(x, _core.ndarray)), None)
+
+
+def axis_index(axis, ndim, name, what="axis"):
+    """axis (an integer, negative counting from the end) as 0..ndim-1; AxisError (an IndexError
+    and a ValueError, as NumPy's) naming the function `name` and the argument `what`."""
+    axis = _operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise _core.AxisError(f"[{name}] {what} {axis} is out of bounds for an array of {ndim} "
+                              "dimensions")
+    return axis % ndim
