@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <iterator>
 #include <string>
 
 #include "bindings.h"
@@ -448,49 +447,6 @@ void init_array(nb::module_& m) {
     for (nb::handle h : arrays) list.push_back(nb::cast<const Array&>(h));
     accel::eval(list);
   }, "Computes pending arrays now; those that share work run in one fused pass.");
-  // NumPy's shares_memory and may_share_memory. max_work: None or -1 (MAY_SHARE_EXACT) an
-  // exact answer; 0 (MAY_SHARE_BOUNDS) only what the address ranges decide; k > 0 an exact
-  // search of at most k steps. Undecided within max_work, shares_memory raises (NumPy's
-  // TooHardError is a RuntimeError) and may_share_memory answers "may".
-  m.def("shares_memory", [](nb::handle a, nb::handle b, std::optional<int64_t> max_work) {
-    const int64_t work = max_work.value_or(-1);
-    if (std::optional<bool> r = shares_memory_exactly(to_array(a), to_array(b), work < 0 ? -1 : work))
-      return *r;
-    throw std::runtime_error("[shares_memory] exceeded max_work=" + std::to_string(work) +
-                             " before deciding whether the arrays overlap");
-  }, nb::arg("a"), nb::arg("b"), nb::arg("max_work") = nb::none(),
-     "Whether a and b share a byte of memory, exactly (NumPy's shares_memory).");
-  m.def("may_share_memory", [](nb::handle a, nb::handle b, std::optional<int64_t> max_work) {
-    const Array x = to_array(a), y = to_array(b);
-    const int64_t work = max_work.value_or(0);
-    if (work == 0) return x.shares_memory_with(y);  // overlapping address ranges
-    return shares_memory_exactly(x, y, work < 0 ? -1 : work).value_or(true);
-  }, nb::arg("a"), nb::arg("b"), nb::arg("max_work") = nb::none(),
-     "Whether a and b may share memory: their address ranges overlap (NumPy's "
-     "may_share_memory; max_work=-1 asks for the exact answer).");
-  // x.__dlpack__(...) as from_dlpack (NumPy's, PyTorch's, accel's) calls it, keywords only,
-  // without nanobind's keyword dispatch (a quarter of the call).
-  def_fast_path_with_keywords(m, "__dlpack__", [](PyObject* self, PyObject* const* args,
-                                                   Py_ssize_t nargs, PyObject* kwnames) -> PyObject* {
-    if (nargs != 0) return nullptr;
-    // Keyword names at call sites are interned strings, so they are these very objects.
-    static PyObject* const names[] = {
-        PyUnicode_InternFromString("stream"), PyUnicode_InternFromString("max_version"),
-        PyUnicode_InternFromString("dl_device"), PyUnicode_InternFromString("copy")};
-    PyObject* given[] = {Py_None, Py_None, Py_None, Py_None};
-    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-    for (Py_ssize_t i = 0; i < nkw; ++i) {
-      PyObject* key = PyTuple_GET_ITEM(kwnames, i);
-      size_t k = 0;
-      while (k < std::size(names) && key != names[k]) ++k;
-      if (k == std::size(names)) return nullptr;  // not interned, or unknown: the full method
-      given[k] = args[i];
-    }
-    return export_dlpack(array_of(self), given[0], given[1], given[2], given[3]).release().ptr();
-  });
-  def_fast_path(m, "__dlpack_device__", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
-    return nargs == 0 ? dlpack_device(array_of(self)).release().ptr() : nullptr;
-  });
   def_fast_path(m, "copy", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
     return nargs == 0 ? wrap(accel::copy(array_of(self))).release().ptr() : nullptr;
   });

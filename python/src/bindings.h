@@ -38,6 +38,7 @@ void init_errors(nb::module_& m);
 void init_dtype(nb::module_& m);
 void init_array(nb::module_& m);
 void init_array_protocols(nb::module_& m);
+void init_memory(nb::module_& m);
 void init_elementwise(nb::module_& m);
 void init_creation(nb::module_& m);
 void init_reduction(nb::module_& m);

@@ -3,6 +3,7 @@
 // standard's copy= / dl_device= requests are handled here rather than by nanobind's ndarray.
 #include "dlpack.h"
 
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/stream.h"
 #include "accel/backend/cuda/stream_order.h"
+#include "fast_methods.h"
 
 namespace accel::py {
 namespace {
@@ -384,6 +386,34 @@ Array wrap_foreign_memory(void* first, const Shape& shape, const Strides& stride
   buf->set_read_only(read_only);
   buf->share_with_foreign_writers();  // read-only to accel, not necessarily to its owner
   return Array::from_buffer(std::move(buf), shape, strides, -lo, dtype);
+}
+
+// The fast paths of the ndarray methods every from_dlpack calls (NumPy's, PyTorch's, accel's),
+// installed over the methods array_bindings.cpp defines.
+void init_dlpack_fast_paths(nb::module_& m) {
+  // x.__dlpack__(...) as from_dlpack (NumPy's, PyTorch's, accel's) calls it, keywords only,
+  // without nanobind's keyword dispatch (a quarter of the call).
+  def_fast_path_with_keywords(m, "__dlpack__", [](PyObject* self, PyObject* const* args,
+                                                   Py_ssize_t nargs, PyObject* kwnames) -> PyObject* {
+    if (nargs != 0) return nullptr;
+    // Keyword names at call sites are interned strings, so they are these very objects.
+    static PyObject* const names[] = {
+        PyUnicode_InternFromString("stream"), PyUnicode_InternFromString("max_version"),
+        PyUnicode_InternFromString("dl_device"), PyUnicode_InternFromString("copy")};
+    PyObject* given[] = {Py_None, Py_None, Py_None, Py_None};
+    const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t i = 0; i < nkw; ++i) {
+      PyObject* key = PyTuple_GET_ITEM(kwnames, i);
+      size_t k = 0;
+      while (k < std::size(names) && key != names[k]) ++k;
+      if (k == std::size(names)) return nullptr;  // not interned, or unknown: the full method
+      given[k] = args[i];
+    }
+    return export_dlpack(array_of(self), given[0], given[1], given[2], given[3]).release().ptr();
+  });
+  def_fast_path(m, "__dlpack_device__", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
+    return nargs == 0 ? dlpack_device(array_of(self)).release().ptr() : nullptr;
+  });
 }
 
 }  // namespace accel::py

@@ -21,6 +21,9 @@ nb::object export_dlpack(const Array& a, nb::handle stream, nb::handle max_versi
                          nb::handle dl_device, nb::handle copy);
 // x.__dlpack_device__(): (DLDeviceType, index).
 nb::tuple dlpack_device(const Array& a);
+// Installs the methods' fast paths (keywords read without nanobind's dispatch); after the
+// methods themselves are defined (init_array).
+void init_dlpack_fast_paths(nb::module_& m);
 // accel.from_dlpack(x, device=, copy=): zero copy of the producer's memory unless a copy or
 // another device is asked for.
 Array from_dlpack(nb::handle x, std::optional<Device> device, std::optional<bool> copy);

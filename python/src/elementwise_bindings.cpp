@@ -76,9 +76,6 @@ Array huge_operand(OpId op, nb::handle huge, std::span<const Array> operands, si
 
 nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle out,
                    nb::handle dtype, nb::handle casting_h) {
-  const Casting casting = casting_h.is_none()
-                              ? Casting::same_kind
-                              : casting_from_name(nb::cast<std::string>(casting_h), op_name(op));
   Device device = device_of(args);
   // The operands in the frame, not in a std::vector (a malloc and a free per call).
   Array operands[kMaxOpArity];
@@ -97,6 +94,11 @@ nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle o
   }
   if (huge) operands[huge_at] = huge_operand(op, huge, {operands, n}, huge_at, device);
   const std::span<Array> inputs(operands, n);
+  if (out.is_none() && dtype.is_none() && casting_h.is_none())  // add(a, b): the common call
+    return wrap(elementwise(op, inputs));
+  const Casting casting = casting_h.is_none()
+                              ? Casting::same_kind
+                              : casting_from_name(nb::cast<std::string>(casting_h), op_name(op));
   if (!dtype.is_none())
     return finish_elementwise_out(op, elementwise_in(op, inputs, to_dtype(dtype), casting), out,
                                   casting);
@@ -136,19 +138,19 @@ void init_elementwise(nb::module_& m) {
   m.def(#name, [](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {        \
     return call_op(OpId::name, {x}, out, dtype, casting);                                      \
   }, "x"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),                       \
-     "casting"_a = "same_kind");
+     "casting"_a = nb::none());
 #define ACCEL_PY_OP_2(name)                                                                    \
   m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype,              \
                   nb::handle casting) {                                                        \
     return call_op(OpId::name, {x1, x2}, out, dtype, casting);                                 \
   }, "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),              \
-     "casting"_a = "same_kind");
+     "casting"_a = nb::none());
 #define ACCEL_PY_OP_3(name)                                                                    \
   m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out,                \
                   nb::handle dtype, nb::handle casting) {                                      \
     return call_op(OpId::name, {x1, x2, x3}, out, dtype, casting);                             \
   }, "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),      \
-     "casting"_a = "same_kind");
+     "casting"_a = nb::none());
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
   if (OpId::name != OpId::cast) { ACCEL_PY_OP_##arity(name) }
 #include "accel/core/ops.def"

@@ -1,6 +1,7 @@
 // The _core extension module: each area registers its own bindings.
 #include "accel/runtime/config.h"
 #include "bindings.h"
+#include "dlpack.h"
 
 NB_MODULE(_core, m) {
   using namespace accel::py;
@@ -14,6 +15,8 @@ NB_MODULE(_core, m) {
   init_errors(m);
   init_dtype(m);
   init_array(m);
+  init_dlpack_fast_paths(m);
+  init_memory(m);
   init_array_protocols(m);
   init_elementwise(m);
   init_creation(m);
