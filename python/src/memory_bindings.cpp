@@ -1,5 +1,5 @@
 // accel.shares_memory and accel.may_share_memory, NumPy's two questions about overlapping
-// memory: an exact answer (core/memory_overlap.h) and the address-range check.
+// memory: an exact answer (ops/memory_overlap.h) and the address-range check.
 #include <optional>
 #include <stdexcept>
 #include <string>

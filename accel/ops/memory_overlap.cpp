@@ -7,7 +7,7 @@
 // a remainder not divisible by the gcd of the coefficients left prunes a branch. Strides of real
 // layouts are multiples of each other, so the search is short (NumPy solves the same problem
 // in mem_overlap.c).
-#include "accel/core/memory_overlap.h"
+#include "accel/ops/memory_overlap.h"
 
 #include <algorithm>
 #include <map>
