@@ -593,9 +593,11 @@ def _vector(x, name):
 
 
 def _sliding_dot(a, v, mode):
-    """NumPy's correlate loop: out[i] = sum_j a[i - left + j] * v[j], a zero outside, for
-    len(v) <= len(a); every window is gathered and multiplied with v in one matmul. Direct, not
-    by FFT: O(len(a) * len(v)) time and memory (the gathered windows), as NumPy's time."""
+    """NumPy's correlate loop: out[i] = sum_j a[i - left + j] * v[j] over the j where a has an
+    element, for len(v) <= len(a). Every window is gathered, multiplied with v and summed; the
+    places past a's ends add an exact 0, not 0 * v[j] (NumPy does not form those products, so
+    an inf or NaN in v reaches only the lags where it meets a). Direct, not by FFT:
+    O(len(a) * len(v)) time and memory (the gathered windows), as NumPy's time."""
     n, m = a.shape[0], v.shape[0]
     left, length = {0: (0, n - m + 1), 1: (m // 2, n), 2: (m - 1, n + m - 1)}[mode]
     right = length - 1 - left + m - n
@@ -604,8 +606,11 @@ def _sliding_dot(a, v, mode):
                            zeros((max(right, 0),), dtype=a.dtype, device=a.device)])
     start = _core.arange(length, dtype=_core.int64, device=a.device)
     offset = _core.arange(m, dtype=_core.int64, device=a.device)
-    windows = padded[_core.reshape(start, (-1, 1)) + _core.reshape(offset, (1, -1))]
-    return _core.matmul(windows, _core.reshape(v, (-1, 1)))[:, 0]
+    at = _core.reshape(start, (-1, 1)) + _core.reshape(offset, (1, -1))
+    inside = (at >= left) & (at < left + n)
+    products = _core.where(inside, padded[at] * _core.reshape(v, (1, -1)),
+                           _core.zeros((), dtype=a.dtype, device=a.device))
+    return _core.sum(products, axis=1, dtype=a.dtype)
 
 
 def _operands(a, v, name):

@@ -501,6 +501,24 @@ def test_convolve_and_correlate(dt, lengths, device):
                 same(got, want)  # integers wrap as NumPy's; bools are any-of-products
 
 
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_convolve_and_correlate_reach_infinities_only_where_they_overlap(dt, device):
+    # NumPy forms only the products where the sequences overlap: an inf or NaN at one end of v
+    # reaches the lags that meet a, not the edges where v sticks out past a (0 * inf there
+    # would be NaN).
+    for x, y in (([1.5, -2.0, 3.0, 0.5, 4.0], [np.inf, 1.0, 2.0]),
+                 ([1.0, 2.0, -1.0, 0.25], [0.5, np.nan]),
+                 ([np.inf, 1.0, 0.0, 2.0, -3.0, 1.0], [1.0, -np.inf, 2.0]),
+                 ([-0.0, 2.0, 0.0], [np.nan, 0.0, 1.0])):
+        a, v = np.array(x, dt), np.array(y, dt)
+        for mode in ("full", "same", "valid"):
+            for fn in ("convolve", "correlate"):
+                want = getattr(np, fn)(a, v, mode=mode)
+                got = getattr(ac, fn)(ac.asarray(a, device=device), ac.asarray(v, device=device),
+                                      mode=mode)
+                np.testing.assert_array_equal(ac.asnumpy(got), want)
+
+
 def test_convolve_scalars_mixed_dtypes_and_default_modes(device):
     x, y = np.array([1, 2, 3], np.int16), np.array([0.5, -1.0])
     a, v = ac.asarray(x, device=device), ac.asarray(y, device=device)
