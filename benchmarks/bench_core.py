@@ -1,5 +1,6 @@
 """Core elementwise speed vs NumPy, same run: large a + b (bandwidth), small a + b (per-call
-overhead), a scalar-broadcast op, a transcendental, a strided input and a mixed-dtype op.
+overhead), a scalar-broadcast op, a transcendental, strided inputs (of an add and of
+vectorised functions) and a mixed-dtype op.
 accel is lazy, so every timed accel call ends in .eval()."""
 
 import os
@@ -35,6 +36,13 @@ def main():
         ("sin(a), float32, 1e7", median_time(lambda: ac.sin(a).eval()), median_time(lambda: np.sin(an))),
         ("t.T + t, float32, 3162x3162", median_time(lambda: (t.T + t).eval()),
          median_time(lambda: tn.T + tn)),
+        # Strided inputs of a vectorised function: copied into blocks, as NumPy buffers them.
+        ("sin(t.T), float32, 3162x3162", median_time(lambda: ac.sin(t.T).eval()),
+         median_time(lambda: np.sin(tn.T))),
+        ("exp(t[:, ::2]), float32", median_time(lambda: ac.exp(t[:, ::2]).eval()),
+         median_time(lambda: np.exp(tn[:, ::2]))),
+        ("sin(t.T) * 2, fused, float32", median_time(lambda: (ac.sin(t.T) * 2).eval()),
+         median_time(lambda: np.sin(tn.T) * 2)),
         ("int32 + float32 -> float64, 1e7", median_time(lambda: (i32 + a).eval()),
          median_time(lambda: i32n + an)),
     ]

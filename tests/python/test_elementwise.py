@@ -883,3 +883,24 @@ def test_single_ops_on_transposed_operands_match_numpy(shape, dtype, device):
     c = ac.zeros(bn.shape, dtype=getattr(ac, dtype), device=device)
     ac.matrix_transpose(c)[...] = a  # a copy into a transposed view
     np.testing.assert_array_equal(ac.asnumpy(c), np.swapaxes(an, -1, -2))
+
+
+# A strided operand (transposed, stepped, reversed) gives the same bits as its contiguous copy:
+# on the CPU single ops and the fused interpreter copy it into blocks so the vector kernels run
+# (elementwise_inner.h, fused_interpreter.cpp); element by element they took std::sin's values.
+@pytest.mark.parametrize("fn", ["sin", "exp", "log1p", "tanh", "sqrt", "cbrt", "arctan"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_math_of_strided_views_equals_math_of_their_contiguous_copies(fn, dtype, device):
+    rng = np.random.default_rng(7)
+    xn = (rng.standard_normal((301, 517)) * 3).astype(dtype)
+    xn[0, :4] = [np.nan, np.inf, -0.0, 0.5]
+    f = getattr(ac, fn)
+    x = on_device(xn, device)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for view in (x.T, x[:, ::3], x[::-1, ::-2], x[5:300:7, 1:]):
+            flat = ac.asarray(view, copy=True)
+            want = ac.asnumpy(f(flat))
+            np.testing.assert_array_equal(ac.asnumpy(f(view)), want)
+            # fused with a later op: the interpreter's loads
+            np.testing.assert_array_equal(ac.asnumpy(f(view) * 2 + 1), ac.asnumpy(f(flat) * 2 + 1))
+            np.testing.assert_allclose(want, getattr(np, fn)(ac.asnumpy(view)), rtol=4e-6 if dtype == "float32" else 1e-14)

@@ -18,7 +18,8 @@ using ir::InstrKind;
 
 // What to do for each instruction, worked out once per run.
 struct Plan {
-  std::vector<InnerLoop> loops;          // op and cast instructions
+  std::vector<InnerLoop> loops;          // op and cast instructions, and gathered loads
+  std::vector<bool> gathered;            // a load copied into its block first (strided input)
   std::vector<int> direct;               // output written straight from the loop, or -1
   std::vector<size_t> scratch_offset;    // byte offset of the value's block temporary
   std::vector<std::vector<int>> stores;  // outputs copied from the value once computed
@@ -26,10 +27,11 @@ struct Plan {
   size_t scratch_bytes = 0;              // per block
 };
 
-Plan make_plan(const ir::KernelIR& ir, int64_t block) {
+Plan make_plan(const ir::KernelIR& ir, const FusedSpace& space, int64_t block) {
   const size_t n = ir.instrs.size();
   Plan p;
   p.loops.assign(n, nullptr);
+  p.gathered.assign(n, false);
   p.direct.assign(n, -1);
   p.scratch_offset.assign(n, 0);
   p.stores.resize(n);
@@ -60,9 +62,18 @@ Plan make_plan(const ir::KernelIR& ir, int64_t block) {
   std::vector<std::vector<size_t>> dies_at(n + 1);
   for (size_t i = 0; i < n; ++i) {
     const Instr& in = ir.instrs[i];
-    if (in.kind == InstrKind::load) continue;
-    p.loops[i] = in.kind == InstrKind::cast ? cast_loop(in.compute, in.dtype)
-                                            : elementwise_loop(in.op, in.compute);
+    if (in.kind == InstrKind::load) {
+      // An input with a step along the row (a transposed or stepped view) is copied into a
+      // block, as NumPy's buffered iteration does: the ops' contiguous (vector) paths then run.
+      // sin(m.T) * 2 on a 4000² float32 m took 4x as long as sin(m) * 2 without it.
+      const int64_t step = space.inner[static_cast<size_t>(in.args[0])];
+      if (step == 0 || step == static_cast<int64_t>(itemsize(in.dtype))) continue;
+      p.gathered[i] = true;
+      p.loops[i] = cast_loop(in.dtype, in.dtype);
+    } else {
+      p.loops[i] = in.kind == InstrKind::cast ? cast_loop(in.compute, in.dtype)
+                                              : elementwise_loop(in.op, in.compute);
+    }
     if (!p.loops[i])
       throw DTypeError(std::string("[fused] no CPU loop for ") +
                        (in.kind == InstrKind::cast ? "cast" : op_name(in.op)) + " on " +
@@ -108,6 +119,13 @@ void run_range(const ir::KernelIR& ir, const Plan& plan, const FusedSpace& s, co
           const size_t k = static_cast<size_t>(in.args[0]);
           vp[i] = row[k] + j * row_stride[k];
           vs[i] = row_stride[k];
+          if (plan.gathered[i]) {
+            char* ptrs[2] = {vp[i], scratch + plan.scratch_offset[i]};
+            int64_t strides[2] = {vs[i], static_cast<int64_t>(itemsize(in.dtype))};
+            plan.loops[i](ptrs, strides, n);
+            vp[i] = ptrs[1];
+            vs[i] = strides[1];
+          }
         } else {
           char* ptrs[4];
           int64_t strides[4];
@@ -154,7 +172,7 @@ void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
   const FusedSpace b = bind_fused(shape, inputs, outputs);
   const TileWalk w = plan_walk(b);
   const int64_t block = std::min(kFusedBlock, total);
-  const Plan plan = make_plan(ir, block);
+  const Plan plan = make_plan(ir, b, block);
   const int64_t grain = std::max<int64_t>(32768 / ir.cost(), kFusedBlock);
   if (total < 2 * grain || num_threads() == 1) return run_range(ir, plan, b, w, block, 0, w.units);
   parallel_for(w.units, std::max<int64_t>(grain / w.unit_elements, 1),
