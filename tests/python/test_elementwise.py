@@ -904,3 +904,37 @@ def test_math_of_strided_views_equals_math_of_their_contiguous_copies(fn, dtype,
             # fused with a later op: the interpreter's loads
             np.testing.assert_array_equal(ac.asnumpy(f(view) * 2 + 1), ac.asnumpy(f(flat) * 2 + 1))
             np.testing.assert_allclose(want, getattr(np, fn)(ac.asnumpy(view)), rtol=4e-6 if dtype == "float32" else 1e-14)
+
+
+# floor/ceil/trunc run as one rounding instruction and arctan2 through libmvec on the CPU
+# (vector_math.h): the same bits as NumPy's for rounding, special values of arctan2 exactly,
+# its other values within 4 ulp, on contiguous, strided and broadcast operands.
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_rounding_and_arctan2_of_every_layout_match_numpy(dtype, device):
+    info = np.finfo(dtype)
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, -0.5, 0.5, 2.5, -2.5,
+                        info.smallest_subnormal, -info.tiny, info.max, -info.max,
+                        2.0 ** (info.nmant - 1) + 0.5, -(2.0 ** info.nmant) + 1], dtype)
+    rng = np.random.default_rng(11)
+    values = np.concatenate([special, (rng.standard_normal(3000) * 1e3).astype(dtype)])
+    m = np.resize(values, (61, 53))
+    x = on_device(m, device)
+    for view, view_n in ((x, m), (x.T, m.T), (x[:, ::-3], m[:, ::-3])):
+        for fn in ("floor", "ceil", "trunc"):
+            got, want = ac.asnumpy(getattr(ac, fn)(view)), getattr(np, fn)(view_n)
+            np.testing.assert_array_equal(got.view(f"u{got.itemsize}"), want.view(f"u{want.itemsize}"))
+    y, xs = np.meshgrid(special, special)
+    got = ac.asnumpy(ac.arctan2(on_device(y, device), on_device(xs, device)))
+    want = np.arctan2(y, xs)
+    finite = np.isfinite(y) & np.isfinite(xs) & (y != 0) & (xs != 0)
+    np.testing.assert_array_equal(got[~finite], want[~finite])
+    np.testing.assert_array_equal(np.signbit(got[~finite]), np.signbit(want[~finite]))
+    a, b = on_device(m, device), on_device(m[::-1], device)
+    for got, want in ((ac.arctan2(a, b.T.T), np.arctan2(m, m[::-1])),
+                      (ac.arctan2(a.T, 0.5), np.arctan2(m.T, np.array(0.5, dtype))),
+                      (ac.arctan2(a[:, 1::2], b[:, ::-2][:, :26]), np.arctan2(m[:, 1::2], m[::-1][:, ::-2][:, :26]))):
+        got = ac.asnumpy(got)
+        with np.errstate(invalid="ignore"):
+            ulps = np.abs(got.astype("f8") - want.astype("f8")) / np.spacing(np.abs(want)).astype("f8")
+        assert np.nanmax(np.where(np.isnan(want), 0, ulps)) <= 4
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))

@@ -101,6 +101,7 @@ template <class Op, class T> struct Inner<Op, T, 1> {
 template <class Op, class T> struct Inner<Op, T, 2> {
   using R = decltype(Op::apply(std::declval<T>(), std::declval<T>()));
   static void run(char* const* p, const int64_t* s, int64_t n) {
+    if constexpr (VectorMath2<Op, T>::available) return buffered(p, s, n);
     R* __restrict o = reinterpret_cast<R*>(p[2]);
     if (s[2] == sizeof(R)) {
       if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
@@ -136,6 +137,32 @@ template <class Op, class T> struct Inner<Op, T, 2> {
     for (int64_t i = 0; i < n; ++i, a += s[0], b += s[1], out += s[2])
       *reinterpret_cast<R*>(out) =
           Op::apply(*reinterpret_cast<const T*>(a), *reinterpret_cast<const T*>(b));
+  }
+  // Any layout through blocks, contiguous operands read and written in place.
+  static void buffered(char* const* p, const int64_t* s, int64_t n) {
+    constexpr int64_t kBlock = 256;
+    alignas(32) T in[2][kBlock];
+    alignas(32) R out[kBlock];
+    for (int64_t i = 0; i < n; i += kBlock) {
+      const int64_t c = std::min(kBlock, n - i);
+      const T* args[2];
+      for (int k = 0; k < 2; ++k) {
+        const char* x = p[k] + i * s[k];
+        if (s[k] == sizeof(T)) {
+          args[k] = reinterpret_cast<const T*>(x);
+          continue;
+        }
+        for (int64_t j = 0; j < c; ++j) in[k][j] = *reinterpret_cast<const T*>(x + j * s[k]);
+        args[k] = in[k];
+      }
+      if (s[2] == sizeof(R)) {
+        VectorMath2<Op, T>::run(args[0], args[1], reinterpret_cast<R*>(p[2]) + i, c);
+        continue;
+      }
+      VectorMath2<Op, T>::run(args[0], args[1], out, c);
+      char* o = p[2] + i * s[2];
+      for (int64_t j = 0; j < c; ++j) *reinterpret_cast<R*>(o + j * s[2]) = out[j];
+    }
   }
 };
 

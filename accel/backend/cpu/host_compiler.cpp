@@ -180,6 +180,8 @@ ACCEL_MVEC(sin) ACCEL_MVEC(cos) ACCEL_MVEC(tan) ACCEL_MVEC(exp) ACCEL_MVEC(exp2)
 ACCEL_MVEC(expm1) ACCEL_MVEC(log) ACCEL_MVEC(log2) ACCEL_MVEC(log10) ACCEL_MVEC(log1p)
 ACCEL_MVEC(asin) ACCEL_MVEC(acos) ACCEL_MVEC(atan) ACCEL_MVEC(sinh) ACCEL_MVEC(cosh)
 ACCEL_MVEC(tanh) ACCEL_MVEC(asinh) ACCEL_MVEC(acosh) ACCEL_MVEC(atanh) ACCEL_MVEC(cbrt)
+__attribute__((__simd__("notinbranch"))) float atan2f(float, float) noexcept;
+__attribute__((__simd__("notinbranch"))) double atan2(double, double) noexcept;
 }
 #undef ACCEL_MVEC
 #endif

@@ -15,6 +15,10 @@ namespace accel::cpu {
 template <class Op, class T> struct VectorMath {
   static constexpr bool available = false;
 };
+// The same for functions of two arguments: run(a, b, o, n) over contiguous a, b and o.
+template <class Op, class T> struct VectorMath2 {
+  static constexpr bool available = false;
+};
 
 #if defined(__AVX__)
 // sqrt is one instruction, correctly rounded as std::sqrt is (so bit-identical). Left to the
@@ -40,6 +44,33 @@ template <> struct VectorMath<scalar::SqrtOp, double> {
     }
   }
 };
+
+// floor, ceil and trunc are one rounding instruction each, exact as std:: is (-0.0, NaN and
+// infinities kept). Left to the compiler they call libm per element (it may not assume the
+// inexact flag away): floor of 2000² float32 took 3x NumPy's time.
+#define ACCEL_VECTOR_ROUND(Op, mode)                                                          \
+  template <> struct VectorMath<scalar::Op, float> {                                         \
+    static constexpr bool available = true;                                                  \
+    static void run(const float* a, float* o, int64_t n) {                                   \
+      int64_t i = 0;                                                                         \
+      for (; i + 8 <= n; i += 8)                                                             \
+        _mm256_storeu_ps(o + i, _mm256_round_ps(_mm256_loadu_ps(a + i), mode | _MM_FROUND_NO_EXC)); \
+      for (; i < n; ++i) o[i] = scalar::Op::apply(a[i]);                                     \
+    }                                                                                        \
+  };                                                                                         \
+  template <> struct VectorMath<scalar::Op, double> {                                        \
+    static constexpr bool available = true;                                                  \
+    static void run(const double* a, double* o, int64_t n) {                                 \
+      int64_t i = 0;                                                                         \
+      for (; i + 4 <= n; i += 4)                                                             \
+        _mm256_storeu_pd(o + i, _mm256_round_pd(_mm256_loadu_pd(a + i), mode | _MM_FROUND_NO_EXC)); \
+      for (; i < n; ++i) o[i] = scalar::Op::apply(a[i]);                                     \
+    }                                                                                        \
+  };
+ACCEL_VECTOR_ROUND(FloorOp, _MM_FROUND_TO_NEG_INF)
+ACCEL_VECTOR_ROUND(CeilOp, _MM_FROUND_TO_POS_INF)
+ACCEL_VECTOR_ROUND(TruncOp, _MM_FROUND_TO_ZERO)
+#undef ACCEL_VECTOR_ROUND
 #endif
 
 }  // namespace accel::cpu
@@ -108,6 +139,41 @@ namespace accel::cpu {
   };
 ACCEL_MVEC_FUNCS(ACCEL_VECTOR_MATH)
 #undef ACCEL_VECTOR_MATH
+
+// atan2 (glibc 2.35's libmvec; special values through its scalar callout): element by element
+// atan2f took 13x NumPy's time, whose arctan2 is vectorised too.
+extern "C" {
+__m256 _ZGVdN8vv_atan2f(__m256 y, __m256 x);
+__m256d _ZGVdN4vv_atan2(__m256d y, __m256d x);
+}
+template <> struct VectorMath2<scalar::Atan2Op, float> {
+  static constexpr bool available = true;
+  static void run(const float* a, const float* b, float* o, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+      _mm256_storeu_ps(o + i, _ZGVdN8vv_atan2f(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i)));
+    if (i < n) {
+      alignas(32) float ta[8] = {}, tb[8] = {};
+      for (int64_t j = i; j < n; ++j) ta[j - i] = a[j], tb[j - i] = b[j];
+      _mm256_store_ps(ta, _ZGVdN8vv_atan2f(_mm256_load_ps(ta), _mm256_load_ps(tb)));
+      for (int64_t j = i; j < n; ++j) o[j] = ta[j - i];
+    }
+  }
+};
+template <> struct VectorMath2<scalar::Atan2Op, double> {
+  static constexpr bool available = true;
+  static void run(const double* a, const double* b, double* o, int64_t n) {
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4)
+      _mm256_storeu_pd(o + i, _ZGVdN4vv_atan2(_mm256_loadu_pd(a + i), _mm256_loadu_pd(b + i)));
+    if (i < n) {
+      alignas(32) double ta[4] = {}, tb[4] = {};
+      for (int64_t j = i; j < n; ++j) ta[j - i] = a[j], tb[j - i] = b[j];
+      _mm256_store_pd(ta, _ZGVdN4vv_atan2(_mm256_load_pd(ta), _mm256_load_pd(tb)));
+      for (int64_t j = i; j < n; ++j) o[j] = ta[j - i];
+    }
+  }
+};
 
 }  // namespace accel::cpu
 
