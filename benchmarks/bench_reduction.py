@@ -1,6 +1,8 @@
 """Reductions and scans vs NumPy, same run: the sum of 10^7 float32 (whole array, and down the
 columns / along the rows of a 3162x3162 view), mean, max, argmax and cumsum, plus an integer
-sum (int32 -> int64 while reading) and a reduction over a transposed view."""
+sum (int32 -> int64 while reading), a reduction over a transposed view, and reductions of
+elementwise chains (computed block by block as they are reduced, never stored: sum(x * x),
+count_nonzero(x > t), var, std)."""
 
 import os
 import sys
@@ -29,6 +31,13 @@ def main():
         ("argmax float32 1e7", lambda: x.argmax(), lambda: x_np.argmax()),
         ("sum int32 1e7 (-> int64)", lambda: i.sum(), lambda: i_np.sum()),
         ("any float32 1e7 (all zero but last)", None, None),
+        ("sum(x * x) float32 1e7", lambda: (x * x).sum(), lambda: (x_np * x_np).sum()),
+        ("count_nonzero(x > 0.5) float32 1e7", lambda: ac.count_nonzero(x > 0.5),
+         lambda: np.count_nonzero(x_np > 0.5)),
+        ("max(abs(x - 0.5)) float32 1e7", lambda: ac.max(ac.abs(x - 0.5)),
+         lambda: np.max(np.abs(x_np - 0.5))),
+        ("var float32 1e7", lambda: x.var().eval(), lambda: x_np.var()),
+        ("std float32 3162x3162 axis=1", lambda: m.std(axis=1).eval(), lambda: m_np.std(axis=1)),
         ("cumsum float32 1e7", lambda: x.cumsum(), lambda: x_np.cumsum()),
         ("cumsum float32 3162x3162 axis=0", lambda: m.cumsum(axis=0), lambda: m_np.cumsum(axis=0)),
     ]

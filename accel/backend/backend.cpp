@@ -45,6 +45,14 @@ Array Backend::compress_rows(const Array& x, const Array& mask) {
   return out;
 }
 
+void Backend::reduce_kernel(ReduceOp op, const ir::KernelIR& ir, std::span<const Array> inputs,
+                            const Shape& shape, const std::vector<int>& axes, const Array& out) {
+  // Stored, then reduced: what a backend without a blockwise path does.
+  const Array value = Array::empty(shape, ir.outputs[0].dtype, device());
+  run_kernel(ir, inputs, std::span<const Array>(&value, 1));
+  reduce(op, value, axes, out);
+}
+
 void Backend::run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
                          std::span<const Array> outputs) {
   const Shape& shape = outputs[0].shape();

@@ -75,6 +75,16 @@ class Backend {
   // must not be asked to reduce nothing.
   virtual void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
                       const Array& out) = 0;
+  // Reduces the single output of a fused kernel (ir, inputs of `shape`, as run_kernel's) over
+  // `axes` into `out` as reduce() would reduce that output, without storing it: the values are
+  // computed in cache-sized blocks and reduced there. Only where reduces_kernel_output says so
+  // (the caller otherwise computes the output, then reduces it).
+  virtual bool reduces_kernel_output(ReduceOp op, const Shape& shape, const std::vector<int>& axes,
+                                     const Array& out) const {
+    return false;
+  }
+  virtual void reduce_kernel(ReduceOp op, const ir::KernelIR& ir, std::span<const Array> inputs,
+                             const Shape& shape, const std::vector<int>& axes, const Array& out);
   // Inclusive running sum / product of `in` along `axis` into `out` (in's shape, any strides,
   // the dtype the scan runs in; in is converted as it is read).
   virtual void scan(ScanOp op, const Array& in, int axis, const Array& out) = 0;

@@ -215,6 +215,19 @@ class ProfilingBackend final : public Backend {
     r.in(in).out(out).flops(in.size());
     inner_.reduce(op, in, axes, out);
   }
+  bool reduces_kernel_output(ReduceOp op, const Shape& shape, const std::vector<int>& axes,
+                             const Array& out) const override {
+    return inner_.reduces_kernel_output(op, shape, axes, out);
+  }
+  void reduce_kernel(ReduceOp op, const ir::KernelIR& ir, std::span<const Array> inputs,
+                     const Shape& shape, const std::vector<int>& axes,
+                     const Array& out) override {
+    int64_t ops = 0;
+    const std::string name = reduce_name(op) + ("(" + fused_name(ir, &ops) + ")");
+    KernelRecord r(device(), name);
+    r.in(inputs).out(out).flops((ops + 1) * shape_size(shape)).flag(profile::kFused);
+    inner_.reduce_kernel(op, ir, inputs, shape, axes, out);
+  }
   void scan(ScanOp op, const Array& in, int axis, const Array& out) override {
     KernelRecord r(device(), op == ScanOp::sum ? "cumsum" : "cumprod");
     r.in(in).out(out).flops(in.size());

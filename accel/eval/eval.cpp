@@ -192,6 +192,20 @@ bool node_computable_in_place(const Node& node, const Array& dst) {
 
 }  // namespace
 
+bool reduce_pending(ReduceOp op, const Array& a, const std::vector<int>& axes, const Array& out) {
+  if (!a.is_pending() || !fusion_enabled()) return false;
+  Backend& be = backend_for(a.device());
+  if (!be.reduces_kernel_output(op, a.shape(), axes, out)) return false;
+  std::optional<ir::FusedRegion> r = ready_region({a});
+  // A region with other outputs (intermediates referenced elsewhere) must store those anyway.
+  if (!r || r->targets.size() != 1 || !r->targets[0].is(a)) return false;
+  r->ir.outputs[0].layout = ir::Layout::contiguous;
+  log_region(*r);
+  RegionRecord record(r->members, true);
+  be.reduce_kernel(op, r->ir, r->inputs, r->shape, axes, out);
+  return true;
+}
+
 bool fusion_enabled() { return fusion_flag().load(std::memory_order_relaxed); }
 void set_fusion_enabled(bool on) { fusion_flag().store(on); }
 

@@ -4,10 +4,13 @@
 #include <initializer_list>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "accel/core/array.h"
 
 namespace accel {
+
+enum class ReduceOp : unsigned char;  // backend/backend.h
 
 // Longest chain of pending nodes kept before inputs are computed eagerly (bounds recursion and
 // the memory held by a graph).
@@ -22,6 +25,12 @@ void evaluate_many(std::span<const Array> arrays);
 // reads out's memory only through out's very own view; returns false, computing nothing but
 // out's other pending readers, when it does not. `pending` then reads its value from `out`.
 bool evaluate_into(const Array& pending, const Array& out);
+
+// Reduces pending `a` over `axes` into `out` (as Backend::reduce) without storing `a`: its fused
+// region's values go block by block into the reduction (Backend::reduce_kernel), and `a` stays
+// pending. Returns false, having computed at most `a`'s pending inputs, where fusion is off, `a`
+// is not pending, its region must also store other arrays or its backend has no such path.
+bool reduce_pending(ReduceOp op, const Array& a, const std::vector<int>& axes, const Array& out);
 
 // Public: accel::eval({a, b}) computes pending arrays now, sharing one pass where possible.
 void eval(std::span<const Array> arrays);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "accel/backend/backend.h"
+#include "accel/eval/eval.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/runtime/errors.h"
@@ -38,14 +39,17 @@ Array with_kept_dims(const Array& out, const Shape& in_shape, const std::vector<
 
 Array reduce_to(ReduceOp op, const Array& x, const std::vector<int>& axes, bool keepdims,
                 Dtype out_dtype) {
-  x.eval();
   Shape shape;
   for (int d = 0, next = 0; d < x.ndim(); ++d) {
     if (next < static_cast<int>(axes.size()) && axes[next] == d) ++next;
     else shape.push_back(x.shape()[d]);
   }
   Array out = Array::empty(shape, out_dtype, x.device());
-  backend_for(x.device()).reduce(op, x, axes, out);
+  // A pending input is reduced as it is computed, never stored, where its backend can.
+  if (!reduce_pending(op, x, axes, out)) {
+    x.eval();
+    backend_for(x.device()).reduce(op, x, axes, out);
+  }
   return keepdims ? with_kept_dims(out, x.shape(), axes) : out;
 }
 
@@ -159,8 +163,13 @@ Array var(const Array& x, const ReduceAxes& axis, double correction, bool keepdi
   auto axes = resolve_axes(x, axis, "var");
   Array xa = astype(x, acc, false);
   Array m = mean(xa, ReduceAxes(std::vector<int64_t>(axes.begin(), axes.end())), true);
-  Array d = subtract(xa, m);
-  Array sq = is_complex(acc) ? real(multiply(d, conj(d))) : square(d);
+  Array sq;
+  {
+    // No handle on the deviations outlives this block: held, they would have to be stored
+    // when sq is summed, instead of being computed as the sum reads them.
+    Array d = subtract(xa, m);
+    sq = is_complex(acc) ? real(multiply(d, conj(d))) : square(d);
+  }
   Array s = reduce_to(ReduceOp::sum, sq, axes, keepdims, real_dtype(acc));
   // NumPy divides by max(N - ddof, 0): infinity or NaN when no degrees of freedom are left.
   const double dof = std::max(static_cast<double>(reduced_count(x, axes)) - correction, 0.0);

@@ -125,17 +125,18 @@ Array compress(const Array& condition, const Array& x, std::optional<int64_t> ax
   if (condition.ndim() != 1)
     throw ShapeError("[compress] condition must be a 1-d array; got shape " +
                      shape_str(condition.shape()));
-  // A bool condition as long as the axis (the usual case) picks rows in one pass, as x[mask]
-  // does; other dtypes (truthiness) and shorter conditions (NumPy truncates) go through nonzero.
+  // A bool condition as long as axis 0 (the usual case) picks rows in one pass, as x[mask]
+  // does. Other axes gather through take, whose result is C-ordered as NumPy's (rows picked
+  // along a moved axis and moved back were not: a reshape of the result copied where NumPy's
+  // is a view; fuzz seed 952965). Other dtypes (truthiness) and shorter conditions (NumPy
+  // truncates) go through nonzero too.
   if (is_bool(condition.dtype()) && condition.device() == x.device()) {
     const Array src = axis ? x : detail::flatten(x);
     const int ax = axis ? normalize_axis(*axis, x.ndim(), "compress") : 0;
-    if (condition.shape()[0] == src.shape()[ax]) {
-      const Array rows = ax == 0 ? src : moveaxis(src, {ax}, {0});
-      rows.eval();
+    if (ax == 0 && condition.shape()[0] == src.shape()[0]) {
+      src.eval();
       condition.eval();
-      Array out = backend_for(x.device()).compress_rows(rows, condition);
-      return ax == 0 ? out : moveaxis(out, {0}, {ax});
+      return backend_for(x.device()).compress_rows(src, condition);
     }
   }
   Array picked = nonzero(condition)[0];

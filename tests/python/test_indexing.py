@@ -506,6 +506,11 @@ def test_compress_and_extract_with_bool_conditions_match_numpy(device):
                     c = dev.on_device(cond, device)
                     dev.check_close(ac.compress(c, x, axis=axis), np.compress(cond, n, axis=axis))
                     dev.check_close(ac.compress(c[::-1], x, axis=axis), np.compress(cond[::-1], n, axis=axis))
+                    # C-ordered, as NumPy's: a reshape of it is a view (fuzz seed 952965)
+                    got = ac.compress(c, x, axis=axis)
+                    if got.size:
+                        assert got.strides == np.compress(cond, n, axis=axis).strides
+                        assert ac.shares_memory(ac.reshape(got, (-1,)), got)
         for cond in [rng.random(n.shape) < 0.5, rng.integers(0, 2, n.shape), rng.random((5, 4)) < 0.5]:
             x = dev.on_device(n, device, "reversed")
             c = dev.on_device(cond, device, "transposed")

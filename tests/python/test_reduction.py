@@ -646,3 +646,101 @@ def test_whole_reduction_of_an_empty_contiguous_array_equals_numpy(name, shape):
     got = ac.asnumpy(getattr(a, name)())
     assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got, expected)
+
+
+# Reductions of pending elementwise chains: on the CPU the chain's values are computed in blocks
+# and reduced there, never stored (cpu/reduce_kernel.cpp); other devices store, then reduce.
+# Short rows (whole outputs per block), long ones (each cut into partial blocks), every op that
+# takes that path and the ones that decline it, compared with the same reduction of the stored
+# chain (fusion off) and with NumPy.
+CHAINS = {
+    "x * 2 + 1": lambda m, x: x * 2 + 1,
+    "x > 0.3": lambda m, x: x > 0.3,
+    "sin(x) * x": lambda m, x: m.sin(x) * x,
+    "abs(x - 0.5) as float64": lambda m, x: m.abs(x - 0.5).astype(m.float64),
+}
+
+
+
+@pytest.mark.parametrize("shape,axis", [((70000,), None), ((3, 7001), -1), ((3, 7001), None),
+                                        ((20001, 3), 1), ((2, 3, 20000), (1, 2)),
+                                        ((2, 3, 20000), 0), ((5,), None)])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "float16", "complex64"])
+def test_reductions_of_pending_chains_match_the_stored_chain_and_numpy(shape, axis, dtype, device):
+    rng = np.random.default_rng(hash((shape, dtype)) % 2**32)
+    xn = (rng.random(shape) * 4 - 1).astype(dtype) if dtype != "int32" else \
+        rng.integers(-3, 4, shape).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        xn.flat[::997] = np.nan
+        xn.flat[5::997] = -0.0
+    x = ac.asarray(xn, device=device)
+    ac.set_eager_small(False)
+    try:
+        for name, chain in CHAINS.items():
+            if dtype == "complex64" and ">" in name:
+                continue
+            with np.errstate(all="ignore"):
+                want_chain = chain(np, xn)
+            for op in ("sum", "max", "min", "any", "all", "mean", "count_nonzero", "prod"):
+                if op in ("max", "min") and want_chain.dtype.kind == "c":
+                    continue
+                reduce = getattr(ac, op)
+                kwargs = {} if op == "count_nonzero" else {"keepdims": axis == -1}
+                got = ac.asnumpy(reduce(chain(ac, x), axis=axis, **kwargs))
+                ac.set_fusion(False)
+                try:
+                    stored = ac.asnumpy(reduce(chain(ac, x), axis=axis, **kwargs))
+                finally:
+                    ac.set_fusion(True)
+                with np.errstate(all="ignore"):
+                    want = getattr(np, op)(want_chain, axis=axis, **kwargs)
+                assert got.dtype == want.dtype and got.shape == want.shape, (name, op)
+                exact = op in ("max", "min", "any", "all", "count_nonzero") or \
+                    want.dtype.kind in "biu"
+                if exact:
+                    np.testing.assert_array_equal(got, stored, err_msg=f"{name} {op}")
+                    if "sin" not in name:
+                        np.testing.assert_array_equal(got, want, err_msg=f"{name} {op}")
+                    else:  # accel's sin and NumPy's may differ in the last place
+                        np.testing.assert_allclose(got, want, rtol=2e-3 if dtype == "float16"
+                                                   else 1e-6, err_msg=f"{name} {op}")
+                else:
+                    rtol = {"e": 1e-2, "f": 2e-5 if want.dtype.itemsize <= 8 else 1e-12}.get(
+                        want.dtype.kind, 2e-5)
+                    if want.dtype in (np.float64, np.complex128) and op != "prod":
+                        rtol = 1e-12
+                    np.testing.assert_allclose(got, stored, rtol=rtol, err_msg=f"{name} {op}")
+                    np.testing.assert_allclose(got, want, rtol=10 * rtol, err_msg=f"{name} {op}")
+    finally:
+        ac.set_eager_small(True)
+
+
+def test_a_reduced_pending_chain_stays_pending_and_sees_no_later_write(device):
+    """The reduction leaves its input pending: reading it later computes it, and a write into
+    what it reads first computes it with the old values."""
+    an = np.linspace(0, 1, 50000, dtype=np.float32)
+    a = ac.asarray(an, copy=True, device=device)
+    y = a * 2
+    assert float(ac.sum(y)) == pytest.approx(float(np.sum(an * 2)), rel=1e-5)
+    assert float(ac.max(y)) == 2.0
+    a[0] = 100.0
+    np.testing.assert_array_equal(ac.asnumpy(y), an * 2)
+    assert float(ac.max(a * 2)) == 200.0
+
+
+def test_var_and_std_of_large_arrays_read_them_in_one_fused_pass(device):
+    rng = np.random.default_rng(3)
+    xn = rng.standard_normal((300, 5000)).astype(np.float32) * 3 + 7
+    x = ac.asarray(xn, device=device)
+    for axis in (None, 1, 0):
+        np.testing.assert_allclose(ac.asnumpy(ac.var(x, axis=axis)), np.var(xn, axis=axis), rtol=1e-4)
+        np.testing.assert_allclose(ac.asnumpy(ac.std(x, axis=axis, correction=1)),
+                                   np.std(xn, axis=axis, ddof=1), rtol=1e-4)
+
+
+def test_the_profiler_shows_one_fused_reduction_kernel():
+    a = ac.asarray(np.ones(100000, np.float32), copy=True)
+    with ac.profile() as p:
+        ac.sum(ac.sin(a) * a).eval()
+    kernels = [e["name"] for e in p.events if e["kind"] == "kernel"]
+    assert kernels == ["sum(fused(sin+multiply))"]

@@ -17,7 +17,11 @@ class CpuBackend final : public Backend {
   void run_kernel(const ir::KernelIR& ir, std::span<const Array> inputs,
                   std::span<const Array> outputs) override;  // fused_kernels.cpp
   void reduce(ReduceOp op, const Array& in, const std::vector<int>& axes,
-              const Array& out) override;  // reduce.cpp
+              const Array& out) override;
+  bool reduces_kernel_output(ReduceOp op, const Shape& shape, const std::vector<int>& axes,
+                             const Array& out) const override;
+  void reduce_kernel(ReduceOp op, const ir::KernelIR& ir, std::span<const Array> inputs,
+                     const Shape& shape, const std::vector<int>& axes, const Array& out) override;  // reduce.cpp
   void scan(ScanOp op, const Array& in, int axis, const Array& out) override;  // scan.cpp
   void matmul(const Array& a, const Array& b, const Array& out) override;  // matmul.cpp
   void fill(const Array& out, const void* value) override;                  // fill.cpp

@@ -179,4 +179,13 @@ void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
                [&](int64_t lo, int64_t hi) { run_range(ir, plan, b, w, block, lo, hi); });
 }
 
+FusedRangeRunner fused_range_runner(const ir::KernelIR& ir, const FusedSpace& s) {
+  auto plan = std::make_shared<const Plan>(make_plan(ir, s, kFusedBlock));
+  return [&ir, plan](const FusedSpace& space, int64_t begin, int64_t end) {
+    TileWalk rows;  // untiled: units are flat elements
+    rows.units = shape_size(space.shape);
+    run_range(ir, *plan, space, rows, kFusedBlock, begin, end);
+  };
+}
+
 }  // namespace accel::cpu

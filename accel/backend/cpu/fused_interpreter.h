@@ -1,8 +1,10 @@
 // The reference interpreter of KernelIR (accel/ir/kernel_ir.h): runs a fused kernel in one pass
 // over memory with no compiler at run time, and defines what the IR means.
 #pragma once
+#include <functional>
 #include <span>
 
+#include "accel/backend/cpu/fused_rows.h"
 #include "accel/core/array.h"
 #include "accel/ir/kernel_ir.h"
 
@@ -16,5 +18,11 @@ inline constexpr int64_t kFusedBlock = 1024;
 // with 0 strides, outputs any non-overlapping strided views). Threaded on the pool.
 void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
                      std::span<const Array> outputs);
+
+// Runs flat elements [begin, end) (C order over the space's shape) of `ir` over a space bound as
+// `s` is bound, on the calling thread: the plan is made once for `s`'s steps and reused for any
+// space with the same steps (only the operands' addresses may differ).
+using FusedRangeRunner = std::function<void(const FusedSpace& s, int64_t begin, int64_t end)>;
+FusedRangeRunner fused_range_runner(const ir::KernelIR& ir, const FusedSpace& s);
 
 }  // namespace accel::cpu

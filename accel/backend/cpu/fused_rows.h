@@ -22,6 +22,12 @@ struct FusedSpace {
 
 FusedSpace bind_fused(const Shape& shape, std::span<const Array> inputs,
                       std::span<const Array> outputs);
+// The space of `inputs` and one contiguous output of `out_itemsize`-byte elements that is not
+// an array: a window of cache-sized blocks that set_window points at memory, one at a time.
+FusedSpace bind_fused_window(const Shape& shape, std::span<const Array> inputs,
+                             size_t out_itemsize);
+// Points the window (the last operand) at `dst`, which receives flat elements [begin, ...).
+void set_window(FusedSpace& s, void* dst, int64_t begin, size_t out_itemsize);
 
 // Calls row(ptrs, n) for each run of flat elements [begin, end) along the last axis: ptrs[k] is
 // operand k's first element of the run, the run has n elements. The start is found by div/mod
