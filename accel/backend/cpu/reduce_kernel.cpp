@@ -38,24 +38,53 @@ bool blockwise(ReduceOp op, Dtype out) {
   return false;
 }
 
+// Combines two partial results of leading reductions, element by element, in out's dtype.
+OpId combine_op(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::sum: return OpId::add;
+    case ReduceOp::prod: return OpId::multiply;
+    case ReduceOp::min: return OpId::minimum;
+    case ReduceOp::max: return OpId::maximum;
+    case ReduceOp::any: return OpId::logical_or;
+    default: return OpId::logical_and;
+  }
+}
+
+// Where the reduced axes are: the trailing ones (flat element k * R + r is position r of output
+// k) or the leading ones (flat element r * K + k), with rows of K outputs short enough for a
+// block to hold one; anything else is not taken.
+enum class Axes { trailing, leading, other };
+
+Axes axes_kind(const Shape& shape, const std::vector<int>& axes) {
+  const size_t kept = shape.size() - axes.size();
+  bool trailing = true, leading = true;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    trailing = trailing && axes[i] == static_cast<int>(kept + i);
+    leading = leading && axes[i] == static_cast<int>(i);
+  }
+  if (trailing) return Axes::trailing;
+  int64_t K = 1;
+  for (size_t d = axes.size(); d < shape.size(); ++d) K *= shape[d];
+  return leading && K <= kBlockElements ? Axes::leading : Axes::other;
+}
+
 }  // namespace
 
 bool CpuBackend::reduces_kernel_output(ReduceOp op, const Shape& shape,
                                       const std::vector<int>& axes, const Array& out) const {
-  if (!blockwise(op, out.dtype()) || !out.is_contiguous() || shape_size(shape) == 0) return false;
-  // The reduced axes are the trailing ones: flat element k * R + r is position r of output k.
-  const size_t kept = shape.size() - axes.size();
-  for (size_t i = 0; i < axes.size(); ++i)
-    if (axes[i] != static_cast<int>(kept + i)) return false;
-  return true;
+  return blockwise(op, out.dtype()) && out.is_contiguous() && shape_size(shape) != 0 &&
+         axes_kind(shape, axes) != Axes::other;
 }
 
 void CpuBackend::reduce_kernel(ReduceOp op, const ir::KernelIR& ir, std::span<const Array> inputs,
                                const Shape& shape, const std::vector<int>& axes,
                                const Array& out) {
-  const size_t kept = shape.size() - axes.size();
+  const bool leading = axes_kind(shape, axes) == Axes::leading;
   int64_t K = 1, R = 1;
-  for (size_t d = 0; d < shape.size(); ++d) (d < kept ? K : R) *= shape[d];
+  for (size_t d = 0; d < shape.size(); ++d) {
+    const bool reduced = std::find(axes.begin(), axes.end(), static_cast<int>(d)) != axes.end();
+    (reduced ? R : K) *= shape[d];
+  }
   const Dtype value = ir.outputs[0].dtype;
   const size_t isz = itemsize(value);
   const FusedSpace space = bind_fused_window(shape, inputs, isz);
@@ -67,42 +96,63 @@ void CpuBackend::reduce_kernel(ReduceOp op, const ir::KernelIR& ir, std::span<co
     for_each_row(s, begin, end,
                  [&](char* const* row, int64_t n) { compiled(row, s.inner.data(), n); });
   };
-  // Short reductions take whole outputs per block, reduced straight into out; long ones cut
-  // each output's positions into blocks whose partial results are then reduced in order (a
-  // sum's pairwise, as reduce() folds runs).
-  const bool whole = R <= kBlockElements;
-  const int64_t per = whole ? std::max<int64_t>(1, kBlockElements / R) : 0;
+  const Device cpu = Device::cpu();
+  // Blocks of whole rows: of reduced positions (trailing, when rows are short: each block
+  // reduces into its own outputs) or of outputs (leading: each block reduces down its rows
+  // into a row of partial results, which its thread combines into its own row). Trailing
+  // rows longer than a block are cut into parts whose partial results are reduced after, in
+  // order (a sum's pairwise, as reduce() folds runs).
+  const int64_t row = leading ? K : R, rows = leading ? R : K;
+  const bool whole = row <= kBlockElements;
+  const int64_t per = whole ? std::max<int64_t>(1, kBlockElements / row) : 0;
   const int64_t parts = whole ? 1 : (R + kBlockElements - 1) / kBlockElements;
-  const int64_t blocks = whole ? (K + per - 1) / per : K * parts;
-  const Array partial = whole ? out : Array::empty({K, parts}, out.dtype(), Device::cpu());
-  auto run_block = [&](FusedSpace& s, const Array& buf, int64_t b) {
-    if (whole) {
+  const int64_t blocks = whole ? (rows + per - 1) / per : K * parts;
+  const int64_t chunks = std::min<int64_t>(num_threads(), blocks);
+  // One block buffer per chunk of blocks (a thread's share), allocated once up front, and the
+  // partial results: per part of a long row, or per chunk of a leading reduction.
+  std::vector<Array> bufs;
+  for (int64_t c = 0; c < chunks; ++c)
+    bufs.push_back(Array::empty({whole ? per * row : kBlockElements}, value, cpu));
+  const Array partial = leading  ? Array::empty({chunks, K}, out.dtype(), cpu)
+                        : whole ? out
+                                : Array::empty({K, parts}, out.dtype(), cpu);
+  const Array row_result = leading ? Array::empty({chunks, K}, out.dtype(), cpu) : Array();
+  auto run_block = [&](FusedSpace& s, int64_t c, int64_t b, bool first) {
+    const Array& buf = bufs[static_cast<size_t>(c)];
+    if (leading) {
+      const int64_t r0 = b * per, r1 = std::min(R, r0 + per);
+      compute(s, buf.data(), r0 * K, r1 * K);
+      const Array acc = Array::view_of(partial, {K}, {1}, partial.offset() + c * K);
+      const Array mine = first ? acc : Array::view_of(row_result, {K}, {1}, c * K);
+      reduce(op, Array::view_of(buf, {r1 - r0, K}, {K, 1}, buf.offset()), {0}, mine);
+      if (!first) {
+        const Array both[] = {acc, mine};
+        elementwise(combine_op(op), both, acc);
+      }
+    } else if (whole) {
       const int64_t k0 = b * per, k1 = std::min(K, k0 + per);
       compute(s, buf.data(), k0 * R, k1 * R);
       reduce(op, Array::view_of(buf, {k1 - k0, R}, {R, 1}, buf.offset()), {1},
              Array::view_of(out, {k1 - k0}, {1}, out.offset() + k0));
-      return;
+    } else {
+      const int64_t k = b / parts, r0 = b % parts * kBlockElements;
+      const int64_t n = std::min(kBlockElements, R - r0);
+      compute(s, buf.data(), k * R + r0, k * R + r0 + n);
+      reduce(op, Array::view_of(buf, {n}, {1}, buf.offset()), {0},
+             Array::view_of(partial, {}, {}, partial.offset() + b));
     }
-    const int64_t k = b / parts, r0 = b % parts * kBlockElements;
-    const int64_t n = std::min(kBlockElements, R - r0);
-    compute(s, buf.data(), k * R + r0, k * R + r0 + n);
-    reduce(op, Array::view_of(buf, {n}, {1}, buf.offset()), {0},
-           Array::view_of(partial, {}, {}, partial.offset() + b));
   };
-  // One block buffer per chunk of blocks (a thread's share), allocated once up front.
-  const int64_t chunks = std::min<int64_t>(num_threads(), blocks);
-  std::vector<Array> bufs;
-  for (int64_t c = 0; c < chunks; ++c)
-    bufs.push_back(Array::empty({whole ? per * R : kBlockElements}, value, Device::cpu()));
   parallel_for(chunks, 1, [&](int64_t c0, int64_t c1) {
     FusedSpace s = space;
-    for (int64_t c = c0; c < c1; ++c)
-      for (int64_t b = blocks / chunks * c + std::min(c, blocks % chunks),
-                   e = blocks / chunks * (c + 1) + std::min(c + 1, blocks % chunks);
-           b < e; ++b)
-        run_block(s, bufs[static_cast<size_t>(c)], b);
+    for (int64_t c = c0; c < c1; ++c) {
+      const int64_t b0 = blocks / chunks * c + std::min(c, blocks % chunks);
+      const int64_t b1 = blocks / chunks * (c + 1) + std::min(c + 1, blocks % chunks);
+      for (int64_t b = b0; b < b1; ++b) run_block(s, c, b, b == b0);
+    }
   });
-  if (!whole) reduce(op, partial, {1}, out);
+  const Array flat_out = Array::view_of(out, {K}, {1}, out.offset());  // out is contiguous
+  if (leading) reduce(op, partial, {0}, flat_out);
+  else if (!whole) reduce(op, partial, {1}, flat_out);
 }
 
 }  // namespace accel::cpu
