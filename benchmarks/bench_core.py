@@ -1,6 +1,6 @@
 """Core elementwise speed vs NumPy, same run: large a + b (bandwidth), small a + b (per-call
 overhead), a scalar-broadcast op, a transcendental, strided inputs (of an add and of
-vectorised functions) and a mixed-dtype op.
+vectorised functions), arctan2, floor and a mixed-dtype op.
 accel is lazy, so every timed accel call ends in .eval()."""
 
 import os
@@ -43,6 +43,10 @@ def main():
          median_time(lambda: np.exp(tn[:, ::2]))),
         ("sin(t.T) * 2, fused, float32", median_time(lambda: (ac.sin(t.T) * 2).eval()),
          median_time(lambda: np.sin(tn.T) * 2)),
+        ("arctan2(a, b), float32, 1e7", median_time(lambda: ac.arctan2(a, b).eval()),
+         median_time(lambda: np.arctan2(an, bn))),
+        ("floor(a * 10), float32, 1e7", median_time(lambda: ac.floor(a * 10).eval()),
+         median_time(lambda: np.floor(an * 10))),
         ("int32 + float32 -> float64, 1e7", median_time(lambda: (i32 + a).eval()),
          median_time(lambda: i32n + an)),
     ]

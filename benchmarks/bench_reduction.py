@@ -2,7 +2,7 @@
 columns / along the rows of a 3162x3162 view), mean, max, argmax and cumsum, plus an integer
 sum (int32 -> int64 while reading), a reduction over a transposed view, and reductions of
 elementwise chains (computed block by block as they are reduced, never stored: sum(x * x),
-count_nonzero(x > t), var, std)."""
+count_nonzero(x > t), var, std) and the Frobenius norm."""
 
 import os
 import sys
@@ -38,6 +38,7 @@ def main():
          lambda: np.max(np.abs(x_np - 0.5))),
         ("var float32 1e7", lambda: x.var().eval(), lambda: x_np.var()),
         ("std float32 3162x3162 axis=1", lambda: m.std(axis=1).eval(), lambda: m_np.std(axis=1)),
+        ("linalg.norm float32 3162x3162", lambda: ac.linalg.norm(m), lambda: np.linalg.norm(m_np)),
         ("cumsum float32 1e7", lambda: x.cumsum(), lambda: x_np.cumsum()),
         ("cumsum float32 3162x3162 axis=0", lambda: m.cumsum(axis=0), lambda: m_np.cumsum(axis=0)),
     ]

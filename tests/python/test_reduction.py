@@ -756,3 +756,21 @@ def test_the_profiler_shows_one_fused_reduction_kernel():
         ac.sum(ac.sin(a) * a).eval()
     kernels = [e["name"] for e in p.events if e["kind"] == "kernel"]
     assert kernels == ["sum(fused(sin+multiply))"]
+
+
+@pytest.mark.parametrize("n", [0, 1, 31, 32, 33, 255 * 32, 255 * 32 + 5, 300 * 32 + 1, 100003])
+def test_counts_of_bool_arrays_match_numpy_at_every_length(n, device):
+    """A contiguous bool run is counted 32 bytes at a time (reduce_ops.h, count_nonzero_bytes):
+    lengths around the vector and the byte counters' 255-vector limit, narrower accumulators
+    wrapping as NumPy's, a strided view beside it."""
+    mask = np.random.default_rng(n).random(n) < 0.7
+    m = ac.asarray(mask, device=device)
+    assert int(ac.count_nonzero(m)) == np.count_nonzero(mask)
+    assert int(ac.sum(m)) == int(mask.sum())
+    for dtype in ("int8", "uint16", "int32", "uint64"):
+        assert int(ac.sum(m, dtype=getattr(ac, dtype))) == int(mask.sum(dtype=dtype)), dtype
+    assert int(ac.sum(m[::3])) == int(mask[::3].sum())
+    if n:
+        two = np.resize(mask, (2, n))
+        np.testing.assert_array_equal(ac.asnumpy(ac.sum(ac.asarray(two, device=device), axis=1)),
+                                      two.sum(axis=1))

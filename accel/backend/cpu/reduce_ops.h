@@ -70,6 +70,26 @@ template <class T> struct Vec32 {
   typedef T type __attribute__((vector_size(32)));
 };
 
+// The nonzero bytes of a contiguous run (a bool array's, bytes of 0 or 1), 32 at a time in byte
+// counters that cannot overflow in 255 steps: count_nonzero(mask) and sum(mask) went through a
+// widening per element at a third of NumPy's count_nonzero speed.
+inline int64_t count_nonzero_bytes(const uint8_t* p, int64_t n) {
+  using V = Vec32<uint8_t>::type;
+  int64_t total = 0, i = 0;
+  while (n - i >= 32) {
+    const int64_t vectors = std::min<int64_t>((n - i) / 32, 255);
+    V acc = {};
+    for (int64_t v = 0; v < vectors; ++v, i += 32) {
+      V x;
+      std::memcpy(&x, p + i, sizeof(V));
+      acc += reinterpret_cast<V>(x != 0) & 1;
+    }
+    for (int k = 0; k < 32; ++k) total += acc[k];
+  }
+  for (; i < n; ++i) total += p[i] != 0;
+  return total;
+}
+
 // Whether a contiguous run of In can be read straight into vectors of the accumulator A: the
 // same type, or integers of the same width (int64 summed as wrapping uint64).
 template <class A, class In>
@@ -182,6 +202,7 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
 
   static State identity() { return State(IsSum ? 0 : 1); }
   static State load(In x) { return static_cast<State>(static_cast<Acc>(x)); }
+
   static State combine(State a, State b) {
     if constexpr (std::is_same_v<State, bool>) return IsSum ? (a || b) : (a && b);
     // Complex products as NumPy's reduce and accumulate loops: the textbook formula, unfused
@@ -193,6 +214,14 @@ template <class In, class Acc, bool IsSum> struct SumProdOp {
     else return static_cast<State>(IsSum ? a + b : a * b);
   }
   static State reduce_run(const In* p, int64_t n, int64_t s) {
+    if constexpr (IsSum && std::is_same_v<In, bool> && std::is_integral_v<Acc> &&
+                  !std::is_same_v<Acc, bool>) {
+      // (a narrower accumulator wraps as adding one at a time would: C++20 converts modulo
+      // its width)
+      if (s == 1)
+        return static_cast<State>(
+            static_cast<Acc>(count_nonzero_bytes(reinterpret_cast<const uint8_t*>(p), n)));
+    }
     if constexpr (kPairwise && kVectorRun<State, In> && std::is_floating_point_v<State>) {
       if (s == 1 && n > kPairwiseBlock) return pairwise_vector_sum(p, n);
     }
