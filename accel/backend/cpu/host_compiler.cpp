@@ -182,6 +182,8 @@ ACCEL_MVEC(asin) ACCEL_MVEC(acos) ACCEL_MVEC(atan) ACCEL_MVEC(sinh) ACCEL_MVEC(c
 ACCEL_MVEC(tanh) ACCEL_MVEC(asinh) ACCEL_MVEC(acosh) ACCEL_MVEC(atanh) ACCEL_MVEC(cbrt)
 __attribute__((__simd__("notinbranch"))) float atan2f(float, float) noexcept;
 __attribute__((__simd__("notinbranch"))) double atan2(double, double) noexcept;
+__attribute__((__simd__("notinbranch"))) float powf(float, float) noexcept;
+__attribute__((__simd__("notinbranch"))) double pow(double, double) noexcept;
 }
 #undef ACCEL_MVEC
 #endif
