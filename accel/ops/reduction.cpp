@@ -46,7 +46,7 @@ Array reduce_to(ReduceOp op, const Array& x, const std::vector<int>& axes, bool 
   }
   Array out = Array::empty(shape, out_dtype, x.device());
   // A pending input is reduced as it is computed, never stored, where its backend can.
-  if (!reduce_pending(op, x, axes, out)) {
+  if (!x.is_pending() || !reduce_pending(op, x, axes, out)) {
     x.eval();
     backend_for(x.device()).reduce(op, x, axes, out);
   }
