@@ -59,6 +59,20 @@ nb::object finish_elementwise_out(OpId op, Array result, nb::handle out, Casting
                          " with casting rule '" + casting_name(casting) + "'");
     }
   }
+  // A larger out= takes the result broadcast to its shape, as NumPy's ufuncs broadcast their
+  // inputs against out (np.add(x, 1, out=rows) with x one row: fuzz seed 981621).
+  if (!out.is_none()) {
+    nb::handle target = nb::isinstance<nb::tuple>(out) && nb::len(out) == 1 ? out[0] : out;
+    if (nb::isinstance<Array>(target)) {
+      const Shape& want = nb::cast<const Array&>(target).shape();
+      if (want != result.shape() && want.size() >= result.shape().size()) {
+        bool fits = true;
+        for (size_t i = 0, off = want.size() - result.shape().size(); i < result.shape().size(); ++i)
+          fits = fits && (result.shape()[i] == want[off + i] || result.shape()[i] == 1);
+        if (fits) result = broadcast_to(result, want);
+      }
+    }
+  }
   return finish_out(std::move(result), out, op_name(op), casting != Casting::unsafe);
 }
 

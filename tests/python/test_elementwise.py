@@ -971,3 +971,21 @@ def test_float_pow_matches_numpy_on_every_layout(dtype, device):
         got = ac.asnumpy(got)
         ulps = np.abs(got.astype("f8") - want.astype("f8")) / np.spacing(np.abs(want)).astype("f8")
         assert ulps.max() <= 2
+
+
+def test_out_larger_than_the_result_takes_it_broadcast_as_numpy(device):
+    """NumPy's ufuncs broadcast their inputs against out=: a row written into every row of out
+    (fuzz seed 981621); an out the result cannot broadcast to still raises."""
+    row = on_device(np.array([1.0, 2.0, 3.0]), device)
+    out = ac.zeros((2, 3), device=device)
+    assert ac.add(row, 1, out=out) is out
+    np.testing.assert_array_equal(ac.asnumpy(out), np.add(np.array([1.0, 2.0, 3.0]), 1,
+                                                             out=np.zeros((2, 3))))
+    out = ac.zeros((4, 1, 3), dtype=ac.float32, device=device)
+    ac.pow(on_device(np.array(False), device), ac.zeros((1, 1), dtype=ac.float32, device=device),
+           out=out)
+    np.testing.assert_array_equal(ac.asnumpy(out), np.ones((4, 1, 3), np.float32))
+    with pytest.raises(ValueError, match=r"\[add\] out= has shape \(2, 3\)"):
+        ac.add(on_device(np.ones(2), device), 1, out=ac.zeros((2, 3), device=device))
+    with pytest.raises(ValueError, match=r"\[add\] out= has shape \(3,\)"):
+        ac.add(on_device(np.ones((2, 3)), device), 1, out=ac.zeros(3, device=device))
