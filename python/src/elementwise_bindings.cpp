@@ -47,30 +47,25 @@ void check_inputs_uncast(OpId op, std::span<const Array> inputs, Casting casting
 }
 
 // out= takes the result under the casting rule, as a NumPy ufunc's (same_kind by default:
-// a float result into an int array raises).
+// a float result into an int array raises), and broadcast to its shape when it is larger, as
+// NumPy's ufuncs broadcast their inputs against out (np.add(row, 1, out=rows): fuzz seed
+// 981621). finish_out raises for any other shape.
 nb::object finish_elementwise_out(OpId op, Array result, nb::handle out, Casting casting) {
-  if (!out.is_none() && casting != Casting::same_kind && casting != Casting::unsafe) {
-    nb::handle target = nb::isinstance<nb::tuple>(out) && nb::len(out) == 1 ? out[0] : out;
-    if (nb::isinstance<Array>(target)) {
-      const Dtype to = nb::cast<const Array&>(target).dtype();
-      if (!can_cast(result.dtype(), to, casting))
-        throw DTypeError(std::string("[") + op_name(op) + "] cannot cast the result from " +
-                         dtype_name(result.dtype()) + " to out= " + dtype_name(to) +
-                         " with casting rule '" + casting_name(casting) + "'");
-    }
-  }
-  // A larger out= takes the result broadcast to its shape, as NumPy's ufuncs broadcast their
-  // inputs against out (np.add(x, 1, out=rows) with x one row: fuzz seed 981621).
-  if (!out.is_none()) {
-    nb::handle target = nb::isinstance<nb::tuple>(out) && nb::len(out) == 1 ? out[0] : out;
-    if (nb::isinstance<Array>(target)) {
-      const Shape& want = nb::cast<const Array&>(target).shape();
-      if (want != result.shape() && want.size() >= result.shape().size()) {
-        bool fits = true;
-        for (size_t i = 0, off = want.size() - result.shape().size(); i < result.shape().size(); ++i)
-          fits = fits && (result.shape()[i] == want[off + i] || result.shape()[i] == 1);
-        if (fits) result = broadcast_to(result, want);
-      }
+  const nb::handle target =
+      !out.is_none() && nb::isinstance<nb::tuple>(out) && nb::len(out) == 1 ? out[0] : out;
+  if (!out.is_none() && nb::isinstance<Array>(target)) {
+    const Array& dst = nb::cast<const Array&>(target);
+    if (casting != Casting::same_kind && casting != Casting::unsafe &&
+        !can_cast(result.dtype(), dst.dtype(), casting))
+      throw DTypeError(std::string("[") + op_name(op) + "] cannot cast the result from " +
+                       dtype_name(result.dtype()) + " to out= " + dtype_name(dst.dtype()) +
+                       " with casting rule '" + casting_name(casting) + "'");
+    const Shape& want = dst.shape();
+    if (want != result.shape() && want.size() >= result.shape().size()) {
+      bool fits = true;
+      for (size_t i = 0, off = want.size() - result.shape().size(); i < result.shape().size(); ++i)
+        fits = fits && (result.shape()[i] == want[off + i] || result.shape()[i] == 1);
+      if (fits) result = broadcast_to(result, want);
     }
   }
   return finish_out(std::move(result), out, op_name(op), casting != Casting::unsafe);
