@@ -49,10 +49,14 @@ void Buffer::share_with_foreign_writers() {
   foreign_writers_ = true;
 }
 
-Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node) {
+Array Array::pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node,
+                     const Strides& strides) {
   auto impl = new_array_impl();
   impl->shape = shape;
-  set_contiguous_strides(impl->strides, shape);
+  if (strides.empty())
+    set_contiguous_strides(impl->strides, shape);
+  else
+    impl->strides = strides;
   impl->dtype = dtype;
   impl->device = device;
   impl->node = std::move(node);

@@ -65,8 +65,11 @@ class Array {
 
   // A new, uninitialised, contiguous array.
   static Array empty(const Shape& shape, Dtype dtype, Device device = default_device());
-  // A contiguous array computed later by `node`.
-  static Array pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node);
+  // An array computed later by `node`, C-contiguous or laid out with `strides` (dense, in
+  // elements: ops/result_layout.h), which it has from now on (a node reading memory written
+  // outside accel is computed here at once).
+  static Array pending(const Shape& shape, Dtype dtype, Device device, std::shared_ptr<Node> node,
+                       const Strides& strides = {});
   // A view of `base`'s buffer (base is evaluated first).
   static Array view_of(const Array& base, Shape shape, Strides strides, int64_t offset);
   // A view of `base`'s buffer with base's own layout, for the caller to re-describe through

@@ -417,6 +417,15 @@ struct Atan2Op { template <class T> static T apply(T a, T b) { return std::atan2
 struct HypotOp { template <class T> static T apply(T a, T b) { return std::hypot(a, b); } };
 struct CopysignOp { template <class T> static T apply(T a, T b) { return std::copysign(a, b); } };
 struct NextafterOp { template <class T> static T apply(T a, T b) { return std::nextafter(a, b); } };
+// NumPy's heaviside: 0 below zero, 1 above, h at zero (of either sign), NaN where x is NaN.
+// Selects only, so the CPU's loops vectorise it.
+struct HeavisideOp {
+  template <class T> static T apply(T x, T h) {
+    if (lt(x, T(0))) return T(0);
+    if (lt(T(0), x)) return T(1);
+    return isnan_(x) ? x : h;
+  }
+};
 struct LogaddexpOp {
   template <class T> static T apply(T a, T b) {
     if (a == b) return a + T(0.693147180559945309417232121458176568);  // also keeps inf + inf

@@ -85,12 +85,13 @@ bool eager_small_enabled() { return eager_flag().load(std::memory_order_relaxed)
 void set_eager_small_enabled(bool on) { eager_flag().store(on); }
 
 std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Shape& shape,
-                               std::span<const Array> inputs) {
+                               std::span<const Array> inputs, const Strides& layout) {
   if (!eager_small_enabled() || shape_size(shape) > kEagerMaxElements) return std::nullopt;
   for (const Array& in : inputs)
     if (in.is_pending() || !in.device().is_cpu()) return std::nullopt;
   Backend& be = backend_for(Device::cpu());
   Array out = Array::empty(shape, out_dtype, Device::cpu());
+  if (!layout.empty()) out.impl()->strides = layout;
   if (op == OpId::cast) {
     be.cast(loop_input(inputs[0], inputs[0].dtype(), shape, be), out);
     return out;

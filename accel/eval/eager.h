@@ -20,9 +20,10 @@ void set_eager_small_enabled(bool on);
 
 // The op's result computed now, or nullopt when it should be recorded lazily (a pending or
 // non-CPU input, a large result, eager mode off). `compute` is the loop's dtype (inputs are cast
-// to it), `out_dtype` the result's; OpId::cast converts inputs[0] to out_dtype.
+// to it), `out_dtype` the result's; OpId::cast converts inputs[0] to out_dtype. `layout` is the
+// result's strides, empty for C order (ops/result_layout.h).
 std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Shape& shape,
-                               std::span<const Array> inputs);
+                               std::span<const Array> inputs, const Strides& layout);
 
 // `x < 0.5`, `s == 1` between a computed 0-d float32/float64 CPU array and a Python number (a
 // weak 0-d int64/float64, on either side), answered from the two values: `bool(a.sum() > 0)` in

@@ -71,6 +71,15 @@ void run_node(const Array& a, const Array& out) {
     be.elementwise(node.op, inputs, out);
 }
 
+// A buffer for `target`'s value, laid out as the target was promised: C order, or the axis order
+// of its inputs (ops/result_layout.h).
+Array output_for(const Array& target, const Shape& shape, Dtype dtype) {
+  Array out = Array::empty(shape, dtype, target.device());
+  if (target.shape() == shape && target.strides() != out.strides())
+    out.impl()->strides = target.strides();
+  return out;
+}
+
 void materialize(const Array& target, const Array& out) {
   ArrayImpl& impl = *target.impl();
   impl.buffer = out.impl()->buffer;
@@ -83,7 +92,7 @@ void materialize(const Array& target, const Array& out) {
 void evaluate_unfused(const Array& a) {
   const ArrayImpl* self = a.impl().get();
   RegionRecord record(std::span<const ArrayImpl* const>(&self, 1), false);
-  Array out = Array::empty(a.shape(), a.dtype(), a.device());
+  Array out = output_for(a, a.shape(), a.dtype());
   run_node(a, out);
   materialize(a, out);
 }
@@ -130,7 +139,7 @@ void run_region(ir::FusedRegion& r, std::vector<Array> outputs) {
   const size_t given = outputs.size();
   for (size_t k = 0; k < r.targets.size(); ++k) {
     if (k >= outputs.size())
-      outputs.push_back(Array::empty(r.shape, r.ir.outputs[k].dtype, r.device));
+      outputs.push_back(output_for(r.targets[k], r.shape, r.ir.outputs[k].dtype));
     r.ir.outputs[k].layout = ir::output_layout(outputs[k]);
   }
   log_region(r);

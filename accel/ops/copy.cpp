@@ -6,16 +6,20 @@
 #include "accel/eval/eager.h"
 #include "accel/eval/eval.h"
 #include "accel/ops/op_record.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/profiler.h"
 
 namespace accel {
 
-Array astype(const Array& x, Dtype dtype, bool copy_always) {
-  if (x.dtype() == dtype && !copy_always) return x;
-  if (auto now = try_eager(OpId::cast, x.dtype(), dtype, x.shape(), std::span<const Array>(&x, 1))) {
+namespace {
+
+// x converted to `dtype` in a new array laid out as `layout` says (result_layout.h).
+Array converted(const Array& x, Dtype dtype, const Strides& layout) {
+  const std::span<const Array> in(&x, 1);
+  if (auto now = try_eager(OpId::cast, x.dtype(), dtype, x.shape(), in, layout)) {
     if (profile::active()) [[unlikely]]
-      record_op(OpId::cast, std::span<const Array>(&x, 1), *now, true);
+      record_op(OpId::cast, in, *now, true);
     return *std::move(now);
   }
   auto node = std::make_shared<Node>();
@@ -28,13 +32,22 @@ Array astype(const Array& x, Dtype dtype, bool copy_always) {
     node->depth = 1;
   }
   Node* recorded = node.get();
-  Array out = Array::pending(x.shape(), dtype, x.device(), std::move(node));
+  Array out = Array::pending(x.shape(), dtype, x.device(), std::move(node), layout);
   if (profile::active()) [[unlikely]]
-    recorded->profile_id = record_op(OpId::cast, std::span<const Array>(&x, 1), out, false);
+    recorded->profile_id = record_op(OpId::cast, in, out, false);
   return out;
 }
 
-Array copy(const Array& x) { return astype(x, x.dtype(), true); }
+}  // namespace
+
+// NumPy's astype keeps the input's axis order (order='K'): x.T.astype(f) is laid out as x.T.
+Array astype(const Array& x, Dtype dtype, bool copy_always) {
+  if (x.dtype() == dtype && !copy_always) return x;
+  return converted(x, dtype, kept_layout(x.shape(), std::span<const Array>(&x, 1)));
+}
+
+// C order, as ndarray.copy(): the linear algebra and FFT paths take copies as C-ordered buffers.
+Array copy(const Array& x) { return converted(x, x.dtype(), {}); }
 
 Array ascontiguousarray(const Array& x) {
   x.eval();

@@ -10,6 +10,7 @@
 #include "accel/ops/manipulation.h"
 #include "accel/ops/op_record.h"
 #include "accel/ops/promotion.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 #include "accel/runtime/profiler.h"
 
@@ -152,7 +153,8 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   if (op != OpId::where)
     for (const Array& a : inputs)
       if (a.weak()) check_weak_fits(a, types.compute, info.name);
-  if (auto now = try_eager(op, types.compute, types.out, shape, inputs)) {
+  const Strides layout = kept_layout(shape, inputs);
+  if (auto now = try_eager(op, types.compute, types.out, shape, inputs, layout)) {
     if (profile::active()) [[unlikely]]
       record_op(op, inputs, *now, true);
     return *std::move(now);
@@ -181,7 +183,7 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   }
   node->depth = depth + 1;
   Node* recorded = node.get();
-  Array out = Array::pending(shape, types.out, device, std::move(node));
+  Array out = Array::pending(shape, types.out, device, std::move(node), layout);
   if (profile::active()) [[unlikely]]
     recorded->profile_id = record_op(op, inputs, out, false);
   return out;

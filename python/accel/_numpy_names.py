@@ -1,13 +1,13 @@
 """NumPy's names for accel's elementwise functions, so `import accel as np` runs everyday NumPy
 code. Most are the same function under NumPy's older name; the few with a NumPy-only twist
-(fabs, float_power, divmod, heaviside, round with decimals) are composed from accel ops here."""
+(fabs, float_power, divmod, round with decimals) are composed from accel ops here."""
 
 from . import _core
 
 __all__ = [
     "arccos", "arcsin", "arctan", "arctan2", "arccosh", "arcsinh", "arctanh", "power",
     "absolute", "invert", "bitwise_not", "left_shift", "right_shift", "conjugate", "true_divide",
-    "mod", "degrees", "radians", "rint", "fabs", "float_power", "divmod", "heaviside", "round",
+    "mod", "degrees", "radians", "rint", "fabs", "float_power", "divmod", "round",
     "around",
 ]
 
@@ -64,16 +64,6 @@ def float_power(x1, x2, /, *, out=None):
 def divmod(x1, x2, /):  # noqa: A001 - NumPy's name
     """(floor_divide(x1, x2), remainder(x1, x2)), as Python's divmod."""
     return _core.floor_divide(x1, x2), _core.remainder(x1, x2)
-
-
-def heaviside(x1, x2, /):
-    """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0; NaN where x1 is NaN."""
-    dt = _core.result_type(x1, x2)
-    if dt.kind == "c":
-        raise _core.DTypeError(f"[heaviside] not supported for dtype {dt.name}")
-    dt = _float_of(dt)
-    step = _core.where(_core.less(x1, 0), 0.0, _core.where(_core.greater(x1, 0), 1.0, x2))
-    return _core.astype(_core.where(_core.isnan(x1), x1, step), dt, copy=False)
 
 
 def round(x, /, decimals=0, *, out=None):  # noqa: A001 - NumPy's and the Array API's name

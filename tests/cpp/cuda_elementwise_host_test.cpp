@@ -220,6 +220,20 @@ TEST(CudaKernelsOnHost, more_than_eight_axes_split_into_launches_that_cover_ever
   expect_same(out, multiply(p, weak_scalar(7, Device::cpu())), 0, "11-d");
 }
 
+TEST(CudaKernelsOnHost, results_laid_out_as_a_transposed_input_launch_contiguous) {
+  // exp(a.T) into an output laid out as a.T (ops/result_layout.h): the launch walks both in
+  // memory order, so both are contiguous, and the values are the CPU's.
+  Array a = doubles({40, 30}, 2, 7);
+  Array at = Array::view_of(a, {30, 40}, {1, 30}, 0);
+  Array out = empty({40, 30}, float64);
+  Array out_t = Array::view_of(out, {30, 40}, {1, 30}, 0);
+  ir::KernelIR k = launch_on_host(cuda::op_kernel_ir(OpId::exp, float64, float64), {&at, 1},
+                                  {&out_t, 1});
+  EXPECT_EQ(k.inputs[0].layout, ir::Layout::contiguous);
+  EXPECT_EQ(k.outputs[0].layout, ir::Layout::contiguous);
+  expect_same(out_t, exp(at), 1e-15, "exp(a.T)");
+}
+
 TEST(CudaKernelsOnHost, fused_region_with_two_outputs_matches_the_cpu_backend) {
   Array a = doubles({40, 30}, 2, 3), b = doubles({30}, 1, 4), c = doubles({30, 40}, 1, 5);
   Array at = Array::view_of(a, {30, 40}, {1, 30}, 0);

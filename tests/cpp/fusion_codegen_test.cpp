@@ -211,7 +211,7 @@ TEST(FusionCodegen, host_kernels_compiled_by_the_system_compiler_match_the_inter
       a.push_back(Array::empty(r.shape, o.dtype));
       b.push_back(Array::empty(r.shape, o.dtype));
     }
-    cpu::interpret_fused(r.ir, r.inputs, a);
+    cpu::interpret_fused(r.ir, cpu::bind_fused(r.shape, r.inputs, a));
     cpu::HostKernel fn = cpu::compile_host_kernel(r.ir);
     ASSERT_NE(fn, nullptr);
     const cpu::FusedSpace space = cpu::bind_fused(r.shape, r.inputs, b);

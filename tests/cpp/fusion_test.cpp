@@ -257,7 +257,7 @@ TEST(Fusion, interpreter_matches_instruction_by_instruction_meaning) {
     o1.push_back(Array::empty(y.shape(), o.dtype));
     o2.push_back(Array::empty(y.shape(), o.dtype));
   }
-  cpu::interpret_fused(r.ir, r.inputs, o1);
+  cpu::interpret_fused(r.ir, cpu::bind_fused(y.shape(), r.inputs, o1));
   backend_for(Device::cpu()).Backend::run_kernel(r.ir, r.inputs, o2);
   EXPECT_EQ(o1[0].to_vector<double>(), o2[0].to_vector<double>());
   EXPECT_EQ(o1[1].to_vector<int8_t>(), o2[1].to_vector<int8_t>());

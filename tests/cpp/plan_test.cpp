@@ -3,6 +3,7 @@
 // order, that the original shape and strides do), and the kernel table keyed by the full IR.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 #include <set>
@@ -77,6 +78,61 @@ TEST(Coalesce, VisitsTheSameOffsetsAsTheOriginalSpace) {
     ASSERT_LE(c.shape.size(), shape.size());
     for (int64_t n : c.shape) EXPECT_NE(n, 1);
     EXPECT_EQ(walk(c.shape, c.steps), walk(shape, steps)) << "trial " << trial;
+  }
+}
+
+TEST(OrderAxes, AKeyInItsInputsAxisOrderIsWalkedAsOneRow) {
+  // A 3 x 4 x 5 result laid out as its input's transpose (2, 0, 1): after ordering by the
+  // result's steps, both coalesce into one row; the same (offset, offset) pairs are visited.
+  Shape shape{3, 4, 5};
+  std::vector<Strides> steps{{4, 1, 12}, {4, 1, 12}, {0, 0, 0}};  // input, output, a scalar
+  const auto before = walk(shape, steps);
+  plan::order_axes(shape, steps, 1);
+  EXPECT_EQ(shape, (Shape{5, 3, 4}));
+  EXPECT_EQ(steps[1], (Strides{12, 4, 1}));
+  const plan::IterSpace c = plan::coalesce(shape, steps);
+  EXPECT_EQ(c.shape, Shape{60});
+  EXPECT_EQ(c.steps, (std::vector<Strides>{{1}, {1}, {0}}));
+  auto after = walk(shape, steps);
+  std::multiset<std::vector<int64_t>> a(before.begin(), before.end()), b(after.begin(), after.end());
+  EXPECT_EQ(a, b);
+}
+
+TEST(OrderAxes, CKeysAndLengthOneAxesStayInPlace) {
+  Shape shape{4, 1, 6};
+  std::vector<Strides> steps{{1, 99, 4}, {6, 7, 1}};  // a transposed input, a C output
+  plan::order_axes(shape, steps, 1);
+  EXPECT_EQ(shape, (Shape{4, 1, 6}));
+  EXPECT_EQ(steps[0], (Strides{1, 99, 4}));
+}
+
+TEST(OrderAxes, RandomLayoutsVisitTheSamePositions) {
+  std::mt19937 rng(16);
+  for (int trial = 0; trial < 300; ++trial) {
+    const int nd = static_cast<int>(rng() % 5);
+    Shape shape;
+    for (int d = 0; d < nd; ++d) shape.push_back(static_cast<int64_t>(rng() % 4));
+    std::vector<int> perm(static_cast<size_t>(nd));
+    for (int d = 0; d < nd; ++d) perm[static_cast<size_t>(d)] = d;
+    std::shuffle(perm.begin(), perm.end(), rng);
+    std::vector<Strides> steps(2, Strides(static_cast<size_t>(nd), 0));
+    int64_t step = 1;  // operand 1: dense in the order `perm`; operand 0: anything
+    for (int i = nd - 1; i >= 0; --i) {
+      const size_t d = static_cast<size_t>(perm[static_cast<size_t>(i)]);
+      steps[1][d] = step;
+      step *= std::max<int64_t>(shape[d], 1);
+      steps[0][d] = static_cast<int64_t>(rng() % 40) - 20;
+    }
+    const auto before = walk(shape, steps);
+    Shape s = shape;
+    plan::order_axes(s, steps, 1);
+    const auto after = walk(s, steps);
+    std::multiset<std::vector<int64_t>> a(before.begin(), before.end()), b(after.begin(), after.end());
+    EXPECT_EQ(a, b) << "trial " << trial;
+    if (shape_size(shape) > 0) {
+      const plan::IterSpace c = plan::coalesce(s, {steps[1]});
+      EXPECT_LE(c.shape.size(), 1u) << "trial " << trial;  // the key alone is one row
+    }
   }
 }
 

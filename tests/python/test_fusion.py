@@ -557,6 +557,20 @@ def test_transposed_operands_in_tiles_match_numpy(shape):
     np.testing.assert_array_equal(interpreted, want_z)
     np.testing.assert_array_equal(compiled, want_z)
 
+    # A result laid out as its transposed inputs (order K): the kernel walks it in memory order,
+    # where every operand is contiguous, and a broadcast row is strided.
+    rn = rng.standard_normal(shape[-2:][::-1][-1:]).astype(np.float32)
+    r = ac.asarray(rn, copy=True)
+
+    def laid_out_as_transpose():
+        return ac.matrix_transpose(x) * 2 - ac.matrix_transpose(x) * r + 1
+
+    want_k = np.swapaxes(xn, -1, -2) * 2 - np.swapaxes(xn, -1, -2) * rn + 1
+    interpreted, compiled = interpreted_and_compiled(laid_out_as_transpose)
+    np.testing.assert_array_equal(interpreted, want_k)
+    np.testing.assert_array_equal(compiled, want_k)
+    assert laid_out_as_transpose().eval().strides[-2:] == np.swapaxes(xn, -1, -2).strides[-2:]
+
 
 def test_host_jit_leaves_empty_strided_arrays_alone():
     m = ac.asarray(np.ones((0, 7), np.float32))

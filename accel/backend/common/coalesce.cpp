@@ -1,6 +1,41 @@
 #include "accel/backend/common/coalesce.h"
 
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+
 namespace accel::plan {
+
+void order_axes(int ndim, int64_t* shape, std::span<int64_t* const> steps, size_t key) {
+  constexpr int kMax = 64;
+  if (ndim < 2 || ndim > kMax) return;
+  const int64_t* k = steps[key];
+  auto step = [&](int d) { return shape[d] == 1 ? 0 : std::llabs(k[d]); };
+  bool ordered = true;
+  int64_t last = INT64_MAX;
+  for (int d = 0; d < ndim && ordered; ++d) {
+    if (shape[d] == 1) continue;
+    ordered = step(d) <= last;
+    last = step(d);
+  }
+  if (ordered) return;
+  int perm[kMax];
+  for (int d = 0; d < ndim; ++d) perm[d] = d;
+  std::stable_sort(perm, perm + ndim, [&](int a, int b) { return step(a) > step(b); });
+  int64_t tmp[kMax];
+  auto apply = [&](int64_t* v) {
+    for (int d = 0; d < ndim; ++d) tmp[d] = v[perm[d]];
+    std::copy(tmp, tmp + ndim, v);
+  };
+  apply(shape);
+  for (int64_t* s : steps) apply(s);
+}
+
+void order_axes(Shape& shape, std::vector<Strides>& steps, size_t key) {
+  std::vector<int64_t*> ptrs;
+  for (Strides& s : steps) ptrs.push_back(s.data());
+  order_axes(static_cast<int>(shape.size()), shape.data(), ptrs, key);
+}
 
 int coalesce_axes(int ndim, int64_t* shape, std::span<int64_t* const> steps) {
   int kept = 0;  // axes [0, kept) are final; the last of them may still grow

@@ -18,6 +18,14 @@ namespace accel::plan {
 // are kept (the space is empty). Returns the number of axes left; 0 when every axis had length 1.
 int coalesce_axes(int ndim, int64_t* shape, std::span<int64_t* const> steps);
 
+// Reorders the axes (shape and every operand's steps) so that operand `key`'s steps shrink from
+// the outermost axis in, for walks whose order does not matter (elementwise loops): a result
+// laid out in its inputs' axis order (ops/result_layout.h: sin(m.T) stored as m.T) is then
+// walked in memory order, and merges into rows. A no-op when the key is so ordered already (C
+// order), the common case. Stable: axes of equal steps keep their order.
+void order_axes(int ndim, int64_t* shape, std::span<int64_t* const> steps, size_t key);
+void order_axes(Shape& shape, std::vector<Strides>& steps, size_t key);
+
 // The same on vectors: `steps[k]` is operand k's steps over `shape`.
 struct IterSpace {
   Shape shape;

@@ -164,12 +164,9 @@ void run_range(const ir::KernelIR& ir, const Plan& plan, const FusedSpace& s, co
 
 }  // namespace
 
-void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
-                     std::span<const Array> outputs) {
-  const Shape& shape = outputs[0].shape();
-  const int64_t total = shape_size(shape);
+void interpret_fused(const ir::KernelIR& ir, const FusedSpace& b) {
+  const int64_t total = shape_size(b.shape);
   if (total == 0) return;
-  const FusedSpace b = bind_fused(shape, inputs, outputs);
   const TileWalk w = plan_walk(b);
   const int64_t block = std::min(kFusedBlock, total);
   const Plan plan = make_plan(ir, b, block);

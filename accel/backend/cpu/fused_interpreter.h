@@ -14,10 +14,9 @@ namespace accel::cpu {
 // of this many elements that stay in L1/L2, through the same typed loops as unfused ops.
 inline constexpr int64_t kFusedBlock = 1024;
 
-// Runs `ir` with inputs and outputs bound to arrays of one shape (inputs may be broadcast views
-// with 0 strides, outputs any non-overlapping strided views). Threaded on the pool.
-void interpret_fused(const ir::KernelIR& ir, std::span<const Array> inputs,
-                     std::span<const Array> outputs);
+// Runs `ir` over the space bound to its inputs and outputs (bind_fused: inputs may be broadcast
+// views with 0 strides, outputs any non-overlapping strided views). Threaded on the pool.
+void interpret_fused(const ir::KernelIR& ir, const FusedSpace& space);
 
 // Runs flat elements [begin, end) (C order over the space's shape) of `ir` over a space bound as
 // `s` is bound, on the calling thread: the plan is made once for `s`'s steps and reused for any

@@ -8,7 +8,9 @@ namespace accel::cpu {
 
 namespace {
 
-FusedSpace bind(const Shape& shape, std::vector<char*> base, std::vector<Strides> steps) {
+// The space walked in the memory order of operand `key` (the first output).
+FusedSpace bind(Shape shape, std::vector<char*> base, std::vector<Strides> steps, size_t key) {
+  plan::order_axes(shape, steps, key);
   plan::IterSpace space = plan::coalesce(shape, std::move(steps));
   if (space.shape.empty()) {
     space.shape.push_back(1);
@@ -33,7 +35,7 @@ FusedSpace bind_fused(const Shape& shape, std::span<const Array> inputs,
   std::vector<Strides> steps;
   for (std::span<const Array> group : {inputs, outputs})
     for (const Array& a : group) add_operand(a, base, steps);
-  return bind(shape, std::move(base), std::move(steps));
+  return bind(shape, std::move(base), std::move(steps), inputs.size());
 }
 
 FusedSpace bind_fused_window(const Shape& shape, std::span<const Array> inputs,
@@ -44,7 +46,7 @@ FusedSpace bind_fused_window(const Shape& shape, std::span<const Array> inputs,
   base.push_back(nullptr);
   Strides& s = steps.emplace_back(contiguous_strides(shape));
   for (int64_t& v : s) v *= static_cast<int64_t>(out_itemsize);
-  return bind(shape, std::move(base), std::move(steps));
+  return bind(shape, std::move(base), std::move(steps), inputs.size());
 }
 
 void set_window(FusedSpace& s, void* dst, int64_t begin, size_t out_itemsize) {

@@ -24,8 +24,9 @@ struct Layout {
   int64_t strides[kMaxOperands][kMaxDims];     // bytes, per operand, coalesced
 };
 
-// The coalesced space (backend/common/coalesce.h), in byte strides: a C-contiguous N-d array
-// becomes one long row.
+// The coalesced space (backend/common/coalesce.h), in byte strides, walked in the output's
+// memory order: a C-contiguous N-d array, or one laid out as a transposed input, becomes one
+// long row.
 void coalesce(const Shape& shape, std::span<const StridedOperand> ops, Layout& l) {
   const size_t nops = ops.size();
   const int nd = static_cast<int>(shape.size());
@@ -35,6 +36,7 @@ void coalesce(const Shape& shape, std::span<const StridedOperand> ops, Layout& l
     for (int d = 0; d < nd; ++d) l.strides[k][d] = (*ops[k].strides)[d] * ops[k].itemsize;
   }
   std::copy(shape.begin(), shape.end(), l.shape);
+  plan::order_axes(nd, l.shape, std::span(steps, nops), nops - 1);  // the output's order
   l.ndim = plan::coalesce_axes(nd, l.shape, std::span(steps, nops));
   if (l.ndim == 0) {
     l.shape[0] = 1;

@@ -3,6 +3,7 @@
 #include <memory>
 #include <mutex>
 
+#include "accel/backend/common/coalesce.h"
 #include "accel/backend/common/kernel_table.h"
 #include "accel/backend/cuda/devices.h"
 #include "accel/backend/cuda/elementwise_layout.h"
@@ -146,7 +147,9 @@ std::optional<GeneratedLaunch> plan_generated_kernel(ir::KernelIR ir, std::span<
     for (int64_t& x : s) x *= static_cast<int64_t>(a->itemsize());
     strides.push_back(std::move(s));
   }
-  const LoopLayout layout = simplify_layout(shape, std::move(strides));
+  Shape walk = shape;  // in the first output's memory order (ops/result_layout.h)
+  plan::order_axes(walk, strides, nin_memory);
+  const LoopLayout layout = simplify_layout(walk, std::move(strides));
   for (size_t j = 0; j < nin_memory; ++j)
     ir.inputs[memory_input[j]].layout =
         input_layout_of(layout, j, static_cast<int64_t>(in_memory[j]->itemsize()));

@@ -1,0 +1,67 @@
+#include "accel/ops/result_layout.h"
+
+#include <cstdlib>
+
+namespace accel {
+namespace {
+
+constexpr int kMaxSortedAxes = 64;
+
+// Input `a`'s step along result axis `axis`, 0 where it broadcasts or has length 1 (such an
+// axis says nothing about the order).
+int64_t step_of(const Array& a, int axis, int nd) {
+  const int d = axis - (nd - a.ndim());
+  if (d < 0 || a.shape()[d] == 1) return 0;
+  return std::llabs(a.strides()[d]);
+}
+
+}  // namespace
+
+Strides kept_layout(const Shape& shape, std::span<const Array> inputs) {
+  const int nd = static_cast<int>(shape.size());
+  if (nd < 2 || nd > kMaxSortedAxes) return {};
+  // Only an input that is not C-contiguous can ask for another order (a C-contiguous one orders
+  // every pair of its axes as C does; one of fewer than two axes orders no pair).
+  bool other_order = false;
+  for (const Array& a : inputs)
+    other_order = other_order || (!a.weak() && a.ndim() >= 2 && !a.is_contiguous());
+  if (!other_order) return {};
+  // NumPy's insertion sort of the axes (its iterator's best axis ordering), innermost first:
+  // axis `outer` moves inside `inner` when the first input that tells them apart has the larger
+  // step on `inner` and no input has it the other way round; inputs that tell nothing are
+  // stepped over.
+  int order[kMaxSortedAxes];
+  for (int i = 0; i < nd; ++i) order[i] = nd - 1 - i;
+  for (int i0 = 1; i0 < nd; ++i0) {
+    const int outer = order[i0];
+    int to = i0;
+    for (int i1 = i0 - 1; i1 >= 0; --i1) {
+      bool told = false, move = false;
+      for (const Array& a : inputs) {
+        if (a.weak()) continue;
+        const int64_t s_outer = step_of(a, outer, nd), s_inner = step_of(a, order[i1], nd);
+        if (s_outer == 0 || s_inner == 0) continue;
+        if (s_inner <= s_outer) move = false;
+        else if (!told) move = true;
+        told = true;
+      }
+      if (!told) continue;
+      if (!move) break;
+      to = i1;
+    }
+    for (int i = i0; i > to; --i) order[i] = order[i - 1];
+    order[to] = outer;
+  }
+  bool c_order = true;
+  for (int i = 0; i < nd; ++i) c_order = c_order && order[i] == nd - 1 - i;
+  if (c_order) return {};
+  Strides strides(shape.size());
+  int64_t step = 1;
+  for (int i = 0; i < nd; ++i) {
+    strides[order[i]] = step;
+    step *= std::max<int64_t>(shape[order[i]], 1);
+  }
+  return strides;
+}
+
+}  // namespace accel

@@ -1,0 +1,19 @@
+// The layout of a new elementwise result: NumPy's order='K', which lays the result out in the
+// axis order its operands share, so that sin(m.T) is stored as m.T is (its transpose C-ordered)
+// and reading or writing it walks memory in order, where a C-ordered result of a transposed
+// input costs a transposition.
+#pragma once
+#include <span>
+
+#include "accel/core/array.h"
+
+namespace accel {
+
+// The strides (in elements, dense) of a result of `shape` computed from `inputs` (broadcast to
+// it), or an empty Strides for C order, the common case, decided without a sort when every
+// input of two or more axes is C-contiguous. NumPy's rule: axes are ordered as every input that
+// tells two of them apart orders them (length-1 and broadcast axes tell nothing); where the
+// inputs disagree, C order stays (m.T + m is C-ordered, m.T + 1 and m.T + m.T are not).
+Strides kept_layout(const Shape& shape, std::span<const Array> inputs);
+
+}  // namespace accel

@@ -1,0 +1,130 @@
+"""New elementwise results keep their inputs' axis order (NumPy's order='K'): sin(m.T) is laid out
+as m.T, m.T + m stays C-ordered. NumPy is the oracle for the layout (strides on every axis longer
+than 1) and for the values, small (computed at once) and large (recorded, fused), on every device."""
+
+import numpy as np
+import pytest
+
+import accel as ac
+
+
+def layout(x):
+    """The strides of the axes longer than 1, in elements: what the layout decides."""
+    x = np.asarray(x) if isinstance(x, np.ndarray) else x
+    return tuple(s // x.itemsize for s, n in zip(x.strides, x.shape) if n > 1)
+
+
+def check(got, want, rtol=0):
+    """Layout and values; `rtol` for math functions (libm and NumPy's own kernels round apart)."""
+    assert got.shape == want.shape
+    assert got.dtype == ac.asarray(want).dtype
+    if want.size:
+        assert layout(got) == layout(want), (got.strides, want.strides)
+    if rtol:
+        np.testing.assert_allclose(ac.asnumpy(got), want, rtol=rtol)
+    else:
+        np.testing.assert_array_equal(ac.asnumpy(got), want)
+
+
+def views(base):
+    """Views of a 3-d array in several axis orders and with slices (np and ac alike)."""
+    return {
+        "T": lambda a: a.T,
+        "120": lambda a: a.transpose(1, 2, 0),
+        "021": lambda a: a.transpose(0, 2, 1),
+        "T sliced": lambda a: a[:, ::2].T,
+        "reversed T": lambda a: a[::-1].T,
+        "C": lambda a: a,
+    }
+
+
+SIZES = {"small": (3, 4, 5), "large": (30, 40, 50)}  # eager below 4096 elements, lazy above
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("view", views(None))
+def test_results_keep_the_axis_order_of_their_inputs(size, view, device):
+    rng = np.random.default_rng(7)
+    base = rng.standard_normal(SIZES[size]).astype(np.float32)
+    make = views(None)[view]
+    n = make(base)
+    a = make(ac.asarray(base, device=device))
+    check(ac.sin(a), np.sin(n), rtol=4e-6)
+    check(a > 0.5, n > 0.5)
+    check(ac.isnan(a), np.isnan(n))
+    check(a * 2 + 1, n * np.float32(2) + np.float32(1))
+    check(a + a, n + n)
+    check(a.astype(ac.float64), n.astype(np.float64))
+    check(ac.where(a > 0, a, 0.0), np.where(n > 0, n, np.float32(0.0)))
+    check(ac.maximum(a, 0.25), np.maximum(n, np.float32(0.25)))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_mixed_layouts_follow_numpy(size, device):
+    rng = np.random.default_rng(8)
+    base = rng.standard_normal(SIZES[size][:2]).astype(np.float64)
+    n = base
+    a = ac.asarray(base, device=device)
+    row = rng.standard_normal(n.shape[0])
+    col = rng.standard_normal((n.shape[1], 1))
+    check(a.T + a.T, n.T + n.T)
+    check(a + a.T.T, n + n.T.T)
+    sq = rng.standard_normal((n.shape[0], n.shape[0]))
+    s = ac.asarray(sq, device=device)
+    check(s.T + s, sq.T + sq)        # the inputs disagree: C order
+    check(s + s.T, sq + sq.T)
+    check(a.T + row, n.T + row)      # a broadcast row says nothing about the order
+    check(a.T * ac.asarray(col, device=device), n.T * col)
+    check(ac.asarray(col, device=device) - a.T, col - n.T)
+
+
+def test_chains_of_transposed_inputs_fuse_and_stay_correct(device):
+    rng = np.random.default_rng(9)
+    n = rng.standard_normal((300, 200)).astype(np.float32)
+    a = ac.asarray(n, device=device)
+    t, u = a.T * 2, n.T * np.float32(2)
+    # t feeds two results: one region with two outputs, both laid out as a.T
+    r1, r2 = t + 1, ac.exp(t) - t
+    ac.eval(r1, r2)
+    check(r1, u + np.float32(1))
+    check(r2, np.exp(u) - u, rtol=4e-6)
+    check(t, u)
+    # a reduction of a transposed chain reads it as computed; axis 0 and 1 of the transpose
+    np.testing.assert_allclose(ac.asnumpy(ac.sum(ac.sin(a.T) * 2, axis=0)),
+                               (np.sin(n.T) * 2).sum(axis=0), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(ac.asnumpy(ac.sum(ac.sin(a.T) * 2, axis=1)),
+                               (np.sin(n.T) * 2).sum(axis=1), rtol=1e-4, atol=1e-4)
+
+
+def test_results_laid_out_as_transposes_behave_as_numpys(device):
+    n = np.arange(24, dtype=np.float64).reshape(4, 6)
+    a = ac.asarray(n, device=device)
+    r, m = a.T + 1, n.T + 1
+    # a reshape of an F-ordered result copies, as NumPy's: writes into it leave r alone
+    flat = r.reshape(-1)
+    np.testing.assert_array_equal(ac.asnumpy(flat), m.reshape(-1))
+    flat[0] = -5
+    assert ac.asnumpy(r)[0, 0] == m[0, 0]
+    # r.T is C-contiguous, so its reshape is a view: writes go through
+    v = r.T.reshape(-1)
+    v[1] = 100.0
+    m.T.reshape(-1)[1] = 100.0
+    np.testing.assert_array_equal(ac.asnumpy(r), m)
+    # in-place arithmetic and slicing of the transposed result
+    r += 1
+    m += 1
+    r[1:3, ::2] *= -1
+    m[1:3, ::2] *= -1
+    np.testing.assert_array_equal(ac.asnumpy(r), m)
+    assert layout(r) == layout(m)
+    np.testing.assert_array_equal(ac.asnumpy(ac.ascontiguousarray(r)), np.ascontiguousarray(m))
+    assert layout(r.copy()) == layout(m.copy())  # ndarray.copy() is C-ordered
+
+
+def test_copies_are_c_ordered_and_astype_keeps_the_order(device):
+    n = np.arange(12, dtype=np.int32).reshape(3, 4)
+    a = ac.asarray(n, device=device)
+    check(a.T.astype(ac.float32), n.T.astype(np.float32))
+    check(a.T.astype(ac.int32, copy=True), n.T.astype(np.int32, copy=True))
+    c = ac.copy(a.T) if hasattr(ac, "copy") else a.T.copy()
+    assert layout(c) == layout(n.T.copy())
