@@ -126,5 +126,8 @@ def test_copies_are_c_ordered_and_astype_keeps_the_order(device):
     a = ac.asarray(n, device=device)
     check(a.T.astype(ac.float32), n.T.astype(np.float32))
     check(a.T.astype(ac.int32, copy=True), n.T.astype(np.int32, copy=True))
-    c = ac.copy(a.T) if hasattr(ac, "copy") else a.T.copy()
-    assert layout(c) == layout(n.T.copy())
+    for order in ("K", "A", "C", "F"):  # np.copy's orders, on C, transposed and sliced inputs
+        for make in (lambda x: x, lambda x: x.T, lambda x: x[:, ::2].T):
+            check(ac.copy(make(a), order=order), np.copy(make(n), order=order))
+    with pytest.raises(ValueError, match="order"):
+        ac.copy(a, order="X")
