@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <cstdio>
 #include <optional>
 #include <vector>
@@ -201,17 +202,76 @@ bool node_computable_in_place(const Node& node, const Array& dst) {
 
 }  // namespace
 
+namespace {
+
+// The order of `a`'s axes in memory, outermost first (stable: equal strides keep C order).
+std::vector<int> memory_order(const Array& a) {
+  std::vector<int> perm(static_cast<size_t>(a.ndim()));
+  for (int d = 0; d < a.ndim(); ++d) perm[static_cast<size_t>(d)] = d;
+  auto step = [&](int d) { return a.shape()[d] == 1 ? 0 : std::llabs(a.strides()[d]); };
+  std::stable_sort(perm.begin(), perm.end(), [&](int x, int y) { return step(x) > step(y); });
+  return perm;
+}
+
+// A pending value laid out in another axis order than C (ops/result_layout.h: its inputs are
+// transposed) is reduced over its memory order: the same values, read in order instead of
+// across a transposition, and summed in the order a reduction of the stored value takes. Only
+// where the kept axes stay in their order, so that `out` (C-ordered, kept axes) needs no
+// change. Gives the walk's shape and reduced axes, or nullopt for C order.
+struct MemoryWalk {
+  std::vector<int> perm;  // walk axis i is a's axis perm[i]
+  Shape shape;
+  std::vector<int> axes;
+};
+std::optional<MemoryWalk> memory_walk(const Array& a, const std::vector<int>& axes) {
+  std::vector<int> perm = memory_order(a);
+  if (std::is_sorted(perm.begin(), perm.end())) return std::nullopt;
+  MemoryWalk w{perm, {}, {}};
+  int last_kept = -1;
+  for (size_t i = 0; i < perm.size(); ++i) {
+    const int d = perm[i];
+    w.shape.push_back(a.shape()[d]);
+    if (std::find(axes.begin(), axes.end(), d) != axes.end()) {
+      w.axes.push_back(static_cast<int>(i));
+    } else {
+      if (d < last_kept) return std::nullopt;
+      last_kept = d;
+    }
+  }
+  return w;
+}
+
+// The region's inputs viewed in the walk's axis order (broadcast to the region's shape first).
+void walk_region(ir::FusedRegion& r, const MemoryWalk& w) {
+  for (size_t k = 0; k < r.inputs.size(); ++k) {
+    Array& in = r.inputs[k];
+    const ir::Layout l = r.ir.inputs[k].layout;
+    if (l == ir::Layout::by_value || l == ir::Layout::scalar) continue;
+    const Strides full = broadcast_strides(in.shape(), in.strides(), r.shape);
+    Strides st;
+    for (int d : w.perm) st.push_back(full[static_cast<size_t>(d)]);
+    in = Array::view_of(in, w.shape, st, in.offset());
+    r.ir.inputs[k].layout = ir::input_layout(in);
+  }
+  r.shape = w.shape;
+}
+
+}  // namespace
+
 bool reduce_pending(ReduceOp op, const Array& a, const std::vector<int>& axes, const Array& out) {
   if (!a.is_pending() || !fusion_enabled()) return false;
   Backend& be = backend_for(a.device());
-  if (!be.reduces_kernel_output(op, a.shape(), axes, out)) return false;
+  std::optional<MemoryWalk> walk = memory_walk(a, axes);
+  if (walk && !be.reduces_kernel_output(op, walk->shape, walk->axes, out)) walk.reset();
+  if (!walk && !be.reduces_kernel_output(op, a.shape(), axes, out)) return false;
   std::optional<ir::FusedRegion> r = ready_region({a});
   // A region with other outputs (intermediates referenced elsewhere) must store those anyway.
   if (!r || r->targets.size() != 1 || !r->targets[0].is(a)) return false;
+  if (walk) walk_region(*r, *walk);
   r->ir.outputs[0].layout = ir::Layout::contiguous;
   log_region(*r);
   RegionRecord record(r->members, true);
-  be.reduce_kernel(op, r->ir, r->inputs, r->shape, axes, out);
+  be.reduce_kernel(op, r->ir, r->inputs, r->shape, walk ? walk->axes : axes, out);
   return true;
 }
 

@@ -131,3 +131,24 @@ def test_copies_are_c_ordered_and_astype_keeps_the_order(device):
             check(ac.copy(make(a), order=order), np.copy(make(n), order=order))
     with pytest.raises(ValueError, match="order"):
         ac.copy(a, order="X")
+
+
+@pytest.mark.parametrize("perm", [(1, 0, 2), (2, 1, 0), (1, 2, 0), (0, 2, 1)])
+def test_reductions_of_chains_laid_out_as_their_inputs_match_numpy(perm, device):
+    """A reduction of a pending chain over transposed inputs walks it in memory order (where the
+    kept axes keep their order): the same values as NumPy's and as the stored chain's."""
+    rng = np.random.default_rng(12)
+    n = rng.standard_normal((40, 50, 70)).astype(np.float32)
+    a = ac.asarray(n, copy=True, device=device)
+    nt = n.transpose(perm)
+    for axis in (None, 0, 1, 2, (0, 1), (1, 2), (0, 2)):
+        for name in ("sum", "max", "mean", "count_nonzero"):
+            def chain(x, xp):
+                return x > 0.5 if name == "count_nonzero" else x * 2 - 1
+            got = getattr(ac, name)(chain(a.transpose(perm), ac), axis=axis)
+            stored = getattr(ac, name)(chain(a.transpose(perm), ac).eval(), axis=axis)
+            want = getattr(np, name)(chain(nt, np), axis=axis)
+            np.testing.assert_allclose(ac.asnumpy(got), want, rtol=2e-5, atol=1e-3,
+                                       err_msg=f"{name} axis={axis}")
+            np.testing.assert_allclose(ac.asnumpy(got), ac.asnumpy(stored), rtol=2e-6, atol=1e-4,
+                                       err_msg=f"{name} axis={axis} (stored)")

@@ -3,6 +3,7 @@
 // Scalar std:: math costs 5-10x more per element; NumPy vectorises these too.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #include "accel/device_src/scalar_ops.h"
 
@@ -72,6 +73,22 @@ ACCEL_VECTOR_ROUND(CeilOp, _MM_FROUND_TO_POS_INF)
 ACCEL_VECTOR_ROUND(TruncOp, _MM_FROUND_TO_ZERO)
 #undef ACCEL_VECTOR_ROUND
 #endif
+
+// signbit is the top bit read as an integer (NaNs' too, as std::signbit): the compiler
+// vectorises the shift and the narrowing to bool, where std::signbit of a double stays scalar
+// (float64 signbit of 2e6 values took twice NumPy's time).
+template <class T, class Bits> struct SignBitVector {
+  static constexpr bool available = true;
+  static void run(const T* a, bool* o, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+      Bits b;
+      std::memcpy(&b, a + i, sizeof b);
+      o[i] = (b >> (8 * sizeof(Bits) - 1)) != 0;
+    }
+  }
+};
+template <> struct VectorMath<scalar::SignbitOp, float> : SignBitVector<float, uint32_t> {};
+template <> struct VectorMath<scalar::SignbitOp, double> : SignBitVector<double, uint64_t> {};
 
 }  // namespace accel::cpu
 
