@@ -416,7 +416,34 @@ struct FminOp {
 struct Atan2Op { template <class T> static T apply(T a, T b) { return std::atan2(a, b); } };
 struct HypotOp { template <class T> static T apply(T a, T b) { return std::hypot(a, b); } };
 struct CopysignOp { template <class T> static T apply(T a, T b) { return std::copysign(a, b); } };
-struct NextafterOp { template <class T> static T apply(T a, T b) { return std::nextafter(a, b); } };
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+// nextafter on the host as integer steps of the bits, with selects for zero, equal and NaN
+// operands: std::nextafter's bits, without its libm call per element, so the CPU's loops and
+// compiled kernels vectorise it (spacing is built on it). One step toward y moves the magnitude
+// up when y lies beyond x, away from zero, down otherwise; from zero the first step is the
+// smallest subnormal of y's sign.
+template <class T, class Bits> inline T nextafter_bits(T x, T y) {
+  constexpr Bits sign = Bits(1) << (8 * sizeof(Bits) - 1);
+  Bits bx, by;
+  __builtin_memcpy(&bx, &x, sizeof bx);
+  __builtin_memcpy(&by, &y, sizeof by);
+  const Bits step = (x < y) == (x > T(0)) ? Bits(1) : Bits(~Bits(0));
+  const Bits r = x == T(0) ? ((by & sign) | Bits(1)) : bx + step;
+  T v;
+  __builtin_memcpy(&v, &r, sizeof v);
+  v = x == y ? y : v;
+  return (x != x || y != y) ? x + y : v;
+}
+#endif
+struct NextafterOp {
+  template <class T> static T apply(T a, T b) {
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+    if constexpr (std::is_same_v<T, float>) return nextafter_bits<float, uint32_t>(a, b);
+    if constexpr (std::is_same_v<T, double>) return nextafter_bits<double, uint64_t>(a, b);
+#endif
+    return std::nextafter(a, b);
+  }
+};
 // NumPy's heaviside: 0 below zero, 1 above, h at zero (of either sign), NaN where x is NaN.
 // Selects only, so the CPU's loops vectorise it.
 struct HeavisideOp {

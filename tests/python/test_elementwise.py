@@ -989,3 +989,25 @@ def test_out_larger_than_the_result_takes_it_broadcast_as_numpy(device):
         ac.add(on_device(np.ones(2), device), 1, out=ac.zeros((2, 3), device=device))
     with pytest.raises(ValueError, match=r"\[add\] out= has shape \(3,\)"):
         ac.add(on_device(np.ones((2, 3)), device), 1, out=ac.zeros(3, device=device))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_nextafter_of_every_special_pair_has_numpys_bits(dtype, device):
+    # The CPU steps the bits in vector code (backend/cpu/vector_math.h): every pair of zeros of
+    # both signs, subnormals, the largest finite values, infinities, NaN and ordinary values,
+    # contiguous, strided (through a transpose) and with one operand broadcast.
+    info = np.finfo(dtype)
+    v = np.array([0.0, -0.0, info.smallest_subnormal, -info.smallest_subnormal, info.tiny,
+                  -info.tiny, info.max, -info.max, np.inf, -np.inf, np.nan, 1.0, -1.0, 0.5,
+                  3.25, -1e-30], dtype=dtype)
+    x, y = np.meshgrid(v, v, indexing="ij")
+    ax, ay = ac.asarray(x, device=device), ac.asarray(y, device=device)
+    for got, want in [(ac.nextafter(ax, ay), np.nextafter(x, y)),
+                      (ac.nextafter(ax.T, ay.T), np.nextafter(x.T, y.T)),
+                      (ac.nextafter(ax, ay[0]), np.nextafter(x, y[0])),
+                      (ac.nextafter(ax, np.inf), np.nextafter(x, np.dtype(dtype).type(np.inf)))]:
+        g = ac.asnumpy(got)
+        nan = np.isnan(want)
+        assert np.array_equal(np.isnan(g), nan)
+        np.testing.assert_array_equal(g[~nan].view(f"u{g.itemsize}"),
+                                      want[~nan].view(f"u{want.itemsize}"))
