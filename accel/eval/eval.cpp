@@ -224,6 +224,7 @@ struct MemoryWalk {
   std::vector<int> axes;
 };
 std::optional<MemoryWalk> memory_walk(const Array& a, const std::vector<int>& axes) {
+  if (a.is_contiguous()) return std::nullopt;
   std::vector<int> perm = memory_order(a);
   if (std::is_sorted(perm.begin(), perm.end())) return std::nullopt;
   MemoryWalk w{perm, {}, {}};
@@ -245,11 +246,11 @@ std::optional<MemoryWalk> memory_walk(const Array& a, const std::vector<int>& ax
 void walk_region(ir::FusedRegion& r, const MemoryWalk& w) {
   for (size_t k = 0; k < r.inputs.size(); ++k) {
     Array& in = r.inputs[k];
-    const ir::Layout l = r.ir.inputs[k].layout;
-    if (l == ir::Layout::by_value || l == ir::Layout::scalar) continue;
+    if (r.ir.inputs[k].layout == ir::Layout::by_value) continue;
+    // Length-1 axes step 0: a (1, 1) input broadcast to the walk steps nowhere along them.
     const Strides full = broadcast_strides(in.shape(), in.strides(), r.shape);
     Strides st;
-    for (int d : w.perm) st.push_back(full[static_cast<size_t>(d)]);
+    for (int d : w.perm) st.push_back(r.shape[static_cast<size_t>(d)] == 1 ? 0 : full[static_cast<size_t>(d)]);
     in = Array::view_of(in, w.shape, st, in.offset());
     r.ir.inputs[k].layout = ir::input_layout(in);
   }

@@ -152,3 +152,18 @@ def test_reductions_of_chains_laid_out_as_their_inputs_match_numpy(perm, device)
                                        err_msg=f"{name} axis={axis}")
             np.testing.assert_allclose(ac.asnumpy(got), ac.asnumpy(stored), rtol=2e-6, atol=1e-4,
                                        err_msg=f"{name} axis={axis} (stored)")
+
+
+@pytest.mark.parametrize("shape", [(1, 300), (300, 1), (30, 1, 40), (1, 20, 30)])
+def test_std_and_var_of_transposed_arrays_with_length_one_axes(shape, device):
+    """var/std reduce a chain that reads a keepdims mean (length-1 axes) beside the input: with
+    the input transposed, the walk in memory order must step nowhere along length-1 axes."""
+    rng = np.random.default_rng(13)
+    n = rng.standard_normal(shape)
+    for make in (lambda x: x, lambda x: x.T, lambda x: x.transpose(*range(x.ndim)[::-1])):
+        x, a = make(n), make(ac.asarray(n, copy=True, device=device))
+        for axis in [None] + list(range(x.ndim)):
+            for name in ("std", "var"):
+                got = getattr(ac, name)(a, axis=axis, keepdims=True)
+                np.testing.assert_allclose(ac.asnumpy(got), getattr(np, name)(x, axis=axis, keepdims=True),
+                                           rtol=1e-10, atol=1e-12, err_msg=f"{name} axis={axis}")
