@@ -9,7 +9,9 @@ if(ACCEL_SANITIZE)
   endif()
   # -O1 keeps the run affordable while keeping line numbers useful; a frame pointer gives whole
   # stacks in reports. Undefined behaviour aborts (a report that does not fail a test is missed).
-  set(ACCEL_SANITIZE_FLAGS -fsanitize=${ACCEL_SANITIZE} -fno-omit-frame-pointer -g -O1)
+  # -g1 (after the Debug build type's -g, so it wins): line tables only, which is all a report's
+  # file:line frames need; full debug information cost a quarter of each compile here.
+  set(ACCEL_SANITIZE_FLAGS -fsanitize=${ACCEL_SANITIZE} -fno-omit-frame-pointer -g1 -O1)
   if(ACCEL_SANITIZE MATCHES "undefined")
     list(APPEND ACCEL_SANITIZE_FLAGS -fno-sanitize-recover=undefined)
   endif()

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "accel/backend/backend.h"
+#include "accel/backend/common/coalesce.h"
 #include "accel/codegen/emit.h"
 #include "accel/eval/region_record.h"
 #include "accel/ir/fuse.h"
@@ -204,15 +205,6 @@ bool node_computable_in_place(const Node& node, const Array& dst) {
 
 namespace {
 
-// The order of `a`'s axes in memory, outermost first (stable: equal strides keep C order).
-std::vector<int> memory_order(const Array& a) {
-  std::vector<int> perm(static_cast<size_t>(a.ndim()));
-  for (int d = 0; d < a.ndim(); ++d) perm[static_cast<size_t>(d)] = d;
-  auto step = [&](int d) { return a.shape()[d] == 1 ? 0 : std::llabs(a.strides()[d]); };
-  std::stable_sort(perm.begin(), perm.end(), [&](int x, int y) { return step(x) > step(y); });
-  return perm;
-}
-
 // A pending value laid out in another axis order than C (ops/result_layout.h: its inputs are
 // transposed) is reduced over its memory order: the same values, read in order instead of
 // across a transposition, and summed in the order a reduction of the stored value takes. Only
@@ -225,8 +217,9 @@ struct MemoryWalk {
 };
 std::optional<MemoryWalk> memory_walk(const Array& a, const std::vector<int>& axes) {
   if (a.is_contiguous()) return std::nullopt;
-  std::vector<int> perm = memory_order(a);
-  if (std::is_sorted(perm.begin(), perm.end())) return std::nullopt;
+  std::vector<int> perm(static_cast<size_t>(a.ndim()));
+  if (!plan::memory_order(a.ndim(), a.shape().data(), a.strides().data(), perm.data()))
+    return std::nullopt;
   MemoryWalk w{perm, {}, {}};
   int last_kept = -1;
   for (size_t i = 0; i < perm.size(); ++i) {
@@ -250,7 +243,10 @@ void walk_region(ir::FusedRegion& r, const MemoryWalk& w) {
     // Length-1 axes step 0: a (1, 1) input broadcast to the walk steps nowhere along them.
     const Strides full = broadcast_strides(in.shape(), in.strides(), r.shape);
     Strides st;
-    for (int d : w.perm) st.push_back(r.shape[static_cast<size_t>(d)] == 1 ? 0 : full[static_cast<size_t>(d)]);
+    for (int d : w.perm) {
+      const auto i = static_cast<size_t>(d);
+      st.push_back(r.shape[i] == 1 ? 0 : full[i]);
+    }
     in = Array::view_of(in, w.shape, st, in.offset());
     r.ir.inputs[k].layout = ir::input_layout(in);
   }

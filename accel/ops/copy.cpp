@@ -43,7 +43,7 @@ Array converted(const Array& x, Dtype dtype, const Strides& layout) {
 // NumPy's astype keeps the input's axis order (order='K'): x.T.astype(f) is laid out as x.T.
 Array astype(const Array& x, Dtype dtype, bool copy_always) {
   if (x.dtype() == dtype && !copy_always) return x;
-  return converted(x, dtype, kept_layout(x.shape(), std::span<const Array>(&x, 1)));
+  return converted(x, dtype, like_layout(x));
 }
 
 // C order, as ndarray.copy(): the linear algebra and FFT paths take copies as C-ordered buffers.

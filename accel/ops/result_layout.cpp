@@ -1,6 +1,9 @@
 #include "accel/ops/result_layout.h"
 
+#include <algorithm>
 #include <cstdlib>
+
+#include "accel/backend/common/coalesce.h"
 
 namespace accel {
 namespace {
@@ -60,6 +63,21 @@ Strides kept_layout(const Shape& shape, std::span<const Array> inputs) {
   for (int i = 0; i < nd; ++i) {
     strides[order[i]] = step;
     step *= std::max<int64_t>(shape[order[i]], 1);
+  }
+  return strides;
+}
+
+Strides like_layout(const Array& prototype) {
+  const int nd = prototype.ndim();
+  int order[kMaxSortedAxes];
+  if (nd < 2 || nd > kMaxSortedAxes || prototype.is_contiguous() ||
+      !plan::memory_order(nd, prototype.shape().data(), prototype.strides().data(), order))
+    return {};
+  Strides strides(static_cast<size_t>(nd));
+  int64_t step = 1;
+  for (int i = nd - 1; i >= 0; --i) {
+    strides[order[i]] = step;
+    step *= std::max<int64_t>(prototype.shape()[order[i]], 1);
   }
   return strides;
 }

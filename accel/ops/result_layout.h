@@ -16,4 +16,11 @@ namespace accel {
 // inputs disagree, C order stays (m.T + m is C-ordered, m.T + 1 and m.T + m.T are not).
 Strides kept_layout(const Shape& shape, std::span<const Array> inputs);
 
+// The strides of a copy laid out as `prototype` is: NumPy's rule for astype and the other
+// order='K' copies of one array (its PyArray_NewLikeArray), which sorts the axes by the size of
+// their steps, largest outermost, equal ones in order, broadcast (step 0) axes innermost. It
+// differs from kept_layout's where axes broadcast: a row broadcast to (3, 4) is copied
+// Fortran-ordered, while the sum of it and 1 is C-ordered. Empty Strides for C order.
+Strides like_layout(const Array& prototype);
+
 }  // namespace accel

@@ -580,8 +580,14 @@ void write_into(nb::handle target, const Array& value, bool same_kind, const cha
   Array& dst = nb::cast<Array&>(target);
   // A pending target (an op's result not computed yet) has no memory to write into and no
   // views (making one computes it); arrays computed from it must keep its old value. So the
-  // Python object is rebound to a fresh array with the new values: NumPy's semantics.
-  Array into = dst.is_pending() ? Array::empty(dst.shape(), dst.dtype(), dst.device()) : dst;
+  // Python object is rebound to a fresh array with the new values: NumPy's semantics. It keeps
+  // the layout the pending one has (ops/result_layout.h: sin(m.T) is stored as m.T), as NumPy's
+  // x keeps its own.
+  Array into = dst;
+  if (dst.is_pending()) {
+    into = Array::empty(dst.shape(), dst.dtype(), dst.device());
+    into.impl()->strides = dst.strides();
+  }
   if (same_kind) assign_inplace(into, value, op);
   else assign(into, value, op);
   if (!into.is(dst)) dst = into;

@@ -106,6 +106,24 @@ TEST(OrderAxes, CKeysAndLengthOneAxesStayInPlace) {
   EXPECT_EQ(steps[0], (Strides{1, 99, 4}));
 }
 
+TEST(MemoryOrder, SortsByStepStablyAndSkipsOrderedOperands) {
+  int perm[4];
+  // A (2, 3, 4) array stored as its (2, 0, 1) transpose, with negative steps: largest first.
+  const int64_t shape[] = {2, 3, 4};
+  const int64_t transposed[] = {4, 1, -8};
+  ASSERT_TRUE(plan::memory_order(3, shape, transposed, perm));
+  EXPECT_EQ(std::vector<int>(perm, perm + 3), (std::vector<int>{2, 0, 1}));
+  // Equal steps keep their order; a length-1 axis steps nowhere and goes innermost.
+  const int64_t shape4[] = {5, 1, 5, 2};
+  const int64_t equal[] = {1, 50, 1, 5};
+  ASSERT_TRUE(plan::memory_order(4, shape4, equal, perm));
+  EXPECT_EQ(std::vector<int>(perm, perm + 4), (std::vector<int>{3, 0, 2, 1}));
+  // C order, gaps and length-1 axes anywhere included, needs no walk.
+  const int64_t c_order[] = {40, 99, 8, 2};
+  EXPECT_FALSE(plan::memory_order(4, shape4, c_order, perm));
+  EXPECT_FALSE(plan::memory_order(0, shape4, c_order, perm));
+}
+
 TEST(OrderAxes, RandomLayoutsVisitTheSamePositions) {
   std::mt19937 rng(16);
   for (int trial = 0; trial < 300; ++trial) {

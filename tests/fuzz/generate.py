@@ -247,10 +247,11 @@ class Builder(LinalgFftMakers):
     def new_name(self):
         return f"v{len(self.stmts)}"
 
-    def define(self, text, uses, kind="value", inexact=False, guard=None, normwise=False):
+    def define(self, text, uses, kind="value", inexact=False, guard=None, normwise=False,
+               layout=False):
         name = self.new_name()
         return self.add(Stmt(f"{name} = {text}", name, tuple(uses), kind=kind,
-                             inexact=inexact, guard=guard, normwise=normwise))
+                             inexact=inexact, guard=guard, normwise=normwise, layout=layout))
 
     # ---- expressions ----------------------------------------------------------------------------
 
@@ -363,7 +364,7 @@ class Builder(LinalgFftMakers):
         if n.text in self.env:
             return False
         return self.define(n.text, self.uses_of(n.text), inexact=n.inexact,
-                           guard=" and ".join(n.guards) or None)
+                           guard=" and ".join(n.guards) or None, layout=True)
 
     def chain(self):
         """10-40 dependent statements: past kMaxPendingDepth and the fusion caps (ir/fuse.h)."""
@@ -377,7 +378,7 @@ class Builder(LinalgFftMakers):
         x = self.pick()
         dt = self.choice(DTYPES)
         guard = f"safe_cast({x}, {dt!r})"
-        return self.define(f"{x}.astype({dt!r})", [x], guard=guard)
+        return self.define(f"{x}.astype({dt!r})", [x], guard=guard, layout=True)
 
     def view(self):
         x = self.pick()

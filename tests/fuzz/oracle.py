@@ -212,6 +212,31 @@ def float_mismatch(want, got, noisy, scale):
         return ((nan_bad | (~close & ~np.isnan(w) & ~np.isnan(g))) & ~chaotic).reshape(shape)
 
 
+def steps(x):
+    """An array's strides in elements on its axes longer than 1 (the others' are free), or None
+    for a scalar."""
+    if not hasattr(x, "strides") or not hasattr(x, "itemsize"):
+        return None
+    return [s // x.itemsize for s, n in zip(x.strides, x.shape) if n > 1]
+
+
+def layout_mismatch(stmt, want, got):
+    """None if the statement's result in got (accel's) is laid out as in want (NumPy's): an
+    elementwise result or an astype keeps its inputs' axis order (order='K',
+    ops/result_layout.h), so that reshapes view or copy as NumPy's do. Checked only where every
+    name it reads is laid out alike in both: other ops' results (a gather, an FFT, select) may
+    differ from NumPy's in layout while equal in value, and this statement then follows them."""
+    name = stmt.defines
+    w, g = want[name], got[name]
+    if not isinstance(w, np.ndarray) or w.size <= 1:
+        return None
+    if any(steps(want[u]) != steps(got[u]) for u in stmt.uses if u in want and u in got):
+        return None
+    if steps(w) == steps(g):
+        return None
+    return f"{name}: strides {tuple(g.strides)}, NumPy {w.strides} (shape {w.shape})"
+
+
 def check(program, reference, run_accel_program, to_numpy):
     """Runs the program on accel and compares every value, the newest first (so the longest
     lazy chains are evaluated whole). Returns a verdict dict."""
@@ -220,6 +245,7 @@ def check(program, reference, run_accel_program, to_numpy):
     except Exception as e:
         return {"verdict": "error", "detail": f"accel raises {type(e).__name__}: {e}"}
     problems = []
+    laid_out = {s.defines: s for s in program.stmts if s.layout}
     for name in reversed(list(got)):
         if name not in reference.compared:
             continue
@@ -229,6 +255,8 @@ def check(program, reference, run_accel_program, to_numpy):
             return {"verdict": "error",
                     "detail": f"computing {name}: accel raises {type(e).__name__}: {e}"}
         p = compare(name, reference.exact[name], g, reference.noisy)
+        if not p and name in laid_out:
+            p = layout_mismatch(laid_out[name], reference.exact, got)
         if p:
             problems.append(p)
     if problems:

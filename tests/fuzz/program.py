@@ -22,18 +22,24 @@ nan, inf = float("nan"), float("inf")
 
 class NumpyAsAccel:
     """NumPy, except where accel deliberately returns a new value instead of a view:
-    np.real/np.imag of a complex array are views into it; accel.real/imag are new arrays."""
+    np.real/np.imag of a complex array are views into it; accel.real/imag are new arrays, laid
+    out in their input's axis order as elementwise results are (order='K')."""
 
     def __getattr__(self, name):
         return getattr(np, name)
 
     @staticmethod
     def real(x):
-        return np.real(x).copy()
+        return np.real(x).copy(order="K")
 
     @staticmethod
     def imag(x):
-        return np.imag(x).copy()
+        # NumPy's imaginary part of a real array is new zeros, C-ordered (Fortran-ordered for a
+        # Fortran-ordered x) and read-only; accel's is an elementwise result, laid out as x.
+        r = np.imag(x)
+        if np.iscomplexobj(x) or not isinstance(r, np.ndarray):
+            return r.copy(order="K")
+        return np.where(False, x, 0).astype(r.dtype)
 
 
 class ThroughNumpy:
@@ -61,12 +67,12 @@ class ThroughNumpy:
     @staticmethod
     def real(x):
         r = np.real(x)
-        return r.copy() if isinstance(r, np.ndarray) else r
+        return r.copy(order="K") if isinstance(r, np.ndarray) else r
 
     @staticmethod
     def imag(x):
         r = np.imag(x)
-        return r.copy() if isinstance(r, np.ndarray) else r
+        return r.copy(order="K") if isinstance(r, np.ndarray) else r
 
 
 # Factors unique only up to signs, phases or a basis (eigenvectors, singular vectors, Q and R)
@@ -181,6 +187,9 @@ class Stmt:
     # the noise on its result is scaled by the result's largest magnitude.
     normwise: bool = False
     guard: str = None  # a NumPy-side check that must hold (excluded cases, e.g. unsafe casts)
+    # Its result is laid out as NumPy's (elementwise ops and astype: order='K', the inputs' axis
+    # order): the oracle compares strides too.
+    layout: bool = False
 
 
 @dataclasses.dataclass
@@ -632,4 +641,15 @@ def to_python(program, *, fusion=True, device="cpu", note="", namespace="accel")
               "        print(name, 'numpy:', w.dtype, w.shape, w.tolist())",
               "        print(name, 'accel:', g.dtype, g.shape, g.tolist())",
               "    assert same, name"]
+    laid_out = {s.defines: list(s.uses) for s in program.stmts if s.layout}
+    if laid_out:
+        lines += ["# elementwise results and astype keep their inputs' axis order, as NumPy's",
+                  "def steps(x):",
+                  "    if not hasattr(x, 'strides') or not hasattr(x, 'itemsize'):",
+                  "        return None",
+                  "    return [s // x.itemsize for s, n in zip(x.strides, x.shape) if n > 1]",
+                  f"for name, uses in {laid_out!r}.items():",
+                  "    w, g = want[name], got[name]",
+                  "    if all(steps(want[u]) == steps(got[u]) for u in uses) and np.ndim(w) and np.size(w) > 1:",
+                  "        assert steps(w) == steps(g), (name, 'strides', g.strides, 'NumPy', w.strides)"]
     return "\n".join(lines) + "\n"

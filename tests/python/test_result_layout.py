@@ -133,6 +133,42 @@ def test_copies_are_c_ordered_and_astype_keeps_the_order(device):
         ac.copy(a, order="X")
 
 
+def test_astype_of_broadcast_and_sliced_inputs_lays_out_as_numpys(device):
+    # astype and np.copy sort the axes by step, broadcast ones innermost (NumPy's
+    # PyArray_NewLikeArray); elementwise ops keep C order there: both as NumPy's.
+    row = np.arange(4, dtype=np.float32)
+    col = np.arange(3, dtype=np.float32).reshape(3, 1)
+    cube = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    cases = [lambda x: np.broadcast_to(x, (3, 4)) if isinstance(x, np.ndarray)
+             else ac.broadcast_to(x, (3, 4))]
+    for base, make in [(row, cases[0]), (col, cases[0]),
+                       (row.reshape(1, 4), lambda x: x[[0, 0, 0]].T),
+                       (cube, lambda x: x.transpose(1, 0, 2)[:, ::2]),
+                       (cube, lambda x: x[:, :1, ::-1]),
+                       (cube, lambda x: x.transpose(2, 0, 1)[::2, :, 1:])]:
+        n, a = make(base), make(ac.asarray(base, device=device))
+        for dt in (np.float64, np.complex64, np.int16):
+            check(a.astype(dt), n.astype(dt))
+        check(ac.copy(a), np.copy(n))
+        check(a + 1, n + np.float32(1))
+
+
+@pytest.mark.parametrize("eager", [True, False])
+def test_in_place_arithmetic_on_an_uncomputed_result_keeps_its_layout(eager, device):
+    # x -= 1 on a result not yet computed rebinds x to new memory: laid out as x was.
+    n = np.arange(6).reshape(2, 3) % 2 == 0
+    was = ac.eager_small_enabled()
+    ac.set_eager_small(eager)
+    try:
+        a = ac.asarray(n, device=device, copy=True).T % np.int64(2)
+        a -= np.uint8(7)
+        m = n.T % np.int64(2)
+        m -= np.uint8(7)
+        check(a, m)
+    finally:
+        ac.set_eager_small(was)
+
+
 @pytest.mark.parametrize("perm", [(1, 0, 2), (2, 1, 0), (1, 2, 0), (0, 2, 1)])
 def test_reductions_of_chains_laid_out_as_their_inputs_match_numpy(perm, device):
     """A reduction of a pending chain over transposed inputs walks it in memory order (where the

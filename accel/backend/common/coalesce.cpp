@@ -6,11 +6,8 @@
 
 namespace accel::plan {
 
-void order_axes(int ndim, int64_t* shape, std::span<int64_t* const> steps, size_t key) {
-  constexpr int kMax = 64;
-  if (ndim < 2 || ndim > kMax) return;
-  const int64_t* k = steps[key];
-  auto step = [&](int d) { return shape[d] == 1 ? 0 : std::llabs(k[d]); };
+bool memory_order(int ndim, const int64_t* shape, const int64_t* steps, int* perm) {
+  auto step = [&](int d) { return shape[d] == 1 ? 0 : std::llabs(steps[d]); };
   bool ordered = true;
   int64_t last = INT64_MAX;
   for (int d = 0; d < ndim && ordered; ++d) {
@@ -18,10 +15,16 @@ void order_axes(int ndim, int64_t* shape, std::span<int64_t* const> steps, size_
     ordered = step(d) <= last;
     last = step(d);
   }
-  if (ordered) return;
-  int perm[kMax];
+  if (ordered) return false;
   for (int d = 0; d < ndim; ++d) perm[d] = d;
   std::stable_sort(perm, perm + ndim, [&](int a, int b) { return step(a) > step(b); });
+  return true;
+}
+
+void order_axes(int ndim, int64_t* shape, std::span<int64_t* const> steps, size_t key) {
+  constexpr int kMax = 64;
+  int perm[kMax];
+  if (ndim < 2 || ndim > kMax || !memory_order(ndim, shape, steps[key], perm)) return;
   int64_t tmp[kMax];
   auto apply = [&](int64_t* v) {
     for (int d = 0; d < ndim; ++d) tmp[d] = v[perm[d]];
