@@ -12,6 +12,7 @@
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/promotion.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -190,21 +191,40 @@ Array full(const Shape& shape, const Array& fill_value, std::optional<Dtype> dty
   return out;
 }
 
+namespace {
+
+// The *_like functions lay their result out as x is (NumPy's order='K': np.zeros_like(m.T) is
+// stored as m.T; result_layout.h). `out` is new, dense and C-ordered; re-striding it keeps its
+// values where every element holds the same one (a fill) or none yet (empty).
+Array laid_out_like(Array out, const Array& x) {
+  Strides layout = like_layout(x);
+  if (!layout.empty()) out.impl()->strides = std::move(layout);
+  return out;
+}
+
+}  // namespace
+
 Array empty_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device) {
-  return empty(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device()));
+  return laid_out_like(empty(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())), x);
 }
 
 Array zeros_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device) {
-  return zeros(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device()));
+  return laid_out_like(zeros(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())), x);
 }
 
 Array ones_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device) {
-  return ones(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device()));
+  return laid_out_like(ones(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())), x);
 }
 
 Array full_like(const Array& x, const Array& fill_value, std::optional<Dtype> dtype,
                 std::optional<Device> device) {
-  return full(x.shape(), fill_value, dtype.value_or(x.dtype()), device.value_or(x.device()));
+  const Dtype dt = dtype.value_or(x.dtype());
+  const Device dev = device.value_or(x.device());
+  if (fill_value.ndim() == 0) return laid_out_like(full(x.shape(), fill_value, dt, dev), x);
+  // An array fill (NumPy broadcasts it) is written into memory laid out already.
+  Array out = empty_like(x, dt, dev);
+  assign(out, fill_value, "full_like");
+  return out;
 }
 
 namespace {

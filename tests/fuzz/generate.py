@@ -375,8 +375,14 @@ class Builder(LinalgFftMakers):
         return True
 
     def astype(self):
+        """A conversion, or (a fifth of the time) a new array shaped and laid out as one:
+        both are laid out as NumPy's (astype and the *_like functions keep the axis order)."""
         x = self.pick()
         dt = self.choice(DTYPES)
+        if self.chance(0.2):
+            text = self.choice([f"xp.zeros_like({x})", f"xp.ones_like({x}, dtype={dt!r})",
+                                f"xp.full_like({x}, 1)"])
+            return self.define(text, [x], layout=True)
         guard = f"safe_cast({x}, {dt!r})"
         return self.define(f"{x}.astype({dt!r})", [x], guard=guard, layout=True)
 

@@ -283,10 +283,14 @@ def run_accel(program, ac, device="cpu", eager=False, namespace="accel"):
         env[inp.name] = ac.asarray(input_array(inp), copy=True, device=device)
     xp = ac if namespace == "accel" else _prelude["ThroughNumpy"](ac)
     g = {"xp": xp, **LITERALS}
-    for s in program.stmts:
-        exec(compiled(s.text if namespace == "accel" else standard_text(s.text)), g, env)
-        if eager and s.defines:
-            env[s.defines].eval()
+    for at, s in enumerate(program.stmts):
+        try:
+            exec(compiled(s.text if namespace == "accel" else standard_text(s.text)), g, env)
+            if eager and s.defines:
+                env[s.defines].eval()
+        except Exception as e:
+            e.fuzz_statement = at  # the oracle asks whether NumPy's answer there was stable
+            raise
     return env
 
 

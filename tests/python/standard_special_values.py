@@ -53,7 +53,7 @@ def expm1(x, out=None, **kwargs):
             plus_inf = np.isposinf(re) & ~np.isfinite(im)
             r = np.where(plus_inf, np.inf, r)
             i = np.where(plus_inf, np.nan, i)
-            want = _complex(r, i, want.dtype)
+            want = _complex(r, i, want)
     return _into(want, out)
 
 
@@ -65,7 +65,7 @@ def tanh(x, out=None, **kwargs):
             re, im = x.real, x.imag
             inf = np.isinf(re)
             want = _complex(np.where(inf, np.copysign(1.0, re), want.real),
-                            np.where(inf, np.copysign(0.0, im), want.imag), want.dtype)
+                            np.where(inf, np.copysign(0.0, im), want.imag), want)
     return _into(want, out)
 
 
@@ -73,9 +73,9 @@ def tanh(x, out=None, **kwargs):
 BY_NAME = {"floor_divide": floor_divide, "expm1": expm1, "tanh": tanh}
 
 
-def _complex(re, im, dtype):
-    """re + im j without the NaN that 1j * inf makes."""
-    z = np.empty(np.shape(re), dtype)
+def _complex(re, im, like):
+    """re + im j without the NaN that 1j * inf makes, laid out as NumPy's own result `like`."""
+    z = np.empty_like(like)
     z.real, z.imag = re, im
     return z[()]
 

@@ -153,6 +153,26 @@ def test_astype_of_broadcast_and_sliced_inputs_lays_out_as_numpys(device):
         check(a + 1, n + np.float32(1))
 
 
+def test_like_functions_lay_out_as_their_prototype(device):
+    # np.zeros_like(m.T) is stored as m.T (order='K'): a reshape of it copies, as NumPy's.
+    cube = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    for make in (lambda x: x, lambda x: x.T, lambda x: x.transpose(1, 0, 2)[:, ::2],
+                 lambda x: x[:, :1, ::-1], lambda x: x[0]):
+        n, a = make(cube), make(ac.asarray(cube, device=device))
+        check(ac.zeros_like(a), np.zeros_like(n))
+        check(ac.ones_like(a, dtype=ac.int16), np.ones_like(n, dtype=np.int16))
+        check(ac.full_like(a, 2.5), np.full_like(n, 2.5))
+        row = np.arange(n.shape[-1], dtype=np.float32)
+        check(ac.full_like(a, ac.asarray(row, device=device)), np.full_like(n, row))
+        e, f = ac.empty_like(a), np.empty_like(n)
+        assert (e.shape, e.dtype, layout(e)) == (f.shape, ac.float32, layout(f))
+    n = np.zeros((4, 6)).T
+    a = ac.zeros_like(ac.asarray(np.ones((4, 6)), device=device).T)
+    flat = a.reshape(-1)
+    flat[0] = 7  # a copy: a stays zero, as NumPy's
+    assert ac.asnumpy(a).sum() == 0 and not np.shares_memory(n.reshape(-1), n)
+
+
 @pytest.mark.parametrize("eager", [True, False])
 def test_in_place_arithmetic_on_an_uncomputed_result_keeps_its_layout(eager, device):
     # x -= 1 on a result not yet computed rebinds x to new memory: laid out as x was.
