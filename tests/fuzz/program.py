@@ -30,7 +30,7 @@ class NumpyAsAccel:
 
     @staticmethod
     def real(x):
-        return np.real(x).copy(order="K")
+        return _elementwise_copy(np.real(x))
 
     @staticmethod
     def imag(x):
@@ -38,8 +38,16 @@ class NumpyAsAccel:
         # Fortran-ordered x) and read-only; accel's is an elementwise result, laid out as x.
         r = np.imag(x)
         if np.iscomplexobj(x) or not isinstance(r, np.ndarray):
-            return r.copy(order="K")
+            return _elementwise_copy(r)
         return np.where(False, x, 0).astype(r.dtype)
+
+
+def _elementwise_copy(r):
+    """A new array of r's values laid out as an elementwise op's result of r (NumPy's iterator's
+    order='K', which keeps broadcast axes in C order; r.copy(order='K') moves them innermost)."""
+    if isinstance(r, np.ndarray) and r.ndim:
+        return np.where(True, r, r)
+    return r.copy(order="K")  # raises for a Python number: accel's real(2.0) is not weak
 
 
 class ThroughNumpy:
