@@ -24,7 +24,7 @@ void describe_wait(const Array& a, profile::Event& e) {
 
 }  // namespace
 
-Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
+Array Array::empty(const Shape& shape, Dtype dtype, Device device, const Strides& layout) {
   for (int64_t d : shape)
     if (d < 0)
       throw ShapeError("[empty] negative dimension in shape " + shape_str(shape));
@@ -35,7 +35,10 @@ Array Array::empty(const Shape& shape, Dtype dtype, Device device) {
       backend_for(device).allocate(static_cast<size_t>(shape_size(shape)) * accel::itemsize(dtype));
   auto impl = new_array_impl();
   impl->shape = shape;
-  set_contiguous_strides(impl->strides, shape);
+  if (layout.empty())
+    set_contiguous_strides(impl->strides, shape);
+  else
+    impl->strides = layout;
   impl->dtype = dtype;
   impl->device = device;
   impl->buffer = std::move(buffer);

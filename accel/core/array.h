@@ -63,8 +63,10 @@ class Array {
   Array() = default;
   explicit Array(std::shared_ptr<ArrayImpl> impl) : impl_(std::move(impl)) {}
 
-  // A new, uninitialised, contiguous array.
-  static Array empty(const Shape& shape, Dtype dtype, Device device = default_device());
+  // A new, uninitialised array, C-contiguous or laid out with `layout` (dense strides in
+  // elements, as ops/result_layout.h makes them).
+  static Array empty(const Shape& shape, Dtype dtype, Device device = default_device(),
+                     const Strides& layout = {});
   // An array computed later by `node`, C-contiguous or laid out with `strides` (dense, in
   // elements: ops/result_layout.h), which it has from now on (a node reading memory written
   // outside accel is computed here at once).

@@ -90,8 +90,7 @@ std::optional<Array> try_eager(OpId op, Dtype compute, Dtype out_dtype, const Sh
   for (const Array& in : inputs)
     if (in.is_pending() || !in.device().is_cpu()) return std::nullopt;
   Backend& be = backend_for(Device::cpu());
-  Array out = Array::empty(shape, out_dtype, Device::cpu());
-  if (!layout.empty()) out.impl()->strides = layout;
+  Array out = Array::empty(shape, out_dtype, Device::cpu(), layout);
   if (op == OpId::cast) {
     be.cast(loop_input(inputs[0], inputs[0].dtype(), shape, be), out);
     return out;

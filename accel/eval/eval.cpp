@@ -76,10 +76,8 @@ void run_node(const Array& a, const Array& out) {
 // A buffer for `target`'s value, laid out as the target was promised: C order, or the axis order
 // of its inputs (ops/result_layout.h).
 Array output_for(const Array& target, const Shape& shape, Dtype dtype) {
-  Array out = Array::empty(shape, dtype, target.device());
-  if (target.shape() == shape && target.strides() != out.strides())
-    out.impl()->strides = target.strides();
-  return out;
+  return target.shape() == shape ? Array::empty(shape, dtype, target.device(), target.strides())
+                                 : Array::empty(shape, dtype, target.device());
 }
 
 void materialize(const Array& target, const Array& out) {

@@ -584,10 +584,8 @@ void write_into(nb::handle target, const Array& value, bool same_kind, const cha
   // the layout the pending one has (ops/result_layout.h: sin(m.T) is stored as m.T), as NumPy's
   // x keeps its own.
   Array into = dst;
-  if (dst.is_pending()) {
-    into = Array::empty(dst.shape(), dst.dtype(), dst.device());
-    into.impl()->strides = dst.strides();
-  }
+  if (dst.is_pending())
+    into = Array::empty(dst.shape(), dst.dtype(), dst.device(), dst.strides());
   if (same_kind) assign_inplace(into, value, op);
   else assign(into, value, op);
   if (!into.is(dst)) dst = into;

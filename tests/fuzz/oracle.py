@@ -148,7 +148,6 @@ class Reference:
             s.defines for s in program.stmts[:limit] if s.defines}
         self.partial = limit < len(program.stmts)
 
-
     def chaotic(self, stmt):
         """Whether the noise runs make the statement's result anything: some stopped before it
         (NumPy raised or a guard failed), or its values moved by far more than the noise put in
