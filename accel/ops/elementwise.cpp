@@ -153,7 +153,12 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   if (op != OpId::where)
     for (const Array& a : inputs)
       if (a.weak()) check_weak_fits(a, types.compute, info.name);
-  const Strides layout = kept_layout(shape, inputs);
+  // NumPy's round of an integer or complex array rounds a copy of it (order K) in place, so the
+  // result is laid out as a copy (like_layout), not as a ufunc's result: the two differ where x
+  // broadcasts (fuzz seed 1052656).
+  const bool rounds_a_copy =
+      op == OpId::round && (is_integer(inputs[0].dtype()) || is_complex(inputs[0].dtype()));
+  const Strides layout = rounds_a_copy ? like_layout(inputs[0]) : kept_layout(shape, inputs);
   if (auto now = try_eager(op, types.compute, types.out, shape, inputs, layout)) {
     if (profile::active()) [[unlikely]]
       record_op(op, inputs, *now, true);

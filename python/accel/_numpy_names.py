@@ -72,17 +72,19 @@ def round(x, /, decimals=0, *, out=None):  # noqa: A001 - NumPy's and the Array 
         return _core.round(x, out=out)
     x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
     dt = x.dtype
+    if dt.kind == "b":
+        raise _core.DTypeError("[round] decimals is not supported for bool arrays")
+    if dt.kind in "iu" and decimals > 0:
+        return _core.astype(x, dt) if out is None else _core.positive(x, out=out)
+    if out is None:
+        out = _round_target(x)
     if dt.kind in "iu":
-        if decimals > 0:
-            return _core.astype(x, dt) if out is None else _core.positive(x, out=out)
         # Integer rounding to a power of ten, half to even, in integer arithmetic.
         f = 10 ** -decimals
         q = _core.floor_divide(x, f)
         twice_r = (x - q * f) * 2
         up = (twice_r > f) | ((twice_r == f) & ((q & 1) == 1))
         return _core.multiply(_core.where(up, q + 1, q), f, out=out)
-    if dt.kind == "b":
-        raise _core.DTypeError("[round] decimals is not supported for bool arrays")
     # NumPy's method: scale, round half to even, scale back.
     if decimals > 0:
         scale = 10.0 ** decimals
@@ -92,3 +94,32 @@ def round(x, /, decimals=0, *, out=None):  # noqa: A001 - NumPy's and the Array 
 
 
 around = round
+
+
+def _round_target(x):
+    """The new array NumPy rounds x into when decimals is not 0 (its PyArray_Round): a copy of a
+    complex x laid out as x (order K); for the others, Fortran-ordered where x is Fortran- and not
+    C-contiguous, C-ordered otherwise, so a transposed or sliced input does not keep its axis
+    order as a ufunc's result would."""
+    if x.dtype.kind == "c":
+        return _core.empty_like(x)
+    if _is_fortran_only(x):
+        return _core.empty(x.shape[::-1], dtype=x.dtype, device=x.device).T
+    return _core.empty(x.shape, dtype=x.dtype, device=x.device)
+
+
+def _is_fortran_only(x):
+    """NumPy's PyArray_ISFORTRAN: two or more axes, Fortran-contiguous, not C-contiguous."""
+    if x.ndim < 2 or x.size == 0:
+        return False
+
+    def contiguous(axes):
+        expected = x.itemsize
+        for d in axes:
+            if x.shape[d] != 1:
+                if x.strides[d] != expected:
+                    return False
+                expected *= x.shape[d]
+        return True
+
+    return contiguous(range(x.ndim)) and not contiguous(reversed(range(x.ndim)))
