@@ -526,11 +526,14 @@ class Builder(LinalgFftMakers):
             guard = f"no_signed_zeros({x})"  # which zero a tie of 0 and -0.0 gives is open
         if op in ("sum", "cumsum", "mean", "cumulative_sum") and v.dtype.kind in "fc":
             guard = no_cancellation(text, [x])
-        if op in ("argmin", "argmax") and x in self.rounded and v.dtype.kind == "f":
+        if op in ("argmin", "argmax") and x in self.rounded and v.dtype.kind in "fc":
             # which of two (near-)equal rounded values is the extreme is the rounding's choice
+            # (complex ones: their real parts, compared first; fuzz seed 1075173)
             guard = f"no_extreme_tie({x}, {op == 'argmax'}, {axis}, {self.rounding_eps[x]!r})"
         if op in ("mean", "var", "std") and v.dtype.kind in "iu":
             guard = f"exact_float_sum({x})"  # integers the float64 sum cannot hold round in it
+        if op in ("var", "std") and v.dtype.kind in "fc":
+            guard = f"no_flat_lane({x}, {axis})"  # 0 exactly or a rounding residue
         return self.define(text, [x], inexact=inexact, guard=guard)
 
     def matmul(self):

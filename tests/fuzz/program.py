@@ -404,8 +404,13 @@ def no_near_multiple(a, b, eps=0.0):
 def no_extreme_tie(x, largest, axis, eps=0.0):
     """argmin/argmax of values that may carry rounding differences: along the axis, the extreme
     is apart from the runner-up by more than 10^4 ulps (var of two rows can tie exactly in NumPy
-    and differ by an ulp in another library, which then picks the other row)."""
+    and differ by an ulp in another library, which then picks the other row). Complex values
+    are ordered by their real parts first: two real parts near each other leave the choice to
+    the rounding (the ifft of a real signal has conjugate pairs, whose real parts NumPy's
+    pocketfft may round equal and another FFT an ulp apart)."""
     x = np.asarray(x)
+    if x.dtype.kind == "c":
+        x = x.real
     if x.dtype.kind != "f" or x.size < 2:
         return True
     x = x.reshape(-1) if axis is None else np.moveaxis(x, axis, -1)
@@ -417,6 +422,23 @@ def no_extreme_tie(x, largest, axis, eps=0.0):
         tol = 1e4 * max(np.finfo(x.dtype).eps, eps)  # eps: as no_near_tie's
         near = (np.abs(a - b) <= tol * np.maximum(np.abs(a), np.abs(b)))
     return not (near | np.isinf(a) & (a == b)).any()
+
+
+def no_flat_lane(x, axis):
+    """var/std along `axis` (None: all of x) of no run of two or more equal nonzero finite
+    values: their variance is 0, but NumPy's mean of them may round an ulp off (float16's mean of
+    three equal values, computed in float32) and leave a residue far below the values' rounding,
+    which the noise runs do not move (the values stay equal) and a division then tells from 0
+    (fuzz seed 1082323: std of a broadcast, divided by itself, is 1.0 in NumPy and NaN here)."""
+    x = np.asarray(x)
+    if x.dtype.kind not in "fc" or x.size < 2:
+        return True
+    x = x.reshape(-1, 1) if axis is None else np.moveaxis(x, axis, 0)
+    if x.shape[0] < 2:
+        return True
+    with np.errstate(all="ignore"):
+        flat = np.all(x == x[:1], axis=0) & np.isfinite(x[0]) & (x[0] != 0)
+    return not flat.any()
 
 
 def exact_float_sum(x):
@@ -602,7 +624,8 @@ GUARDS = {"halves_finite": halves_finite, "overlap_as_copy": overlap_as_copy, "c
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
           "cancel_free": cancel_free, "order_free_product": order_free_product,
           "exact_float_sum": exact_float_sum, "no_near_tie": no_near_tie,
-          "no_extreme_tie": no_extreme_tie, "no_near_multiple": no_near_multiple,
+          "no_extreme_tie": no_extreme_tie, "no_flat_lane": no_flat_lane,
+          "no_near_multiple": no_near_multiple,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
           "well_separated": well_separated, "at_most_one_nan": at_most_one_nan,
           "det_in_range": det_in_range,
