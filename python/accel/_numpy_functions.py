@@ -138,17 +138,19 @@ def _nan_to_num_real(x, nan, posinf, neginf):
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     a = _arr(x)
     if _is_float(a.dtype):
-        r = _core.astype(_nan_to_num_real(a, nan, posinf, neginf), a.dtype)
+        r = _nan_to_num_real(a, nan, posinf, neginf)
     elif _is_complex(a.dtype):
         re = _nan_to_num_real(_core.real(a), nan, posinf, neginf)
         im = _nan_to_num_real(_core.imag(a), nan, posinf, neginf)
-        r = _core.astype(re + 1j * im, a.dtype)
+        r = re + 1j * im
     else:
-        r = _core.asarray(a, copy=True)  # integers and bools have nothing to replace
+        r = a  # integers and bools have nothing to replace
     if not copy and isinstance(x, _core.ndarray):
         x[...] = r
         return x
-    return r
+    out = _core.empty_like(a)  # NumPy replaces in a copy of x (order K): laid out as x
+    out[...] = r
+    return out
 
 
 def angle(z, deg=False):
@@ -156,7 +158,9 @@ def angle(z, deg=False):
     if _is_complex(a.dtype):
         r = _core.atan2(_core.imag(a), _core.real(a))
     else:
-        r = _core.atan2(_core.zeros_like(a), a)  # NumPy's arctan2(0, z): z's float dtype
+        # NumPy's arctan2(0, z) with a Python 0: z's float dtype (float64 for bools), and z's
+        # layout alone decides the result's.
+        r = _core.atan2(0, a)
     return r * (180.0 / _math.pi) if deg else r
 
 

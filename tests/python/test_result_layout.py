@@ -179,6 +179,22 @@ def test_round_lays_out_as_numpys(dtype, device):
             check(ac.round(a, d), np.round(n, d))
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128, np.int16, np.bool_])
+def test_nan_to_num_and_angle_lay_out_as_numpys(dtype, device):
+    # nan_to_num replaces in a copy of x (order K: a broadcast row comes back Fortran-ordered);
+    # angle of a real z is arctan2 of a Python 0 and z (a ufunc's layout; float64 for bools).
+    rng = np.random.default_rng(5)
+    cube = (rng.standard_normal((3, 4, 5)) * 3).astype(dtype)
+    if np.dtype(dtype).kind in "fc":
+        cube.flat[:3] = [np.nan, np.inf, -np.inf]
+    for make in (lambda x, xp: x.T, lambda x, xp: x[:, ::2, 1:].transpose(1, 0, 2),
+                 lambda x, xp: xp.broadcast_to(x[0, 0], (3, 5))):
+        n, a = make(cube, np), make(ac.asarray(cube, device=device), ac)
+        check(ac.nan_to_num(a), np.nan_to_num(n))
+        check(ac.nan_to_num(a, nan=5.0, posinf=7.0), np.nan_to_num(n, nan=5.0, posinf=7.0))
+        check(ac.angle(a), np.angle(n), rtol=1e-6)
+
+
 def test_like_functions_lay_out_as_their_prototype(device):
     # np.zeros_like(m.T) is stored as m.T (order='K'): a reshape of it copies, as NumPy's.
     cube = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
