@@ -46,6 +46,11 @@ Array astype(const Array& x, Dtype dtype, bool copy_always) {
   return converted(x, dtype, like_layout(x));
 }
 
+Array cast_operand(const Array& x, Dtype dtype) {
+  if (x.dtype() == dtype) return x;
+  return converted(x, dtype, kept_layout(x.shape(), std::span<const Array>(&x, 1)));
+}
+
 // C order, as ndarray.copy(): the linear algebra and FFT paths take copies as C-ordered buffers.
 Array copy(const Array& x) { return converted(x, x.dtype(), {}); }
 

@@ -10,6 +10,11 @@ namespace accel {
 
 // `x` as `dtype`; with copy=false the same array is returned when nothing changes.
 Array astype(const Array& x, Dtype dtype, bool copy = true);
+// `x` as `dtype` for an elementwise op to read (x itself when it has that dtype): laid out as
+// the op lays out its result from x (kept_layout), not as a copy (like_layout), so that a cast
+// made before the op does not change its result's layout, as NumPy's ufuncs cast inside their
+// loops (np.fabs of a broadcast int array is C-ordered, its astype is not).
+Array cast_operand(const Array& x, Dtype dtype);
 // A new C-contiguous array with the same values.
 Array copy(const Array& x);
 // `x` itself if C-contiguous (and computed), else a contiguous copy.

@@ -69,8 +69,8 @@ std::optional<Array> compare_mixed_sign(OpId op, std::span<const Array> inputs) 
   if (!signed_left && !signed_right) return std::nullopt;
   const Array& s = inputs[signed_right ? 1 : 0];
   const Array negative = less(s, Array::scalar(int64_t{0}, true, s.device()));
-  const Array as_unsigned[] = {signed_left ? astype(s, Dtype::uint64) : inputs[0],
-                               signed_right ? astype(s, Dtype::uint64) : inputs[1]};
+  const Array as_unsigned[] = {signed_left ? cast_operand(s, Dtype::uint64) : inputs[0],
+                               signed_right ? cast_operand(s, Dtype::uint64) : inputs[1]};
   // Where s < 0: the unsigned side is greater.
   bool unsigned_greater_answer = false;  // the answer of "op" when the unsigned side is greater
   switch (op) {
@@ -118,7 +118,7 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   // where's condition is tested for non-zero in its own dtype: the loop casts every input to
   // the compute dtype, which would turn a 0.5 condition into int 0.
   if (op == OpId::where && inputs[0].dtype() != Dtype::bool_) {
-    const Array in[] = {astype(inputs[0], Dtype::bool_), inputs[1], inputs[2]};
+    const Array in[] = {cast_operand(inputs[0], Dtype::bool_), inputs[1], inputs[2]};
     return elementwise(op, in);
   }
   // where's condition is not promoted with the values; it is only tested for non-zero.
@@ -137,7 +137,7 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   if (op == OpId::pow && is_floating(types.compute)) {
     const std::optional<double> e = literal_exponent(inputs[1]);
     if (e == 2.0 || (e == 0.5 && numpy_takes_sqrt(types.compute, inputs[0], inputs[1]))) {
-      Array x = inputs[0].dtype() == types.compute ? inputs[0] : astype(inputs[0], types.compute);
+      Array x = cast_operand(inputs[0], types.compute);
       if (inputs[1].ndim() > 0 && inputs[1].shape() != x.shape())  // (1, 1) exponent: 2-d result
         x = broadcast_to(x, broadcast_shapes(x.shape(), inputs[1].shape(), info.name));
       return elementwise(*e == 2.0 ? OpId::square : OpId::sqrt, std::span<const Array>(&x, 1));
@@ -153,12 +153,7 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   if (op != OpId::where)
     for (const Array& a : inputs)
       if (a.weak()) check_weak_fits(a, types.compute, info.name);
-  // NumPy's round of an integer or complex array rounds a copy of it (order K) in place, so the
-  // result is laid out as a copy (like_layout), not as a ufunc's result: the two differ where x
-  // broadcasts (fuzz seed 1052656).
-  const bool rounds_a_copy =
-      op == OpId::round && (is_integer(inputs[0].dtype()) || is_complex(inputs[0].dtype()));
-  const Strides layout = rounds_a_copy ? like_layout(inputs[0]) : kept_layout(shape, inputs);
+  const Strides layout = kept_layout(shape, inputs);
   if (auto now = try_eager(op, types.compute, types.out, shape, inputs, layout)) {
     if (profile::active()) [[unlikely]]
       record_op(op, inputs, *now, true);
@@ -217,7 +212,10 @@ Array clip(const Array& x, const Array* min, const Array* max) {
   if (min) r = maximum(r, min->weak() ? *min : astype(*min, x.dtype()));
   if (max) r = minimum(r, max->weak() ? *max : astype(*max, x.dtype()));
   if (r.dtype() != x.dtype()) r = astype(r, x.dtype());
-  if (r.is(x)) r = copy(x);
+  if (r.is(x)) {  // no bounds: a copy, laid out as NumPy's clip ufunc lays out its result
+    r = Array::empty(x.shape(), x.dtype(), x.device(), kept_layout(x.shape(), {&x, 1}));
+    assign(r, x, "clip");
+  }
   return r;
 }
 

@@ -49,7 +49,7 @@ def _float_operand(x, name):
     x = _arr(x)
     if x.dtype.kind == "c":
         raise _no_loop(name, x.dtype)
-    return _core.astype(x, _float_of(x.dtype), copy=False)
+    return _core._cast_operand(x, _float_of(x.dtype))
 
 
 # ---- powers of two, exactly -------------------------------------------------------------------
@@ -241,7 +241,7 @@ def bitwise_count(x, /, *, out=None):
     if a.dtype.kind not in "biu":
         raise _no_loop("bitwise_count", a.dtype)
     if a.dtype.kind == "b":
-        return _deliver(_core.astype(a, _core.uint8), out, "bitwise_count")
+        return _deliver(_core._cast_operand(a, _core.uint8), out, "bitwise_count")
     v = _core.astype(_magnitude(a), _core.uint64)
     # Counting in parallel within the word: pairs, nibbles, bytes, then a sum of the bytes.
     v = v - ((v >> 1) & 0x5555555555555555)

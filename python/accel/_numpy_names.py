@@ -69,6 +69,11 @@ def divmod(x1, x2, /):  # noqa: A001 - NumPy's name
 def round(x, /, decimals=0, *, out=None):  # noqa: A001 - NumPy's and the Array API's name
     """Rounds half to even, to `decimals` decimal places (negative: to tens, hundreds...)."""
     if decimals == 0:
+        if out is None and isinstance(x, _core.ndarray) and x.dtype.kind in "iuc":
+            # NumPy rounds a copy (order K) of an integer or complex array, laid out as x, where
+            # a ufunc's result (rint's) keeps C order on broadcast axes (fuzz seed 1052656).
+            return _core.astype(x, x.dtype) if x.dtype.kind in "iu" else \
+                _core.round(x, out=_core.empty_like(x))
         return _core.round(x, out=out)
     x = x if isinstance(x, _core.ndarray) else _core.asarray(x)
     dt = x.dtype

@@ -441,6 +441,11 @@ void init_array(nb::module_& m) {
     if (auto d = to_optional_device(device)) r = to_device(r, *d);
     return r;
   }, nb::arg("x"), nb::arg("dtype"), nb::kw_only(), nb::arg("copy") = true, nb::arg("device") = nb::none());
+  m.def("_cast_operand", [](const Array& a, nb::handle dtype) {
+    return cast_operand(a, to_dtype(dtype));
+  }, nb::arg("x"), nb::arg("dtype"),
+     "x as dtype for an elementwise op to read, laid out as that op lays its result out (a\n"
+     "ufunc's loop casts its inputs; astype copies order K). x itself when it has the dtype.");
   m.def("default_device", [] { return default_device(); });
   m.def("eval", [](nb::args arrays) {
     std::vector<Array> list;

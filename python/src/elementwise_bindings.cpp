@@ -27,7 +27,7 @@ Array elementwise_in(OpId op, std::span<Array> inputs, Dtype dt, Casting casting
     if (a.dtype() == dt && !a.weak()) continue;
     if (a.weak()) check_weak_fits(a, dt, name);
     else if (!can_cast(a.dtype(), dt, casting)) throw_input_cast(name, i, a.dtype(), dt, casting);
-    a = astype(a, dt, false);
+    a = cast_operand(a, dt);
   }
   Array r = elementwise(op, inputs);
   if (r.dtype() != dt)

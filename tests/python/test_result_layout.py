@@ -195,6 +195,28 @@ def test_nan_to_num_and_angle_lay_out_as_numpys(dtype, device):
         check(ac.angle(a), np.angle(n), rtol=1e-6)
 
 
+def test_casts_inside_elementwise_ops_keep_the_ufunc_layout(device):
+    # NumPy's ufuncs cast their inputs inside the loop, so dtype=, float-only functions of ints
+    # and where's non-bool condition lay the result out as the ufunc would without the cast
+    # (C order on broadcast axes), not as an astype copy (broadcast axes innermost).
+    row = np.arange(-3, 3, dtype=np.int16)
+    bc = lambda x, xp: xp.broadcast_to(x, (4, 6))  # noqa: E731
+    n, a = bc(row, np), bc(ac.asarray(row, device=device), ac)
+    nb, ab = n > 0, a > 0
+    nc = bc(row.astype(np.complex64) / 2, np)
+    ac_c = bc(ac.asarray(row.astype(np.complex64) / 2, device=device), ac)
+    check(ac.fabs(a), np.fabs(n))
+    check(ac.rint(a), np.rint(n))
+    check(ac.rint(ac_c), np.rint(nc))
+    check(ac.spacing(a), np.spacing(n))
+    check(ac.bitwise_count(ab), np.bitwise_count(nb))
+    check(ac.sqrt(a, dtype=ac.float64), np.sqrt(n, dtype=np.float64))
+    check(ac.where(a, 1.5, 2.5), np.where(n, 1.5, 2.5))
+    check(ac.round(a), np.round(n))  # np.round is no ufunc: a copy (order K)
+    m = np.arange(12, dtype=np.float32).reshape(3, 4)
+    check(ac.clip(ac.asarray(m, device=device).T), np.clip(m.T))
+
+
 def test_like_functions_lay_out_as_their_prototype(device):
     # np.zeros_like(m.T) is stored as m.T (order='K'): a reshape of it copies, as NumPy's.
     cube = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
