@@ -108,6 +108,16 @@ template <UnaryFn F> PyObject* unary_slot(PyObject* x) {
   return PyObject_CallMethodObjArgs(x, method.ptr(), nullptr);
 }
 
+// The one element of a computed CPU array that already holds a T, read where it lies: bool(x) of
+// a comparison, float(x) of a float64 or float32, int(x) of an index, without item()'s
+// conversion dispatch and the profiler's transfer record (kept while a profile runs).
+template <class T> std::optional<T> own_item(const Array& a) {
+  if (a.dtype() != dtype_of<T> || a.is_pending() || !a.device().is_cpu() || a.size() != 1 ||
+      profile::active())
+    return std::nullopt;
+  return *a.data<T>();
+}
+
 // len(x), bool(x), float(x): the plain cases here, every other one (0-d len, several elements,
 // complex) through the method, which raises.
 Py_ssize_t length_slot(PyObject* x) {
@@ -120,6 +130,7 @@ Py_ssize_t length_slot(PyObject* x) {
 int bool_slot(PyObject* x) {
   try {
     const Array& a = array_of(x);
+    if (auto b = own_item<bool>(a)) return *b ? 1 : 0;
     if (a.size() == 1) return a.item<bool>() ? 1 : 0;
   } catch (...) {
     PyErr_Clear();
@@ -131,6 +142,8 @@ int bool_slot(PyObject* x) {
 PyObject* float_slot(PyObject* x) {
   try {
     const Array& a = array_of(x);
+    if (auto v = own_item<double>(a)) return PyFloat_FromDouble(*v);
+    if (auto v = own_item<float>(a)) return PyFloat_FromDouble(*v);
     if (a.size() == 1 && !is_complex(a.dtype())) return PyFloat_FromDouble(a.item<double>());
   } catch (...) {
     PyErr_Clear();
@@ -145,6 +158,8 @@ template <bool Index>
 PyObject* integer_slot(PyObject* x) {
   try {
     const Array& a = array_of(x);
+    if (auto v = own_item<int64_t>(a); v && (!Index || a.ndim() == 0))
+      return PyLong_FromLongLong(*v);
     const DtypeKind kind = dtype_kind(a.dtype());
     if (a.size() == 1 && (!Index || a.ndim() == 0)) {
       if (kind == DtypeKind::UnsignedInt) return PyLong_FromUnsignedLongLong(a.item<uint64_t>());
