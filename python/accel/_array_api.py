@@ -192,7 +192,7 @@ def _supports_boolean_indexing():
         return False
 
 
-def clip(x, /, min=None, max=None, *, out=None):  # noqa: A002 - the standard's names
+def clip(x, /, min=None, max=None, out=None):  # noqa: A002 - the standard's names
     """x limited to [min, max] elementwise (either bound may be None, a scalar or an array).
     Python, not the binding itself, so that inspect.signature sees the standard's signature:
     the Array API suite cannot call an uninspectable clip (it has no example value for min)."""

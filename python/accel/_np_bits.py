@@ -187,7 +187,7 @@ _MATVEC = "(m,n),(n)->(m)"
 _VECMAT = "(n),(n,m)->(m)"
 
 
-def matvec(x1, x2, /, *, out=None, dtype=None, casting="same_kind", axes=None):
+def matvec(x1, x2, /, out=None, *, dtype=None, casting="same_kind", axes=None):
     """The matrix-vector product of the last two axes of x1 with the last axis of x2, the batch
     axes broadcast: (..., m, n) and (..., n) give (..., m) (NumPy's gufunc matvec, signature
     (m,n),(n)->(m)). bools give bool (logical or of ands). dtype= casts both inputs (under
@@ -199,7 +199,7 @@ def matvec(x1, x2, /, *, out=None, dtype=None, casting="same_kind", axes=None):
     return _deliver("matvec", r, out_axis, out, casting)
 
 
-def vecmat(x1, x2, /, *, out=None, dtype=None, casting="same_kind", axes=None):
+def vecmat(x1, x2, /, out=None, *, dtype=None, casting="same_kind", axes=None):
     """The vector-matrix product of the complex conjugate of x1's last axis with the last two
     axes of x2, the batch axes broadcast: (..., n) and (..., n, m) give (..., m) (NumPy's gufunc
     vecmat, signature (n),(n,m)->(m)). Arguments as matvec's."""

@@ -106,7 +106,7 @@ def _scale_pow2(x, n):
 
 # ---- float decomposition ----------------------------------------------------------------------
 
-def ldexp(x1, x2, /, *, out=None):
+def ldexp(x1, x2, /, out=None):
     """x1 * 2**x2, exact (one rounding, into subnormals or to inf where the result lands there).
     NumPy's loops: x1 float (bools and integers as float16/32/64 by size), x2 integer (not
     uint64, which no loop takes); the result has x1's float dtype."""
@@ -148,7 +148,7 @@ def modf(x, /, *, out=None):
     return _deliver(fraction, out[0], "modf"), _deliver(integral, out[1], "modf")
 
 
-def spacing(x, /, *, out=None):
+def spacing(x, /, out=None):
     """The distance from x to its neighbour away from zero, signed as x (float32/float64): NaN
     for NaN (its sign kept) and ±inf, the smallest subnormal for ±0, ±inf at ±max. float16
     follows NumPy's own half-precision rule: always positive, for negative x the gap towards
@@ -217,7 +217,7 @@ def _gcd_unsigned(a, b):
     return a
 
 
-def gcd(x1, x2, /, *, out=None):
+def gcd(x1, x2, /, out=None):
     """Greatest common divisor of |x1| and |x2| (integers only; gcd(0, 0) == 0). As NumPy's,
     the magnitude of the most negative value wraps back to itself (gcd(int8(-128), 0) == -128)."""
     a, b, dt = _integer_operands("gcd", x1, x2)
@@ -225,7 +225,7 @@ def gcd(x1, x2, /, *, out=None):
     return _deliver(_core.astype(g, dt), out, "gcd")
 
 
-def lcm(x1, x2, /, *, out=None):
+def lcm(x1, x2, /, out=None):
     """Least common multiple, |x1| // gcd * |x2| wrapping as NumPy's; 0 when either is 0."""
     a, b, dt = _integer_operands("lcm", x1, x2)
     ma, mb = _magnitude(a), _magnitude(b)
@@ -235,7 +235,7 @@ def lcm(x1, x2, /, *, out=None):
     return _deliver(_core.astype(r, dt), out, "lcm")
 
 
-def bitwise_count(x, /, *, out=None):
+def bitwise_count(x, /, out=None):
     """The number of 1 bits in |x| (uint8), bools and integers only."""
     a = _arr(x)
     if a.dtype.kind not in "biu":

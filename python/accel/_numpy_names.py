@@ -41,7 +41,7 @@ def _float_of(dt):
     return dt if dt.kind in "fc" else _core.promote_types(dt, _core.float16)
 
 
-def fabs(x, /, *, out=None):
+def fabs(x, /, out=None):
     """Absolute value computed in floating point (ints become floats, complex is refused)."""
     dt = _operand_dtype(x)
     if dt.kind == "c":
@@ -49,13 +49,13 @@ def fabs(x, /, *, out=None):
     return _core.abs(x, out=out, dtype=_float_of(dt))
 
 
-def rint(x, /, *, out=None):
+def rint(x, /, out=None):
     """Round half to even in floating point: unlike round, integers come back as floats."""
     dt = _operand_dtype(x)
     return _core.round(x, out=out, dtype=dt if dt.kind in "fc" else _float_of(dt))
 
 
-def float_power(x1, x2, /, *, out=None):
+def float_power(x1, x2, /, out=None):
     """x1 ** x2 computed in at least float64 (complex128 for complex inputs)."""
     dt = _core.promote_types(_core.result_type(x1, x2), _core.float64)
     return _core.pow(x1, x2, out=out, dtype=dt)
@@ -66,7 +66,7 @@ def divmod(x1, x2, /):  # noqa: A001 - NumPy's name
     return _core.floor_divide(x1, x2), _core.remainder(x1, x2)
 
 
-def round(x, /, decimals=0, *, out=None):  # noqa: A001 - NumPy's and the Array API's name
+def round(x, /, decimals=0, out=None):  # noqa: A001 - NumPy's and the Array API's name
     """Rounds half to even, to `decimals` decimal places (negative: to tens, hundreds...)."""
     if decimals == 0:
         if out is None and isinstance(x, _core.ndarray) and x.dtype.kind in "iuc":

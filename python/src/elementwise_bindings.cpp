@@ -146,19 +146,19 @@ void init_elementwise(nb::module_& m) {
 #define ACCEL_PY_OP_1(name)                                                                    \
   m.def(#name, [](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {        \
     return call_op(OpId::name, {x}, out, dtype, casting);                                      \
-  }, "x"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),                       \
+  }, "x"_a, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),                       \
      "casting"_a = nb::none());
 #define ACCEL_PY_OP_2(name)                                                                    \
   m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype,              \
                   nb::handle casting) {                                                        \
     return call_op(OpId::name, {x1, x2}, out, dtype, casting);                                 \
-  }, "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),              \
+  }, "x1"_a, "x2"_a, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),              \
      "casting"_a = nb::none());
 #define ACCEL_PY_OP_3(name)                                                                    \
   m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out,                \
                   nb::handle dtype, nb::handle casting) {                                      \
     return call_op(OpId::name, {x1, x2, x3}, out, dtype, casting);                             \
-  }, "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none(), "dtype"_a = nb::none(),      \
+  }, "x1"_a, "x2"_a, "x3"_a, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),      \
      "casting"_a = nb::none());
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
   if (OpId::name != OpId::cast) { ACCEL_PY_OP_##arity(name) }
@@ -182,7 +182,7 @@ void init_elementwise(nb::module_& m) {
     if (!min.is_none()) lo = to_operand(min, device);
     if (!max.is_none()) hi = to_operand(max, device);
     return finish_out(clip(a, lo ? &*lo : nullptr, hi ? &*hi : nullptr), out, "clip", true);
-  }, "x"_a, "min"_a = nb::none(), "max"_a = nb::none(), nb::kw_only(), "out"_a = nb::none());
+  }, "x"_a, "min"_a = nb::none(), "max"_a = nb::none(), "out"_a = nb::none());
   m.def("_op_registry", &op_registry, "The elementwise op registry (accel/core/ops.def) as tuples.");
   m.def("result_type", [](nb::args args) {
     std::vector<Array> arrays;

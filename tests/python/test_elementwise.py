@@ -614,6 +614,30 @@ def test_out_keyword_writes_into_the_given_array(device):
         ac.add(ac.asarray(a, device=device), 1, out=ac.asarray(np.zeros(3), device=device))
 
 
+def test_out_may_be_passed_positionally_as_numpys(device):
+    # np.multiply(x, 2, x): a ufunc's out follows its inputs positionally; dtype= and the rest
+    # stay keywords. Also the functions accel writes in Python (fabs, ldexp, gcd, round, clip).
+    x = np.linspace(-2, 2, 6)
+    i = np.arange(1, 7)
+    dev = lambda v: ac.asarray(v, device=device)  # noqa: E731
+    o = dev(np.zeros(6))
+    cases = [(lambda o: ac.multiply(dev(x), 2, o), x * 2),
+             (lambda o: ac.sin(dev(x), o), np.sin(x)),
+             (lambda o: ac.fabs(dev(x), o), np.fabs(x)),
+             (lambda o: ac.ldexp(dev(x), 3, o), np.ldexp(x, 3)),
+             (lambda o: ac.float_power(dev(x), 2, o), np.float_power(x, 2)),
+             (lambda o: ac.round(dev(x), 1, o), np.round(x, 1)),
+             (lambda o: ac.clip(dev(x), -1, 1, o), np.clip(x, -1, 1))]
+    for call, want in cases:
+        assert call(o) is o
+        np.testing.assert_allclose(ac.asnumpy(o), want, rtol=rtol_on(device, "float64"))
+    oi = dev(np.zeros(6, dtype=np.int64))
+    assert ac.gcd(dev(i), 4, oi) is oi
+    np.testing.assert_array_equal(ac.asnumpy(oi), np.gcd(i, 4))
+    with pytest.raises(TypeError):
+        ac.add(dev(x), 1, o, o)  # one output
+
+
 @pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
 def test_casting_keyword_with_out_and_dtype_as_numpy(casting, device):
     """NumPy's ufunc casting=, same_kind by default: it governs out= (a float result into an
