@@ -11,9 +11,10 @@ const Dialect& host_dialect() {
       // Rows of at least ACCEL_STREAM_MIN bytes of a contiguous output are written with
       // streaming stores, 32 bytes at a time from registers: their lines are not read from
       // memory before being overwritten (a quarter less traffic for a + b far beyond the caches).
+      // 8 MiB, as the CPU backend's loops (kStreamMinBytes, backend/cpu/elementwise_inner.h).
       "#if defined(__AVX__)\n"
       "#include <immintrin.h>\n"
-      "#define ACCEL_STREAM_MIN (int64_t{1} << 20)\n"
+      "#define ACCEL_STREAM_MIN (int64_t{1} << 23)\n"
       "static inline void accel_stream32(void* d, const void* s) {\n"
       "  _mm256_stream_si256(static_cast<__m256i*>(d), _mm256_load_si256(static_cast<const __m256i*>(s)));\n"
       "}\n"

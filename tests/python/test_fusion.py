@@ -329,11 +329,11 @@ import numpy as np
 import accel as ac
 rng = np.random.default_rng(4)
 bad = []
-# Rows of 1 MB and more: the compiled kernel writes them with streaming stores, 32 bytes at a
-# time, from a 32-byte-aligned start (else ordinary stores); odd lengths leave a ragged end and
-# offsets 1 and 3 misalign views of accel memory.
-for n, dt in [((1 << 18) + 3, np.float32), ((1 << 17) + 5, np.float64),
-              ((1 << 18) + 1, np.int32), ((1 << 20) + 7, np.uint8)]:
+# Rows of 8 MB and more (one thread: one chunk per row): the compiled kernel writes them with
+# streaming stores, 32 bytes at a time, from a 32-byte-aligned start (else ordinary stores); odd
+# lengths leave a ragged end and offsets 1 and 3 misalign views of accel memory.
+for n, dt in [((1 << 21) + 3, np.float32), ((1 << 20) + 5, np.float64),
+              ((1 << 21) + 1, np.int32), ((1 << 23) + 7, np.uint8)]:
     a = (rng.standard_normal((3, n + 4)) * 40).astype(dt)
     big = ac.asarray(a, copy=True)
     for off in (0, 1, 3):
@@ -351,14 +351,16 @@ print(json.dumps(dict(bad=bad, runs=ac.jit_stats()["jit_runs"])))
 
 @pytest.mark.cxx
 def test_large_rows_written_with_streaming_stores_equal_numpy(tmp_path):
-    """Fused kernels stream outputs of 1 MB+ (ACCEL_JIT_ALWAYS=1, so the compiled kernel runs):
-    aligned and misaligned views, ragged ends, four dtypes, bit for bit against NumPy."""
+    """Fused kernels stream outputs of 8 MB+ (ACCEL_JIT_ALWAYS=1, so the compiled kernel runs;
+    one thread, so a row is one chunk): aligned and misaligned views, ragged ends, four dtypes,
+    bit for bit against NumPy."""
     import json
     import os
     import subprocess
     import sys
 
-    env = dict(os.environ, ACCEL_CACHE_DIR=str(tmp_path), ACCEL_JIT="1", ACCEL_JIT_ALWAYS="1")
+    env = dict(os.environ, ACCEL_CACHE_DIR=str(tmp_path), ACCEL_JIT="1", ACCEL_JIT_ALWAYS="1",
+               ACCEL_NUM_THREADS="1")
     r = subprocess.run([sys.executable, "-c", STREAMED_SCRIPT], env=env, capture_output=True,
                        text=True, timeout=300)
     assert r.returncode == 0, r.stderr

@@ -20,7 +20,11 @@ namespace accel::cpu {
 // which saves a quarter of the memory traffic of a + b on arrays far bigger than the caches.
 // The block is two cache lines: the compiler keeps it in registers and the loads and streaming
 // stores interleave; a 4 KB block ran a + b at 1e7 float32 1.4x slower than a direct loop.
-inline constexpr int64_t kStreamMinBytes = int64_t{1} << 20;
+// Only outputs of 8 MiB or more (per thread's chunk): a smaller one stays in the last-level
+// cache for the next op to read, and streaming it out made -a of 5e5 to 2e6 float32 on one
+// thread 1.2-1.7x slower than plain stores (and than NumPy). The JIT's kernels use the same
+// bound (ACCEL_STREAM_MIN, codegen/dialect.cpp).
+inline constexpr int64_t kStreamMinBytes = int64_t{1} << 23;
 inline constexpr int64_t kStreamBlockBytes = 128;
 
 // compute(i, count, dst) writes elements [i, i + count) to dst[0, count). Returns false (and
