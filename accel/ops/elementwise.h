@@ -22,7 +22,8 @@ Array elementwise(OpId op, std::span<const Array> inputs);
 #undef ACCEL_OP_DECL_2
 #undef ACCEL_OP_DECL_3
 
-// clip(x, min, max): the result keeps x's dtype (Array API); either bound may be absent.
+// clip(x, min, max): the result keeps x's dtype (Array API); either bound may be absent. Complex
+// values clip in NumPy's lexicographic order (the Array API has no complex clip).
 Array clip(const Array& x, const Array* min, const Array* max);
 
 }  // namespace accel

@@ -59,6 +59,18 @@ std::vector<Array> split_at(const Array& x, const Axes& indices, int64_t axis = 
 // otherwise the first ones are one longer (NumPy array_split).
 std::vector<Array> split(const Array& x, int64_t sections, int64_t axis = 0, bool equal = true);
 
+// The real and imaginary parts of a complex x as writable views of its memory (NumPy's x.real
+// and x.imag): the part's float dtype, strides doubled, the imaginary part one float further.
+// x.real of a real x is a view of x; x.imag of a real x is read-only zeros (a new array).
+Array real_part(const Array& x);
+Array imag_part(const Array& x);
+// x's memory read as `dtype` (NumPy's x.view(dtype)). Another item size scales the last axis,
+// which must be contiguous (stride 1) and span a whole number of the new items; the view's other
+// strides and its offset must land on whole items. ValueError otherwise, naming the layout.
+// Bools are the bytes 0 and 1: other memory is not viewed as bool (ValueError), and a view of
+// bool memory as another dtype is read-only.
+Array view_as(const Array& x, Dtype dtype);
+
 // A view with the order of elements reversed along `axes` (nullopt: every axis).
 Array flip(const Array& x, const std::optional<Axes>& axes = std::nullopt);
 // Elements shifted by `shifts` along `axes`, wrapping around; nullopt axes: shifted in the

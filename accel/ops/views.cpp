@@ -5,6 +5,7 @@
 
 #include "accel/ops/axis_view.h"
 #include "accel/ops/copy.h"
+#include "accel/ops/creation.h"
 #include "accel/ops/manipulation.h"
 #include "accel/runtime/errors.h"
 
@@ -294,6 +295,80 @@ Array flip(const Array& x, const std::optional<Axes>& axes) {
     strides[d] = -strides[d];
   }
   return Array::view_of(x, x.shape(), strides, offset);
+}
+
+namespace {
+
+// A view of complex x's memory as its float parts: part 0 real, 1 imaginary.
+Array complex_part(const Array& x, int part) {
+  Array out = Array::view_copy(x);
+  ArrayImpl& v = *out.impl();
+  v.dtype = x.dtype() == Dtype::complex64 ? Dtype::float32 : Dtype::float64;
+  for (auto& s : v.strides) s *= 2;
+  v.offset = v.offset * 2 + part;
+  return out;
+}
+
+}  // namespace
+
+Array real_part(const Array& x) {
+  if (is_complex(x.dtype())) return complex_part(x, 0);
+  return Array::view_copy(x);
+}
+
+Array imag_part(const Array& x) {
+  if (is_complex(x.dtype())) return complex_part(x, 1);
+  // New zeros laid out as NumPy's (order A): Fortran where x is Fortran- and not C-contiguous.
+  Array zero = zeros(x.shape(), x.dtype(), x.device());
+  if (x.ndim() >= 2 && x.is_f_contiguous() && !x.is_contiguous()) {
+    Shape reversed(x.shape().rbegin(), x.shape().rend());
+    zero = transpose(zeros(reversed, x.dtype(), x.device()));
+  }
+  zero.impl()->read_only = true;  // as NumPy's: nothing to write the parts of a real array into
+  return zero;
+}
+
+Array view_as(const Array& x, Dtype dtype) {
+  const auto from = static_cast<int64_t>(x.itemsize());
+  const auto to = static_cast<int64_t>(accel::itemsize(dtype));
+  auto refuse = [&](const std::string& why) {
+    return ValueError("[view] cannot view " + x.describe() + " as " + dtype_name(dtype) + ": " +
+                      why);
+  };
+  // accel's bools are the bytes 0 and 1 (kernels read them as numbers): other bytes read as
+  // bool would be wrong answers, and so would a write of other bytes into bool memory.
+  const bool to_bool = dtype == Dtype::bool_, from_bool = x.dtype() == Dtype::bool_;
+  if (to_bool && !from_bool)
+    throw refuse("accel's bools are the bytes 0 and 1; x != 0 or x.astype(bool) reads them");
+  Array out = Array::view_copy(x);
+  ArrayImpl& v = *out.impl();
+  v.dtype = dtype;
+  if (from_bool && !to_bool) v.read_only = true;
+  if (from == to) return out;
+  if (x.ndim() == 0)
+    throw refuse("a 0-d array cannot change its item size (" + std::to_string(from) + " to " +
+                 std::to_string(to) + " bytes)");
+  const int last = x.ndim() - 1;
+  const bool empty = x.size() == 0;  // no memory read: any strides and start describe it
+  if (!empty && x.shape()[last] != 1 && x.strides()[last] != 1)
+    throw refuse("the last axis must be contiguous to change the item size (its stride is " +
+                 std::to_string(x.strides()[last] * from) + " bytes)");
+  if (x.shape()[last] * from % to != 0)
+    throw refuse("the last axis spans " + std::to_string(x.shape()[last] * from) +
+                 " bytes, not a multiple of " + std::to_string(to));
+  for (int d = 0; d < last; ++d) {
+    if (!empty && x.shape()[d] > 1 && x.strides()[d] * from % to != 0)
+      throw refuse("axis " + std::to_string(d) + "'s stride of " +
+                   std::to_string(x.strides()[d] * from) + " bytes is not a whole number of items");
+    v.strides[d] = x.strides()[d] * from / to;
+  }
+  if (!empty && x.offset() * from % to != 0)
+    throw refuse("it starts " + std::to_string(x.offset() * from) +
+                 " bytes into its memory, not on a whole item");
+  v.offset = x.offset() * from / to;
+  v.shape[last] = x.shape()[last] * from / to;
+  v.strides[last] = 1;
+  return out;
 }
 
 }  // namespace accel

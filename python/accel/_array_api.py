@@ -196,7 +196,20 @@ def clip(x, /, min=None, max=None, out=None):  # noqa: A002 - the standard's nam
     """x limited to [min, max] elementwise (either bound may be None, a scalar or an array).
     Python, not the binding itself, so that inspect.signature sees the standard's signature:
     the Array API suite cannot call an uninspectable clip (it has no example value for min)."""
+    if type(min) is int or type(max) is int:
+        # As NumPy's clip: a Python int bound beyond an integer dtype's range limits nothing, so
+        # it is dropped before it meets NEP 50's range check (uint16 clipped to [-3, 5]).
+        kind = getattr(x, "dtype", None) and x.dtype.kind
+        if kind in ("i", "u"):
+            lo, hi = _int_range(x.dtype)
+            min = None if type(min) is int and min <= lo else min
+            max = None if type(max) is int and max >= hi else max
     return _core.clip(x, min, max, out=out)
+
+
+def _int_range(dtype):
+    bits = dtype.itemsize * 8
+    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dtype.kind == "i" else (0, (1 << bits) - 1)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):

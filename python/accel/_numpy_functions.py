@@ -137,19 +137,17 @@ def _nan_to_num_real(x, nan, posinf, neginf):
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     a = _arr(x)
-    if _is_float(a.dtype):
-        r = _nan_to_num_real(a, nan, posinf, neginf)
-    elif _is_complex(a.dtype):
-        re = _nan_to_num_real(_core.real(a), nan, posinf, neginf)
-        im = _nan_to_num_real(_core.imag(a), nan, posinf, neginf)
-        r = re + 1j * im
-    else:
-        r = a  # integers and bools have nothing to replace
-    if not copy and isinstance(x, _core.ndarray):
-        x[...] = r
-        return x
-    out = _core.empty_like(a)  # NumPy replaces in a copy of x (order K): laid out as x
-    out[...] = r
+    # NumPy replaces in a copy of x (order K: laid out as x), or in x itself with copy=False.
+    out = x if not copy and isinstance(x, _core.ndarray) else _core.empty_like(a)
+    if _is_complex(a.dtype):
+        # Each part in place in its own view: the signs of zeros survive, as in NumPy (re + 1j * im
+        # would make -0.0 + 0j's real part 0.0).
+        out.real[...] = _nan_to_num_real(a.real, nan, posinf, neginf)
+        out.imag[...] = _nan_to_num_real(a.imag, nan, posinf, neginf)
+    elif _is_float(a.dtype):
+        out[...] = _nan_to_num_real(a, nan, posinf, neginf)
+    elif out is not a:
+        out[...] = a  # integers and bools have nothing to replace
     return out
 
 

@@ -296,6 +296,21 @@ void init_array(nb::module_& m) {
       // .T is a getset descriptor of the type (operator_slots.cpp).
       .def_prop_ro("mT", &matrix_transpose_of)
       .def_prop_ro("is_pending", &Array::is_pending, "True while the value is not computed yet.")
+      // NumPy's parts: views of a complex array's memory, so x.imag[...] = 0 or x.real = v writes
+      // into x. (accel.real/accel.imag, the Array API's functions, return new arrays.)
+      .def_prop_rw("real", &real_part, [](const Array& a, nb::handle v) {
+        assign(real_part(a), to_operand(v, a.device()), "real");
+      }, nb::arg("value").none())
+      .def_prop_rw("imag", &imag_part, [](const Array& a, nb::handle v) {
+        if (!is_complex(a.dtype()))
+          throw nb::type_error(("[imag] an array of real dtype has no imaginary part to set (" +
+                                a.describe() + ")").c_str());
+        assign(imag_part(a), to_operand(v, a.device()), "imag");
+      }, nb::arg("value").none())
+      .def("view", [](const Array& a, nb::handle dtype) {
+        return dtype.is_none() ? view_as(a, a.dtype()) : view_as(a, to_dtype(dtype));
+      }, nb::arg("dtype") = nb::none(),
+         "x's memory read as another dtype (NumPy's x.view(dtype)); no data is copied.")
       .def("eval", [](nb::handle self) {
         nb::cast<const Array&>(self).eval();
         return nb::borrow(self);
@@ -441,6 +456,11 @@ void init_array(nb::module_& m) {
     if (auto d = to_optional_device(device)) r = to_device(r, *d);
     return r;
   }, nb::arg("x"), nb::arg("dtype"), nb::kw_only(), nb::arg("copy") = true, nb::arg("device") = nb::none());
+  m.def("_layout_flags", [](const Array& a) {
+    const bool empty = a.size() == 0;  // NumPy's empty arrays are both C and F contiguous
+    return nb::make_tuple(empty || a.is_contiguous(), empty || a.is_f_contiguous(),
+                          !is_read_only(a));
+  }, nb::arg("x"), "(C-contiguous, Fortran-contiguous, writeable): ndarray.flags' facts.");
   m.def("_cast_operand", [](const Array& a, nb::handle dtype) {
     return cast_operand(a, to_dtype(dtype));
   }, nb::arg("x"), nb::arg("dtype"),

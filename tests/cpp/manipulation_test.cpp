@@ -2,6 +2,7 @@
 // of the input's memory, and the errors.
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <numeric>
 
 #include "accel/accel.h"
@@ -239,6 +240,41 @@ TEST(Flatten, AlwaysCopiesRavelOnlyWhenNeeded) {
   EXPECT_TRUE(ravel(x).shares_memory_with(x));
   EXPECT_FALSE(ravel(transpose(x)).shares_memory_with(x));
   EXPECT_EQ(values(ravel(transpose(x))), (std::vector<double>{0, 3, 1, 4, 2, 5}));
+}
+
+TEST(ComplexParts, AreWritableViewsOfTheComplexMemory) {
+  using C = std::complex<double>;
+  Array z = Array::from_vector(std::vector<C>{{1, 2}, {3, 4}, {5, 6}, {7, 8}, {9, 10}, {11, 12}},
+                               {2, 3});
+  Array re = real_part(transpose(z)), im = imag_part(transpose(z));
+  EXPECT_EQ(re.dtype(), Dtype::float64);
+  EXPECT_EQ(values(re), (std::vector<double>{1, 7, 3, 9, 5, 11}));
+  EXPECT_EQ(values(im), (std::vector<double>{2, 8, 4, 10, 6, 12}));
+  EXPECT_EQ(im.strides(), (Strides{2, 6}));  // in float64 items: twice the complex strides
+  assign(im, Array::scalar(-1.0, true));
+  EXPECT_EQ(z.to_vector<C>()[4], C(9, -1));
+  // A real array's real part is itself; its imaginary part new, read-only zeros.
+  Array x = arange_f64({2, 3});
+  EXPECT_TRUE(real_part(x).shares_memory_with(x));
+  EXPECT_FALSE(imag_part(x).shares_memory_with(x));
+  EXPECT_TRUE(is_read_only(imag_part(x)));
+  EXPECT_EQ(values(imag_part(x)), std::vector<double>(6, 0.0));
+}
+
+TEST(ViewAs, ReinterpretsAndScalesTheLastAxis) {
+  Array x = Array::from_vector(std::vector<int32_t>{0, 1065353216, 1073741824, 0, 0, 0}, {2, 3});
+  EXPECT_EQ(view_as(x, Dtype::float32).to_vector<float>(),
+            (std::vector<float>{0, 1, 2, 0, 0, 0}));
+  Array bytes = view_as(x, Dtype::uint8);
+  EXPECT_EQ(bytes.shape(), (Shape{2, 12}));
+  EXPECT_TRUE(bytes.shares_memory_with(x));
+  Array wide = view_as(reshape(x, {3, 2}), Dtype::int64);
+  EXPECT_EQ(wide.shape(), (Shape{3, 1}));
+  EXPECT_THROW(view_as(transpose(x), Dtype::int64), ValueError);      // last axis strided
+  EXPECT_THROW(view_as(x, Dtype::int64), ValueError);                 // 12 bytes per row
+  Array row = Array::view_of(reshape(x, {6}), {4}, {1}, 1);  // starts 4 bytes in
+  EXPECT_THROW(view_as(row, Dtype::int64), ValueError);
+  EXPECT_THROW(view_as(Array::scalar(1.0), Dtype::float32), ValueError);  // 0-d
 }
 
 }  // namespace

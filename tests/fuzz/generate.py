@@ -296,6 +296,8 @@ class Builder(LinalgFftMakers):
                     guards.append(f"moderate({a.text})")
                 if op in ("floor", "ceil", "trunc") and self.is_rounded(a):
                     guards.append(f"no_near_multiple({a.text}, 1, {self.rounding_eps_of(a)})")
+                if op == "round" and self.is_rounded(a):  # jumps at halves (seed 1111315)
+                    guards.append(f"no_near_multiple({a.text} + 0.5, 1, {self.rounding_eps_of(a)})")
             elif r < 0.9:
                 op = self.choice(BINARY)
                 b = self.node(depth - 1, False) if self.chance(0.3) else self.leaf(a.value)
@@ -384,6 +386,11 @@ class Builder(LinalgFftMakers):
                                 f"xp.full_like({x}, 1)"])
             return self.define(text, [x], layout=True)
         guard = f"safe_cast({x}, {dt!r})"
+        if x in self.rounded and self.env[x].dtype.kind in "fc" and dt in INTS + ["bool"]:
+            if dt == "bool":
+                return False  # a rounding residue (1e-17 against 0.0) is True against False
+            # Truncation jumps at each integer (fuzz seed 1110506: an ihfft's 1 - 1e-16 is 0).
+            guard += f" and no_near_multiple({x}, 1, {self.rounding_eps.get(x, 0.0)!r})"
         return self.define(f"{x}.astype({dt!r})", [x], guard=guard, layout=True)
 
     def view(self):
@@ -404,6 +411,10 @@ class Builder(LinalgFftMakers):
             forms += [f"{x}.mT", f"xp.swapaxes({x}, 0, {nd - 1})",
                       f"xp.permute_dims({x}, {tuple(int(i) for i in self.rng.permutation(nd))})",
                       f"xp.matrix_transpose({x})"]
+        forms += [f"{x}.real", f"{x}.imag"]  # views of a complex x; x itself, new zeros else
+        guard = None
+        if self.chance(0.1):
+            return self.reinterpret(x)
         form = self.choice(forms)
         if self.respell():  # x.reshape((2, -1)) for x.reshape(2, -1), x.transpose() for x.T
             form = re.sub(r"\.reshape\((.*, .*)\)$", r".reshape((\1))", form)
@@ -416,6 +427,21 @@ class Builder(LinalgFftMakers):
             return False
         guard = f"c_contiguous({x})" if reshapes else None
         return self.define(form, [x], kind="view", guard=guard)
+
+    def reinterpret(self, x):
+        """x.view(dtype): x's bits read as another dtype. Exact values only (a rounded float's
+        last bits differ by library), without NaNs (their payloads and signs are not values);
+        another item size only of an input, whose memory starts at 0 (accel refuses a view
+        starting between items, where NumPy reads unaligned). Bools are the bytes 0 and 1 in
+        accel: neither viewed from nor as another dtype (accel makes such views read-only)."""
+        v = self.env[x]
+        if x in self.rounded or v.dtype == bool:  # accel's views of bools are read-only
+            return False
+        sizes = [v.itemsize] if x not in {i.name for i in self.inputs} else [1, 2, 4, 8, 16]
+        targets = [d for d in DTYPES if d != "bool" and np.dtype(d).itemsize in sizes]
+        dt = self.choice(targets)
+        guard = f"no_nan({x})" if v.dtype.kind in "fc" else None
+        return self.define(f"{x}.view({dt!r})", [x], kind="view", guard=guard)
 
     def basic_key(self, shape):
         parts = []
@@ -594,6 +620,13 @@ class Builder(LinalgFftMakers):
         if t is None:
             return False
         v = self.env[t]
+        if self.chance(0.1):  # x.fill(s), x.flat[k] = s: C order, whatever x's layout
+            s = self.scalar()
+            key = self.choice(["::2", "1:-1", str(int(self.rng.integers(-v.size, v.size)) if v.size else 0),
+                               "[0, -1]", f"{t}.flat[:] > 0"])
+            text = f"{t}.fill({s.text})" if self.chance(0.4) else f"{t}.flat[{key}] = {s.text}"
+            guard = f"safe_cast({s.text}, {str(v.dtype)!r})" if s.value.dtype.kind in "fc" else None
+            return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", guard=guard))
         r = self.rng.random()
         if r < 0.45:
             key = self.basic_key(v.shape)
@@ -639,7 +672,9 @@ class Builder(LinalgFftMakers):
             return False
         if op in AMPLIFIERS and self.is_rounded(b):
             return False  # a rounded divisor: its last-place differences are amplified
-        text = f"xp.{op}({a}, {b.text}, out={t})"
+        # out= by keyword or positionally after the inputs (NumPy's ufuncs take both), chosen
+        # by the statement count so each seed's values stay as they were.
+        text = f"xp.{op}({a}, {b.text}, {t})" if self.respell() else f"xp.{op}({a}, {b.text}, out={t})"
         inexact = op in INEXACT or (op in INEXACT_ON_COMPLEX and "c" in {
             self.env[a].dtype.kind, b.value.dtype.kind, self.env[t].dtype.kind})
         guards = []
@@ -894,7 +929,7 @@ class Builder(LinalgFftMakers):
             inexact = "ediff1d" not in text or v.dtype.kind == "f"
             if inexact and v.dtype.kind == "f" and "sinc" not in text:
                 guard = no_cancellation(text, uses)
-        else:  # products and index sets
+        elif r < 0.94:  # products and index sets
             x = self.pick(lambda v: 0 < v.size <= 16 and v.dtype.kind in "iuf")
             if x is None:
                 return False
@@ -909,6 +944,36 @@ class Builder(LinalgFftMakers):
                 text = f"xp.kron({x}, {y})"
                 inexact = self.env[x].dtype.kind == "f" or self.env[y].dtype.kind == "f"
             uses = self.uses_of(text)
+        else:  # rounding to decimals, NaN and infinity replaced, complex angles
+            x = self.pick(lambda v: v.dtype.kind != "b")
+            if x is None:
+                return False
+            v = self.env[x]
+            fn = self.choice(["round", "nan_to_num", "angle", "clip", "conj"])
+            if fn == "round":
+                d = self.choice([-2, -1, 1, 2, 3])
+                text = self.choice([f"xp.round({x}, {d})", f"{x}.round({d})"])
+                if v.dtype.kind in "fc":
+                    # x * 10**d rounds before rint, and rint jumps at halves: a rounded x
+                    # must keep away from them.
+                    if x in self.rounded:
+                        eps = self.rounding_eps.get(x, 0.0)
+                        parts = [f"xp.real({x})", f"xp.imag({x})"] if v.dtype.kind == "c" else [x]
+                        guard = " and ".join(f"no_near_multiple({p} * {10.0 ** d!r} + 0.5, 1, {eps!r})"
+                                             for p in parts)
+            elif fn == "nan_to_num":
+                extra = self.choice(["", ", nan=-1.5", ", posinf=7, neginf=-7",
+                                     ", nan=2, posinf=1e4, neginf=0"])
+                text = f"xp.nan_to_num({x}{extra})"
+            elif fn == "angle":
+                text = f"xp.angle({x}{self.choice(['', ', deg=True'])})"
+                inexact = v.dtype.kind == "c" or "deg" in text
+            elif fn == "clip":
+                lo, hi = sorted(self.choice(PY_SCALARS[:8]) for _ in range(2))
+                text = self.choice([f"{x}.clip({lo}, {hi})", f"{x}.clip(max={hi})"])
+            else:
+                text = self.choice([f"{x}.conj()", f"{x}.conjugate()"])
+            uses = [x]
         return self.define(text, uses, inexact=inexact, guard=guard)
 
     def observe(self):

@@ -390,8 +390,11 @@ def no_near_tie(a, b, eps=0.0):
 def no_near_multiple(a, b, eps=0.0):
     """floor/ceil/trunc, %, // and fmod of values that may carry rounding differences: none
     within 10^4 ulps of a multiple of the divisor, where the result jumps (NumPy's tan(pi/4)
-    is 1 - 2^-53, another library's 1.0: 2 * tan(pi/4) % 1 is then 1 or 0)."""
+    is 1 - 2^-53, another library's 1.0: 2 * tan(pi/4) % 1 is then 1 or 0). Complex values:
+    both parts (round and casts to integers jump on each)."""
     a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    if a.dtype.kind == "c":
+        return no_near_multiple(a.real, b.real, eps) and no_near_multiple(a.imag, b.real, eps)
     if a.dtype.kind not in "f":
         return True
     with np.errstate(all="ignore"):

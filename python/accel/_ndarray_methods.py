@@ -1,0 +1,139 @@
+"""NumPy's ndarray methods that forward to accel's functions (each op is defined once, as a
+function; the method is its other spelling), and the attributes NumPy code reads off an array:
+flags, flat, tolist, tobytes. The parts (x.real, x.imag) and x.view(dtype) are views made in
+C++ (accel/ops/views.cpp)."""
+
+import pickle as _pickle
+
+from . import _core
+from ._array_api import clip as _clip
+from ._np_indices import choose as _choose
+from ._numpy_functions import diagonal as _diagonal, trace as _trace
+from ._numpy_names import divmod as _divmod, round as _round
+from ._ordering import argpartition as _argpartition, partition as _partitioned
+
+
+class Flags:
+    """ndarray.flags: the layout facts of an array when it was read (accel arrays never change
+    layout), by attribute (x.flags.c_contiguous) or NumPy's keys (x.flags['C_CONTIGUOUS'])."""
+
+    __slots__ = ("c_contiguous", "f_contiguous", "writeable")
+    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+             "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+             "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned",
+             "FNC": "fnc", "FORC": "forc"}
+
+    def __init__(self, x):
+        self.c_contiguous, self.f_contiguous, self.writeable = _core._layout_flags(x)
+
+    contiguous = property(lambda self: self.c_contiguous)
+    fortran = property(lambda self: self.f_contiguous)
+    aligned = property(lambda self: True)  # every accel view starts on a whole item
+    fnc = property(lambda self: self.f_contiguous and not self.c_contiguous)
+    forc = property(lambda self: self.f_contiguous or self.c_contiguous)
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._KEYS[key])
+        except KeyError:
+            raise KeyError(f"unknown flag {key!r}; accel's flags are "
+                           f"{', '.join(sorted(self._KEYS))}") from None
+
+    def __repr__(self):
+        return "\n".join(f"  {k} : {self[k]}" for k in
+                         ("C_CONTIGUOUS", "F_CONTIGUOUS", "WRITEABLE", "ALIGNED"))
+
+
+class FlatIter:
+    """ndarray.flat: x's elements in C order, read and written by flat index (an int, a slice,
+    an integer or bool array), iterated one by one, as NumPy's flatiter."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, x):
+        self.base = x
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        return iter(_core.reshape(self.base, (-1,)))
+
+    def __getitem__(self, key):
+        """New values (NumPy's flat[...] is a copy or a scalar), never a view into x."""
+        return _core.reshape(self.base, (-1,))[key].copy()
+
+    def __setitem__(self, key, value):
+        """x's elements at the flat indices of key (in C order, whatever x's layout) set to
+        value, repeated when shorter, as NumPy's flat and put."""
+        x = self.base
+        _core.put(x, _core.arange(x.size, device=x.device)[key], value)
+
+    def copy(self):
+        return _core.reshape(self.base, (-1,), copy=True)
+
+    def __array__(self, dtype=None, copy=None):
+        return self.copy().__array__(dtype)
+
+
+def _tolist(self):
+    """The values as nested Python lists of Python scalars (NumPy's tolist): through the host."""
+    return _core.asnumpy(self).tolist()
+
+
+def _tobytes(self, order="C"):
+    return _core.asnumpy(self).tobytes(order)
+
+
+def _fill(self, value):
+    """Every element set to value (cast as NumPy's setitem casts a scalar)."""
+    self[...] = value
+
+
+def _partition(self, kth, axis=-1, kind="introselect", order=None):
+    """In place, as NumPy's method (the function returns a new array)."""
+    self[...] = _partitioned(self, kth, axis=axis, kind=kind, order=order)
+
+
+def _conj(self):
+    """The complex conjugate; x itself when x is real, as NumPy's method (its function copies)."""
+    return _core.conj(self) if self.dtype.kind == "c" else self
+
+
+def _dump(self, file):
+    """Pickles x into a file (an open binary file or a path), as NumPy's dump."""
+    if hasattr(file, "write"):
+        _pickle.dump(self, file)
+    else:
+        with open(file, "wb") as f:
+            _pickle.dump(self, f)
+
+
+def _contains(self, value):
+    """`value in x`: any element equal to it (NumPy's (x == value).any()), one reduction."""
+    return bool(_core.any(_core.equal(self, value)))
+
+
+_core.ndarray.flags = property(Flags, doc=Flags.__doc__)
+_core.ndarray.flat = property(FlatIter, doc=FlatIter.__doc__)
+_core.ndarray.tolist = _tolist
+_core.ndarray.tobytes = _tobytes
+_core.ndarray.fill = _fill
+_core.ndarray.dumps = lambda self: _pickle.dumps(self)
+_core.ndarray.dump = _dump
+_core.ndarray.clip = lambda self, min=None, max=None, out=None: _clip(self, min, max, out=out)
+_core.ndarray.round = lambda self, decimals=0, out=None: _round(self, decimals, out)
+_core.ndarray.conj = _core.ndarray.conjugate = _conj
+_core.ndarray.dot = lambda self, b, out=None: _core.dot(self, b, out=out)
+_core.ndarray.diagonal = lambda self, offset=0, axis1=0, axis2=1: _diagonal(self, offset,
+                                                                            axis1, axis2)
+_core.ndarray.trace = (lambda self, offset=0, axis1=0, axis2=1, dtype=None, out=None:
+                       _trace(self, offset, axis1, axis2, dtype, out))
+_core.ndarray.choose = lambda self, choices, out=None, mode="raise": _choose(self, choices,
+                                                                             out, mode)
+_core.ndarray.partition = _partition
+_core.ndarray.argpartition = (lambda self, kth, axis=-1, kind="introselect", order=None:
+                              _argpartition(self, kth, axis, kind, order))
+_core.ndarray.__contains__ = _contains
+_core.ndarray.__divmod__ = lambda self, other: _divmod(self, other)
+_core.ndarray.__rdivmod__ = lambda self, other: _divmod(other, self)

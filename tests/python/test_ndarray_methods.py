@@ -1,0 +1,332 @@
+"""NumPy's ndarray attributes and methods on accel arrays, NumPy the oracle, on every device: the
+parts x.real and x.imag as writable views, x.view(dtype), flags, flat, tolist/tobytes, fill, the
+methods that forward to functions (clip, round, conj, dot, diagonal, trace, choose, partition),
+`in`, divmod and pickling."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import accel as ac
+
+COMPLEX = ["complex64", "complex128"]
+REAL = ["float16", "float32", "float64", "int8", "uint16", "int32", "int64", "bool"]
+
+# The same view of a 3-d array in NumPy and accel: C order, transposed, sliced, reversed.
+VIEWS = {
+    "C": lambda a: a,
+    "T": lambda a: a.T,
+    "sliced": lambda a: a[1:, ::2],
+    "reversed T": lambda a: a[::-1, :, 1:].T,
+    "0-d": lambda a: a[1, 2, 3],
+    "empty": lambda a: a[:0],
+}
+
+
+def complex_values(dtype, shape=(3, 4, 5), seed=0):
+    rng = np.random.default_rng(seed)
+    z = (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+    z.flat[:6] = [complex(-0.0, 0.0), complex(0.0, -0.0), complex(np.nan, 1), complex(1, np.inf),
+                  complex(-np.inf, np.nan), complex(3e38, -3e38)]
+    return z
+
+
+def same(got, want):
+    """Values, signs of zeros, dtype, shape and strides (in bytes) equal to NumPy's."""
+    want = np.asarray(want)
+    assert got.dtype == ac.asarray(want).dtype and got.shape == want.shape
+    g = ac.asnumpy(got)
+    np.testing.assert_array_equal(g, want)
+    if want.dtype.kind in "fc":
+        assert (np.signbit(np.real(g)) == np.signbit(np.real(want))).all()
+        assert (np.signbit(np.imag(g)) == np.signbit(np.imag(want))).all()
+    if want.size > 1:
+        assert tuple(s for s, n in zip(got.strides, got.shape) if n > 1) == \
+            tuple(s for s, n in zip(want.strides, want.shape) if n > 1)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("view", VIEWS)
+def test_parts_of_a_complex_array_are_views_as_numpys(dtype, view, device):
+    z = complex_values(dtype)
+    n = VIEWS[view](z.copy())
+    a = VIEWS[view](ac.asarray(z, device=device))
+    same(a.real, n.real)
+    same(a.imag, n.imag)
+    if n.size:  # an empty view shares no memory, in NumPy either
+        assert ac.shares_memory(a.real, a) and ac.shares_memory(a.imag, a)
+
+
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("view", [v for v in VIEWS if v != "0-d"])
+def test_writes_into_the_parts_reach_the_complex_array(dtype, view, device):
+    z = complex_values(dtype, seed=1)
+    nbase, abase = z.copy(), ac.asarray(z, device=device)
+    n, a = VIEWS[view](nbase), VIEWS[view](abase)
+    n.imag[...] = -0.0
+    a.imag[...] = -0.0
+    with np.errstate(over="ignore"):  # 3e38 * 2 in complex64, as accel: inf
+        n.real *= 2
+    a.real *= 2
+    n.real[..., :1] = 7
+    a.real[..., :1] = 7
+    same(abase, nbase)
+    n.real, n.imag = n.imag, 3  # assignment to the attributes, NumPy's x.real = v
+    a.real, a.imag = a.imag, 3
+    same(abase, nbase)
+
+
+def test_a_part_written_after_a_lazy_read_keeps_the_old_value(device):
+    """A pending value that read x is computed before a write through x.real changes x."""
+    z = complex_values("complex128", shape=(100, 100))
+    a = ac.asarray(z, device=device, copy=True)  # not NumPy's memory: z stays the oracle
+    before = ac.abs(a) + 1  # large enough to stay pending (recorded, fused later)
+    assert before.is_pending
+    a.real[...] = 0
+    a.imag *= 2
+    np.testing.assert_allclose(ac.asnumpy(before), np.abs(z) + 1, rtol=1e-15)  # hypot's rounding
+    z.real[...] = 0
+    z.imag *= 2
+    same(a, z)
+
+
+@pytest.mark.parametrize("dtype", REAL)
+@pytest.mark.parametrize("view", VIEWS)
+def test_parts_of_a_real_array_as_numpys(dtype, view, device):
+    """x.real is x itself (a view); x.imag is new read-only zeros, laid out as NumPy's."""
+    x = np.arange(60).reshape(3, 4, 5).astype(dtype)
+    n, a = VIEWS[view](x.copy()), VIEWS[view](ac.asarray(x, device=device))
+    same(a.real, n.real)
+    same(a.imag, n.imag)
+    if n.size:
+        assert ac.shares_memory(a.real, a) and not ac.shares_memory(a.imag, a)
+    assert not a.imag.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        a.imag[...] = 1
+    with pytest.raises(TypeError, match="no imaginary part"):
+        a.imag = 1
+
+
+VIEW_CASES = [
+    ("int32", "float32", lambda a: a),
+    ("float32", "uint32", lambda a: a.T),
+    ("float64", "int8", lambda a: a),
+    ("uint8", "int64", lambda a: a[1:, :, ::-1][:, :, ::-1]),
+    ("complex64", "float32", lambda a: a[::2]),
+    ("float32", "complex64", lambda a: a),
+    ("int16", "uint16", lambda a: a[::-1, 1:]),
+    ("int64", "int32", lambda a: a[:, 1:]),
+]
+
+
+@pytest.mark.parametrize("src,dst,make", VIEW_CASES)
+def test_view_reads_the_memory_as_another_dtype(src, dst, make, device):
+    x = np.arange(-40, 120).astype(src).reshape(4, 5, 8)
+    n, a = make(x.copy()), make(ac.asarray(x, device=device))
+    v = a.view(dst)
+    same(v, n.view(dst))
+    assert ac.shares_memory(v, a)
+    v[...] = 0  # a write through the view is a write into x
+    n.view(dst)[...] = 0
+    same(a, n)
+    same(a.view(), n.view())
+
+
+def test_views_keep_bools_as_the_bytes_0_and_1(device):
+    """Kernels read bools as the bytes 0 and 1: other memory is not viewed as bool, and bool
+    memory viewed as numbers is read-only (a write of 255 would make a bool that adds as 255;
+    fuzz seed 343). NumPy allows both; reading is unchanged."""
+    b = ac.asarray([True, False, True], device=device)
+    same(b.view(ac.int8), np.array([1, 0, 1], np.int8))
+    with pytest.raises(ValueError, match="read-only"):
+        b.view(ac.uint8)[0] = 255
+    with pytest.raises(ValueError, match="bytes 0 and 1"):
+        ac.asarray([0, 2], dtype=ac.int8, device=device).view(ac.bool)
+    same(b.view(ac.bool), np.array([True, False, True]))
+
+
+def test_views_of_empty_arrays(device):
+    n = np.zeros((3, 0), np.int8)
+    same(ac.asarray(n, device=device).view(ac.int16), n.view(np.int16))
+    same(ac.asarray(n, device=device)[::2].view(ac.int16), n[::2].view(np.int16))
+    with pytest.raises(ValueError, match="multiple of 2"):  # (0, 3): 3 bytes a row, as NumPy
+        ac.asarray(n, device=device).T.view(ac.int16)
+
+
+@pytest.mark.parametrize("make,match", [
+    (lambda a: a[0, 0, 0], "0-d"),
+    (lambda a: a.T, "contiguous"),
+    (lambda a: a[..., :3], "multiple of 8"),
+    (lambda a: a[..., 1:3], "whole item"),
+])
+def test_view_refuses_layouts_it_cannot_describe(make, match, device):
+    """ValueError naming the layout: NumPy refuses the first three too; the last (a start between
+    float64 items) NumPy allows unaligned, accel's kernels read whole items only."""
+    a = make(ac.asarray(np.zeros((2, 3, 4), np.float32), device=device))
+    with pytest.raises(ValueError, match=match):
+        a.view(ac.float64)
+
+
+@pytest.mark.parametrize("view", [v for v in VIEWS if v != "0-d"])  # NumPy's: a scalar
+def test_flags_as_numpys(view, device):
+    x = np.arange(60.0).reshape(3, 4, 5)
+    n, a = VIEWS[view](x.copy()), VIEWS[view](ac.asarray(x, device=device))
+    for key in ("C_CONTIGUOUS", "F_CONTIGUOUS", "WRITEABLE", "ALIGNED", "FNC", "FORC"):
+        assert a.flags[key] == n.flags[key], key
+    assert a.flags.c_contiguous == n.flags.c_contiguous
+    assert a.flags.f_contiguous == n.flags.f_contiguous
+    b = ac.broadcast_to(a, (2,) + a.shape)
+    assert not b.flags.writeable and not np.broadcast_to(n, (2,) + n.shape).flags.writeable
+    with pytest.raises(KeyError, match="unknown flag"):
+        a.flags["OWNDATA?"]
+
+
+@pytest.mark.parametrize("view", [v for v in VIEWS if v != "0-d"])
+def test_flat_reads_and_writes_in_c_order(view, device):
+    x = np.arange(60.0).reshape(3, 4, 5)
+    nbase, abase = x.copy(), ac.asarray(x, device=device)
+    n, a = VIEWS[view](nbase), VIEWS[view](abase)
+    assert len(a.flat) == len(n.flat)
+    same(ac.asarray(np.asarray(a.flat)), np.asarray(n.flat))
+    same(a.flat[1::3], n.flat[1::3])
+    if n.size == 0:
+        return
+    got = a.flat[2:5]
+    got[...] = -1  # a copy, as NumPy's: x is not written
+    same(abase, nbase)
+    a.flat[[0, 2, 3]] = ac.asarray([100.0, 200.0])  # repeated when shorter, as NumPy's
+    n.flat[[0, 2, 3]] = [100.0, 200.0]
+    a.flat[n.size - 1] = -5
+    n.flat[n.size - 1] = -5
+    a.flat[::7] = 0
+    n.flat[::7] = 0
+    same(abase, nbase)
+    mask = ac.asarray(np.asarray(n.flat) > 30, device=device)
+    a.flat[mask] = 9
+    n.flat[np.asarray(n.flat) > 30] = 9
+    same(abase, nbase)
+    assert [float(v) for v in a.flat][:4] == [float(v) for v in n.flat][:4]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float16", "float32", "complex128"])
+@pytest.mark.parametrize("view", VIEWS)
+def test_tolist_and_tobytes_as_numpys(dtype, view, device):
+    x = (np.arange(60) - 20).reshape(3, 4, 5).astype(dtype)
+    n, a = VIEWS[view](x), VIEWS[view](ac.asarray(x, device=device))
+    got, want = a.tolist(), n.tolist()
+    assert got == want and type(got) is type(want)
+    if n.size:
+        assert type(a.reshape(-1).tolist()[0]) is type(n.reshape(-1).tolist()[0])
+    assert a.tobytes() == n.tobytes()
+    assert a.tobytes("F") == n.tobytes("F")
+
+
+@pytest.mark.parametrize("dtype,value", [("int32", 2.7), ("uint8", 255), ("float32", -0.0),
+                                         ("float16", 1e5), ("complex64", 1 - 2j), ("bool", 3)])
+def test_fill_as_numpys(dtype, value, device):
+    n = np.zeros((3, 4), dtype)[:, ::2]
+    a = ac.zeros((3, 4), dtype=dtype, device=device)[:, ::2]
+    with np.errstate(over="ignore"):
+        n.fill(value)
+    a.fill(value)
+    same(a, n)
+    with pytest.raises(OverflowError, match="out of bounds"):
+        ac.zeros(3, dtype=ac.uint8, device=device).fill(-1)
+
+
+def test_forwarding_methods_match_numpys_functions(device):
+    rng = np.random.default_rng(3)
+    m = rng.standard_normal((5, 6))
+    z = complex_values("complex128", shape=(4, 5))
+    n, a = m, ac.asarray(m, device=device)
+    same(a.clip(-0.5, 0.5), n.clip(-0.5, 0.5))
+    same(a.clip(max=0.1), n.clip(max=0.1))
+    same(a.T.round(2), n.T.round(2))
+    same(ac.asarray(z, device=device).round(1), z.round(1))
+    same(ac.asarray(z, device=device).conj(), z.conj())
+    same(ac.asarray(z, device=device).conjugate(), z.conjugate())
+    assert a.conj() is a and a.conjugate() is a  # NumPy's method returns a real x itself
+    for lo, hi in ((-1, 1), (-1 + 1j, 1 - 2j), (None, 0)):  # lexicographic, as NumPy's
+        same(ac.asarray(z, device=device).clip(lo, hi), z.clip(lo, hi))
+    np.testing.assert_allclose(ac.asnumpy(a.dot(a.T)), n.dot(n.T), rtol=1e-12)
+    same(a.diagonal(1), n.diagonal(1).copy())
+    np.testing.assert_allclose(ac.asnumpy(a.trace(-1)), n.trace(-1), rtol=1e-12)
+    idx = np.array([[0, 1, 2], [2, 1, 0]])
+    same(ac.asarray(idx, device=device).choose([ac.asarray(c, device=device) for c in m[:3, :3]]),
+         idx.choose(list(m[:3, :3])))
+    out = ac.empty((5, 6), device=device)
+    assert a.clip(0, 1, out) is out and a.round(1, out) is out
+
+
+def test_partition_methods(device):
+    rng = np.random.default_rng(4)
+    m = rng.integers(-50, 50, (6, 9))
+    a = ac.asarray(m, device=device)
+    p = a.argpartition(4, axis=1)
+    part = np.take_along_axis(m, ac.asnumpy(p), axis=1)
+    assert (part[:, 4] == np.sort(m, axis=1)[:, 4]).all()
+    assert (part[:, :4] <= part[:, 4:5]).all() and (part[:, 5:] >= part[:, 4:5]).all()
+    b = a.copy()
+    assert b.partition(2, axis=0) is None  # in place, as NumPy's method
+    got = ac.asnumpy(b)
+    assert (got[2] == np.sort(m, axis=0)[2]).all() and (got[:2] <= got[2]).all()
+    assert (np.sort(got, axis=0) == np.sort(m, axis=0)).all()
+
+
+def test_contains_and_divmod(device):
+    m = np.array([[1.0, -2.5, np.nan], [4.0, 0.0, -0.0]])
+    a = ac.asarray(m, device=device)
+    for v in (4, -2.5, 0, 7, np.nan, 4.0 + 0j):
+        assert (v in a) == (v in m), v
+    for row in ([1.0, 2.0, 3.0], [7.0, 7.0, 7.0]):  # compared broadcast, any element equal
+        assert (ac.asarray(row, device=device) in a) == (np.array(row) in m)
+    q, r = divmod(a, 1.5)
+    nq, nr = divmod(m, 1.5)
+    same(q, nq)
+    same(r, nr)
+    q, r = divmod(7, ac.asarray([2, -3, 4], device=device))
+    nq, nr = divmod(7, np.array([2, -3, 4]))
+    same(q, nq)
+    same(r, nr)
+
+
+def test_pickling_round_trips(tmp_path, device):
+    m = complex_values("complex64", shape=(3, 4))
+    a = ac.asarray(m, device=device).T
+    same(pickle.loads(a.dumps()).to_device("cpu"), m.T.copy())
+    a.dump(tmp_path / "a.pkl")
+    with open(tmp_path / "a.pkl", "rb") as f:
+        same(pickle.load(f).to_device("cpu"), m.T.copy())
+
+
+def test_nan_to_num_and_round_keep_the_signs_of_complex_zeros(device):
+    """Each part replaced or rounded in its own view, as NumPy: no -0.0 turned into 0.0."""
+    z = complex_values("complex128", shape=(6, 7), seed=5)
+    a = ac.asarray(z, device=device)
+    same(ac.nan_to_num(a), np.nan_to_num(z))
+    same(ac.nan_to_num(a, nan=-1.0, posinf=2.0), np.nan_to_num(z, nan=-1.0, posinf=2.0))
+    for d in (-1, 1, 3):
+        same(ac.round(a, d), np.round(z, d))
+        same(ac.round(a.T, d), np.round(z.T, d))
+    b = a.copy()
+    assert ac.nan_to_num(b, copy=False) is b
+    same(b, np.nan_to_num(z))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "uint64"])
+@pytest.mark.parametrize("lo,hi", [(-300, 50), (-3, 70000), (5, 2**64 - 1), (-3, None),
+                                   (None, 2**70), (1000, 2000)])
+def test_clip_drops_python_int_bounds_beyond_the_dtype_as_numpy(dtype, lo, hi, device):
+    """NumPy's clip drops a Python int bound beyond the dtype's range (it limits nothing); one
+    inside the range on the wrong side still raises NEP 50's OverflowError, in both."""
+    n = np.array([1, 2, 100], dtype=dtype)
+    a = ac.asarray(n, device=device)
+    try:
+        want = np.clip(n, lo, hi)
+    except OverflowError:
+        with pytest.raises(OverflowError, match="out of bounds"):
+            a.clip(lo, hi)
+        return
+    same(a.clip(lo, hi), want)
+    same(ac.clip(a, lo, hi), want)
