@@ -203,7 +203,7 @@ Array getitem(const Array& x, std::span<const Index> indices) {
 
 void setitem(const Array& x, std::span<const Index> indices, const Array& value) {
   check_writable(x, "setitem");
-  check_weak_fits(value, x.dtype(), "setitem");
+  check_weak_store(value, x.dtype(), "setitem");
   IndexPlan plan = plan_index(x, indices, "setitem");
   if (plan.advanced.empty()) return assign(plan.view, value, "setitem");
   detail::broadcast_indices(plan.advanced, plan.view, "setitem");

@@ -1,6 +1,8 @@
 #include "accel/ops/promotion.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
@@ -129,6 +131,29 @@ void check_weak_fits(const Array& weak, Dtype target, const char* op) {
                                                  : std::to_string(w.item<int64_t>());
   throw OverflowError(std::string("[") + op + "] Python integer " + value +
                       " out of bounds for " + dtype_name(target));
+}
+
+void check_weak_store(const Array& value, Dtype target, const char* op) {
+  if (!value.weak() || target == Dtype::bool_) return;  // anything stores into bool as its truth
+  check_weak_fits(value, target, op);
+  const Array& w = value.host_constant() ? *value.host_constant() : value;
+  const std::string tag = std::string("[") + op + "] ";
+  if (is_complex(w.dtype()) && !is_complex(target))
+    throw DTypeError(tag + "cannot store a Python complex into a " + dtype_name(target) +
+                    " array (NumPy's rule: the imaginary part is not dropped)");
+  if (!is_floating(w.dtype()) || !is_integer(target)) return;
+  const double v = w.item<double>();
+  if (std::isnan(v)) throw ValueError(tag + "cannot convert float NaN to integer");
+  if (std::isinf(v)) throw OverflowError(tag + "cannot convert float infinity to integer");
+  const double t = std::trunc(v);  // int(v), as NumPy converts it
+  if (t < -0x1p63 || t >= 0x1p64) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    throw OverflowError(tag + "Python float " + text + " is out of bounds for " +
+                        dtype_name(target));
+  }
+  check_weak_fits(t < 0 ? Array::scalar(static_cast<int64_t>(t), true)
+                        : Array::scalar(static_cast<uint64_t>(t), true), target, op);
 }
 
 bool can_cast(Dtype from, Dtype to, Casting casting) {

@@ -18,6 +18,11 @@ Dtype float_math_type(std::span<const Array> arrays);
 int weak_int_side(const Array& weak_scalar, Dtype target);
 // Throws OverflowError when a weak integer does not fit `target` (NumPy 2 behaviour).
 void check_weak_fits(const Array& weak_scalar, Dtype target, const char* op);
+// NumPy's rules for storing a Python number into an array of `target` (x[i] = v, x.fill(v)):
+// check_weak_fits, and a float stored into integers as int(v) is (NaN: ValueError, infinity
+// or a value beyond the dtype: OverflowError), a complex into integers or floats: TypeError
+// (its imaginary part is never dropped silently). Other values (arrays, NumPy scalars) cast.
+void check_weak_store(const Array& value, Dtype target, const char* op);
 
 // NumPy's casting= rules: no/equiv (the same dtype), safe (every value fits), same_kind (the
 // kind stays or rises: float64 -> float32, int -> float, uint -> int, not int -> uint; see

@@ -181,6 +181,29 @@ IndexEntries::IndexEntries(nb::handle key, Device device) {
     out[i] = to_index(PyTuple_GET_ITEM(key.ptr(), static_cast<Py_ssize_t>(i)), device);
 }
 
+// The value of x[key] = value: to_operand's, except a Python int beyond int64 and uint64 stored
+// into a float, complex or bool array, which NumPy takes as float(value) (inf past float16's
+// range) or its truth; into integers it stays to_operand's OverflowError, as NumPy's.
+Array setitem_value(nb::handle value, const Array& x) {
+  if (PyLong_CheckExact(value.ptr()) && !is_integer(x.dtype())) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    bool huge = overflow < 0;
+    if (overflow > 0) {  // fits uint64 below 2**64
+      PyLong_AsUnsignedLongLong(value.ptr());
+      huge = PyErr_Occurred() != nullptr;
+      PyErr_Clear();
+    }
+    if (huge) {
+      if (x.dtype() == Dtype::bool_) return Array::scalar(true, true, x.device());
+      const double v = PyLong_AsDouble(value.ptr());  // OverflowError past float64's range
+      if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+      return Array::scalar(v, true, x.device());
+    }
+  }
+  return to_operand(value, x.device());
+}
+
 void init_indexing(nb::module_& m) {
   using namespace nb::literals;
   nb::handle cls = nb::type<Array>();
@@ -189,7 +212,7 @@ void init_indexing(nb::module_& m) {
       nb::scope(cls), nb::name("__getitem__"), nb::is_method(), nb::arg("key").none());
   nb::cpp_function_def(
       [](const Array& self, nb::handle key, nb::handle value) {
-        setitem(self, IndexEntries(key, self.device()), to_operand(value, self.device()));
+        setitem(self, IndexEntries(key, self.device()), setitem_value(value, self));
       },
       nb::scope(cls), nb::name("__setitem__"), nb::is_method(), nb::arg("key").none(),
       nb::arg("value").none());

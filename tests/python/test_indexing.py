@@ -380,6 +380,34 @@ def test_setitem_python_int_out_of_range_raises_overflow_error():
         x[[0]] = -1
 
 
+PYTHON_VALUES = [float("nan"), float("inf"), -float("inf"), 1e30, 300.0, -1.5, 2.7, -0.5,
+                 1 + 2j, 2 + 0j, 2**70, -2**70, 2**64 - 1, 2**64, -2**63 - 1, 2**2000, True]
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int64", "uint8", "uint64", "float16", "float32",
+                                   "float64", "bool", "complex64"])
+@pytest.mark.parametrize("key", [0, slice(None), Ellipsis, [0, 1]])
+def test_setitem_stores_python_numbers_as_numpy(dtype, key, device):
+    """A Python number stored into an array follows NumPy's rules: a float into integers as
+    int(v) (NaN: ValueError, infinities and values beyond the dtype: OverflowError), a complex
+    into integers or floats is a TypeError, a huge int into floats is float(v) and into bools
+    its truth. Every key form, fill() too."""
+    for v in PYTHON_VALUES:
+        n = np.zeros(3, dtype)
+        a = ac.zeros(3, dtype=dtype, device=device)
+        try:
+            with np.errstate(over="ignore"):
+                n[key] = v
+        except (ValueError, OverflowError, TypeError) as e:
+            with pytest.raises(type(e)):
+                a[key] = v
+            with pytest.raises(type(e)):
+                a.fill(v)
+            continue
+        a[key] = v
+        np.testing.assert_array_equal(ac.asnumpy(a), n, err_msg=repr(v))
+
+
 def test_large_gather_scatter_and_nonzero_use_threads_correctly():
     rng = np.random.default_rng(5)
     n = rng.normal(size=(300, 700))
