@@ -3,6 +3,9 @@
 // Expected values are computed by direct loops over the C-order host data.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <complex>
+
 #include <accel/accel.h>
 #include <accel/backend/cpu/cpu.h>
 
@@ -172,6 +175,16 @@ TEST(Indexing, SetitemCastsToTheTargetDtype) {
   EXPECT_EQ(x.to_vector<int32_t>(), (std::vector<int32_t>{0, 2, -3}));
   Array u8 = Array::from_vector<uint8_t>({0, 0}, {2});
   EXPECT_THROW(setitem(u8, {0}, Array::scalar(int64_t{300}, true)), OverflowError);
+  // Python floats store into integers as int(v) does; Python complex numbers only into complex
+  // or bool arrays (NumPy's rules). A strong (array) value casts unsafely, as before.
+  EXPECT_THROW(setitem(x, {0}, Array::scalar(std::nan(""), true)), ValueError);
+  EXPECT_THROW(setitem(x, {0}, Array::scalar(HUGE_VAL, true)), OverflowError);
+  EXPECT_THROW(setitem(u8, {0}, Array::scalar(-1.5, true)), OverflowError);
+  EXPECT_THROW(setitem(u8, {0}, Array::scalar(255.5 + 1, true)), OverflowError);
+  EXPECT_THROW(setitem(x, {0}, Array::scalar(std::complex<double>(1, 2), true)), DTypeError);
+  setitem(u8, {0}, Array::scalar(255.9, true));
+  setitem(u8, {1}, Array::scalar(-0.5, true));
+  EXPECT_EQ(u8.to_vector<uint8_t>(), (std::vector<uint8_t>{255, 0}));
 }
 
 TEST(Indexing, ShiftedSelfAssignmentReadsOldValues) {
