@@ -54,6 +54,19 @@ Array cast_operand(const Array& x, Dtype dtype) {
 // C order, as ndarray.copy(): the linear algebra and FFT paths take copies as C-ordered buffers.
 Array copy(const Array& x) { return converted(x, x.dtype(), {}); }
 
+Array astype(const Array& x, Dtype dtype, bool copy_always, Order order) {
+  order = resolve_order(order, &x);
+  if (!copy_always && x.dtype() == dtype) {
+    x.eval();
+    const bool fits = order == Order::K || (order == Order::C && x.is_contiguous()) ||
+                      (order == Order::F && x.is_f_contiguous());
+    if (fits) return x;
+  }
+  return converted(x, dtype, order_layout(x.shape(), order, &x));
+}
+
+Array copy(const Array& x, Order order) { return astype(x, x.dtype(), true, order); }
+
 Array ascontiguousarray(const Array& x) {
   x.eval();
   return x.is_contiguous() ? x : copy(x).eval();

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "accel/core/array.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -17,6 +18,11 @@ Array astype(const Array& x, Dtype dtype, bool copy = true);
 Array cast_operand(const Array& x, Dtype dtype);
 // A new C-contiguous array with the same values.
 Array copy(const Array& x);
+// `x` as `dtype` in a new array laid out in `order` (NumPy's astype(order=), copy(order=)):
+// K as x (astype's and np.copy's default), C, F, or A (F where x is Fortran- and not
+// C-contiguous). With copy=false, x itself where the dtype is x's and x's layout fits the order.
+Array astype(const Array& x, Dtype dtype, bool copy, Order order);
+Array copy(const Array& x, Order order);
 // `x` itself if C-contiguous (and computed), else a contiguous copy.
 Array ascontiguousarray(const Array& x);
 // Explicit transfer between devices (the only way data moves between them).

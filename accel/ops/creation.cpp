@@ -166,63 +166,73 @@ Array linspace_impl(T start, T stop, int64_t num, bool endpoint, std::optional<D
 
 }  // namespace
 
-Array empty(const Shape& shape, Dtype dtype, Device device) {
-  check_shape(shape, "empty");
-  return Array::empty(shape, dtype, device);
-}
-
-Array zeros(const Shape& shape, Dtype dtype, Device device) {
-  return filled(shape, dtype, device, HostValue{}, "zeros");
-}
-
-Array ones(const Shape& shape, Dtype dtype, Device device) {
-  return filled(shape, dtype, device, one_of(dtype), "ones");
-}
-
-Array full(const Shape& shape, const Array& fill_value, std::optional<Dtype> dtype, Device device) {
-  // A weak scalar already carries its kind's default dtype (bool, int64, float64, complex128).
-  const Dtype dt = dtype.value_or(fill_value.dtype());
-  if (fill_value.weak() && is_integer(fill_value.dtype()))
-    check_integer_fits(exact_integer(fill_value), dt, "full");
-  if (fill_value.ndim() == 0) return filled(shape, dt, device, host_value(fill_value, dt), "full");
-  check_shape(shape, "full");
-  Array out = Array::empty(shape, dt, device);
-  assign(out, fill_value, "full");
-  return out;
-}
-
 namespace {
 
-// The *_like functions lay their result out as x is (NumPy's order='K': np.zeros_like(m.T) is
-// stored as m.T; result_layout.h). `out` is new, dense and C-ordered; re-striding it keeps its
-// values where every element holds the same one (a fill) or none yet (empty).
-Array laid_out_like(Array out, const Array& x) {
-  Strides layout = like_layout(x);
+// A dense new array re-described with `layout` (dense strides of its shape; empty: C order):
+// its values stay where every element holds the same one (a fill) or none yet (empty).
+Array restrided(Array out, Strides layout) {
   if (!layout.empty()) out.impl()->strides = std::move(layout);
   return out;
 }
 
 }  // namespace
 
-Array empty_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device) {
-  return laid_out_like(empty(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())), x);
+Array empty(const Shape& shape, Dtype dtype, Device device, Order order) {
+  check_shape(shape, "empty");
+  return Array::empty(shape, dtype, device, order_layout(shape, order));
 }
 
-Array zeros_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device) {
-  return laid_out_like(zeros(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())), x);
+Array zeros(const Shape& shape, Dtype dtype, Device device, Order order) {
+  return restrided(filled(shape, dtype, device, HostValue{}, "zeros"), order_layout(shape, order));
 }
 
-Array ones_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device) {
-  return laid_out_like(ones(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())), x);
+Array ones(const Shape& shape, Dtype dtype, Device device, Order order) {
+  return restrided(filled(shape, dtype, device, one_of(dtype), "ones"), order_layout(shape, order));
+}
+
+Array full(const Shape& shape, const Array& fill_value, std::optional<Dtype> dtype, Device device,
+           Order order) {
+  // A weak scalar already carries its kind's default dtype (bool, int64, float64, complex128).
+  const Dtype dt = dtype.value_or(fill_value.dtype());
+  if (fill_value.weak() && is_integer(fill_value.dtype()))
+    check_integer_fits(exact_integer(fill_value), dt, "full");
+  if (fill_value.ndim() == 0)
+    return restrided(filled(shape, dt, device, host_value(fill_value, dt), "full"),
+                     order_layout(shape, order));
+  check_shape(shape, "full");
+  Array out = Array::empty(shape, dt, device, order_layout(shape, order));
+  assign(out, fill_value, "full");
+  return out;
+}
+
+// The *_like functions lay their result out as x is by default (NumPy's order='K':
+// np.zeros_like(m.T) is stored as m.T; result_layout.h).
+Array empty_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device,
+                 Order order) {
+  return restrided(empty(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())),
+                   order_layout(x.shape(), order, &x));
+}
+
+Array zeros_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device,
+                 Order order) {
+  return restrided(zeros(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())),
+                   order_layout(x.shape(), order, &x));
+}
+
+Array ones_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device,
+                Order order) {
+  return restrided(ones(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())),
+                   order_layout(x.shape(), order, &x));
 }
 
 Array full_like(const Array& x, const Array& fill_value, std::optional<Dtype> dtype,
-                std::optional<Device> device) {
+                std::optional<Device> device, Order order) {
   const Dtype dt = dtype.value_or(x.dtype());
   const Device dev = device.value_or(x.device());
-  if (fill_value.ndim() == 0) return laid_out_like(full(x.shape(), fill_value, dt, dev), x);
+  if (fill_value.ndim() == 0)
+    return restrided(full(x.shape(), fill_value, dt, dev), order_layout(x.shape(), order, &x));
   // An array fill (NumPy broadcasts it) is written into memory laid out already.
-  Array out = empty_like(x, dt, dev);
+  Array out = empty_like(x, dt, dev, order);
   assign(out, fill_value, "full_like");
   return out;
 }

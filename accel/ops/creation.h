@@ -9,32 +9,38 @@
 
 #include "accel/core/array.h"
 #include "accel/ops/operators.h"
+#include "accel/ops/result_layout.h"
 
 namespace accel {
 
-Array empty(const Shape& shape, Dtype dtype = default_float, Device device = default_device());
-Array zeros(const Shape& shape, Dtype dtype = default_float, Device device = default_device());
-Array ones(const Shape& shape, Dtype dtype = default_float, Device device = default_device());
+// New arrays, C-ordered or in `order` (Order::F: column-major, NumPy's order='F').
+Array empty(const Shape& shape, Dtype dtype = default_float, Device device = default_device(),
+            Order order = Order::C);
+Array zeros(const Shape& shape, Dtype dtype = default_float, Device device = default_device(),
+            Order order = Order::C);
+Array ones(const Shape& shape, Dtype dtype = default_float, Device device = default_device(),
+           Order order = Order::C);
 // Every element = fill_value, broadcast to `shape` (NumPy allows an array here). Without a
 // dtype, a weak (Python) scalar gives the default dtype of its kind (bool, int64, float64,
 // complex128) and an array keeps its own.
 Array full(const Shape& shape, const Array& fill_value, std::optional<Dtype> dtype = std::nullopt,
-           Device device = default_device());
+           Device device = default_device(), Order order = Order::C);
 template <Number T>
 Array full(const Shape& shape, T fill_value, std::optional<Dtype> dtype = std::nullopt,
-           Device device = default_device()) {
-  return full(shape, weak_scalar(fill_value, Device::cpu()), dtype, device);
+           Device device = default_device(), Order order = Order::C) {
+  return full(shape, weak_scalar(fill_value, Device::cpu()), dtype, device, order);
 }
 
-// x's shape, and x's dtype and device unless given.
+// x's shape, and x's dtype and device unless given; laid out as x (Order::K, NumPy's default)
+// or in `order` (A: Fortran where x is Fortran- and not C-contiguous).
 Array empty_like(const Array& x, std::optional<Dtype> dtype = std::nullopt,
-                 std::optional<Device> device = std::nullopt);
+                 std::optional<Device> device = std::nullopt, Order order = Order::K);
 Array zeros_like(const Array& x, std::optional<Dtype> dtype = std::nullopt,
-                 std::optional<Device> device = std::nullopt);
+                 std::optional<Device> device = std::nullopt, Order order = Order::K);
 Array ones_like(const Array& x, std::optional<Dtype> dtype = std::nullopt,
-                std::optional<Device> device = std::nullopt);
+                std::optional<Device> device = std::nullopt, Order order = Order::K);
 Array full_like(const Array& x, const Array& fill_value, std::optional<Dtype> dtype = std::nullopt,
-                std::optional<Device> device = std::nullopt);
+                std::optional<Device> device = std::nullopt, Order order = Order::K);
 
 // NumPy's arange: length ceil((stop - start) / step), values start + i * step computed the way
 // NumPy does (in the result dtype, from its first two elements). start/stop/step are 0-d

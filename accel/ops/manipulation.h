@@ -10,6 +10,7 @@
 
 #include "accel/core/array.h"
 #include "accel/ops/promotion.h"
+#include "accel/ops/result_layout.h"
 
 namespace accel {
 
@@ -18,10 +19,16 @@ using Axes = std::vector<int64_t>;
 // `x` with `shape` (one entry may be -1: inferred). copy: nullopt = a view when the strides
 // allow one, else a copy; true = always a copy; false = a view or ValueError.
 Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy = std::nullopt);
+// The same with NumPy's order=: F reads and places elements first axis fastest, A is F for a
+// Fortran- and not C-contiguous x; K raises ValueError, as NumPy's.
+Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy, Order order);
 // C-order flattening: a view of contiguous x, else a copy (NumPy ravel).
 Array ravel(const Array& x);
-// C-order flattening, always a new array (NumPy ndarray.flatten).
+// Flattening in `order`: F first axis fastest, A as x is laid out (F or C), K in memory order.
+Array ravel(const Array& x, Order order);
+// C-order flattening, always a new array (NumPy ndarray.flatten); `order` as ravel's.
 Array flatten(const Array& x);
+Array flatten(const Array& x, Order order);
 
 // Axes reordered: result axis i is x's axis axes[i] (a permutation of x's axes).
 Array permute_dims(const Array& x, const Axes& axes);

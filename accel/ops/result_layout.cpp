@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
+
+#include "accel/runtime/errors.h"
 
 #include "accel/backend/common/coalesce.h"
 
@@ -80,6 +83,55 @@ Strides like_layout(const Array& prototype) {
     step *= std::max<int64_t>(prototype.shape()[order[i]], 1);
   }
   return strides;
+}
+
+Order order_from_name(std::string_view name, const char* op) {
+  if (name.size() == 1) {
+    switch (name[0]) {
+      case 'C': case 'c': return Order::C;
+      case 'F': case 'f': return Order::F;
+      case 'A': case 'a': return Order::A;
+      case 'K': case 'k': return Order::K;
+      default: break;
+    }
+  }
+  throw ValueError(std::string("[") + op + "] order must be one of 'C', 'F', 'A' or 'K'; got '" +
+                   std::string(name) + "'");
+}
+
+namespace {
+
+bool fortran_only(const Array& x) {
+  return x.ndim() >= 2 && x.size() > 0 && x.is_f_contiguous() && !x.is_contiguous();
+}
+
+Strides fortran_strides(const Shape& shape) {
+  Strides strides(shape.size());
+  int64_t step = 1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    strides[d] = step;
+    step *= std::max<int64_t>(shape[d], 1);
+  }
+  return strides;
+}
+
+}  // namespace
+
+Order resolve_order(Order order, const Array* prototype) {
+  if (order == Order::A) return prototype && fortran_only(*prototype) ? Order::F : Order::C;
+  return order;
+}
+
+Strides order_layout(const Shape& shape, Order order, const Array* prototype) {
+  switch (order) {
+    case Order::C: return {};
+    case Order::F: return shape.size() >= 2 ? fortran_strides(shape) : Strides{};
+    case Order::A: return order_layout(shape, resolve_order(order, prototype), prototype);
+    case Order::K:
+      if (prototype && prototype->shape() == shape) return like_layout(*prototype);
+      return {};
+  }
+  return {};
 }
 
 }  // namespace accel

@@ -4,6 +4,7 @@
 // input costs a transposition.
 #pragma once
 #include <span>
+#include <string_view>
 
 #include "accel/core/array.h"
 
@@ -22,5 +23,17 @@ Strides kept_layout(const Shape& shape, std::span<const Array> inputs);
 // differs from kept_layout's where axes broadcast: a row broadcast to (3, 4) is copied
 // Fortran-ordered, while the sum of it and 1 is C-ordered. Empty Strides for C order.
 Strides like_layout(const Array& prototype);
+
+// NumPy's order= of a new array or a copy: C (row-major), F (column-major), A (F where the
+// prototype is Fortran- and not C-contiguous, else C), K (the prototype's axis order,
+// like_layout). Without a prototype A and K are C.
+enum class Order : unsigned char { C, F, A, K };
+// "C", "F", "A", "K" (either case, as NumPy); ValueError naming `op` otherwise.
+Order order_from_name(std::string_view name, const char* op);
+// A resolved against `prototype` to C or F; the others as they are.
+Order resolve_order(Order order, const Array* prototype);
+// The dense strides (in elements) of a new array of `shape` in `order` after `prototype`
+// (A and K read it; K needs the prototype's shape): empty Strides for C order.
+Strides order_layout(const Shape& shape, Order order, const Array* prototype = nullptr);
 
 }  // namespace accel

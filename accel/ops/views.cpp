@@ -7,6 +7,7 @@
 #include "accel/ops/copy.h"
 #include "accel/ops/creation.h"
 #include "accel/ops/manipulation.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -98,13 +99,57 @@ Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy_mode)
   return reshape(ascontiguousarray(x), target, false);
 }
 
+Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy_mode, Order order) {
+  order = resolve_order(order, &x);
+  if (order == Order::K)
+    throw ValueError("[reshape] order 'K' is not permitted for reshaping (NumPy's rule)");
+  if (order == Order::C) return reshape(x, shape, copy_mode);
+  // Fortran order reads and writes the first axis fastest: x.T reshaped C-wise to the reversed
+  // shape, transposed back (a view where the strides allow one, as NumPy's).
+  Shape target = resolve_shape(shape, x.size());
+  Shape reversed(target.rbegin(), target.rend());
+  return transpose(reshape(transpose(x), reversed, copy_mode));
+}
+
 Array ravel(const Array& x) {
   // NumPy's ravel is always C-contiguous: a strided 1-d input is copied, not re-viewed.
   x.eval();
   return reshape(x, {-1}, x.is_contiguous() ? std::optional<bool>() : std::optional<bool>(true));
 }
 
+namespace {
+
+// x's axes in memory order (NumPy's ravel order 'K'): permuted from the largest step to the
+// smallest (like_layout's order); an axis of negative stride is still read first to last, as
+// NumPy's ("except for reversing the data when strides are negative").
+Array in_memory_order(const Array& x) {
+  x.eval();
+  Strides layout = like_layout(x);
+  if (layout.empty()) return x;
+  Axes axes(static_cast<size_t>(x.ndim()));
+  for (int d = 0; d < x.ndim(); ++d) axes[d] = d;
+  std::stable_sort(axes.begin(), axes.end(),
+                   [&](int64_t a, int64_t b) { return layout[a] > layout[b]; });
+  return permute_dims(x, axes);
+}
+
+}  // namespace
+
+Array ravel(const Array& x, Order order) {
+  order = resolve_order(order, &x);
+  if (order == Order::F) return ravel(transpose(x));
+  if (order == Order::K) return ravel(in_memory_order(x));
+  return ravel(x);
+}
+
 Array flatten(const Array& x) { return reshape(x, {-1}, true); }
+
+Array flatten(const Array& x, Order order) {
+  order = resolve_order(order, &x);
+  if (order == Order::F) return flatten(transpose(x));
+  if (order == Order::K) return flatten(in_memory_order(x));
+  return flatten(x);
+}
 
 Array permute_dims(const Array& x, const Axes& axes) {
   const int nd = x.ndim();

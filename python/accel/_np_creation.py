@@ -42,16 +42,21 @@ def _set_along(a, axis, key, value):
 def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndmax=0, like=None,
           device=None):
     """NumPy's array: a copy by default; copy=None copies only where needed and copy=False
-    never copies (ValueError where it would have to). ndmin prepends axes of length 1. accel
-    arrays are C-ordered, so order='F' raises; accel has no subclasses, so subok changes
-    nothing; ndmax can only be 0 or at least the dimensions of the result (NumPy makes an
-    object array below that, which accel does not have). like= (an accel array) or device=
-    places the result."""
-    if order not in ("K", "A", "C", None):
-        raise ValueError(f"[array] accel arrays are C-ordered; order={order!r} is not supported")
+    never copies (ValueError where it would have to). ndmin prepends axes of length 1. order
+    lays a copy out as NumPy's: 'K' keeps the input's axis order, 'A' keeps a Fortran-ordered
+    input so, 'C' and 'F' make the result C- or Fortran-contiguous. accel has no subclasses,
+    so subok changes nothing; ndmax can only be 0 or at least the dimensions of the result
+    (NumPy makes an object array below that, which accel does not have). like= (an accel
+    array) or device= places the result."""
     device = _like_device(like, device)
-    x = _core.asarray(object, dtype=dtype, copy=None if copy is None else bool(copy),
-                      device=device)
+    if copy and isinstance(object, _core.ndarray):
+        # One copy, made in the order asked for (NumPy's K, the default, keeps the axis order).
+        x = object.astype(object.dtype if dtype is None else dtype, order=order or "K")
+        if device is not None:
+            x = x.to_device(device)  # the same device: x itself
+    else:
+        x = _core.asarray(object, dtype=dtype, copy=None if copy is None else bool(copy),
+                          device=device, order=order)
     if ndmax and not isinstance(object, (_core.ndarray, _np.ndarray)) and x.ndim > ndmax:
         raise ValueError(f"[array] ndmax={ndmax} below the {x.ndim} dimensions of the input "
                          "needs an object array, which accel does not have")

@@ -16,7 +16,6 @@ from . import _core
 from ._common import as_array as _arr, axis_index as _axis_index
 from ._array_api import _bfloat16_text, _host, _printable
 from ._np_creation import _like_device, array as _array, indices as _indices
-from ._numpy_functions import c_contiguous as _c_contiguous
 from ._numpy_protocols import _numpy_dtype_of
 
 __all__ = ["rollaxis", "fromfunction", "fromiter", "frombuffer", "require", "isfortran",
@@ -48,33 +47,10 @@ def rollaxis(a, axis, start=0):
     return _core.permute_dims(x, tuple(axes))
 
 
-def _f_contiguous(x):
-    """NumPy's flags.f_contiguous from shape and strides (axes of length 1 take any stride)."""
-    if x.size == 0:
-        return True
-    expected = x.itemsize
-    for d, st in zip(x.shape, x.strides):
-        if d != 1 and st != expected:
-            return False
-        expected *= d
-    return True
-
-
 def isfortran(a):
     """Whether a is Fortran-contiguous and not C-contiguous (NumPy's flags.fnc): a transposed
     view of a C-ordered array is; 1-d and empty arrays, contiguous both ways, are not."""
-    x = _arr(a)
-    return _f_contiguous(x) and not _c_contiguous(x)
-
-
-def _writeable(x):
-    # Writing nothing checks the destination as a real write does, and changes no element.
-    view = x[None] if x.ndim == 0 else x
-    try:
-        view[:0] = 0
-    except ValueError:
-        return False
-    return True
+    return _arr(a).flags.fnc
 
 
 def _as_required(a, dtype, device):
@@ -99,8 +75,7 @@ def require(a, dtype=None, requirements=None, *, like=None):
     """a as an accel array of dtype meeting requirements (NumPy's names: 'C'/'C_CONTIGUOUS',
     'A'/'ALIGNED', 'W'/'WRITEABLE', 'O'/'OWNDATA', 'E'/'ENSUREARRAY'), copied only where a
     requirement is not met. accel arrays are always aligned and have no subclasses, so 'A' and
-    'E' hold already. 'F' raises ValueError: accel makes C-ordered arrays (only transposed views
-    are Fortran-ordered). accel does not track which arrays own their memory, so 'O' always
+    'E' hold already. accel does not track which arrays own their memory, so 'O' always
     copies. like= (an accel array) places the result on its device."""
     device = _like_device(like, None)
     if not requirements:
@@ -114,13 +89,11 @@ def require(a, dtype=None, requirements=None, *, like=None):
                            f"{', '.join(_REQUIREMENTS)}") from None
     if wanted >= {"C", "F"}:
         raise ValueError('[require] Cannot specify both "C" and "F" order')
-    if "F" in wanted:
-        raise ValueError("[require] requirement 'F' (Fortran order) is not supported: accel "
-                         "arrays are C-ordered")
     x = _as_required(a, dtype, device)
-    if ("C" in wanted and not _c_contiguous(x)) or ("W" in wanted and not _writeable(x)) \
-            or "O" in wanted:
-        return _core.asarray(x, copy=True)
+    flags = x.flags
+    if ("C" in wanted and not flags.c_contiguous) or ("F" in wanted and not flags.f_contiguous) \
+            or ("W" in wanted and not flags.writeable) or "O" in wanted:
+        return x.copy(order="F" if "F" in wanted else "C")
     return x
 
 

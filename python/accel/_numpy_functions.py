@@ -65,34 +65,8 @@ def array_equiv(a1, a2):
 def copy(a, order="K"):
     """A copy laid out as NumPy's: 'K' keeps a's axis order (np.copy's default), 'C' and 'F'
     are C- and Fortran-ordered, 'A' Fortran-ordered when a is (and not C-ordered)."""
-    if order not in ("K", "A", "C", "F"):
-        raise ValueError(f"copy: order must be one of 'K', 'A', 'C', 'F'; got {order!r}")
     x = a if isinstance(a, _core.ndarray) else _core.asarray(a)
-    if order == "A":
-        order = "F" if x.ndim > 1 and _is_f_contiguous(x) and not _is_c_contiguous(x) else "C"
-    if order == "K":
-        return _core.astype(x, x.dtype, copy=True)
-    if order == "F":
-        rev = tuple(range(x.ndim - 1, -1, -1))
-        return _core.permute_dims(_core.permute_dims(x, rev).copy(), rev)
-    return x.copy()
-
-
-def _contiguous_in(x, axes):
-    step = x.itemsize
-    for d in axes:
-        if x.shape[d] != 1 and x.strides[d] != step:
-            return False
-        step *= x.shape[d]
-    return True
-
-
-def _is_c_contiguous(x):
-    return _contiguous_in(x, range(x.ndim - 1, -1, -1))
-
-
-def _is_f_contiguous(x):
-    return _contiguous_in(x, range(x.ndim))
+    return x.astype(x.dtype, order=order, copy=True)
 
 
 def ndim(a):
@@ -261,11 +235,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 
 def c_contiguous(x):
-    """Whether x's elements lie in C order without gaps (NumPy's flags.c_contiguous; axes of
-    length 1 may have any stride, and an empty array is contiguous)."""
-    x = _arr(x)
-    if x.size == 0:
-        return True
+    """Whether x's elements lie in C order without gaps (NumPy's flags.c_contiguous)."""
+    return _arr(x).flags.c_contiguous
     expected = x.itemsize
     for d, st in zip(reversed(x.shape), reversed(x.strides)):
         if d != 1 and st != expected:

@@ -109,27 +109,6 @@ around = round
 def _round_target(x):
     """The new array NumPy rounds x into when decimals is not 0 (its PyArray_Round): a copy of a
     complex x laid out as x (order K); for the others, Fortran-ordered where x is Fortran- and not
-    C-contiguous, C-ordered otherwise, so a transposed or sliced input does not keep its axis
-    order as a ufunc's result would."""
-    if x.dtype.kind == "c":
-        return _core.empty_like(x)
-    if _is_fortran_only(x):
-        return _core.empty(x.shape[::-1], dtype=x.dtype, device=x.device).T
-    return _core.empty(x.shape, dtype=x.dtype, device=x.device)
-
-
-def _is_fortran_only(x):
-    """NumPy's PyArray_ISFORTRAN: two or more axes, Fortran-contiguous, not C-contiguous."""
-    if x.ndim < 2 or x.size == 0:
-        return False
-
-    def contiguous(axes):
-        expected = x.itemsize
-        for d in axes:
-            if x.shape[d] != 1:
-                if x.strides[d] != expected:
-                    return False
-                expected *= x.shape[d]
-        return True
-
-    return contiguous(range(x.ndim)) and not contiguous(reversed(range(x.ndim)))
+    C-contiguous, C-ordered otherwise (order A), so a transposed or sliced input does not keep its
+    axis order as a ufunc's result would."""
+    return _core.empty_like(x, order="K" if x.dtype.kind == "c" else "A")

@@ -124,10 +124,11 @@ def _like(kind):
         if kind != "full" and args:
             dtype = args[0]
         if shape is None:
-            return getattr(accel, f"{kind}_like")(x, *fill, dtype=dtype)
+            return getattr(accel, f"{kind}_like")(x, *fill, dtype=dtype, order=order)
         shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        # A new shape has no axis order to keep: K and A are C there, as NumPy's.
         return getattr(accel, kind)(shape, *fill, dtype=dtype if dtype is not None else x.dtype,
-                                    device=x.device)
+                                    order="F" if order == "F" else "C", device=x.device)
     return like
 
 

@@ -318,10 +318,28 @@ void init_array(nb::module_& m) {
       .def("to_device", [](const Array& a, nb::handle device, nb::handle stream) {
         return to_device(a, *to_optional_device(device));
       }, nb::arg("device"), nb::kw_only(), nb::arg("stream") = nb::none())
-      .def("astype", [](const Array& a, nb::handle dtype, bool copy) {
-        return astype(a, to_dtype(dtype), copy);
-      }, nb::arg("dtype"), nb::arg("copy") = true)
-      .def("copy", [](const Array& a) { return accel::copy(a); })
+      // NumPy's signature: astype(dtype, order='K', casting='unsafe', subok=True, copy=True).
+      .def("astype", [](nb::handle self, nb::handle dtype, nb::handle order, nb::handle casting,
+                        nb::handle subok, bool copy) -> nb::object {
+        const Array& a = nb::cast<const Array&>(self);
+        const Dtype dt = to_dtype(dtype);
+        if (!casting.is_none()) {
+          const Casting rule = casting_from_name(nb::cast<std::string>(casting), "astype");
+          if (!can_cast(a.dtype(), dt, rule))
+            throw DTypeError(std::string("[astype] cannot cast from ") + dtype_name(a.dtype()) +
+                             " to " + dtype_name(dt) + " under the rule '" +
+                             casting_name(rule) + "'");
+        }
+        (void)subok;  // accel has no array subclasses to keep or drop
+        Array r = astype(a, dt, copy, to_order(order, "astype", Order::K));
+        return r.is(a) ? nb::borrow(self) : wrap(std::move(r));  // copy=False: x itself
+      }, nb::arg("dtype"), nb::arg("order") = "K", nb::arg("casting") = "unsafe",
+         nb::arg("subok") = true, nb::arg("copy") = true)
+      // NumPy's ndarray.copy is C-ordered unless asked otherwise (np.copy keeps the layout).
+      .def("copy", [](const Array& a, nb::handle order) {
+        const Order o = to_order(order, "copy", Order::C);
+        return o == Order::C ? accel::copy(a) : accel::copy(a, o);
+      }, nb::arg("order") = "C")
       .def("item", [](const Array& a) { return python_item(a); })
       .def("__bool__", [](const Array& a) {
         if (a.size() != 1)
@@ -408,11 +426,28 @@ void init_array(nb::module_& m) {
   // while np.sin(x) still works through __array__.
   cls.attr("__array_priority__") = 100;
 
-  m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle device, nb::handle copy) {
-    return asarray(obj, to_optional_dtype(dtype), to_optional_device(device),
-                   copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
+  m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle device, nb::handle copy,
+                      nb::handle order) -> nb::object {
+    const std::optional<bool> copy_mode =
+        copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy));
+    Array r = asarray(obj, to_optional_dtype(dtype), to_optional_device(device), copy_mode);
+    // NumPy's order: C or F copy an array laid out otherwise; A and K (and None) ask for no
+    // layout (NumPy's asarray(x, order='A') of a strided x is x itself).
+    const Order o = to_order(order, "asarray", Order::K);
+    if (o == Order::C || o == Order::F) {
+      r.eval();
+      if (!(o == Order::C ? r.is_contiguous() : r.is_f_contiguous())) {
+        if (copy_mode == false)
+          throw ValueError(std::string("[asarray] order='") + (o == Order::C ? "C" : "F") +
+                           "' needs a copy of " + r.describe() + ", and copy=False was given");
+        r = accel::copy(r, o);
+      }
+    }
+    // An accel array that needed nothing is returned itself, as NumPy's asarray returns x.
+    if (is_ndarray(obj) && r.is(array_of(obj.ptr()))) return nb::borrow(obj);
+    return wrap(std::move(r));
   }, nb::arg("obj"), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("copy") = nb::none());
+     nb::arg("copy") = nb::none(), nb::arg("order") = nb::none());
   // asarray(x) of the common kinds of x (a NumPy array, a list or tuple, a Python number, an
   // accel array), positional and alone, without nanobind's dispatch of four arguments (a tenth
   // of asarray(numpy_array)). Other objects go to the full function, so none is read twice.

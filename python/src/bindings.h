@@ -61,6 +61,8 @@ void init_operator_slots(nb::module_& m);  // last: it patches what the others d
 // A dtype from an accel dtype, a NumPy dtype or scalar type, a Python type or a name.
 Dtype to_dtype(nb::handle obj);
 std::optional<Dtype> to_optional_dtype(nb::handle obj);  // None -> nullopt
+// NumPy's order= argument: None -> `absent`, else "C", "F", "A" or "K" (ValueError naming `op`).
+Order to_order(nb::handle obj, const char* op, Order absent);
 // A device from an accel Device, "cpu"/"cuda:1", or None (-> nullopt).
 std::optional<Device> to_optional_device(nb::handle obj);
 // A Python bool, int, float or complex (exact types: NumPy's scalars are typed, not weak).

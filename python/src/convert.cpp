@@ -591,4 +591,15 @@ void write_into(nb::handle target, const Array& value, bool same_kind, const cha
   if (!into.is(dst)) dst = into;
 }
 
+Order to_order(nb::handle obj, const char* op, Order absent) {
+  if (obj.is_none()) return absent;
+  if (!PyUnicode_Check(obj.ptr()))
+    throw nb::type_error((std::string("[") + op + "] order must be a string ('C', 'F', 'A' or "
+                          "'K'), got " + nb::cast<std::string>(nb::repr(obj))).c_str());
+  Py_ssize_t size = 0;
+  const char* text = PyUnicode_AsUTF8AndSize(obj.ptr(), &size);
+  if (!text) throw nb::python_error();
+  return order_from_name(std::string_view(text, static_cast<size_t>(size)), op);
+}
+
 }  // namespace accel::py

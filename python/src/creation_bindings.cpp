@@ -34,6 +34,12 @@ bool exact_int64(nb::handle v, int64_t& out) {
   return true;
 }
 
+// order= of a new array without a prototype: C or F ('A' and 'K' mean C there, as NumPy's).
+Order new_array_order(nb::handle order) {
+  const Order o = to_order(order, "creation", Order::C);
+  return o == Order::F ? Order::F : Order::C;
+}
+
 // An array argument of *_like and tril/triu (NumPy arrays and sequences are accepted too).
 Array array_argument(nb::handle x) { return asarray(x, std::nullopt, std::nullopt, std::nullopt); }
 
@@ -49,29 +55,30 @@ std::complex<double> complex_value(nb::handle v) {
   return {c.real, c.imag};
 }
 
-// empty, zeros and ones: a shape, a dtype (None: the default float) and a device (None: the
-// default one).
-template <Array (*Make)(const Shape&, Dtype, Device)>
-Array shaped(nb::handle shape, nb::handle dtype, nb::handle device) {
+// empty, zeros and ones: a shape, a dtype (None: the default float), NumPy's order (C or F)
+// and a device (None: the default one).
+template <Array (*Make)(const Shape&, Dtype, Device, Order)>
+Array shaped(nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {
   return Make(to_shape(shape), to_optional_dtype(dtype).value_or(default_float),
-              device_or_default(device));
+              device_or_default(device), new_array_order(order));
 }
 
 }  // namespace
 
 void init_creation(nb::module_& m) {
   using namespace nb::literals;
-  m.def("empty", &shaped<&empty>, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(),
-        "device"_a = nb::none(), "An uninitialised array.");
-  m.def("zeros", &shaped<&zeros>, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(),
-        "device"_a = nb::none());
-  m.def("ones", &shaped<&ones>, "shape"_a, "dtype"_a = nb::none(), nb::kw_only(),
-        "device"_a = nb::none());
+  m.def("empty", &shaped<&empty>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
+        nb::kw_only(), "device"_a = nb::none(), "An uninitialised array.");
+  m.def("zeros", &shaped<&zeros>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
+        nb::kw_only(), "device"_a = nb::none());
+  m.def("ones", &shaped<&ones>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
+        nb::kw_only(), "device"_a = nb::none());
   // zeros(n), zeros((2, 3), float32): the shape and dtype positional.
 #define ACCEL_SHAPED_FAST(name)                                                             \
   def_fast_function(m, #name, [](PyObject*, PyObject* const* args, Py_ssize_t nargs) {      \
     if (nargs < 1 || nargs > 2) return static_cast<PyObject*>(nullptr);                     \
-    return wrap(shaped<&name>(args[0], nb::handle(nargs > 1 ? args[1] : Py_None), nb::none())) \
+    return wrap(shaped<&name>(args[0], nb::handle(nargs > 1 ? args[1] : Py_None), nb::none(),  \
+                              nb::none()))                                                   \
         .release()                                                                          \
         .ptr();                                                                             \
   });
@@ -79,25 +86,34 @@ void init_creation(nb::module_& m) {
   ACCEL_SHAPED_FAST(zeros)
   ACCEL_SHAPED_FAST(ones)
 #undef ACCEL_SHAPED_FAST
-  m.def("full", [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle device) {
-    return full(to_shape(shape), fill_operand(fill_value), to_optional_dtype(dtype), device_or_default(device));
-  }, "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(),
+  m.def("full", [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle order,
+                   nb::handle device) {
+    return full(to_shape(shape), fill_operand(fill_value), to_optional_dtype(dtype),
+                device_or_default(device), new_array_order(order));
+  }, "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a = "C", nb::kw_only(),
+     "device"_a = nb::none(),
      "Every element = fill_value; without dtype, a Python scalar gives bool, int64, float64 or "
      "complex128.");
 
-  m.def("empty_like", [](nb::handle x, nb::handle dtype, nb::handle device) {
-    return empty_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device));
-  }, "x"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
-  m.def("zeros_like", [](nb::handle x, nb::handle dtype, nb::handle device) {
-    return zeros_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device));
-  }, "x"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
-  m.def("ones_like", [](nb::handle x, nb::handle dtype, nb::handle device) {
-    return ones_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device));
-  }, "x"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
-  m.def("full_like", [](nb::handle x, nb::handle fill_value, nb::handle dtype, nb::handle device) {
+  // NumPy's order: K (the default) lays the result out as x, A as x when x is Fortran-ordered.
+  m.def("empty_like", [](nb::handle x, nb::handle dtype, nb::handle order, nb::handle device) {
+    return empty_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device),
+                      to_order(order, "empty_like", Order::K));
+  }, "x"_a, "dtype"_a = nb::none(), "order"_a = "K", nb::kw_only(), "device"_a = nb::none());
+  m.def("zeros_like", [](nb::handle x, nb::handle dtype, nb::handle order, nb::handle device) {
+    return zeros_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device),
+                      to_order(order, "zeros_like", Order::K));
+  }, "x"_a, "dtype"_a = nb::none(), "order"_a = "K", nb::kw_only(), "device"_a = nb::none());
+  m.def("ones_like", [](nb::handle x, nb::handle dtype, nb::handle order, nb::handle device) {
+    return ones_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device),
+                     to_order(order, "ones_like", Order::K));
+  }, "x"_a, "dtype"_a = nb::none(), "order"_a = "K", nb::kw_only(), "device"_a = nb::none());
+  m.def("full_like", [](nb::handle x, nb::handle fill_value, nb::handle dtype, nb::handle order,
+                        nb::handle device) {
     return full_like(array_argument(x), fill_operand(fill_value), to_optional_dtype(dtype),
-                     to_optional_device(device));
-  }, "x"_a, "fill_value"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
+                     to_optional_device(device), to_order(order, "full_like", Order::K));
+  }, "x"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a = "K", nb::kw_only(),
+     "device"_a = nb::none());
 
   m.def("arange", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype,
                      nb::handle device) {

@@ -58,12 +58,11 @@ bool is_integer_scalar(nb::handle obj) {
   return !nb::hasattr(obj, "shape") || nb::len(nb::object(obj.attr("shape"))) == 0;
 }
 
-void check_order(nb::handle order, const char* op) {
-  if (order.is_none() ||
-      (PyUnicode_Check(order.ptr()) && PyUnicode_CompareWithASCIIString(order.ptr(), "C") == 0))
-    return;
-  throw ValueError(std::string("[") + op + "] only order='C' is supported; got order=" +
-                   nb::cast<std::string>(nb::repr(order)));
+// reshape in NumPy's order (C unless given): the C-order call as it was, the others through
+// the ordered overload.
+Array reshape_in(const Array& x, const Shape& shape, std::optional<bool> copy, nb::handle order) {
+  const Order o = to_order(order, "reshape", Order::C);
+  return o == Order::C ? reshape(x, shape, copy) : reshape(x, shape, copy, o);
 }
 
 std::optional<bool> copy_arg(nb::handle copy) {
@@ -130,8 +129,7 @@ PyObject* reshape_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs) 
 void init_methods(nb::module_& m) {
   nb::handle cls = m.attr("ndarray");
   def_method(cls, "reshape", [](const Array& x, nb::args shape, nb::handle order, nb::handle copy) {
-    check_order(order, "reshape");
-    return reshape(x, shape_from_args(shape, "reshape"), copy_arg(copy));
+    return reshape_in(x, shape_from_args(shape, "reshape"), copy_arg(copy), order);
   }, "shape"_a, "order"_a = "C", "copy"_a = nb::none());
   def_fast_path(m, "reshape", [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
     return reshape_fast(self, args, nargs);
@@ -144,12 +142,10 @@ void init_methods(nb::module_& m) {
     return nargs == 0 ? wrap(transpose(array_of(self))).release().ptr() : nullptr;
   });
   def_method(cls, "flatten", [](const Array& x, nb::handle order) {
-    check_order(order, "flatten");
-    return flatten(x);
+    return flatten(x, to_order(order, "flatten", Order::C));
   }, "order"_a = "C");
   def_method(cls, "ravel", [](const Array& x, nb::handle order) {
-    check_order(order, "ravel");
-    return ravel(x);
+    return ravel(x, to_order(order, "ravel", Order::C));
   }, "order"_a = "C");
   def_method(cls, "squeeze", [](const Array& x, nb::handle axis) {
     return squeeze(x, axes_arg(axis));
@@ -165,14 +161,13 @@ void init_methods(nb::module_& m) {
 
 void init_manipulation(nb::module_& m) {
   m.def("reshape", [](nb::handle x, nb::handle shape, nb::handle order, nb::handle copy) {
-    check_order(order, "reshape");
-    return reshape(array_arg(x), to_shape(shape), copy_arg(copy));
+    return reshape_in(array_arg(x), to_shape(shape), copy_arg(copy), order);
   }, "x"_a, "shape"_a, "order"_a = "C", nb::kw_only(), "copy"_a = nb::none(),
      "x with a new shape (one entry may be -1); a view whenever the strides allow one.");
   m.def("ravel", [](nb::handle x, nb::handle order) {
-    check_order(order, "ravel");
-    return ravel(array_arg(x));
-  }, "a"_a, "order"_a = "C", "The flattened array (C order); a view when x is contiguous.");
+    return ravel(array_arg(x), to_order(order, "ravel", Order::C));
+  }, "a"_a, "order"_a = "C",
+     "The flattened array (C order, or NumPy's F, A, K); a view where the layout allows.");
 
   m.def("permute_dims", [](nb::handle x, nb::handle axes) {
     return permute_dims(array_arg(x), to_shape(axes));

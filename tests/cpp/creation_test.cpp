@@ -134,3 +134,35 @@ TEST(Creation, meshgrid_xy_and_ij) {
   EXPECT_EQ(ij[1].shape(), (Shape{1, 2}));
   EXPECT_THROW(meshgrid({a, b}, "xz"), ValueError);
 }
+
+TEST(Creation, order_lays_new_arrays_and_likes_out_as_numpy) {
+  // np.zeros((2, 3, 4), order='F').strides / itemsize == (1, 2, 6)
+  EXPECT_EQ(zeros({2, 3, 4}, float32, cpu, Order::F).strides(), (Strides{1, 2, 6}));
+  EXPECT_EQ(full({2, 3}, 2.5, float64, cpu, Order::F).to_vector<double>(),
+            std::vector<double>(6, 2.5));
+  Array t = transpose(zeros({3, 4}, float32, cpu));  // Fortran-ordered, not C
+  EXPECT_EQ(empty_like(t).strides(), (Strides{1, 4}));                        // K: as t
+  EXPECT_EQ(empty_like(t, std::nullopt, std::nullopt, Order::C).strides(), (Strides{3, 1}));
+  EXPECT_EQ(ones_like(t, std::nullopt, std::nullopt, Order::A).strides(), (Strides{1, 4}));
+  Array s = getitem(zeros({4, 6}, float32, cpu), {Slice{std::nullopt, std::nullopt, 2}});
+  EXPECT_EQ(zeros_like(s, std::nullopt, std::nullopt, Order::A).strides(), (Strides{6, 1}));
+  EXPECT_THROW(order_from_name("X", "zeros"), ValueError);
+  EXPECT_EQ(order_from_name("f", "zeros"), Order::F);
+}
+
+TEST(Creation, copies_reshapes_and_ravels_in_fortran_order) {
+  Array x = reshape(arange(int64_t{0}, int64_t{6}, int64_t{1}, int32, cpu), {2, 3});
+  // np.arange(6).reshape(2, 3).ravel('F') == [0, 3, 1, 4, 2, 5]
+  EXPECT_EQ(ravel(x, Order::F).to_vector<int32_t>(), (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
+  EXPECT_EQ(reshape(x, {3, 2}, std::nullopt, Order::F).to_vector<int32_t>(),
+            (std::vector<int32_t>{0, 4, 3, 2, 1, 5}));
+  Array f = copy(x, Order::F);
+  EXPECT_EQ(f.strides(), (Strides{1, 2}));
+  EXPECT_EQ(f.to_vector<int32_t>(), x.to_vector<int32_t>());
+  EXPECT_TRUE(ravel(f, Order::F).shares_memory_with(f));  // a view: F-contiguous already
+  EXPECT_TRUE(astype(f, int32, false, Order::F).is(f));
+  EXPECT_FALSE(astype(f, int32, false, Order::C).is(f));
+  EXPECT_EQ(ravel(transpose(x), Order::K).to_vector<int32_t>(),
+            (std::vector<int32_t>{0, 1, 2, 3, 4, 5}));  // memory order of x.T: x's
+  EXPECT_THROW(reshape(x, {3, 2}, std::nullopt, Order::K), ValueError);
+}

@@ -381,9 +381,10 @@ class Builder(LinalgFftMakers):
         both are laid out as NumPy's (astype and the *_like functions keep the axis order)."""
         x = self.pick()
         dt = self.choice(DTYPES)
+        order = self.choice(["", "", ", order='C'", ", order='F'", ", order='A'", ", order='K'"])
         if self.chance(0.2):
-            text = self.choice([f"xp.zeros_like({x})", f"xp.ones_like({x}, dtype={dt!r})",
-                                f"xp.full_like({x}, 1)"])
+            text = self.choice([f"xp.zeros_like({x}{order})", f"xp.ones_like({x}, dtype={dt!r})",
+                                f"xp.full_like({x}, 1{order})", f"{x}.copy({order[2:]})"])
             return self.define(text, [x], layout=True)
         guard = f"safe_cast({x}, {dt!r})"
         if x in self.rounded and self.env[x].dtype.kind in "fc" and dt in INTS + ["bool"]:
@@ -391,7 +392,7 @@ class Builder(LinalgFftMakers):
                 return False  # a rounding residue (1e-17 against 0.0) is True against False
             # Truncation jumps at each integer (fuzz seed 1110506: an ihfft's 1 - 1e-16 is 0).
             guard += f" and no_near_multiple({x}, 1, {self.rounding_eps.get(x, 0.0)!r})"
-        return self.define(f"{x}.astype({dt!r})", [x], guard=guard, layout=True)
+        return self.define(f"{x}.astype({dt!r}{order})", [x], guard=guard, layout=True)
 
     def view(self):
         x = self.pick()
@@ -405,7 +406,9 @@ class Builder(LinalgFftMakers):
                       f"xp.broadcast_to({x}, {(int(self.rng.integers(1, 4)),) + v.shape})",
                       f"{x}[{int(self.rng.integers(-v.shape[0], v.shape[0])) if v.shape[0] else 0}]",
                       f"{x}.reshape({reshape_target(self.rng, v.shape)})",
-                      f"xp.moveaxis({x}, 0, -1)", f"{x}.ravel()"]
+                      f"{x}.reshape({reshape_target(self.rng, v.shape)}, order='F')",
+                      f"xp.moveaxis({x}, 0, -1)", f"{x}.ravel()",
+                      f"{x}.ravel({self.choice(['F', 'A', 'K'])!r})"]
         if nd >= 2:
             forms += [f"xp.rot90({x}, {int(self.rng.integers(-1, 3))}, axes=(0, {nd - 1}))"]
             forms += [f"{x}.mT", f"xp.swapaxes({x}, 0, {nd - 1})",
@@ -416,9 +419,9 @@ class Builder(LinalgFftMakers):
         if self.chance(0.1):
             return self.reinterpret(x)
         form = self.choice(forms)
-        if self.respell():  # x.reshape((2, -1)) for x.reshape(2, -1), x.transpose() for x.T
+        if self.respell() and "order=" not in form:  # x.reshape((2, -1)) for x.reshape(2, -1)
             form = re.sub(r"\.reshape\((.*, .*)\)$", r".reshape((\1))", form)
-            form = re.sub(r"\.T$", ".transpose()", form)
+            form = re.sub(r"\.T$", ".transpose()", form)  # and x.transpose() for x.T
         # Whether reshape/ravel copy depends on x's memory layout, and fresh results are laid
         # out differently (NumPy keeps an input's order, accel is always C-contiguous): the
         # NumPy-side guard only speaks for accel where both lay x out alike.

@@ -90,8 +90,8 @@ def test_array_errors_and_numpy_like_dispatch(device):
     x = ac.asarray([1.0, 2.0], device=device)
     both_raise(ValueError, lambda: ac.array([1, 2], copy=False),
                lambda: np.array([1, 2], copy=False))
-    with pytest.raises(ValueError, match="order='F'"):
-        ac.array(x, order="F")
+    with pytest.raises(ValueError, match="order must be one of"):
+        ac.array(x, order="Q")
     with pytest.raises(ValueError, match="ndmax"):
         ac.array([[1, 2]], ndmax=1)
     same(np.array([[1, 2]], like=x), np.array([[1, 2]]), device)
