@@ -56,6 +56,30 @@ Array count_nonzero(const Array& x, const ReduceAxes& axis = {}, bool keepdims =
 Array argmin(const Array& x, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);
 Array argmax(const Array& x, std::optional<int64_t> axis = std::nullopt, bool keepdims = false);
 
+// NumPy's where= and initial= of a reduction (np.sum(x, where=m, initial=v)): elements where
+// the bool array `where` (broadcast to x) is false take no part, as if they held the
+// reduction's identity; `initial` joins every reduction (sum/prod combine it, max/min compare
+// it, and an empty max/min gives it). max/min need an initial for a where (they have no
+// identity: ValueError); mean/var/std divide by the number of elements taken.
+struct ReduceOptions {
+  std::optional<Array> where;
+  std::optional<Array> initial;
+};
+Array sum(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype,
+          const ReduceOptions& options);
+Array prod(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype,
+           const ReduceOptions& options);
+Array min(const Array& x, const ReduceAxes& axis, bool keepdims, const ReduceOptions& options);
+Array max(const Array& x, const ReduceAxes& axis, bool keepdims, const ReduceOptions& options);
+Array any(const Array& x, const ReduceAxes& axis, bool keepdims, const ReduceOptions& options);
+Array all(const Array& x, const ReduceAxes& axis, bool keepdims, const ReduceOptions& options);
+Array mean(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype,
+           const ReduceOptions& options);
+Array var(const Array& x, const ReduceAxes& axis, double correction, bool keepdims,
+          std::optional<Dtype> dtype, const ReduceOptions& options);
+Array std(const Array& x, const ReduceAxes& axis, double correction, bool keepdims,
+          std::optional<Dtype> dtype, const ReduceOptions& options);
+
 // Running sums / products along `axis` (required unless x has at most one dimension). With
 // include_initial the result starts with the identity (0 or 1) and is one longer on `axis`.
 Array cumulative_sum(const Array& x, std::optional<int64_t> axis = std::nullopt,

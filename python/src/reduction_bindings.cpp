@@ -52,22 +52,60 @@ void def_function_and_method(nb::module_& m, nb::handle cls, const char* name, F
   nb::cpp_function_def<Array>(f, nb::scope(cls), nb::name(name), nb::is_method(), extra...);
 }
 
-template <Array (*Fn)(const Array&, const ReduceAxes&, bool, std::optional<Dtype>)>
+// NumPy's where= and initial= (None: absent), on x's device; `initial` only where NumPy takes
+// one (sum, prod, max, min).
+ReduceOptions options_of(nb::handle where, nb::handle initial, const Array& x, const char* name,
+                         bool takes_initial) {
+  ReduceOptions o;
+  if (!where.is_none() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True))
+    o.where = to_operand(where, x.device());  // where=True, NumPy's default, leaves nothing out
+  if (!initial.is_none()) {
+    if (!takes_initial)
+      throw nb::type_error((std::string(name) + "() got an unexpected keyword argument "
+                            "'initial'").c_str());
+    o.initial = to_operand(initial, x.device());
+  }
+  return o;
+}
+
+bool plain(nb::handle where, nb::handle initial) { return where.is_none() && initial.is_none(); }
+
+template <Array (*Fn)(const Array&, const ReduceAxes&, bool, std::optional<Dtype>),
+          Array (*WithOptions)(const Array&, const ReduceAxes&, bool, std::optional<Dtype>,
+                               const ReduceOptions&)>
 nb::object sum_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,
-                    const char* name) {
-  return finish_out(Fn(ArrayArg(a), axes_of(axis), keepdims, to_optional_dtype(dtype)), out, name);
+                    nb::handle initial, nb::handle where, const char* name, bool takes_initial) {
+  ArrayArg x(a);
+  if (plain(where, initial))
+    return finish_out(Fn(x, axes_of(axis), keepdims, to_optional_dtype(dtype)), out, name);
+  return finish_out(WithOptions(x, axes_of(axis), keepdims, to_optional_dtype(dtype),
+                                options_of(where, initial, x, name, takes_initial)),
+                    out, name);
 }
 
-template <Array (*Fn)(const Array&, const ReduceAxes&, bool)>
-nb::object max_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims, const char* name) {
-  return finish_out(Fn(ArrayArg(a), axes_of(axis), keepdims), out, name);
+template <Array (*Fn)(const Array&, const ReduceAxes&, bool),
+          Array (*WithOptions)(const Array&, const ReduceAxes&, bool, const ReduceOptions&)>
+nb::object max_like(nb::handle a, nb::handle axis, nb::handle out, bool keepdims,
+                    nb::handle initial, nb::handle where, const char* name, bool takes_initial) {
+  ArrayArg x(a);
+  if (plain(where, initial)) return finish_out(Fn(x, axes_of(axis), keepdims), out, name);
+  return finish_out(WithOptions(x, axes_of(axis), keepdims,
+                                options_of(where, initial, x, name, takes_initial)),
+                    out, name);
 }
 
-template <Array (*Fn)(const Array&, const ReduceAxes&, double, bool, std::optional<Dtype>)>
+template <Array (*Fn)(const Array&, const ReduceAxes&, double, bool, std::optional<Dtype>),
+          Array (*WithOptions)(const Array&, const ReduceAxes&, double, bool,
+                               std::optional<Dtype>, const ReduceOptions&)>
 nb::object var_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out,
-                    nb::handle ddof, bool keepdims, nb::handle correction, const char* name) {
-  return finish_out(Fn(ArrayArg(a), axes_of(axis), correction_of(ddof, correction, name), keepdims,
-                       to_optional_dtype(dtype)),
+                    nb::handle ddof, bool keepdims, nb::handle where, nb::handle correction,
+                    const char* name) {
+  ArrayArg x(a);
+  const double c = correction_of(ddof, correction, name);
+  if (where.is_none())
+    return finish_out(Fn(x, axes_of(axis), c, keepdims, to_optional_dtype(dtype)), out, name);
+  return finish_out(WithOptions(x, axes_of(axis), c, keepdims, to_optional_dtype(dtype),
+                                options_of(where, nb::none(), x, name, false)),
                     out, name);
 }
 
@@ -95,39 +133,48 @@ nb::handle axis_or_none(PyObject* const* args, Py_ssize_t nargs) {
 void init_reduction(nb::module_& m) {
   nb::handle cls = m.attr("ndarray");
 
-#define ACCEL_PY_SUM_LIKE(py, fn)                                                          \
+  // NumPy's keywords: initial= for sum and prod (mean takes none), where= for all three.
+#define ACCEL_PY_SUM_LIKE(py, fn, takes_initial)                                            \
   def_function_and_method(                                                                 \
       m, cls, py,                                                                          \
-      [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims) { \
-        return sum_like<&fn>(a, axis, dtype, out, keepdims, py);                           \
+      [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, bool keepdims,    \
+         nb::handle initial, nb::handle where) {                                            \
+        return sum_like<&fn, &fn>(a, axis, dtype, out, keepdims, initial, where, py,         \
+                                  takes_initial);                                          \
       },                                                                                   \
-      "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false); \
+      "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false, \
+      "initial"_a = nb::none(), "where"_a = nb::none());                                   \
   def_fast_path(m, py, [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) -> PyObject* {    \
     if (nargs > 1) return nullptr;                                                           \
-    return sum_like<&fn>(self, axis_or_none(args, nargs), nb::none(), nb::none(), false, py)  \
+    return sum_like<&fn, &fn>(self, axis_or_none(args, nargs), nb::none(), nb::none(), false, \
+                              nb::none(), nb::none(), py, takes_initial)                     \
         .release().ptr();                                                                    \
   });
-  ACCEL_PY_SUM_LIKE("sum", accel::sum)
-  ACCEL_PY_SUM_LIKE("prod", accel::prod)
-  ACCEL_PY_SUM_LIKE("mean", accel::mean)
+  ACCEL_PY_SUM_LIKE("sum", accel::sum, true)
+  ACCEL_PY_SUM_LIKE("prod", accel::prod, true)
+  ACCEL_PY_SUM_LIKE("mean", accel::mean, false)
 #undef ACCEL_PY_SUM_LIKE
 
-#define ACCEL_PY_MAX_LIKE(py, fn)                                                         \
+  // initial= for max and min (any and all take none), where= for all four.
+#define ACCEL_PY_MAX_LIKE(py, fn, takes_initial)                                          \
   def_function_and_method(                                                                \
       m, cls, py,                                                                         \
-      [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims) {                  \
-        return max_like<&fn>(a, axis, out, keepdims, py);                                 \
+      [](nb::handle a, nb::handle axis, nb::handle out, bool keepdims, nb::handle initial, \
+         nb::handle where) {                                                              \
+        return max_like<&fn, &fn>(a, axis, out, keepdims, initial, where, py, takes_initial); \
       },                                                                                  \
-      "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false);                   \
+      "axis"_a = nb::none(), "out"_a = nb::none(), "keepdims"_a = false,                    \
+      "initial"_a = nb::none(), "where"_a = nb::none());                                  \
   def_fast_path(m, py, [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) -> PyObject* { \
     if (nargs > 1) return nullptr;                                                        \
-    return max_like<&fn>(self, axis_or_none(args, nargs), nb::none(), false, py)           \
+    return max_like<&fn, &fn>(self, axis_or_none(args, nargs), nb::none(), false, nb::none(), \
+                              nb::none(), py, takes_initial)                              \
         .release().ptr();                                                                 \
   });
-  ACCEL_PY_MAX_LIKE("max", accel::max)
-  ACCEL_PY_MAX_LIKE("min", accel::min)
-  ACCEL_PY_MAX_LIKE("any", accel::any)
-  ACCEL_PY_MAX_LIKE("all", accel::all)
+  ACCEL_PY_MAX_LIKE("max", accel::max, true)
+  ACCEL_PY_MAX_LIKE("min", accel::min, true)
+  ACCEL_PY_MAX_LIKE("any", accel::any, false)
+  ACCEL_PY_MAX_LIKE("all", accel::all, false)
 #undef ACCEL_PY_MAX_LIKE
   m.attr("amax") = m.attr("max");
   m.attr("amin") = m.attr("min");
@@ -136,11 +183,12 @@ void init_reduction(nb::module_& m) {
   def_function_and_method(                                                                    \
       m, cls, py,                                                                             \
       [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,    \
-         bool keepdims, nb::handle correction) {                                              \
-        return var_like<&fn>(a, axis, dtype, out, ddof, keepdims, correction, py);            \
+         bool keepdims, nb::handle where, nb::handle correction) {                            \
+        return var_like<&fn, &fn>(a, axis, dtype, out, ddof, keepdims, where, correction, py); \
       },                                                                                      \
       "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),                    \
-      "ddof"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "correction"_a = nb::none());
+      "ddof"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "where"_a = nb::none(),     \
+      "correction"_a = nb::none());
   ACCEL_PY_VAR_LIKE("var", accel::var)
   ACCEL_PY_VAR_LIKE("std", accel::std)
 #undef ACCEL_PY_VAR_LIKE

@@ -174,3 +174,31 @@ TEST(Reduction, complex_sum_and_max) {
   EXPECT_EQ(max(z).item<C>(), C(3, 0));  // lexicographic, like NumPy
   EXPECT_EQ(argmin(z).item<int64_t>(), 0);
 }
+
+TEST(Reduction, where_and_initial_as_numpy) {
+  // x = [[1, 2, 3], [4, 5, 6]], mask = [[T, F, T], [F, F, T]]
+  Array x = Array::from_vector(std::vector<double>{1, 2, 3, 4, 5, 6}, {2, 3});
+  const bool mask[] = {true, false, true, false, false, true};
+  Array m = Array::from_host(mask, Dtype::bool_, {2, 3});
+  ReduceOptions where{m, std::nullopt};
+  // np.sum(x, axis=1, where=m) == [4, 6]; np.mean(x, where=m) == 10 / 3
+  EXPECT_EQ(sum(x, 1, false, std::nullopt, where).to_vector<double>(), (std::vector<double>{4, 6}));
+  EXPECT_DOUBLE_EQ(mean(x, {}, false, std::nullopt, where).item<double>(), 10.0 / 3.0);
+  // np.var(x, axis=0, where=m) == [0, nan, 2.25]: nothing taken in column 1
+  auto v = var(x, 0, 0.0, false, std::nullopt, where).to_vector<double>();
+  EXPECT_EQ(v[0], 0.0);
+  EXPECT_TRUE(std::isnan(v[1]));
+  EXPECT_EQ(v[2], 2.25);
+  ReduceOptions with_initial{m, Array::scalar(int64_t{5}, true)};
+  // np.max(x, axis=0, where=m, initial=5) == [5, 5, 6]
+  EXPECT_EQ(max(x, 0, false, with_initial).to_vector<double>(), (std::vector<double>{5, 5, 6}));
+  EXPECT_EQ(prod(x, {}, false, std::nullopt, with_initial).item<double>(), 5.0 * 1 * 3 * 6);
+  EXPECT_THROW(max(x, 0, false, where), ValueError);  // no identity: initial needed
+  // An empty max with initial is initial; without one it raises.
+  Array empty = zeros({0, 3}, float64, Device::cpu());
+  EXPECT_EQ(max(empty, 0, false, ReduceOptions{std::nullopt, Array::scalar(2.0, true)})
+                .to_vector<double>(),
+            (std::vector<double>{2, 2, 2}));
+  Array ints = Array::from_vector(std::vector<int32_t>{1, 0, 1}, {3});
+  EXPECT_THROW(sum(x, {}, false, std::nullopt, ReduceOptions{ints, std::nullopt}), DTypeError);
+}

@@ -535,6 +535,14 @@ class Builder(LinalgFftMakers):
             args.append("ddof=1")
         if op not in ("cumsum", "cumprod", "count_nonzero", "cumulative_sum") and self.chance(0.3):
             args.append("keepdims=True")
+        if op in ("sum", "prod", "min", "max", "mean", "any", "all", "var", "std") and self.chance(0.2):
+            # NumPy's where= (a mask the guards' abs(x) leaves alike) and initial= (min/max need
+            # one with a mask; a nonzero one, so no tie of 0 and -0.0 decides a sign).
+            mask = self.pick(lambda u: u.dtype == bool and broadcasts(u.shape, v.shape, strict=True))
+            exact = x not in self.rounded  # a rounded 1e-17 against 0.0 would flip a mask
+            args.append(f"where={mask or self.choice([f'({x} != 0)' if exact else f'xp.isnan({x})', f'xp.isfinite({x})'])}")
+            if op in ("min", "max") or (op in ("sum", "prod") and self.chance(0.5)):
+                args.append(f"initial={self.choice(['1', '2', '-1', '-3', '7'])}")
         if self.chance(0.3) and op not in ("count_nonzero", "cumulative_sum"):
             margs = args[1:]
             # The axis positionally too (x.sum(1)), as the methods' fast path takes it
@@ -563,7 +571,7 @@ class Builder(LinalgFftMakers):
             guard = f"exact_float_sum({x})"  # integers the float64 sum cannot hold round in it
         if op in ("var", "std") and v.dtype.kind in "fc":
             guard = f"no_flat_lane({x}, {axis})"  # 0 exactly or a rounding residue
-        return self.define(text, [x], inexact=inexact, guard=guard)
+        return self.define(text, self.uses_of(text), inexact=inexact, guard=guard)
 
     def matmul(self):
         a = self.pick(lambda v: v.ndim > 0)

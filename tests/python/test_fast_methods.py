@@ -67,7 +67,7 @@ def test_reduction_errors_are_the_full_paths(device):
     with pytest.raises(ValueError, match="empty sequence"):
         ac.zeros(0, device=device).argmax()
     with pytest.raises(TypeError):
-        x.max(0, None, False, 1)
+        x.max(0, None, False, 1, True, 5)  # NumPy's max takes five: axis, out, keepdims, initial, where
 
 
 def test_copy_and_transpose_equal_numpy(device):
