@@ -24,7 +24,16 @@ class Flags:
              "FNC": "fnc", "FORC": "forc"}
 
     def __init__(self, x):
-        self.c_contiguous, self.f_contiguous, self.writeable = _core._layout_flags(x)
+        c, f, w = _core._layout_flags(x)
+        object.__setattr__(self, "c_contiguous", c)
+        object.__setattr__(self, "f_contiguous", f)
+        object.__setattr__(self, "writeable", w)
+
+    def __setattr__(self, name, value):
+        # NumPy lets x.flags.writeable = False freeze an array; accel cannot change a flag of
+        # an existing array, and a silent no-op would leave it writable.
+        raise AttributeError(f"[flags] accel's flags are read-only: {name!r} of an array "
+                             "cannot be changed after the array is made")
 
     contiguous = property(lambda self: self.c_contiguous)
     fortran = property(lambda self: self.f_contiguous)

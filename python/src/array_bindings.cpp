@@ -340,7 +340,32 @@ void init_array(nb::module_& m) {
         const Order o = to_order(order, "copy", Order::C);
         return o == Order::C ? accel::copy(a) : accel::copy(a, o);
       }, nb::arg("order") = "C")
-      .def("item", [](const Array& a) { return python_item(a); })
+      // NumPy's item(*args): no argument for a size-1 array, a flat index in C order, or one
+      // index per axis (as ints or one tuple).
+      .def("item", [](const Array& a, nb::args args) {
+        if (args.size() == 0) return python_item(a);
+        nb::tuple coords = args.size() == 1 && PyTuple_Check(args[0].ptr())
+                               ? nb::borrow<nb::tuple>(args[0]) : nb::tuple(args);
+        std::vector<int64_t> at;
+        for (nb::handle c : coords) at.push_back(index_int(c));
+        if (at.size() == 1 && a.ndim() != 1) {  // a flat index, unravelled in C order
+          int64_t flat = at[0];
+          if (flat < -a.size() || flat >= a.size())
+            throw IndexError("[item] index " + std::to_string(flat) +
+                             " is out of bounds for size " + std::to_string(a.size()));
+          if (flat < 0) flat += a.size();
+          at.assign(static_cast<size_t>(a.ndim()), 0);
+          for (int d = a.ndim() - 1; d >= 0; --d) {
+            at[d] = flat % a.shape()[d];
+            flat /= a.shape()[d];
+          }
+        }
+        if (static_cast<int>(at.size()) != a.ndim())
+          throw ValueError("[item] incorrect number of indices for array: " +
+                           std::to_string(at.size()) + " for " + a.describe());
+        std::vector<Index> index(at.begin(), at.end());
+        return python_item(getitem(a, index));
+      })
       .def("__bool__", [](const Array& a) {
         if (a.size() != 1)
           throw ValueError("[bool] the truth value of an array with more than one element is "

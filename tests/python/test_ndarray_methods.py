@@ -180,6 +180,21 @@ def test_flags_as_numpys(view, device):
     assert not b.flags.writeable and not np.broadcast_to(n, (2,) + n.shape).flags.writeable
     with pytest.raises(KeyError, match="unknown flag"):
         a.flags["OWNDATA?"]
+    with pytest.raises(AttributeError, match="read-only"):
+        a.flags.writeable = False  # not a silent no-op: accel cannot freeze an array
+
+
+@pytest.mark.parametrize("view", [v for v in VIEWS if v not in ("0-d", "empty")])
+def test_item_with_indices_as_numpys(view, device):
+    x = np.arange(60.0).reshape(3, 4, 5)
+    n, a = VIEWS[view](x.copy()), VIEWS[view](ac.asarray(x, device=device))
+    for args in [(0,), (-1,), (n.size // 2,), tuple(d - 1 for d in n.shape),
+                 (tuple(d // 2 for d in n.shape),)]:
+        assert a.item(*args) == n.item(*args), args
+    with pytest.raises(IndexError, match="out of bounds"):
+        a.item(n.size)
+    with pytest.raises(ValueError, match="incorrect number of indices"):
+        a.item(*((0,) * (n.ndim + 1)))
 
 
 @pytest.mark.parametrize("view", [v for v in VIEWS if v != "0-d"])
