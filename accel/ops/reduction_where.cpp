@@ -23,7 +23,8 @@ Array where_mask(const Array& x, const Array& where, const char* op) {
   return broadcast_to(where, x.shape());
 }
 
-Array with_identity(const Array& x, const ReduceOptions& o, const Array& identity, const char* op) {
+Array with_identity(const Array& x, const ReduceOptions& o, const Array& identity,
+                    const char* op) {
   return o.where ? accel::where(where_mask(x, *o.where, op), x, identity) : x;
 }
 
@@ -53,8 +54,8 @@ Array combined_with_initial(const Array& y, const ReduceAxes& axis, bool keepdim
 // initial itself (of x's dtype), as NumPy's.
 template <Array (*Reduce)(const Array&, const ReduceAxes&, bool),
           Array (*Combine)(const Array&, const Array&)>
-Array extreme_with_initial(const Array& x, const ReduceAxes& axis, bool keepdims, const ReduceOptions& o,
-              const char* op, const char* ufunc) {
+Array extreme_with_initial(const Array& x, const ReduceAxes& axis, bool keepdims,
+                           const ReduceOptions& o, const char* op, const char* ufunc) {
   if (!o.initial) {
     if (o.where)
       throw ValueError(std::string("[") + op + "] reduction operation '" + ufunc +

@@ -209,7 +209,9 @@ def clip(x, /, min=None, max=None, out=None):  # noqa: A002 - the standard's nam
 
 def _int_range(dtype):
     bits = dtype.itemsize * 8
-    return (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if dtype.kind == "i" else (0, (1 << bits) - 1)
+    if dtype.kind == "i":
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return 0, (1 << bits) - 1
 
 
 def from_dlpack(x, /, *, device=None, copy=None):

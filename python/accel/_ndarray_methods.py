@@ -118,6 +118,18 @@ def _dump(self, file):
             _pickle.dump(self, f)
 
 
+def _builtin_round(self, ndigits=None):
+    """round(x) of a 0-d array, as of the NumPy scalar it stands for (round(a.sum()) works in
+    NumPy): a Python int without ndigits, else x rounded to ndigits (a 0-d array). NumPy's
+    arrays of one or more dimensions have no round(), nor do accel's."""
+    if self.ndim != 0:
+        raise TypeError(f"round() of an array of {self.ndim} dimensions; use accel.round(x, "
+                        "decimals) (NumPy's arrays define no __round__ either)")
+    if ndigits is None:
+        return round(self.item())
+    return _round(self, ndigits)
+
+
 def _contains(self, value):
     """`value in x`: any element equal to it (NumPy's (x == value).any()), one reduction."""
     return bool(_core.any(_core.equal(self, value)))
@@ -144,5 +156,6 @@ _core.ndarray.partition = _partition
 _core.ndarray.argpartition = (lambda self, kth, axis=-1, kind="introselect", order=None:
                               _argpartition(self, kth, axis, kind, order))
 _core.ndarray.__contains__ = _contains
+_core.ndarray.__round__ = _builtin_round
 _core.ndarray.__divmod__ = lambda self, other: _divmod(self, other)
 _core.ndarray.__rdivmod__ = lambda self, other: _divmod(other, self)

@@ -306,6 +306,18 @@ def test_contains_and_divmod(device):
     same(r, nr)
 
 
+def test_builtin_round_of_a_0d_array_as_of_numpys_scalar(device):
+    """x.sum() is a 0-d array in accel and a scalar in NumPy: round() works on both."""
+    for v in (2.5, 3.5, -2.567, 7.0):
+        n = np.float64(v)
+        a = ac.asarray(v, device=device)
+        assert round(a) == round(n) and type(round(a)) is int
+        same(round(a, 1), round(n, 1))
+    assert round(ac.asarray(np.arange(5, dtype=np.int32), device=device).sum()) == 10
+    with pytest.raises(TypeError, match="accel.round"):
+        round(ac.asarray([1.5, 2.5], device=device))
+
+
 def test_pickling_round_trips(tmp_path, device):
     m = complex_values("complex64", shape=(3, 4))
     a = ac.asarray(m, device=device).T

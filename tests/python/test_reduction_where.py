@@ -50,9 +50,11 @@ def test_where_and_initial_of_sum_prod_any_all(dtype, axis, device):
             check(getattr(a, fn)(axis=axis, keepdims=True, where=am),
                   getattr(n, fn)(axis=axis, keepdims=True, where=m))
         if dtype != "bool":
-            check(ac.sum(a, axis=axis, where=am, initial=3), np.sum(n, axis=axis, where=m, initial=3))
+            check(ac.sum(a, axis=axis, where=am, initial=3),
+                  np.sum(n, axis=axis, where=m, initial=3))
             init = 2 if dtype[0] == "u" else -2  # -2 overflows uint64 in both
-            check(a.prod(axis=axis, where=am, initial=init), n.prod(axis=axis, where=m, initial=init))
+            check(a.prod(axis=axis, where=am, initial=init),
+                  n.prod(axis=axis, where=m, initial=init))
 
 
 @pytest.mark.parametrize("dtype", [d for d in DTYPES if d != "complex128"])
@@ -64,7 +66,8 @@ def test_max_and_min_with_initial(dtype, axis, device):
     init = True if dtype == "bool" else 2
     for name, m in masks(n.shape, rng).items():
         am = ac.asarray(m, device=device) if isinstance(m, np.ndarray) else m
-        check(ac.max(a, axis=axis, where=am, initial=init), np.max(n, axis=axis, where=m, initial=init))
+        check(ac.max(a, axis=axis, where=am, initial=init),
+              np.max(n, axis=axis, where=m, initial=init))
         check(a.min(axis=axis, where=am, initial=init, keepdims=True),
               n.min(axis=axis, where=m, initial=init, keepdims=True))
     check(ac.max(a, axis=axis, initial=init), np.max(n, axis=axis, initial=init))
@@ -80,7 +83,8 @@ def test_special_values_with_where(device):
         for fn in ("sum", "prod", "mean", "any", "all"):
             check(getattr(ac, fn)(a, axis=axis, where=am), getattr(np, fn)(n, axis=axis, where=m))
         check(ac.max(a, axis=axis, where=am, initial=-5), np.max(n, axis=axis, where=m, initial=-5))
-        check(ac.min(a, axis=axis, where=am, initial=np.nan), np.min(n, axis=axis, where=m, initial=np.nan))
+        check(ac.min(a, axis=axis, where=am, initial=np.nan),
+              np.min(n, axis=axis, where=m, initial=np.nan))
 
 
 @pytest.mark.parametrize("dtype", ["int32", "float16", "float32", "float64", "complex128"])
@@ -114,7 +118,8 @@ def test_errors_as_numpys(device):
         ac.min(ac.asarray([1, 2], dtype=ac.uint8, device=device), initial=-2)
     with pytest.raises(TypeError):
         ac.sum(a.astype(ac.int32), initial=1 + 1j)
-    check(ac.sum(a.astype(ac.int32), initial=2.7), np.sum(np.arange(6).reshape(2, 3).astype(np.int32), initial=2.7))
+    ints = np.arange(6).reshape(2, 3).astype(np.int32)
+    check(ac.sum(a.astype(ac.int32), initial=2.7), np.sum(ints, initial=2.7))  # int(2.7), as NumPy
 
 
 def test_numpy_functions_dispatch_where_and_initial(device):
