@@ -357,3 +357,22 @@ def test_clip_drops_python_int_bounds_beyond_the_dtype_as_numpy(dtype, lo, hi, d
         return
     same(a.clip(lo, hi), want)
     same(ac.clip(a, lo, hi), want)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "uint64"])
+def test_integer_round_to_tens_goes_through_float64_as_numpy(dtype, device):
+    """NumPy rounds integers with decimals < 0 as float64 and casts back: past 2**53 (and at
+    the dtype's edges, where the rounded value overflows) that differs from exact integer
+    arithmetic, which accel used before (fuzz seed 1120240)."""
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(6)
+    n = np.concatenate([rng.integers(info.min, info.max, 500, dtype=dtype, endpoint=True),
+                        np.array([info.min, info.max, 5, 15, 25, 125], dtype=dtype)])
+    if dtype == "int64":
+        n[0] = -5478656164431047426  # the fuzz seed's value
+    a = ac.asarray(n, device=device)
+    for d in (-1, -2, -3):
+        with np.errstate(all="ignore"):
+            want = np.round(n, d)
+        same(ac.round(a, d), want)
+        same(a.round(d), want)
