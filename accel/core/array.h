@@ -53,6 +53,10 @@ struct ArrayImpl {
   std::optional<std::complex<double>> literal;
   // A view NumPy makes read-only (broadcast_to, ...): writes into it raise; its views inherit it.
   bool read_only = false;
+  // read_only set by the user (NumPy's x.flags.writeable = False) on an array that was writable:
+  // the one kind of read-only that may be turned off again. Views made from it are read-only
+  // without it (NumPy lets them be thawed once their base is; accel keeps no base to ask).
+  bool frozen = false;
 };
 
 // Core declares every member; those that need a device's backend (allocation, host copies:

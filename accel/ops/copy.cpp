@@ -142,4 +142,18 @@ void assign_inplace(const Array& dst, const Array& result, const char* op) {
   assign(dst, result, op);
 }
 
+Array set_writeable(const Array& x, bool writeable) {
+  const bool read_only = is_read_only(x);
+  if (writeable == !read_only) return x;
+  if (writeable && !x.impl()->frozen)
+    throw ValueError("[flags] cannot set WRITEABLE flag to True of this array: " + x.describe() +
+                     " is read-only by how it was made (a broadcast view, read-only memory or a "
+                     "view of a frozen array), not by writeable = False");
+  // A fresh handle, so that only this array changes (NumPy's flags belong to one array object).
+  Array v = Array::view_of(x, x.shape(), x.strides(), x.offset());
+  v.impl()->read_only = !writeable;
+  v.impl()->frozen = !writeable;
+  return v;
+}
+
 }  // namespace accel

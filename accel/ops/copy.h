@@ -43,5 +43,11 @@ inline void check_writable(const Array& dst, const char* op) {
   if (is_read_only(dst))
     throw ValueError(std::string("[") + op + "] assignment destination is read-only");
 }
+// NumPy's x.flags.writeable = writeable: the array x's Python object holds from now on. False
+// freezes x (a new handle over the same memory, so other handles of x's impl, and views made
+// before, stay writable, as NumPy's); True thaws only an array frozen that way and raises
+// ValueError for other read-only arrays (broadcast views, read-only imports, views of a frozen
+// array); an array already as asked is returned itself.
+Array set_writeable(const Array& x, bool writeable);
 
 }  // namespace accel

@@ -14,26 +14,43 @@ from ._ordering import argpartition as _argpartition, partition as _partitioned
 
 
 class Flags:
-    """ndarray.flags: the layout facts of an array when it was read (accel arrays never change
-    layout), by attribute (x.flags.c_contiguous) or NumPy's keys (x.flags['C_CONTIGUOUS'])."""
+    """ndarray.flags: the layout facts of an array (accel arrays never change layout) and whether
+    it may be written, by attribute (x.flags.c_contiguous) or NumPy's keys
+    (x.flags['C_CONTIGUOUS']). Live, as NumPy's: x.flags.writeable = False (or
+    x.flags['WRITEABLE'] = False) freezes x, True thaws an array frozen so."""
 
-    __slots__ = ("c_contiguous", "f_contiguous", "writeable")
+    __slots__ = ("_x",)
     _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
              "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned",
              "FNC": "fnc", "FORC": "forc"}
 
     def __init__(self, x):
-        c, f, w = _core._layout_flags(x)
-        object.__setattr__(self, "c_contiguous", c)
-        object.__setattr__(self, "f_contiguous", f)
-        object.__setattr__(self, "writeable", w)
+        object.__setattr__(self, "_x", x)
+
+    c_contiguous = property(lambda self: _core._layout_flags(self._x)[0])
+    f_contiguous = property(lambda self: _core._layout_flags(self._x)[1])
+
+    @property
+    def writeable(self):
+        return _core._layout_flags(self._x)[2]
+
+    @writeable.setter
+    def writeable(self, value):
+        _core._set_writeable(self._x, bool(value))
 
     def __setattr__(self, name, value):
-        # NumPy lets x.flags.writeable = False freeze an array; accel cannot change a flag of
-        # an existing array, and a silent no-op would leave it writable.
-        raise AttributeError(f"[flags] accel's flags are read-only: {name!r} of an array "
-                             "cannot be changed after the array is made")
+        if name != "writeable":
+            # NumPy's other flags follow from the layout (or, for aligned, are always true here).
+            raise AttributeError(f"[flags] {name!r} cannot be set: only writeable can")
+        object.__setattr__(self, name, value)
+
+    def __setitem__(self, key, value):
+        name = self._KEYS.get(key)
+        if name is None:
+            raise KeyError(f"unknown flag {key!r}; accel's flags are "
+                           f"{', '.join(sorted(self._KEYS))}")
+        setattr(self, name, value)
 
     contiguous = property(lambda self: self.c_contiguous)
     fortran = property(lambda self: self.f_contiguous)
@@ -130,6 +147,18 @@ def _builtin_round(self, ndigits=None):
     return _round(self, ndigits)
 
 
+def _setflags(self, write=None, align=None, uic=None):
+    """NumPy's x.setflags: write freezes or thaws x (as x.flags.writeable = write); accel
+    arrays are always aligned and never write back, so only align=True and uic=False are
+    accepted for those."""
+    if align is not None and not align:
+        raise ValueError("[setflags] accel arrays are always aligned; align=False cannot be set")
+    if uic:
+        raise ValueError("[setflags] cannot set WRITEBACKIFCOPY flag to True")
+    if write is not None:
+        _core._set_writeable(self, bool(write))
+
+
 def _contains(self, value):
     """`value in x`: any element equal to it (NumPy's (x == value).any()), one reduction."""
     return bool(_core.any(_core.equal(self, value)))
@@ -137,6 +166,7 @@ def _contains(self, value):
 
 _core.ndarray.flags = property(Flags, doc=Flags.__doc__)
 _core.ndarray.flat = property(FlatIter, doc=FlatIter.__doc__)
+_core.ndarray.setflags = _setflags
 _core.ndarray.tolist = _tolist
 _core.ndarray.tobytes = _tobytes
 _core.ndarray.fill = _fill

@@ -521,6 +521,10 @@ void init_array(nb::module_& m) {
     return nb::make_tuple(empty || a.is_contiguous(), empty || a.is_f_contiguous(),
                           !is_read_only(a));
   }, nb::arg("x"), "(C-contiguous, Fortran-contiguous, writeable): ndarray.flags' facts.");
+  m.def("_set_writeable", [](Array& a, bool writeable) {
+    Array r = set_writeable(a, writeable);
+    if (!r.is(a)) a = std::move(r);  // x's Python object holds the frozen (or thawed) handle
+  }, nb::arg("x"), nb::arg("writeable"), "NumPy's x.flags.writeable = writeable.");
   m.def("_cast_operand", [](const Array& a, nb::handle dtype) {
     return cast_operand(a, to_dtype(dtype));
   }, nb::arg("x"), nb::arg("dtype"),

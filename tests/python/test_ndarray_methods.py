@@ -180,8 +180,86 @@ def test_flags_as_numpys(view, device):
     assert not b.flags.writeable and not np.broadcast_to(n, (2,) + n.shape).flags.writeable
     with pytest.raises(KeyError, match="unknown flag"):
         a.flags["OWNDATA?"]
-    with pytest.raises(AttributeError, match="read-only"):
-        a.flags.writeable = False  # not a silent no-op: accel cannot freeze an array
+    with pytest.raises(AttributeError, match="cannot be set"):
+        a.flags.c_contiguous = False  # NumPy's: not writable either
+
+
+WRITES = {
+    "setitem": lambda a: a.__setitem__(0, 7),
+    "fill": lambda a: a.fill(7),
+    "in place": lambda a: a.__iadd__(1),
+    "out=": lambda a: ac.add(a, 1, out=a) if isinstance(a, ac.ndarray) else np.add(a, 1, out=a),
+    "flat": lambda a: a.flat.__setitem__(0, 7),
+    "partition": lambda a: a.partition(1),
+}
+
+
+@pytest.mark.parametrize("how", ["attribute", "key", "setflags"])
+@pytest.mark.parametrize("write", list(WRITES))
+def test_freeze_and_thaw_as_numpys(write, how, device):
+    x = np.array([5.0, -1.0, 3.0, 2.0])
+
+    def set_writeable(arr, value):
+        if how == "attribute":
+            arr.flags.writeable = value
+        elif how == "key":
+            arr.flags["WRITEABLE"] = value
+        else:
+            arr.setflags(write=value)
+
+    n, a = x.copy(), ac.asarray(x, device=device)
+    before_n, before_a = n[1:], a[1:]  # views made before the freeze stay writable (NumPy's)
+    for arr in (n, a):
+        set_writeable(arr, False)
+        assert not arr.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            WRITES[write](arr)
+        assert not arr[1:].flags.writeable  # views made after it are frozen too
+    np.testing.assert_array_equal(ac.asnumpy(a), x)  # the refused writes wrote nothing
+    assert not np.asarray(a).flags.writeable and not ac.asnumpy(a).flags.writeable
+    assert before_n.flags.writeable and before_a.flags.writeable
+    before_n[0] = before_a[0] = 4.0  # and write x's memory, frozen or not (NumPy's)
+    for arr in (n, a):
+        set_writeable(arr, True)
+        assert arr.flags.writeable
+        WRITES[write](arr)
+    np.testing.assert_array_equal(ac.asnumpy(a), n)
+
+
+def test_only_arrays_frozen_by_the_user_thaw_as_numpys(device):
+    x = np.arange(6.0).reshape(2, 3)
+    n, a = x.copy(), ac.asarray(x, device=device)
+    n.flags.writeable = a.flags.writeable = False
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        n[0].flags.writeable = True  # a view of a frozen array (NumPy: until its base thaws)
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        a[0].flags.writeable = True
+    # NumPy lets a broadcast view be thawed; accel does not: its threads would write one
+    # element from many places at once.
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        ac.broadcast_to(ac.asarray(x, device=device), (2, 2, 3)).flags.writeable = True
+    r = ac.asarray(np.frombuffer(x.tobytes()), device=device)  # read-only memory, as NumPy's
+    assert r.flags.writeable == np.frombuffer(x.tobytes()).flags.writeable
+    c = a.copy()  # a copy of a frozen array is writable
+    c[0, 0] = -1.0
+    assert c.flags.writeable and a[0, 0] == 0.0
+    with pytest.raises(ValueError, match="align"):
+        a.setflags(align=False)
+
+
+def test_freezing_keeps_lazy_values(device):
+    a = ac.asarray(np.arange(4.0), device=device)
+    later = a * 2  # pending while a is frozen and thawed: reads a's values of now
+    p = a + 1  # a pending array frozen: computed, then read-only
+    p.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        p[0] = 0
+    a.flags.writeable = False
+    a.flags.writeable = True
+    a += 10
+    np.testing.assert_array_equal(ac.asnumpy(later), [0.0, 2.0, 4.0, 6.0])
+    np.testing.assert_array_equal(ac.asnumpy(p), [1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(ac.asnumpy(a), [10.0, 11.0, 12.0, 13.0])
 
 
 @pytest.mark.parametrize("view", [v for v in VIEWS if v not in ("0-d", "empty")])
