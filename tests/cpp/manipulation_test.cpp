@@ -277,5 +277,23 @@ TEST(ViewAs, ReinterpretsAndScalesTheLastAxis) {
   EXPECT_THROW(view_as(Array::scalar(1.0), Dtype::float32), ValueError);  // 0-d
 }
 
+TEST(SetWriteable, FreezesOneHandleAndThawsOnlyAFrozenOne) {
+  Array x = arange_f64({2, 3});
+  Array other = x;  // another handle of the same array
+  Array frozen = set_writeable(x, false);
+  EXPECT_TRUE(is_read_only(frozen));
+  EXPECT_TRUE(frozen.shares_memory_with(x));
+  EXPECT_FALSE(is_read_only(other));
+  EXPECT_THROW(assign(frozen, Array::scalar(1.0, true)), ValueError);
+  EXPECT_TRUE(is_read_only(Array::view_of(frozen, {3}, {1}, 0)));  // its views inherit it
+  EXPECT_TRUE(set_writeable(frozen, false).is(frozen));  // already as asked: itself
+  Array thawed = set_writeable(frozen, true);
+  assign(thawed, Array::scalar(1.0, true));
+  EXPECT_EQ(values(x), std::vector<double>(6, 1.0));
+  // Read-only by how it was made: never thawed.
+  EXPECT_THROW(set_writeable(broadcast_to(x, {4, 2, 3}), true), ValueError);
+  EXPECT_THROW(set_writeable(Array::view_of(frozen, {3}, {1}, 0), true), ValueError);
+}
+
 }  // namespace
 }  // namespace accel
