@@ -22,12 +22,14 @@ def _filled(a, value):
     return _core.where(_core.isnan(a), _core.asarray(value, dtype=a.dtype), a)
 
 
-def nansum(a, axis=None, dtype=None, out=None, keepdims=False):
-    return _core.sum(_filled(a, 0), axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    return _core.sum(_filled(a, 0), axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                     initial=initial, where=where)
 
 
-def nanprod(a, axis=None, dtype=None, out=None, keepdims=False):
-    return _core.prod(_filled(a, 1), axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=None):
+    return _core.prod(_filled(a, 1), axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                      initial=initial, where=where)
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
@@ -38,26 +40,31 @@ def nancumprod(a, axis=None, dtype=None, out=None):
     return _core.cumprod(_filled(a, 1), axis=axis, dtype=dtype, out=out)
 
 
-def _nan_extreme(fn, fill, a, axis, out, keepdims):
+def _nan_extreme(fn, fill, a, axis, out, keepdims, initial, where):
     a = _core.asarray(a)
     if not _inexact(a):
-        return fn(a, axis=axis, out=out, keepdims=keepdims)
-    # An all-NaN slice gives NaN (NumPy also warns).
-    result = fn(_filled(a, fill), axis=axis, keepdims=keepdims)
-    all_nan = _core.all(_core.isnan(a), axis=axis, keepdims=keepdims)
-    result = _core.where(all_nan, _core.asarray(math.nan, dtype=a.dtype), result)
+        return fn(a, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
+    result = fn(_filled(a, fill), axis=axis, keepdims=keepdims, initial=initial, where=where)
+    if initial is None:
+        # A slice of NaNs only (those where= selects) gives NaN (NumPy also warns); with an
+        # initial value it gives that, as NumPy's fmax.reduce does.
+        nan = _core.isnan(a)
+        if where is not None:
+            nan = _core.logical_or(nan, _core.logical_not(where))
+        all_nan = _core.all(nan, axis=axis, keepdims=keepdims)
+        result = _core.where(all_nan, _core.asarray(math.nan, dtype=a.dtype), result)
     if out is None:
         return result
     out[...] = result
     return out
 
 
-def nanmax(a, axis=None, out=None, keepdims=False):
-    return _nan_extreme(_core.max, -math.inf, a, axis, out, keepdims)
+def nanmax(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    return _nan_extreme(_core.max, -math.inf, a, axis, out, keepdims, initial, where)
 
 
-def nanmin(a, axis=None, out=None, keepdims=False):
-    return _nan_extreme(_core.min, math.inf, a, axis, out, keepdims)
+def nanmin(a, axis=None, out=None, keepdims=False, initial=None, where=None):
+    return _nan_extreme(_core.min, math.inf, a, axis, out, keepdims, initial, where)
 
 
 def _nan_arg(fn, fill, a, axis, out, keepdims, name):
@@ -77,16 +84,20 @@ def nanargmin(a, axis=None, out=None, *, keepdims=False):
     return _nan_arg(_core.argmin, math.inf, a, axis, out, keepdims, "nanargmin")
 
 
-def _count(a, axis, keepdims):
-    return _core.count_nonzero(_core.logical_not(_core.isnan(a)), axis=axis, keepdims=keepdims)
+def _count(a, axis, keepdims, where=None):
+    """The elements that are not NaN (and that where= selects) along axis."""
+    kept = _core.logical_not(_core.isnan(a))
+    if where is not None:
+        kept = _core.logical_and(kept, where)
+    return _core.count_nonzero(kept, axis=axis, keepdims=keepdims)
 
 
-def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     a = _core.asarray(a)
     if not _inexact(a):
-        return _core.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
-    total = _core.sum(_filled(a, 0), axis=axis, dtype=dtype, keepdims=keepdims)
-    result = total / _count(a, axis, keepdims)  # 0 / 0: NaN for an all-NaN slice
+        return _core.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
+    total = _core.sum(_filled(a, 0), axis=axis, dtype=dtype, keepdims=keepdims, where=where)
+    result = total / _count(a, axis, keepdims, where)  # 0 / 0: NaN for an all-NaN slice
     result = result.astype(total.dtype, copy=False)
     if out is None:
         return result
@@ -94,29 +105,35 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     return out
 
 
-def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+           correction=None):
     a = _core.asarray(a)
     if correction is not None:
         if ddof != 0:
             raise ValueError("[nanvar] ddof and correction can't be provided simultaneously")
         ddof = correction
     if not _inexact(a):
-        return _core.var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
-    mean = nanmean(a, axis=axis, dtype=dtype, keepdims=True)
-    dev = _filled(a - mean, 0)
+        return _core.var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                         where=where)
+    mean = nanmean(a, axis=axis, dtype=dtype, keepdims=True, where=where)
+    # Deviations of a's NaNs are 0; an inf's (inf - inf) stays NaN, as NumPy's.
+    dev = _core.where(_core.isnan(a), _core.asarray(0, dtype=a.dtype), a - mean)
     sq = _core.real(dev * _core.conj(dev)) if dev.dtype in (_core.complex64, _core.complex128) else dev * dev
-    total = _core.sum(sq, axis=axis, keepdims=keepdims)
-    dof = _core.maximum(_count(a, axis, keepdims) - ddof, 0)
+    total = _core.sum(sq, axis=axis, keepdims=keepdims, where=where)
+    dof = _count(a, axis, keepdims, where) - ddof
     result = (total / dof).astype(total.dtype, copy=False)
+    # No degrees of freedom left: NaN, as NumPy's nanvar (var gives total / 0 there, inf).
+    result = _core.where(dof <= 0, _core.asarray(math.nan, dtype=result.dtype), result)
     if out is None:
         return result
     out[...] = result
     return out
 
 
-def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, correction=None):
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
+           correction=None):
     result = _core.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
-                               correction=correction))
+                               where=where, correction=correction))
     if out is None:
         return result
     out[...] = result

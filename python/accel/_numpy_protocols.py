@@ -96,6 +96,11 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
         fn = getattr(accel, table[name])
         if method == "reduce" and "axis" not in kwargs:
             kwargs["axis"] = 0  # ufunc.reduce's default, unlike sum's
+        if table[name] not in ("sum", "prod", "cumsum", "cumprod"):
+            # The reduction in dtype (np.max(x) passes dtype=None): the input cast first.
+            dtype = kwargs.pop("dtype", None)
+            if dtype is not None:
+                inputs = (accel.asarray(inputs[0]).astype(dtype),)
         if method == "accumulate":
             kwargs.setdefault("axis", 0)
     kwargs = _single_out(kwargs, what)

@@ -488,6 +488,19 @@ def test_nan_reductions_ignore_nan(dtype, device):
             ac.nanargmax(a, axis=1)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy warns on inf - inf
+@pytest.mark.parametrize("dtype", ["float16", "float64", "complex128"])
+def test_nan_variance_of_infinities_is_nan_as_numpys(dtype, device):
+    """An inf's deviation from the mean (inf - inf) is NaN, not a NaN to ignore: accel dropped it
+    and answered 0 or inf (fuzz seeds 1240096, 1240680); lanes of at most ddof elements are NaN."""
+    x = np.array([[np.inf, np.nan, np.nan], [1.0, -np.inf, 2.0], [np.nan, 3.0, 4.0]], dtype=dtype)
+    a = ac.asarray(x, device=device)
+    for axis in [None, 0, 1]:
+        for ddof in [0, 1, 2]:
+            check(ac.nanvar(a, axis=axis, ddof=ddof), np.nanvar(x, axis=axis, ddof=ddof))
+            check(ac.nanstd(a, axis=axis, ddof=ddof), np.nanstd(x, axis=axis, ddof=ddof))
+
+
 
 @pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32", "int64", "bool"])
 def test_runs_of_every_length_through_the_vector_paths(dtype, device):
