@@ -48,6 +48,7 @@ OPERATORS = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "floor
 REDUCTIONS = ["sum", "prod", "min", "max", "mean", "var", "std", "any", "all", "argmin",
               "argmax", "cumsum", "cumprod", "count_nonzero", "cumulative_sum"]
 INEXACT_REDUCTIONS = {"sum", "prod", "mean", "var", "std"}  # summation order differs
+NAN_FORMS = {"sum", "prod", "min", "max", "mean", "var", "std"}  # nansum, nanmin, ...
 MAX_SIZE = 40000
 SPELLINGS = {"negative": ["(-{})"], "positive": ["(+{})"], "bitwise_invert": ["(~{})"],
              "abs": ["abs({})"]}
@@ -524,6 +525,10 @@ class Builder(LinalgFftMakers):
         x = self.pick()
         v = self.env[x]
         op = self.choice(REDUCTIONS)
+        # NumPy's NaN-ignoring form (nansum, nanmax, ...; functions only): not nanmin/nanmax of
+        # complex values, whose NaN parts NumPy's fmin/fmax take from either operand.
+        nan_form = (op in NAN_FORMS and not (op in ("min", "max") and v.dtype.kind == "c")
+                    and self.chance(0.15))
         nd = v.ndim
         axis = None if not nd or self.chance(0.3) else int(self.rng.integers(-nd, nd))
         if op in ("sum", "prod", "min", "max", "mean", "any", "all") and nd >= 2 and self.chance(0.2):
@@ -543,7 +548,9 @@ class Builder(LinalgFftMakers):
             args.append(f"where={mask or self.choice([f'({x} != 0)' if exact else f'xp.isnan({x})', f'xp.isfinite({x})'])}")
             if op in ("min", "max") or (op in ("sum", "prod") and self.chance(0.5)):
                 args.append(f"initial={self.choice(['1', '2', '-1', '-3', '7'])}")
-        if self.chance(0.3) and op not in ("count_nonzero", "cumulative_sum"):
+        if nan_form:
+            text = f"xp.nan{op}({', '.join(args)})"
+        elif self.chance(0.3) and op not in ("count_nonzero", "cumulative_sum"):
             margs = args[1:]
             # The axis positionally too (x.sum(1)), as the methods' fast path takes it
             # (python/src/fast_methods.h); keywords go through the full binding.

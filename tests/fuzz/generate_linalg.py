@@ -108,6 +108,8 @@ class LinalgFftMakers:
                 guard += f" and cancel_free({text}, xp.linalg.matrix_power(xp.abs({m}), {p}))"
         else:
             guard = f"{'well_conditioned' if what == 'cond' else 'blas_safe'}({operand})"
+            if "lstsq(" in text and text.endswith("[0]"):
+                guard += f" and small_residual({m}, {b})"
             if ".det(" in text or "slogdet(" in text:
                 guard += f" and det_in_range({operand})"
             if "solve(" in text:
