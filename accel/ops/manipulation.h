@@ -78,6 +78,10 @@ Array imag_part(const Array& x);
 // bool memory as another dtype is read-only.
 Array view_as(const Array& x, Dtype dtype);
 
+// NumPy's diagonal: the elements x[..., i, i + offset] of the axes axis1 and axis2 as a read-only
+// view (both axes removed, the diagonal last), so later writes into x show in it, as NumPy's.
+Array diagonal(const Array& x, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1);
+
 // A view with the order of elements reversed along `axes` (nullopt: every axis).
 Array flip(const Array& x, const std::optional<Axes>& axes = std::nullopt);
 // Elements shifted by `shifts` along `axes`, wrapping around; nullopt axes: shifted in the

@@ -342,6 +342,35 @@ Array flip(const Array& x, const std::optional<Axes>& axes) {
   return Array::view_of(x, x.shape(), strides, offset);
 }
 
+Array diagonal(const Array& x, int64_t offset, int64_t axis1, int64_t axis2) {
+  if (x.ndim() < 2)
+    throw ValueError("[diagonal] diagonal requires an array of at least two dimensions, got " +
+                     x.describe());
+  const int a1 = normalize_axis(axis1, x.ndim(), "diagonal");
+  const int a2 = normalize_axis(axis2, x.ndim(), "diagonal");
+  if (a1 == a2)
+    throw ValueError("[diagonal] axis1 and axis2 cannot be the same (both are axis " +
+                     std::to_string(a1) + ")");
+  x.eval();
+  const int64_t rows = x.shape()[a1] - std::max<int64_t>(-offset, 0);
+  const int64_t cols = x.shape()[a2] - std::max<int64_t>(offset, 0);
+  const int64_t n = std::max<int64_t>(0, std::min(rows, cols));
+  Shape shape;
+  Strides strides;
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (d == a1 || d == a2) continue;
+    shape.push_back(x.shape()[d]);
+    strides.push_back(x.strides()[d]);
+  }
+  shape.push_back(n);
+  strides.push_back(x.strides()[a1] + x.strides()[a2]);
+  int64_t start = x.offset();
+  if (n > 0) start += offset >= 0 ? offset * x.strides()[a2] : -offset * x.strides()[a1];
+  Array out = Array::view_of(x, shape, strides, start);
+  out.impl()->read_only = true;  // as NumPy's: its diagonal views may not be written
+  return out;
+}
+
 namespace {
 
 // A view of complex x's memory as its float parts: part 0 real, 1 imaginary.

@@ -137,16 +137,8 @@ def angle(z, deg=False):
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
-    """NumPy's diagonal, as a new array (NumPy returns a read-only view)."""
-    x = _arr(a)
-    if x.ndim < 2:
-        raise ValueError(f"diagonal requires an array of at least two dimensions, got {x.ndim}")
-    b = _core.moveaxis(x, (axis1, axis2), (-2, -1))
-    rows, cols = b.shape[-2], b.shape[-1]
-    n = max(0, min(rows - max(-offset, 0), cols - max(offset, 0)))
-    i = _core.arange(n, dtype=_core.int64, device=x.device) + max(-offset, 0)
-    j = _core.arange(n, dtype=_core.int64, device=x.device) + max(offset, 0)
-    return b[..., i, j]
+    """NumPy's diagonal: a read-only view (accel/ops/views.cpp)."""
+    return _core.diagonal(_arr(a), offset, axis1, axis2)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

@@ -232,6 +232,10 @@ void init_manipulation(nb::module_& m) {
 
   m.def("flip", [](nb::handle x, nb::handle axis) { return flip(array_arg(x), axes_arg(axis)); },
         "m"_a, "axis"_a = nb::none(), "A view with the elements reversed along axis (all: None).");
+  m.def("diagonal", [](nb::handle x, int64_t offset, int64_t axis1, int64_t axis2) {
+    return diagonal(array_arg(x), offset, axis1, axis2);
+  }, "a"_a, "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1,
+     "NumPy's diagonal: a read-only view of x[..., i, i + offset] over axis1 and axis2.");
   m.def("roll", [](nb::handle x, nb::handle shift, nb::handle axis) {
     return roll(array_arg(x), to_shape(shift), axes_arg(axis));
   }, "a"_a, "shift"_a, "axis"_a = nb::none());

@@ -82,6 +82,29 @@ def test_diagonal_and_trace(shape, axes, offset, device):
         ac.diagonal(ac.asarray([1, 2], device=device))
 
 
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_diagonal_is_a_read_only_view_as_numpys(order, device):
+    a = np.asarray(np.arange(60.0).reshape(3, 4, 5), order=order)
+    x = ac.asarray(a, device=device)
+    assert x.strides == a.strides
+    for offset, axes in ((0, (0, 1)), (1, (2, 1)), (-2, (1, 2)), (2, (0, -1)), (9, (0, 1))):
+        d, want = ac.diagonal(x, offset, *axes), np.diagonal(a, offset, *axes)
+        assert d.shape == want.shape and d.strides == want.strides
+        same(d, want)
+        assert not d.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            d[...] = 0
+    # A view, not a copy: later writes into x show in it (accel's copy kept the old values).
+    d, want = x.diagonal(1, 1, 2), a.diagonal(1, 1, 2)
+    x[:, 1, 2] = -7.0
+    a[:, 1, 2] = -7.0
+    same(d, want)
+    same(ac.linalg.diagonal(x[..., ::-1], offset=-1), np.linalg.diagonal(a[..., ::-1], offset=-1))
+    same(ac.diagonal(x * 2), np.diagonal(a * 2))  # of a pending array: computed first
+    with pytest.raises(ValueError, match="cannot be the same"):
+        ac.diagonal(x, 0, 1, -2)
+
+
 @pytest.mark.parametrize("dt", ["int32", "float32", "float64", "complex64"])
 def test_average(dt, device):
     a = rng.integers(-5, 5, (3, 4)).astype(dt)
