@@ -14,7 +14,8 @@ from ._indexing import where as _where
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv", "copy", "ndim", "shape", "size",
            "iscomplexobj", "isrealobj", "ptp", "nan_to_num", "angle", "diagonal", "trace",
-           "average", "unravel_index", "ravel_multi_index", "ascontiguousarray", "cross"]
+           "average", "unravel_index", "ravel_multi_index", "ascontiguousarray", "asfortranarray",
+           "cross"]
 
 
 def _is_complex(dt):
@@ -244,6 +245,15 @@ def ascontiguousarray(a, dtype=None, *, like=None):
     if x.ndim == 0:
         x = _core.reshape(x, (1,))
     return x if c_contiguous(x) else _core.asarray(x, copy=True)
+
+
+def asfortranarray(a, dtype=None, *, like=None):
+    """a as a Fortran-contiguous array of at least one dimension (NumPy's): no copy when it
+    already is one of that dtype (a.T of a C-ordered a, for instance)."""
+    x = _core.asarray(a) if dtype is None else _core.asarray(a, dtype=dtype)
+    if x.ndim == 0:
+        x = _core.reshape(x, (1,))
+    return _core.asarray(x, order="F")
 
 
 def cross_last(a, b):

@@ -461,7 +461,8 @@ void init_array(nb::module_& m) {
     const Order o = to_order(order, "asarray", Order::K);
     if (o == Order::C || o == Order::F) {
       r.eval();
-      if (!(o == Order::C ? r.is_contiguous() : r.is_f_contiguous())) {
+      // (An empty array is both, as NumPy's.)
+      if (r.size() != 0 && !(o == Order::C ? r.is_contiguous() : r.is_f_contiguous())) {
         if (copy_mode == false)
           throw ValueError(std::string("[asarray] order='") + (o == Order::C ? "C" : "F") +
                            "' needs a copy of " + r.describe() + ", and copy=False was given");
@@ -483,7 +484,10 @@ void init_array(nb::module_& m) {
     if (!(is_ndarray(obj) || PyList_Check(o) || PyTuple_Check(o) || is_python_scalar(obj) ||
           is_numpy_ndarray(obj)))
       return nullptr;
-    return wrap(asarray(obj, std::nullopt, std::nullopt, std::nullopt)).release().ptr();
+    Array r = asarray(obj, std::nullopt, std::nullopt, std::nullopt);
+    // An accel array comes back itself, as NumPy's asarray(x) is x (and x.flags writes reach x).
+    if (is_ndarray(obj) && r.is(array_of(o))) return Py_NewRef(o);
+    return wrap(std::move(r)).release().ptr();
   });
   m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy) {
     return from_dlpack(x, to_optional_device(device),

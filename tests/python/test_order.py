@@ -42,7 +42,9 @@ def pair(view, device, dtype="float32"):
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_new_arrays_in_either_order(order, device):
     for shape in [(2, 3), (2, 3, 4), (5,), (), (0, 3)]:
-        same(ac.empty(shape, order=order, device=device) * 0, np.zeros(shape, order=order))
+        e = ac.empty(shape, order=order, device=device)
+        e[...] = 0  # (not e * 0: memory left by an earlier test may hold NaN bit patterns)
+        same(e, np.zeros(shape, order=order))
         same(ac.zeros(shape, ac.int16, order, device=device), np.zeros(shape, np.int16, order))
         same(ac.ones(shape, order=order, device=device), np.ones(shape, order=order))
         same(ac.full(shape, 2.5, order=order, device=device), np.full(shape, 2.5, order=order))
@@ -58,7 +60,9 @@ def test_like_functions_lay_out_as_numpys(view, order, device):
     same(ac.zeros_like(a, order=order), np.zeros_like(n, order=order))
     same(ac.ones_like(a, dtype=ac.int8, order=order), np.ones_like(n, dtype=np.int8, order=order))
     same(ac.full_like(a, 7, order=order), np.full_like(n, 7, order=order))
-    same(ac.empty_like(a, order=order) * 0, np.empty_like(n, order=order) * 0)
+    e = ac.empty_like(a, order=order)
+    e[...] = 0  # (garbage memory may hold NaN bit patterns, which * 0 keeps)
+    same(e, np.zeros_like(n, order=order))
 
 
 @pytest.mark.parametrize("view", VIEWS)
@@ -73,6 +77,18 @@ def test_copies_lay_out_as_numpys(view, order, device):
     same(ac.asarray(a, order=order), np.asarray(n, order=order))
     if order == "K":
         same(a.copy(), n.copy())  # ndarray.copy: C unless asked
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+def test_contiguous_conversions_copy_only_when_numpy_does(view, device):
+    n, a = pair(view, device)
+    for fn in ("ascontiguousarray", "asfortranarray"):
+        got, want = getattr(ac, fn)(a), getattr(np, fn)(n)
+        same(got, want)
+        assert (got is a) == (want is n), fn  # x itself where its layout already fits
+        same(getattr(ac, fn)(a, dtype=ac.float64), getattr(np, fn)(n, dtype=np.float64))
+    assert ac.asarray(a) is a and np.asarray(n) is n  # NumPy's asarray(x) is x
+    assert ac.asfortranarray(ac.asarray(2.5, device=device)).shape == (1,)
 
 
 @pytest.mark.parametrize("order", ["C", "F", "A"])
