@@ -37,6 +37,7 @@ from ._np_sets_poly import *  # noqa: E402,F401,F403
 from ._np_misc import *  # noqa: E402,F401,F403
 from ._np_bits import *  # noqa: E402,F401,F403
 from ._np_io import *  # noqa: E402,F401,F403
+from ._np_errstate import *  # noqa: E402,F401,F403
 from . import _ndarray_methods  # noqa: E402,F401
 from . import _numpy_protocols  # noqa: E402
 _numpy_protocols.install()

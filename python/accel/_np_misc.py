@@ -21,7 +21,8 @@ from ._numpy_protocols import _numpy_dtype_of
 __all__ = ["rollaxis", "fromfunction", "fromiter", "frombuffer", "require", "isfortran",
            "issubdtype", "common_type", "mintypecode", "min_scalar_type", "typename",
            "array2string", "array_repr", "array_str", "set_printoptions", "get_printoptions",
-           "printoptions", "einsum_path"]
+           "printoptions", "einsum_path", "binary_repr", "base_repr", "format_float_positional",
+           "format_float_scientific", "fromstring", "row_stack"]
 
 
 # ---- axes and memory layout ---------------------------------------------------------------------
@@ -242,3 +243,46 @@ def einsum_path(subscripts, *operands, optimize="greedy", einsum_call=False):
     originals = {id(s): a for s, a in zip(standins, args)}
     planned, contractions = result
     return [originals.get(id(op), op) for op in planned], contractions
+
+
+# ---- numbers as text ----------------------------------------------------------------------------
+
+def _python_scalar(x):
+    """A 0-d (or one-element) accel array as the Python number NumPy's text functions take."""
+    return x.item() if isinstance(x, _core.ndarray) else x
+
+
+def binary_repr(num, width=None):
+    """NumPy's binary_repr of an integer (a 0-d accel array too), two's complement with width."""
+    return _np.binary_repr(_operator.index(_python_scalar(num)), width)
+
+
+def base_repr(number, base=2, padding=0):
+    return _np.base_repr(_operator.index(_python_scalar(number)), base, padding)
+
+
+def _numpy_scalar(x):
+    """x as the NumPy scalar of its dtype (float32 prints as float32), for NumPy's formatters."""
+    return _host(x)[()] if isinstance(x, _core.ndarray) else x
+
+
+def format_float_positional(x, *args, **kwargs):
+    """NumPy's format_float_positional of a Python or NumPy float or a 0-d accel array."""
+    return _np.format_float_positional(_numpy_scalar(x), *args, **kwargs)
+
+
+def format_float_scientific(x, *args, **kwargs):
+    return _np.format_float_scientific(_numpy_scalar(x), *args, **kwargs)
+
+
+def fromstring(string, dtype=float, count=-1, *, sep, like=None, device=None):
+    """NumPy's fromstring of text (sep= is required: NumPy's binary mode is deprecated; use
+    frombuffer), as a 1-d accel array."""
+    r = _np.fromstring(string, dtype=dtype, count=count, sep=sep)
+    return _core.asarray(r, device=device) if device is not None else _core.asarray(r)
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """NumPy's row_stack: vstack by its older name."""
+    from . import vstack
+    return vstack(tup, dtype=dtype, casting=casting)

@@ -396,3 +396,49 @@ def test_einsum_path_errors_are_numpys(device):
                lambda: np.einsum_path("ij,jk,kl", a, c, b, optimize="fast"))
     both_raise(TypeError, lambda: ac.einsum_path("ij,jk,kl", x, z, y, optimize=["bad"]),
                lambda: np.einsum_path("ij,jk,kl", a, c, b, optimize=["bad"]))
+
+
+# ---- floating-point error settings and numbers as text -------------------------------------------
+
+def test_errstate_takes_ignore_and_refuses_what_accel_cannot_do(device):
+    assert ac.geterr() == {"divide": "ignore", "over": "ignore", "under": "ignore",
+                           "invalid": "ignore"}
+    old = ac.seterr(all="ignore")
+    assert ac.seterr(**old) == old  # the save-and-restore idiom runs as written
+    with ac.errstate(divide="ignore", invalid="ignore"):
+        r = ac.asarray([1.0, 0.0, -1.0], device=device) / 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.testing.assert_array_equal(ac.asnumpy(r), np.array([1.0, 0.0, -1.0]) / 0)
+
+    @ac.errstate(over="ignore")
+    def square(x):
+        return x * x
+    assert float(square(ac.asarray(3.0, device=device))) == 9.0
+    for kwargs in ({"all": "raise"}, {"divide": "warn"}, {"over": "call"}):
+        with pytest.raises(NotImplementedError, match="do not detect floating-point errors"):
+            ac.errstate(**kwargs)
+        with pytest.raises(NotImplementedError):
+            ac.seterr(**kwargs)
+    with pytest.raises(ValueError, match="the modes are"):
+        ac.seterr(divide="loud")
+    with pytest.raises(NotImplementedError):
+        ac.seterrcall(print)
+    assert ac.seterrcall(None) is None and ac.geterrcall() is None
+
+
+def test_numbers_as_text_as_numpys(device):
+    for n, width in ((5, None), (-5, 8), (0, 3), (2**40 + 3, None)):
+        assert ac.binary_repr(n, width) == np.binary_repr(n, width)
+    assert ac.binary_repr(ac.asarray(-3, device=device), 4) == np.binary_repr(-3, 4)
+    assert ac.base_repr(255, 16, 2) == np.base_repr(255, 16, 2)
+    with pytest.raises(TypeError):
+        ac.binary_repr(ac.asarray(2.5, device=device))
+    x = ac.asarray(0.1, dtype=ac.float32, device=device)
+    assert ac.format_float_positional(x) == np.format_float_positional(np.float32(0.1))
+    assert (ac.format_float_scientific(1.5e-7, precision=3)
+            == np.format_float_scientific(1.5e-7, precision=3))
+    got = ac.fromstring("1, 2, 3.5", sep=",", device=device)
+    np.testing.assert_array_equal(ac.asnumpy(got), np.fromstring("1, 2, 3.5", sep=","))
+    rows = [np.arange(3), np.arange(3) * 2]
+    np.testing.assert_array_equal(ac.asnumpy(ac.row_stack([ac.asarray(r, device=device)
+                                                           for r in rows])), np.vstack(rows))
