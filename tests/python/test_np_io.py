@@ -90,3 +90,13 @@ def test_io_errors_name_what_is_wrong(tmp_path):
     np.save(tmp_path / "objects.npy", np.array([{"a": 1}], dtype=object))
     with pytest.raises(ValueError, match="allow_pickle"):
         ac.load(tmp_path / "objects.npy")
+
+
+def test_numpys_io_functions_dispatch_to_accels(tmp_path, device):
+    """np.save / np.savetxt of an accel array reach accel's (through __array_function__)."""
+    n = sample("float32")
+    a = ac.asarray(n, device=device)
+    np.save(tmp_path / "a.npy", a)
+    np.savetxt(tmp_path / "a.txt", a)
+    np.testing.assert_array_equal(np.load(tmp_path / "a.npy"), n)
+    np.testing.assert_array_equal(np.loadtxt(tmp_path / "a.txt"), n)
