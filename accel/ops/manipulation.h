@@ -82,6 +82,13 @@ Array view_as(const Array& x, Dtype dtype);
 // view (both axes removed, the diagonal last), so later writes into x show in it, as NumPy's.
 Array diagonal(const Array& x, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1);
 
+// NumPy's sliding_window_view: every window of `window_shape` over `axes` (one per window
+// dimension, repeats allowed; nullopt: all of x's axes in order) as a read-only view, x's axes
+// shortened by the window less one and the window's axes appended. Windows overlap, so the view
+// is read-only (NumPy's default). ValueError for a window larger than its axis or negative.
+Array sliding_window_view(const Array& x, const Shape& window_shape,
+                          const std::optional<Axes>& axes = std::nullopt);
+
 // A view with the order of elements reversed along `axes` (nullopt: every axis).
 Array flip(const Array& x, const std::optional<Axes>& axes = std::nullopt);
 // Elements shifted by `shifts` along `axes`, wrapping around; nullopt axes: shifted in the

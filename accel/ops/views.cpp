@@ -371,6 +371,44 @@ Array diagonal(const Array& x, int64_t offset, int64_t axis1, int64_t axis2) {
   return out;
 }
 
+Array sliding_window_view(const Array& x, const Shape& window_shape,
+                          const std::optional<Axes>& axes) {
+  std::vector<int> on;
+  if (!axes) {
+    if (window_shape.size() != static_cast<size_t>(x.ndim()))
+      throw ValueError("[sliding_window_view] without axis, window_shape " +
+                       shape_str(window_shape) + " needs one length per axis of " + x.describe());
+    for (int d = 0; d < x.ndim(); ++d) on.push_back(d);
+  } else {
+    if (axes->size() != window_shape.size())
+      throw ValueError("[sliding_window_view] window_shape " + shape_str(window_shape) +
+                       " and axis " + shape_str(*axes) + " must have the same length");
+    for (int64_t a : *axes) on.push_back(normalize_axis(a, x.ndim(), "sliding_window_view"));
+  }
+  Shape shape = x.shape();
+  Strides strides = x.strides();
+  for (size_t i = 0; i < on.size(); ++i) {
+    const int64_t w = window_shape[i];
+    if (w < 0)
+      throw ValueError("[sliding_window_view] window_shape cannot contain negative values, got " +
+                       shape_str(window_shape));
+    if (shape[on[i]] < w)
+      throw ValueError("[sliding_window_view] window shape cannot be larger than input array "
+                       "shape: a window of " + std::to_string(w) + " along axis " +
+                       std::to_string(on[i]) + " of " + x.describe());
+    shape[on[i]] -= w - 1;
+  }
+  for (size_t i = 0; i < on.size(); ++i) {
+    shape.push_back(window_shape[i]);
+    strides.push_back(x.strides()[on[i]]);
+  }
+  shape_size(shape);  // raises ShapeError for a view too big to index
+  x.eval();
+  Array out = Array::view_of(x, shape, strides, x.offset());
+  out.impl()->read_only = true;  // windows overlap: one element is many of the view's
+  return out;
+}
+
 namespace {
 
 // A view of complex x's memory as its float parts: part 0 real, 1 imaginary.

@@ -9,6 +9,7 @@ from . import cuda  # noqa: E402,F401
 from . import random  # noqa: E402,F401
 from . import linalg  # noqa: E402,F401
 from . import fft  # noqa: E402,F401
+from . import lib  # noqa: E402,F401
 from ._raw_kernel import RawKernel, RawModule  # noqa: E402,F401
 from ._kernel_templates import ElementwiseKernel, ReductionKernel  # noqa: E402,F401
 from ._doctor import doctor  # noqa: E402,F401

@@ -236,6 +236,18 @@ void init_manipulation(nb::module_& m) {
     return diagonal(array_arg(x), offset, axis1, axis2);
   }, "a"_a, "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1,
      "NumPy's diagonal: a read-only view of x[..., i, i + offset] over axis1 and axis2.");
+  m.def("sliding_window_view", [](nb::handle x, nb::handle window_shape, nb::handle axis,
+                                  bool subok, bool writeable) {
+    if (writeable)
+      throw ValueError("[sliding_window_view] writeable=True is not supported: windows overlap, "
+                       "so one element is many of the view's, which accel's threads would "
+                       "write at once");
+    (void)subok;  // accel has no ndarray subclasses to pass through
+    Array a = array_arg(x);
+    return sliding_window_view(a, to_shape(window_shape), to_axes(axis));
+  }, "x"_a, "window_shape"_a, "axis"_a = nb::none(), nb::kw_only(), "subok"_a = false,
+     "writeable"_a = false,
+     "NumPy's sliding_window_view: every window of window_shape over axis, a read-only view.");
   m.def("roll", [](nb::handle x, nb::handle shift, nb::handle axis) {
     return roll(array_arg(x), to_shape(shift), axes_arg(axis));
   }, "a"_a, "shift"_a, "axis"_a = nb::none());

@@ -295,5 +295,32 @@ TEST(SetWriteable, FreezesOneHandleAndThawsOnlyAFrozenOne) {
   EXPECT_THROW(set_writeable(Array::view_of(frozen, {3}, {1}, 0), true), ValueError);
 }
 
+
+TEST(Diagonal, IsAReadOnlyViewOfTheTwoAxes) {
+  Array x = arange_f64({2, 3});
+  Array d = diagonal(x, 1);  // x[0, 1], x[1, 2]
+  EXPECT_EQ(values(d), (std::vector<double>{1, 5}));
+  EXPECT_TRUE(d.shares_memory_with(x));
+  EXPECT_TRUE(is_read_only(d));
+  EXPECT_EQ(d.strides(), (Strides{4}));
+  EXPECT_EQ(diagonal(x, 5).shape(), (Shape{0}));
+  EXPECT_EQ(values(diagonal(x, -1, 1, 0)), (std::vector<double>{1, 5}));  // axes swapped
+  EXPECT_THROW(diagonal(x, 0, 1, -1), ValueError);
+  EXPECT_THROW(diagonal(reshape(x, {6})), ValueError);
+}
+
+TEST(SlidingWindowView, EveryWindowAsAReadOnlyView) {
+  Array x = arange_f64({5});
+  Array w = sliding_window_view(x, {3});
+  EXPECT_EQ(w.shape(), (Shape{3, 3}));
+  EXPECT_EQ(w.strides(), (Strides{1, 1}));
+  EXPECT_EQ(values(w), (std::vector<double>{0, 1, 2, 1, 2, 3, 2, 3, 4}));
+  EXPECT_TRUE(is_read_only(w));
+  Array m = arange_f64({2, 3});
+  EXPECT_EQ(sliding_window_view(m, {2, 2}, Axes{1, 1}).shape(), (Shape{2, 1, 2, 2}));
+  EXPECT_THROW(sliding_window_view(x, {6}), ValueError);
+  EXPECT_THROW(sliding_window_view(x, {-1}), ValueError);
+  EXPECT_THROW(sliding_window_view(m, {2}), ValueError);  // one length per axis without axes
+}
 }  // namespace
 }  // namespace accel

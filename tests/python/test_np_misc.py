@@ -442,3 +442,56 @@ def test_numbers_as_text_as_numpys(device):
     rows = [np.arange(3), np.arange(3) * 2]
     np.testing.assert_array_equal(ac.asnumpy(ac.row_stack([ac.asarray(r, device=device)
                                                            for r in rows])), np.vstack(rows))
+
+
+# ---- sliding windows ----------------------------------------------------------------------------
+
+WINDOWS = [((7,), 3, None), ((7,), (7,), None), ((4, 5), (2, 3), None), ((4, 5), 2, 1),
+           ((4, 5), (2, 2), (1, 1)), ((3, 4, 5), (2, 3), (2, 0)), ((4, 5), (), ()),
+           ((0, 5), (2,), (1,)), ((6,), 0, None)]
+
+
+@pytest.mark.parametrize("shape,window,axis", WINDOWS)
+@pytest.mark.parametrize("layout", ["C", "T", "strided"])
+def test_sliding_window_view_as_numpys(shape, window, axis, layout, device):
+    n = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    a = ac.asarray(n, device=device)
+    if layout == "T":
+        n, a = n.T, a.T
+    elif layout == "strided" and n.ndim and n.shape[-1] > 1:
+        n, a = n[..., ::-2], a[..., ::-2]
+    if axis is None and np.ndim(window) and len(window) != n.ndim:
+        return
+    try:
+        want = np.lib.stride_tricks.sliding_window_view(n, window, axis)
+    except ValueError:  # a window longer than its axis (of the transposed empty array)
+        with pytest.raises(ValueError, match="larger than input"):
+            ac.lib.stride_tricks.sliding_window_view(a, window, axis)
+        return
+    got = ac.lib.stride_tricks.sliding_window_view(a, window, axis)
+    assert got.shape == want.shape and got.strides == want.strides
+    np.testing.assert_array_equal(ac.asnumpy(got), want)
+    assert not got.flags.writeable  # as NumPy's by default: windows share elements
+    same_fn = np.lib.stride_tricks.sliding_window_view(a, window, axis)  # NumPy's, dispatched
+    np.testing.assert_array_equal(ac.asnumpy(same_fn), want)
+
+
+def test_sliding_window_view_is_a_view_and_refuses_what_numpy_does(device):
+    n = np.arange(10.0)
+    a = ac.asarray(n, device=device)
+    got = ac.sliding_window_view(a, 3)
+    a[4] = -1.0  # a view: the write shows in every window holding element 4
+    n[4] = -1.0
+    np.testing.assert_array_equal(ac.asnumpy(got),
+                                  np.lib.stride_tricks.sliding_window_view(n, 3))
+    moving_mean = ac.sliding_window_view(a, 4).mean(axis=-1)
+    np.testing.assert_allclose(ac.asnumpy(moving_mean),
+                               np.lib.stride_tricks.sliding_window_view(n, 4).mean(axis=-1))
+    for args, match in [((11,), "larger than input"), ((-1,), "negative"),
+                        (((2, 2),), "one length per axis"), ((2, (0, 0)), "same length")]:
+        with pytest.raises(ValueError, match=match):
+            ac.sliding_window_view(a, *args)
+    with pytest.raises(ValueError, match="writeable"):
+        ac.sliding_window_view(a, 2, writeable=True)
+    with pytest.raises(ValueError, match="read-only"):
+        got[0, 0] = 1.0
