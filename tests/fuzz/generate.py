@@ -410,8 +410,16 @@ class Builder(LinalgFftMakers):
                       f"{x}.reshape({reshape_target(self.rng, v.shape)}, order='F')",
                       f"xp.moveaxis({x}, 0, -1)", f"{x}.ravel()",
                       f"{x}.ravel({self.choice(['F', 'A', 'K'])!r})"]
+        if nd and v.size:
+            # every window along one axis (a read-only view, elements repeated across windows)
+            ax = int(self.rng.integers(nd))
+            w = int(self.rng.integers(1, v.shape[ax] + 1))
+            if v.size * w <= MAX_SIZE:
+                forms.append(f"xp.lib.stride_tricks.sliding_window_view({x}, {w}, axis={ax})")
         if nd >= 2:
             forms += [f"xp.rot90({x}, {int(self.rng.integers(-1, 3))}, axes=(0, {nd - 1}))"]
+            k = int(self.rng.integers(-2, 3))
+            forms += [f"xp.diagonal({x}, {k}, 0, {nd - 1})", f"{x}.diagonal({k})"]
             forms += [f"{x}.mT", f"xp.swapaxes({x}, 0, {nd - 1})",
                       f"xp.permute_dims({x}, {tuple(int(i) for i in self.rng.permutation(nd))})",
                       f"xp.matrix_transpose({x})"]
