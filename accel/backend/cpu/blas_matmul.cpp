@@ -25,6 +25,12 @@ struct Blas<float, Int> {
                    Int lda, const float* x, Int incx, float* y) {
     api.sgemv(kCblasRowMajor, t, m, n, 1.0f, a, lda, x, incx, 0.0f, y, 1);
   }
+  static bool dot(const CblasApi<Int>& api, Int k, const float* x, Int incx, const float* y,
+                  Int incy, float* c) {
+    if (!api.sdot) return false;
+    *c = api.sdot(k, x, incx, y, incy);
+    return true;
+  }
   static auto syrk(const CblasApi<Int>& api) { return api.ssyrk; }
   static void syrk(const CblasApi<Int>& api, CblasTranspose t, Int n, Int k, const float* a,
                    Int lda, float* c) {
@@ -40,6 +46,12 @@ struct Blas<double, Int> {
   static void gemv(const CblasApi<Int>& api, CblasTranspose t, Int m, Int n, const double* a,
                    Int lda, const double* x, Int incx, double* y) {
     api.dgemv(kCblasRowMajor, t, m, n, 1.0, a, lda, x, incx, 0.0, y, 1);
+  }
+  static bool dot(const CblasApi<Int>& api, Int k, const double* x, Int incx, const double* y,
+                  Int incy, double* c) {
+    if (!api.ddot) return false;
+    *c = api.ddot(k, x, incx, y, incy);
+    return true;
   }
   static auto syrk(const CblasApi<Int>& api) { return api.dsyrk; }
   static void syrk(const CblasApi<Int>& api, CblasTranspose t, Int n, Int k, const double* a,
@@ -62,6 +74,13 @@ struct Blas<std::complex<R>, Int> {
     const T one(1), zero(0);
     (single ? api.cgemv : api.zgemv)(kCblasRowMajor, t, m, n, &one, a, lda, x, incx, &zero, y, 1);
   }
+  static bool dot(const CblasApi<Int>& api, Int k, const T* x, Int incx, const T* y, Int incy,
+                  T* c) {
+    auto fn = single ? api.cdotu_sub : api.zdotu_sub;
+    if (!fn) return false;
+    fn(k, x, incx, y, incy, c);
+    return true;
+  }
   static auto syrk(const CblasApi<Int>& api) { return single ? api.csyrk : api.zsyrk; }
   static void syrk(const CblasApi<Int>& api, CblasTranspose t, Int n, Int k, const T* a, Int lda,
                    T* c) {
@@ -75,6 +94,8 @@ void typed_matmul(const CblasApi<Int>& api, Int m, Int n, Int k, const T* a, Bla
                   const T* b, BlasOperand lb, T* c) {
   using B = Blas<T, Int>;
   const Int lda = static_cast<Int>(la.ld), ldb = static_cast<Int>(lb.ld);
+  // A's only row times B's only column: a dot product where the library has one.
+  if (m == 1 && n == 1 && B::dot(api, k, a, la.trans ? lda : 1, b, lb.trans ? 1 : ldb, c)) return;
   if (n == 1) {
     // c (m) = A x, where x is B's only column: the stored matrix is A (m x k) or A^T (k x m).
     const Int incx = lb.trans ? 1 : ldb;
