@@ -4,6 +4,7 @@ flags, flat, tolist, tobytes. The parts (x.real, x.imag) and x.view(dtype) are v
 C++ (accel/ops/views.cpp)."""
 
 import pickle as _pickle
+import types as _types
 
 from . import _core
 from ._array_api import clip as _clip
@@ -165,6 +166,8 @@ def _contains(self, value):
 
 
 _core.ndarray.flags = property(Flags, doc=Flags.__doc__)
+# accel.ndarray[Any, ...] in annotations, as numpy.ndarray[...] (typing's generic alias).
+_core.ndarray.__class_getitem__ = classmethod(_types.GenericAlias)
 _core.ndarray.flat = property(FlatIter, doc=FlatIter.__doc__)
 _core.ndarray.setflags = _setflags
 _core.ndarray.tolist = _tolist

@@ -454,3 +454,11 @@ def test_integer_round_to_tens_goes_through_float64_as_numpy(dtype, device):
             want = np.round(n, d)
         same(ac.round(a, d), want)
         same(a.round(d), want)
+
+
+def test_ndarray_subscripts_in_annotations_as_numpys():
+    import typing
+    alias = ac.ndarray[typing.Any, ac.float32]
+    assert typing.get_origin(alias) is ac.ndarray
+    assert typing.get_args(alias) == (typing.Any, ac.float32)
+    assert typing.get_origin(np.ndarray[typing.Any, np.float32]) is np.ndarray  # NumPy's alike
