@@ -152,7 +152,9 @@ def select(condlist, choicelist, default=0):
     result = _core.broadcast_to(choices[-1], shape)
     for cond, choice in zip(reversed(conds), reversed(choices[:-1])):
         result = _core.where(cond, choice, result)
-    return result
+    # NumPy's result is a new C-ordered array whatever its inputs' layout (the chain of where
+    # keeps theirs), so its ravel() is a view there too (fuzz seed 1290455).
+    return result if result.flags.c_contiguous else _core.asarray(result, order="C")
 
 
 def piecewise(x, condlist, funclist, *args, **kw):

@@ -140,6 +140,18 @@ def test_select_matches_numpy(dt, shape, device):
     same(ac.select([k1], [x], default=np.float32(2.5)), np.select([c1], [a], np.float32(2.5)))
 
 
+def test_select_is_c_ordered_as_numpys(device):
+    """NumPy's select writes a new C-ordered array whatever its inputs' layout, so its ravel()
+    is a view that later writes reach (fuzz seed 1290455: accel kept the transposed layout)."""
+    a = np.arange(12.0).reshape(3, 4)
+    n, x = a.T, on(a, device).T
+    got, want = ac.select([x > 3, x < 1], [x, -x], 1.5), np.select([n > 3, n < 1], [n, -n], 1.5)
+    assert got.strides == want.strides and got.flags.c_contiguous
+    flat, flat_n = got.ravel(), want.ravel()
+    got[0, 0] = want[0, 0] = 99.0
+    same(flat, flat_n)
+
+
 def test_select_broadcasts_and_promotes(device):
     a = np.arange(12, dtype=np.int8).reshape(3, 4)
     c = np.array([True, False, True, False])
