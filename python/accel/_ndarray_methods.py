@@ -112,6 +112,32 @@ def _tobytes(self, order="C"):
     return _core.asnumpy(self).tobytes(order)
 
 
+def _byteswap(self, inplace=False):
+    """NumPy's byteswap: every element's bytes reversed (a complex number's two parts each), as a
+    new C-ordered array, or written into x with inplace=True. Memory views, no host copy."""
+    x = self
+    if x.itemsize == 1 or x.size == 0:
+        swapped = x.copy()
+    else:
+        # Bytes only (a float copy could quiet a NaN the swap made): each group of `size` bytes
+        # reversed, a complex item being two groups.
+        size = x.itemsize // 2 if x.dtype in (_core.complex64, _core.complex128) else x.itemsize
+        raw = x.copy().reshape(-1).view(_core.uint8).reshape(-1, size)
+        swapped = _core.flip(raw, axis=-1).copy().reshape(-1).view(x.dtype).reshape(x.shape)
+    if not inplace:
+        return swapped
+    x[...] = swapped
+    return x
+
+
+def _data(self):
+    """NumPy's x.data: a memoryview of x's elements (CPU arrays; the buffer protocol's view)."""
+    if self.device.type != "cpu":
+        raise TypeError(f"[data] x.data is a host memoryview; x is on {self.device}: copy it "
+                        "with accel.asnumpy(x) or x.to_device('cpu')")
+    return memoryview(self)
+
+
 def _fill(self, value):
     """Every element set to value (cast as NumPy's setitem casts a scalar)."""
     self[...] = value
@@ -172,6 +198,8 @@ _core.ndarray.flat = property(FlatIter, doc=FlatIter.__doc__)
 _core.ndarray.setflags = _setflags
 _core.ndarray.tolist = _tolist
 _core.ndarray.tobytes = _tobytes
+_core.ndarray.byteswap = _byteswap
+_core.ndarray.data = property(_data, doc=_data.__doc__)
 _core.ndarray.fill = _fill
 _core.ndarray.dumps = lambda self: _pickle.dumps(self)
 _core.ndarray.dump = _dump

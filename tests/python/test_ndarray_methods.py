@@ -462,3 +462,39 @@ def test_ndarray_subscripts_in_annotations_as_numpys():
     assert typing.get_origin(alias) is ac.ndarray
     assert typing.get_args(alias) == (typing.Any, ac.float32)
     assert typing.get_origin(np.ndarray[typing.Any, np.float32]) is np.ndarray  # NumPy's alike
+
+
+@pytest.mark.parametrize("dtype", COMPLEX + REAL)
+@pytest.mark.parametrize("view", [v for v in VIEWS if v != "0-d"])
+def test_byteswap_as_numpys(dtype, view, device):
+    """Every element's bytes reversed (each part of a complex number), bit for bit: random bytes,
+    NaN payloads included."""
+    rng = np.random.default_rng(3)
+    itemsize = np.dtype(dtype).itemsize
+    if dtype == "bool":
+        x = rng.random((3, 4, 5)) < 0.5
+    else:
+        x = rng.integers(0, 256, (3, 4, 5, itemsize), dtype=np.uint8).view(dtype)[..., 0]
+    n, a = VIEWS[view](x.copy()), VIEWS[view](ac.asarray(x, device=device))
+    got, want = a.byteswap(), n.byteswap()
+    assert got.dtype == a.dtype and got.shape == want.shape
+    assert ac.asnumpy(got).tobytes() == np.ascontiguousarray(want).tobytes()
+    assert ac.asnumpy(a).tobytes() == np.ascontiguousarray(n).tobytes()  # x untouched
+    assert a.byteswap(inplace=True) is a
+    n.byteswap(inplace=True)
+    assert ac.asnumpy(a).tobytes() == np.ascontiguousarray(n).tobytes()
+
+
+def test_data_is_a_memoryview_as_numpys(device):
+    n = np.arange(6.0).reshape(2, 3)
+    a = ac.asarray(n, device=device)
+    if device != "cpu":
+        with pytest.raises(TypeError, match="host memoryview"):
+            a.data
+        return
+    m, mn = a.data, n.data
+    assert isinstance(m, memoryview)
+    assert (m.shape, m.strides, m.format, m.tolist()) == (mn.shape, mn.strides, mn.format,
+                                                          mn.tolist())
+    m[0, 1] = 9.0  # writes reach the array, as NumPy's
+    assert float(a[0, 1]) == 9.0
