@@ -6,14 +6,16 @@ written; what is read becomes an accel array on the default device (or `device=`
 import numpy as _np
 
 from . import _core
+from ._array_api import _host as _readonly_host
 
 __all__ = ["save", "savez", "savez_compressed", "load", "savetxt", "loadtxt", "genfromtxt",
            "fromfile"]
 
 
 def _host(x):
-    """x as NumPy reads it: an accel array's values on the host (a copy off the CPU)."""
-    return _core.asnumpy(x) if isinstance(x, _core.ndarray) else x
+    """x as NumPy reads it: an accel array's values on the host (a read-only view on the CPU,
+    a copy off it); anything else as it is."""
+    return _readonly_host(x) if isinstance(x, _core.ndarray) else x
 
 
 def _device_array(x, device):

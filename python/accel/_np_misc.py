@@ -15,6 +15,7 @@ import numpy as _np
 from . import _core
 from ._common import as_array as _arr, axis_index as _axis_index
 from ._array_api import _bfloat16_text, _host, _printable
+from ._np_io import _device_array
 from ._np_creation import _like_device, array as _array, indices as _indices
 from ._numpy_protocols import _numpy_dtype_of
 
@@ -278,8 +279,7 @@ def format_float_scientific(x, *args, **kwargs):
 def fromstring(string, dtype=float, count=-1, *, sep, like=None, device=None):
     """NumPy's fromstring of text (sep= is required: NumPy's binary mode is deprecated; use
     frombuffer), as a 1-d accel array."""
-    r = _np.fromstring(string, dtype=dtype, count=count, sep=sep)
-    return _core.asarray(r, device=device) if device is not None else _core.asarray(r)
+    return _device_array(_np.fromstring(string, dtype=dtype, count=count, sep=sep), device)
 
 
 def row_stack(tup, *, dtype=None, casting="same_kind"):

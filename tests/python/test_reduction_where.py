@@ -151,11 +151,11 @@ NAN_FUNCTIONS = ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "
 @pytest.mark.parametrize("axis", [None, 0, 1, (0, 2)])
 @pytest.mark.parametrize("fn", NAN_FUNCTIONS)
 def test_where_and_initial_of_the_nan_reductions(fn, axis, dtype, device):
-    if dtype == "complex128" and fn in ("nanmax", "nanmin"):
-        pytest.skip("NumPy's fmax of complex NaNs keeps either operand's NaN part")
     rng = np.random.default_rng(2)
     n = values(dtype, (3, 4, 5), rng)
-    if dtype != "int32":
+    # Complex nanmax/nanmin run without NaNs: which NaN parts NumPy's fmax keeps from complex
+    # operands is its loop's choice, not a value to compare.
+    if dtype != "int32" and not (dtype == "complex128" and fn in ("nanmax", "nanmin")):
         n[rng.random(n.shape) > 0.7] = np.nan
         n[1, 1] = np.nan  # a lane of NaNs only
     a = ac.asarray(n, device=device)
