@@ -105,44 +105,10 @@ std::optional<double> literal_exponent(const Array& a) {
   return a.item<double>();
 }
 
-}  // namespace
-
-Array elementwise(OpId op, std::span<const Array> inputs) {
-  if (is_comparison(op))
-    if (auto answer = try_eager_scalar_compare(op, inputs)) return *std::move(answer);
-  const OpInfo& info = op_info(op);
-  if (static_cast<int>(inputs.size()) != info.arity)
-    throw ValueError(std::string("[") + info.name + "] takes " + std::to_string(info.arity) +
-                     " arguments, got " + std::to_string(inputs.size()));
-  Device device = common_device(op, inputs);
-  // where's condition is tested for non-zero in its own dtype: the loop casts every input to
-  // the compute dtype, which would turn a 0.5 condition into int 0.
-  if (op == OpId::where && inputs[0].dtype() != Dtype::bool_) {
-    const Array in[] = {cast_operand(inputs[0], Dtype::bool_), inputs[1], inputs[2]};
-    return elementwise(op, in);
-  }
-  // where's condition is not promoted with the values; it is only tested for non-zero.
-  std::span<const Array> typed = op == OpId::where ? inputs.subspan(1) : inputs;
-  Dtype promoted = result_type(typed);
-  const bool float_math = info.domain == OpDomain::Inexact || info.domain == OpDomain::RealInexact;
-  // divide is the exception: NumPy divides every integer pair in float64.
-  if (float_math && op != OpId::divide && !is_inexact(promoted)) promoted = float_math_type(typed);
-  OpTypes types = resolve_op_types(op, promoted);
-  if (auto constant = compare_out_of_range(op, inputs, types.compute)) return *constant;
-  if (auto exact = compare_mixed_sign(op, inputs)) return *exact;
-  // x ** 2 with a literal 2 is x * x, as NumPy's fast scalar power: exact (a GPU's pow may
-  // round differently) and no pow call, on every device and in every fused kernel. A literal
-  // 0.5 is sqrt where NumPy's power loop takes it so (numpy_takes_sqrt: sqrt(-inf) is nan where
-  // pow gives inf, sqrt(-0.0) is -0.0). Decided here, while the exponent is still a host value.
-  if (op == OpId::pow && is_floating(types.compute)) {
-    const std::optional<double> e = literal_exponent(inputs[1]);
-    if (e == 2.0 || (e == 0.5 && numpy_takes_sqrt(types.compute, inputs[0], inputs[1]))) {
-      Array x = cast_operand(inputs[0], types.compute);
-      if (inputs[1].ndim() > 0 && inputs[1].shape() != x.shape())  // (1, 1) exponent: 2-d result
-        x = broadcast_to(x, broadcast_shapes(x.shape(), inputs[1].shape(), info.name));
-      return elementwise(*e == 2.0 ? OpId::square : OpId::sqrt, std::span<const Array>(&x, 1));
-    }
-  }
+// The pending node (or the eager result) of op over inputs, its types resolved and its
+// operands rewritten by elementwise().
+Array build_elementwise(OpId op, const OpInfo& info, const OpTypes& types, const Device& device,
+                        std::span<const Array> inputs) {
   Shape shape = inputs[0].shape();
   for (size_t i = 1; i < inputs.size(); ++i)
     if (inputs[i].shape() != shape) shape = broadcast_shapes(shape, inputs[i].shape(), info.name);
@@ -187,6 +153,58 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   if (profile::active()) [[unlikely]]
     recorded->profile_id = record_op(op, inputs, out, false);
   return out;
+}
+
+}  // namespace
+
+Array elementwise(OpId op, std::span<const Array> inputs) {
+  if (is_comparison(op))
+    if (auto answer = try_eager_scalar_compare(op, inputs)) return *std::move(answer);
+  const OpInfo& info = op_info(op);
+  if (static_cast<int>(inputs.size()) != info.arity)
+    throw ValueError(std::string("[") + info.name + "] takes " + std::to_string(info.arity) +
+                     " arguments, got " + std::to_string(inputs.size()));
+  Device device = common_device(op, inputs);
+  // where's condition is tested for non-zero in its own dtype: the loop casts every input to
+  // the compute dtype, which would turn a 0.5 condition into int 0.
+  if (op == OpId::where && inputs[0].dtype() != Dtype::bool_) {
+    const Array in[] = {cast_operand(inputs[0], Dtype::bool_), inputs[1], inputs[2]};
+    return elementwise(op, in);
+  }
+  // where's condition is not promoted with the values; it is only tested for non-zero.
+  std::span<const Array> typed = op == OpId::where ? inputs.subspan(1) : inputs;
+  Dtype promoted = result_type(typed);
+  const bool float_math = info.domain == OpDomain::Inexact || info.domain == OpDomain::RealInexact;
+  // divide is the exception: NumPy divides every integer pair in float64.
+  if (float_math && op != OpId::divide && !is_inexact(promoted)) promoted = float_math_type(typed);
+  OpTypes types = resolve_op_types(op, promoted);
+  if (auto constant = compare_out_of_range(op, inputs, types.compute)) return *constant;
+  if (auto exact = compare_mixed_sign(op, inputs)) return *exact;
+  // x ** 2 with a literal 2 is x * x, as NumPy's fast scalar power: exact (a GPU's pow may
+  // round differently) and no pow call, on every device and in every fused kernel. A literal
+  // 0.5 is sqrt where NumPy's power loop takes it so (numpy_takes_sqrt: sqrt(-inf) is nan where
+  // pow gives inf, sqrt(-0.0) is -0.0). Decided here, while the exponent is still a host value.
+  if (op == OpId::pow && is_floating(types.compute) && inputs[1].size() == 1) {
+    const std::optional<double> e = literal_exponent(inputs[1]);
+    const bool sqrt_loop = numpy_takes_sqrt(types.compute, inputs[0], inputs[1]);
+    if (e == 2.0 || (e == 0.5 && sqrt_loop)) {
+      Array x = cast_operand(inputs[0], types.compute);
+      if (inputs[1].ndim() > 0 && inputs[1].shape() != x.shape())  // (1, 1) exponent: 2-d result
+        x = broadcast_to(x, broadcast_shapes(x.shape(), inputs[1].shape(), info.name));
+      return elementwise(*e == 2.0 ? OpId::square : OpId::sqrt, std::span<const Array>(&x, 1));
+    }
+    // An exponent not known yet (computed lazily, or on a device) is 0.5 or not only when the
+    // kernel runs: it picks sqrt's answer there, as the path above does once the value is
+    // known (fuzz seed 895786348: -inf ** 0.5 was inf lazily, nan eagerly and in NumPy).
+    if (!e && sqrt_loop && !is_complex(inputs[1].dtype())) {
+      const Array x = cast_operand(inputs[0], types.compute);
+      const Array xe[] = {x, cast_operand(inputs[1], types.compute)};
+      const Array general = build_elementwise(op, info, types, device, xe);
+      const Array is_half = equal(xe[1], Array::scalar(0.5, true, device));
+      return where(is_half, sqrt(broadcast_to(x, general.shape())), general);
+    }
+  }
+  return build_elementwise(op, info, types, device, inputs);
 }
 
 #define ACCEL_OP_DEF_1(name) \

@@ -252,6 +252,27 @@ def test_float_power_with_a_scalar_half_is_sqrt_as_numpy(dtype, device):
                           4 if on_gpu(device) else 0, "array")
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_float_power_with_a_lazily_computed_half_is_sqrt_as_numpy(dtype, device):
+    # An exponent computed lazily (or living on a GPU) is not known when x ** e is recorded;
+    # the kernel must still take a one-element 0.5 as sqrt where NumPy's loop does, as the
+    # eager path does (fuzz seed 895786348: -inf ** reciprocal(2.0) was inf with fusion on).
+    x = np.array([-np.inf, -0.0, 0.0, 2.0, -2.0, np.inf, np.nan], dtype)
+    ac.set_eager_small(False)
+    try:
+        for value in [0.5, 2.0, 3.0, -0.5]:
+            for es in [(), (1,), (1, 1)]:
+                computed = ac.reciprocal(ac.full(es, 1 / value, dtype=dtype, device=device))
+                with np.errstate(all="ignore"):
+                    want = np.power(x, np.full(es, value, dtype))
+                got = ac.asarray(x, device=device) ** computed
+                # CUDA's pow: a few ulp (elementwise_oracle.py); 0.5 and 2.0 are exact.
+                assert_same_parts(got, want, 4 if on_gpu(device) and value in (3.0, -0.5) else 0,
+                                  f"{value} {es}")
+    finally:
+        ac.set_eager_small(True)
+
+
 def test_pow_negative_integer_exponent_truncates_instead_of_raising(device):
     base = ac.asarray(np.array([2, 1, -1, -1, 0, 5], np.int32), device=device)
     exp = ac.asarray(np.array([-1, -3, -3, -2, -1, 0], np.int32), device=device)
