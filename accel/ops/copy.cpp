@@ -5,6 +5,7 @@
 #include "accel/backend/backend.h"
 #include "accel/eval/eager.h"
 #include "accel/eval/eval.h"
+#include "accel/ops/creation.h"
 #include "accel/ops/op_record.h"
 #include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
@@ -154,6 +155,58 @@ Array set_writeable(const Array& x, bool writeable) {
   v.impl()->read_only = !writeable;
   v.impl()->frozen = !writeable;
   return v;
+}
+
+Array resize_in_place(const Array& x, const Shape& shape, bool refcheck) {
+  int64_t size = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw ValueError("[resize] negative dimensions not allowed: " + shape_str(shape));
+    size *= d;
+  }
+  if (!x.is_contiguous() && !x.is_f_contiguous())
+    throw ValueError("[resize] resize only works on single-segment arrays: " + x.describe() +
+                     " is a strided view; accel.resize(x, shape) makes a resized copy");
+  x.eval();
+  auto flags_of_x = [&x](Array r) {
+    r.impl()->read_only = x.impl()->read_only;
+    r.impl()->frozen = x.impl()->frozen;
+    return r;
+  };
+  // NumPy lays the result out as x: Fortran-ordered when x is (and is not also C-ordered).
+  const bool fortran = x.is_f_contiguous() && !x.is_contiguous();
+  Strides layout = contiguous_strides(shape);
+  if (fortran) {
+    int64_t step = 1;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      layout[i] = step;
+      step *= std::max<int64_t>(shape[i], 1);
+    }
+  }
+  if (size == x.size())  // the same memory, read in its memory order
+    return flags_of_x(Array::view_of(x, shape, layout, x.offset()));
+  const std::shared_ptr<Buffer>& memory = x.buffer();
+  // (A view at the start of its base's memory is told apart by the refcheck below, as long as
+  // the base lives: the allocator rounds sizes up, so the memory's size cannot tell.)
+  if (x.offset() != 0)
+    throw ValueError("[resize] cannot resize this array: it does not own its data (" +
+                     x.describe() + " views part of a larger array); accel.resize(x, shape) "
+                     "makes a resized copy");
+  // Arrays not computed yet that read x read the old memory, which they keep; computing them
+  // first lets go of the references they hold to it.
+  memory->evaluate_pending_readers();
+  if (refcheck && (memory.use_count() > 1 || x.impl().use_count() > 1))
+    throw ValueError("[resize] cannot resize an array that references or is referenced by "
+                     "another array in this way: other arrays view " + x.describe() +
+                     "; accel.resize(x, shape) makes a resized copy, or refcheck=False leaves "
+                     "them the old memory");
+  // x's memory in order, then zeros, laid out as `layout` says.
+  Array memory_order = zeros({size}, x.dtype(), x.device());
+  const int64_t kept = std::min(size, x.size());
+  if (kept > 0)
+    assign(Array::view_of(memory_order, {kept}, {1}, 0), Array::view_of(x, {kept}, {1}, 0),
+           "resize");
+  Array r = Array::view_of(memory_order, shape, layout, 0);
+  return flags_of_x(r);
 }
 
 }  // namespace accel

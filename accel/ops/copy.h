@@ -49,5 +49,11 @@ inline void check_writable(const Array& dst, const char* op) {
 // ValueError for other read-only arrays (broadcast views, read-only imports, views of a frozen
 // array); an array already as asked is returned itself.
 Array set_writeable(const Array& x, bool writeable);
+// NumPy's x.resize(shape) in place: the array x's Python object holds from now on. The same
+// size is x's memory read in memory order as a C-ordered `shape`; another size is new memory,
+// x's elements in memory order first and zeros after (NumPy's realloc). ValueError, as NumPy's,
+// for a strided view, for a view that starts inside a larger array, and, with refcheck, when
+// other arrays view x's memory (with refcheck=false they keep the old memory: nothing dangles).
+Array resize_in_place(const Array& x, const Shape& shape, bool refcheck);
 
 }  // namespace accel

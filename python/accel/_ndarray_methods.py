@@ -186,6 +186,45 @@ def _setflags(self, write=None, align=None, uic=None):
         _core._set_writeable(self, bool(write))
 
 
+def _resize(self, *new_shape, refcheck=True):
+    """NumPy's x.resize(new_shape) in place: another size is new memory holding x's elements in
+    memory order, then zeros. Refused (ValueError) for a strided view, a view of part of a larger
+    array, and, unless refcheck=False, while other arrays view x's memory; with refcheck=False
+    they keep the old memory (NumPy's would dangle). Returns None."""
+    if not new_shape:
+        return None
+    shape = new_shape[0] if len(new_shape) == 1 else new_shape
+    if shape is None:
+        return None
+    _core._resize(self, (shape,) if not hasattr(shape, "__len__") else tuple(shape),
+                  bool(refcheck))
+    return None
+
+
+def _array_interface(self):
+    """NumPy's __array_interface__ (version 3) for CPU arrays, read by PIL, ctypes users and
+    NumPy itself: x's memory, which x keeps alive. AttributeError on other devices, so that
+    hasattr() is False there, as libraries probe (CUDA arrays have __cuda_array_interface__)."""
+    if self.device.type != "cpu":
+        raise AttributeError(f"[__array_interface__] only CPU arrays have it; this array is on "
+                             f"{self.device} (it has __cuda_array_interface__)")
+    return _np_view(self).__array_interface__
+
+
+def _ctypes(self):
+    """NumPy's x.ctypes (data, shape, strides, data_as, ...) for CPU arrays: it holds x."""
+    if self.device.type != "cpu":
+        raise TypeError(f"[ctypes] x.ctypes is a host pointer; x is on {self.device}: copy it "
+                        "with accel.asnumpy(x) or x.to_device('cpu')")
+    return _np_view(self).ctypes
+
+
+def _np_view(x):
+    """A NumPy array over x's memory (through the buffer protocol, so it keeps x alive)."""
+    import numpy as np
+    return np.asarray(memoryview(x))
+
+
 def _contains(self, value):
     """`value in x`: any element equal to it (NumPy's (x == value).any()), one reduction."""
     return bool(_core.any(_core.equal(self, value)))
@@ -201,6 +240,9 @@ _core.ndarray.tobytes = _tobytes
 _core.ndarray.byteswap = _byteswap
 _core.ndarray.data = property(_data, doc=_data.__doc__)
 _core.ndarray.fill = _fill
+_core.ndarray.resize = _resize
+_core.ndarray.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
+_core.ndarray.ctypes = property(_ctypes, doc=_ctypes.__doc__)
 _core.ndarray.dumps = lambda self: _pickle.dumps(self)
 _core.ndarray.dump = _dump
 _core.ndarray.clip = lambda self, min=None, max=None, out=None: _clip(self, min, max, out=out)

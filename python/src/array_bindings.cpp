@@ -529,6 +529,9 @@ void init_array(nb::module_& m) {
     Array r = set_writeable(a, writeable);
     if (!r.is(a)) a = std::move(r);  // x's Python object holds the frozen (or thawed) handle
   }, nb::arg("x"), nb::arg("writeable"), "NumPy's x.flags.writeable = writeable.");
+  m.def("_resize", [](Array& a, nb::handle shape, bool refcheck) {
+    a = resize_in_place(a, to_shape(shape), refcheck);  // x's Python object holds the resized array
+  }, nb::arg("x"), nb::arg("shape"), nb::arg("refcheck"), "NumPy's x.resize(shape) in place.");
   m.def("_cast_operand", [](const Array& a, nb::handle dtype) {
     return cast_operand(a, to_dtype(dtype));
   }, nb::arg("x"), nb::arg("dtype"),

@@ -498,3 +498,90 @@ def test_data_is_a_memoryview_as_numpys(device):
                                                           mn.tolist())
     m[0, 1] = 9.0  # writes reach the array, as NumPy's
     assert float(a[0, 1]) == 9.0
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int16", "complex128", "bool"])
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("new_shape", [(2, 3), (7,), (4, 5), (0,), (2, 0, 3), ()])
+def test_resize_in_place_as_numpys(dtype, order, new_shape, device):
+    """x.resize(shape): memory order kept, zeros after (NumPy's realloc); the Python object
+    changes, so every name bound to it sees the new shape."""
+    n = np.asarray(np.arange(1, 7).reshape(2, 3), dtype=dtype, order=order)
+    a = ac.asarray(n, device=device, copy=True)
+    if order == "F":
+        a = ac.asfortranarray(a)
+    same = a
+    assert a.resize(new_shape) is None
+    n.resize(new_shape)
+    assert same is a and a.shape == n.shape and a.dtype == n.dtype
+    np.testing.assert_array_equal(ac.asnumpy(a), n)
+    a[...] = 1  # the resized array is writable, its own memory
+    assert ac.asnumpy(a).sum() == a.size
+
+
+def test_resize_argument_forms_and_refusals_as_numpys(device):
+    a = ac.asarray(np.arange(4.0), device=device, copy=True)
+    a.resize(2, 3)
+    assert a.shape == (2, 3)
+    a.resize([6])
+    a.resize(8)
+    np.testing.assert_array_equal(ac.asnumpy(a), [0, 1, 2, 3, 0, 0, 0, 0])
+    a.resize()  # no shape: nothing changes, as NumPy's
+    assert a.shape == (8,)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        a.resize(-1)
+    with pytest.raises(ValueError, match="single-segment"):
+        a[::2].resize(2)
+    with pytest.raises(ValueError, match="does not own its data"):
+        a[2:].resize(3)
+    a[2:].resize(6)  # the same size: a reshape of the view's memory, as NumPy's
+    # Another array viewing x's memory refuses it (NumPy's refcheck); refcheck=False gives x new
+    # memory and leaves the view on the old one.
+    view = a[:3]
+    with pytest.raises(ValueError, match="referenced by another array"):
+        a.resize(10)
+    a.resize(10, refcheck=False)
+    a[0] = 42
+    assert a.shape == (10,) and float(view[0]) == 0.0 and view.shape == (3,)
+    # A value computed lazily from x keeps x's old values.
+    b = ac.asarray(np.arange(3.0), device=device, copy=True)
+    doubled = b * 2
+    b.resize(5)
+    b[0] = 7
+    np.testing.assert_array_equal(ac.asnumpy(doubled), [0, 2, 4])
+    np.testing.assert_array_equal(ac.asnumpy(b), [7, 1, 2, 0, 0])
+
+
+def test_resize_keeps_a_frozen_array_frozen(device):
+    a = ac.asarray(np.arange(3.0), device=device, copy=True)
+    a.flags.writeable = False
+    a.resize(5)
+    np.testing.assert_array_equal(ac.asnumpy(a), [0, 1, 2, 0, 0])
+    assert not a.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        a[0] = 1
+
+
+@pytest.mark.parametrize("view", [v for v in VIEWS if v != "empty"])
+def test_array_interface_and_ctypes_as_numpys(view, device):
+    n = VIEWS[view](np.arange(60.0).reshape(3, 4, 5))
+    a = VIEWS[view](ac.asarray(np.arange(60.0).reshape(3, 4, 5), device=device))
+    if device != "cpu":
+        assert not hasattr(a, "__array_interface__")
+        with pytest.raises(TypeError, match="host pointer"):
+            a.ctypes
+        return
+    got, want = a.__array_interface__, n.__array_interface__
+    assert {k: got[k] for k in ("shape", "typestr", "strides", "version")} == \
+        {k: want[k] for k in ("shape", "typestr", "strides", "version")}
+    assert got["data"][1] is False
+    # A consumer of the protocol reads (and writes) x's memory.
+    holder = type("Holder", (), {"__array_interface__": got})()
+    np.testing.assert_array_equal(np.asarray(holder), n)
+    c = a.ctypes
+    assert c.data == got["data"][0]
+    if view != "0-d":
+        assert tuple(c.shape) == n.shape and tuple(c.strides) == n.strides
+        import ctypes
+        first = c.data_as(ctypes.POINTER(ctypes.c_double))[0]
+        assert first == n.flat[0]
