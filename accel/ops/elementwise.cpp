@@ -181,17 +181,21 @@ Array elementwise(OpId op, std::span<const Array> inputs) {
   if (auto constant = compare_out_of_range(op, inputs, types.compute)) return *constant;
   if (auto exact = compare_mixed_sign(op, inputs)) return *exact;
   // x ** 2 with a literal 2 is x * x, as NumPy's fast scalar power: exact (a GPU's pow may
-  // round differently) and no pow call, on every device and in every fused kernel. A literal
-  // 0.5 is sqrt where NumPy's power loop takes it so (numpy_takes_sqrt: sqrt(-inf) is nan where
-  // pow gives inf, sqrt(-0.0) is -0.0). Decided here, while the exponent is still a host value.
+  // round differently) and no pow call, on every device and in every fused kernel; x ** 1 is x.
+  // A literal 0.5 is sqrt where NumPy's power loop takes it so (numpy_takes_sqrt: sqrt(-inf) is
+  // nan where pow gives inf, sqrt(-0.0) is -0.0). Decided here, while the exponent is still a
+  // host value.
   if (op == OpId::pow && is_floating(types.compute) && inputs[1].size() == 1) {
     const std::optional<double> e = literal_exponent(inputs[1]);
     const bool sqrt_loop = numpy_takes_sqrt(types.compute, inputs[0], inputs[1]);
-    if (e == 2.0 || (e == 0.5 && sqrt_loop)) {
+    if (e == 2.0 || e == 1.0 || (e == 0.5 && sqrt_loop)) {
       Array x = cast_operand(inputs[0], types.compute);
       if (inputs[1].ndim() > 0 && inputs[1].shape() != x.shape())  // (1, 1) exponent: 2-d result
         x = broadcast_to(x, broadcast_shapes(x.shape(), inputs[1].shape(), info.name));
-      return elementwise(*e == 2.0 ? OpId::square : OpId::sqrt, std::span<const Array>(&x, 1));
+      // x ** 1 is x, bit for bit (NaN payloads and signs too), as the C library's pow and
+      // NumPy's operator give it; the vector pow quiets NaNs and drops their signs.
+      const OpId op1 = *e == 2.0 ? OpId::square : *e == 1.0 ? OpId::positive : OpId::sqrt;
+      return elementwise(op1, std::span<const Array>(&x, 1));
     }
     // An exponent not known yet (computed lazily, or on a device) is 0.5 or not only when the
     // kernel runs: it picks sqrt's answer there, as the path above does once the value is

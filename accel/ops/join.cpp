@@ -7,6 +7,7 @@
 #include "accel/ops/axis_view.h"
 #include "accel/ops/manipulation.h"
 #include "accel/ops/promotion.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -61,7 +62,9 @@ Array concat(std::span<const Array> arrays, std::optional<int64_t> axis, std::op
     if (!can_cast(a.dtype(), out_dtype, casting))
       throw DTypeError(std::string("[concat] cannot cast ") + dtype_name(a.dtype()) + " to " +
                        dtype_name(out_dtype) + " with casting='" + casting_name(casting) + "'");
-  Array out = Array::empty(shape, out_dtype, device);
+  // Laid out in the axis order the inputs share, C where they disagree: NumPy's rule for
+  // concatenate (join_layout), which stack follows too.
+  Array out = Array::empty(shape, out_dtype, device, join_layout(shape, arrays));
   Backend& backend = backend_for(device);
   int64_t start = 0;
   for (const Array& a : arrays) {
@@ -106,7 +109,7 @@ Array roll(const Array& x, const Axes& shifts, const std::optional<Axes>& axes) 
     net[d] = len > 0 ? ((net[d] % len) + len) % len : 0;
     if (net[d] != 0) rolled.push_back(d);
   }
-  Array out = Array::empty(x.shape(), x.dtype(), x.device());
+  Array out = Array::empty(x.shape(), x.dtype(), x.device(), like_layout(x));  // NumPy's empty_like
   Backend& backend = backend_for(x.device());
   // Along each rolled axis the output is two blocks: out[s:] = x[:len-s] and out[:s] = x[len-s:];
   // over k rolled axes that is 2^k blocks, each one strided copy.

@@ -8,6 +8,7 @@
 #include "accel/eval/eval.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -103,7 +104,8 @@ Array cumulative(ScanOp op, const Array& x, std::optional<int64_t> axis, std::op
   const Dtype acc = dtype.value_or(sum_dtype(x.dtype()));
   Shape shape = in.shape();
   if (include_initial) ++shape[ax];
-  Array out = Array::empty(shape, acc, in.device());
+  // Laid out in x's axis order (broadcast axes telling nothing), as NumPy's accumulate.
+  Array out = Array::empty(shape, acc, in.device(), kept_layout(shape, {&in, 1}));
   Array body = out;
   if (include_initial) {
     Shape first = shape;

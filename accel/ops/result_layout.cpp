@@ -70,6 +70,48 @@ Strides kept_layout(const Shape& shape, std::span<const Array> inputs) {
   return strides;
 }
 
+Strides join_layout(const Shape& shape, std::span<const Array> inputs) {
+  const int nd = static_cast<int>(shape.size());
+  if (nd < 2 || nd > kMaxSortedAxes) return {};
+  bool other_order = false;
+  for (const Array& a : inputs) other_order = other_order || !a.is_contiguous();
+  if (!other_order) return {};
+  // Outermost first, as NumPy sorts: axis `inner` moves outside `order[i1]` when the first input
+  // that tells them apart steps further along `inner`; any input stepping the other way keeps
+  // C order (an input tells two axes apart when neither has length 1 in it).
+  int order[kMaxSortedAxes];
+  for (int i = 0; i < nd; ++i) order[i] = i;
+  for (int i0 = 1; i0 < nd; ++i0) {
+    const int inner = order[i0];
+    int to = i0;
+    for (int i1 = i0 - 1; i1 >= 0; --i1) {
+      const int outer = order[i1];
+      bool told = false, move = false;
+      for (const Array& a : inputs) {
+        if (a.shape()[inner] == 1 || a.shape()[outer] == 1) continue;
+        if (std::llabs(a.strides()[inner]) <= std::llabs(a.strides()[outer])) move = false;
+        else if (!told) move = true;
+        told = true;
+      }
+      if (!told) continue;
+      if (!move) break;
+      to = i1;
+    }
+    for (int i = i0; i > to; --i) order[i] = order[i - 1];
+    order[to] = inner;
+  }
+  bool c_order = true;
+  for (int i = 0; i < nd; ++i) c_order = c_order && order[i] == i;
+  if (c_order) return {};
+  Strides strides(shape.size());
+  int64_t step = 1;
+  for (int i = nd - 1; i >= 0; --i) {
+    strides[order[i]] = step;
+    step *= std::max<int64_t>(shape[order[i]], 1);
+  }
+  return strides;
+}
+
 Strides like_layout(const Array& prototype) {
   const int nd = prototype.ndim();
   int order[kMaxSortedAxes];

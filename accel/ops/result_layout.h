@@ -17,6 +17,15 @@ namespace accel {
 // inputs disagree, C order stays (m.T + m is C-ordered, m.T + 1 and m.T + m.T are not).
 Strides kept_layout(const Shape& shape, std::span<const Array> inputs);
 
+// The strides of the result of joining `inputs` (each of `shape`'s rank) into `shape`: NumPy's
+// rule for concatenate (its PyArray_CreateMultiSortedStridePerm), an insertion sort of the axes
+// from C order that puts an axis outside another when some input steps further along it and
+// none the other way round; axes of length 1 in an input tell nothing, broadcast (step 0) axes
+// sort innermost. It differs from kept_layout where axes tell nothing: those stay in place as
+// the sort runs from the outermost axis (kept_layout's from the innermost), so np.stack([f, f],
+// axis=1) of Fortran-ordered f puts the new axis innermost. Empty Strides for C order.
+Strides join_layout(const Shape& shape, std::span<const Array> inputs);
+
 // The strides of a copy laid out as `prototype` is: NumPy's rule for astype and the other
 // order='K' copies of one array (its PyArray_NewLikeArray), which sorts the axes by the size of
 // their steps, largest outermost, equal ones in order, broadcast (step 0) axes innermost. It

@@ -7,6 +7,7 @@
 #include "accel/ops/copy.h"
 #include "accel/ops/indexing.h"
 #include "accel/ops/promotion.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -22,7 +23,8 @@ int sort_axis(const Array& x, int64_t axis, const char* op) {
 Array sort(const Array& x, int64_t axis, bool descending, bool /*stable*/) {
   const int ax = sort_axis(x, axis, "sort");
   x.eval();
-  Array values = Array::empty(x.shape(), x.dtype(), x.device());
+  // Laid out as x, as NumPy's sort (a copy in x's order, sorted in place).
+  Array values = Array::empty(x.shape(), x.dtype(), x.device(), like_layout(x));
   sort_on_device(x, ax, descending, &values, nullptr);
   return values;
 }

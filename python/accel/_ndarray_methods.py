@@ -208,7 +208,10 @@ def _array_interface(self):
     if self.device.type != "cpu":
         raise AttributeError(f"[__array_interface__] only CPU arrays have it; this array is on "
                              f"{self.device} (it has __cuda_array_interface__)")
-    return _np_view(self).__array_interface__
+    try:
+        return _np_view(self).__array_interface__
+    except BufferError as e:  # bfloat16: NumPy goes on to __array__, which converts it
+        raise AttributeError(f"[__array_interface__] {e}") from None
 
 
 def _ctypes(self):

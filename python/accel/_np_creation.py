@@ -704,13 +704,16 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if kind != "i":
         raise TypeError(f"[pad] `pad_width` must be of integral type; got {pad_width!r}")
     widths = [(int(b), int(a)) for b, a in _as_pairs(pad_width, x.ndim, as_index=True)]
+    # NumPy's result is Fortran-ordered for a Fortran- and not C-contiguous array, else C.
+    flags = x.flags
+    order = "F" if flags.f_contiguous and not flags.c_contiguous else "C"
     if x.size == 0 and mode not in ("constant", "empty"):
         for axis, (b, a) in enumerate(widths):
             if x.shape[axis] == 0 and (b or a):
                 raise ValueError(f"[pad] can't extend empty axis {axis} using modes other "
                                  f"than 'constant' or 'empty' (mode {mode!r})")
         shape = tuple(n + b + a for n, (b, a) in zip(x.shape, widths))
-        return _core.empty(shape, dtype=x.dtype, device=x.device)
+        return _core.asarray(_core.empty(shape, dtype=x.dtype, device=x.device), order=order)
     if mode == "constant":
         values = _as_pairs(kwargs.get("constant_values", 0), x.ndim, as_index=False)
     elif mode == "linear_ramp":
@@ -737,4 +740,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
         else:
             left, right = _pad_stat(x, axis, b, a, values[axis], mode)
         x = _core.concatenate([left, x, right], axis)
-    return x if any(b or a for b, a in widths) else _core.asarray(x, copy=True)
+    if any(b or a for b, a in widths):
+        return _core.asarray(x, order=order)  # no copy where the blocks laid it out so
+    return _core.asarray(x, copy=True, order=order)

@@ -586,7 +586,10 @@ class Builder(LinalgFftMakers):
             guard = f"exact_float_sum({x})"  # integers the float64 sum cannot hold round in it
         if op in ("var", "std") and v.dtype.kind in "fc":
             guard = f"no_flat_lane({x}, {axis})"  # 0 exactly or a rounding residue
-        return self.define(text, self.uses_of(text), inexact=inexact, guard=guard)
+        # Running sums and products are laid out after x, as NumPy's accumulate (its nan forms
+        # copy x first, in like_layout's order, which differs where x broadcasts).
+        layout = op in ("cumsum", "cumprod", "cumulative_sum") and not nan_form
+        return self.define(text, self.uses_of(text), inexact=inexact, guard=guard, layout=layout)
 
     def matmul(self):
         a = self.pick(lambda v: v.ndim > 0)
@@ -627,7 +630,8 @@ class Builder(LinalgFftMakers):
             if self.env[x].dtype.kind == "c" or np.clip(self.env[x], lo.value, hi.value).dtype \
                     != self.env[x].dtype:
                 return False
-        return self.define(text, self.uses_of(text))
+        # Joined by the axis order the inputs share (NumPy's concatenate), clipped as a ufunc.
+        return self.define(text, self.uses_of(text), layout=True)
 
     def inplace(self):
         t = self.pick(writable=True)
@@ -760,7 +764,9 @@ class Builder(LinalgFftMakers):
             guards.append(f"exact_in_common_dtype({x}, {y})")
         if self.rounded.intersection(uses) and not text.startswith("xp.diff("):
             guards.append(f"well_separated({', '.join(uses)})")
-        return self.define(text, uses, guard=" and ".join(guards) or None)
+        # sort is laid out as x (NumPy's sorts a copy in x's order); argsort C-ordered.
+        layout = text.startswith(("xp.sort(", "xp.argsort(")) and "axis=None" not in text
+        return self.define(text, uses, guard=" and ".join(guards) or None, layout=layout)
 
     def statistics(self):
         """Order statistics (median, quantile, percentile and nan* forms, partition), counting
@@ -1000,7 +1006,9 @@ class Builder(LinalgFftMakers):
             else:
                 text = self.choice([f"{x}.conj()", f"{x}.conjugate()"])
             uses = [x]
-        return self.define(text, uses, inexact=inexact, guard=guard)
+        # pad is Fortran-ordered for a Fortran input, else C, as NumPy's.
+        return self.define(text, uses, inexact=inexact, guard=guard,
+                           layout=text.startswith("xp.pad("))
 
     def observe(self):
         """Printing computes a value mid-program, between the writes."""

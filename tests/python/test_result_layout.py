@@ -287,3 +287,50 @@ def test_std_and_var_of_transposed_arrays_with_length_one_axes(shape, device):
                 got = getattr(ac, name)(a, axis=axis, keepdims=True)
                 np.testing.assert_allclose(ac.asnumpy(got), getattr(np, name)(x, axis=axis, keepdims=True),
                                            rtol=1e-10, atol=1e-12, err_msg=f"{name} axis={axis}")
+
+
+JOINS_AND_SCANS = {
+    "sort axis 0": lambda xp, x: xp.sort(x, axis=0),
+    "sort last axis": lambda xp, x: xp.sort(x, axis=-1),
+    "argsort": lambda xp, x: xp.argsort(x, axis=0),
+    "concatenate axis 0": lambda xp, x: xp.concatenate([x, x], axis=0),
+    "concatenate last axis": lambda xp, x: xp.concatenate([x, x], axis=-1),
+    "concatenate with a C copy": lambda xp, x: xp.concatenate([x, xp.ascontiguousarray(x)]),
+    "stack": lambda xp, x: xp.stack([x, x]),
+    "stack axis 1": lambda xp, x: xp.stack([x, x], axis=1),
+    "append": lambda xp, x: xp.append(x, x, axis=0),
+    "cumsum axis 0": lambda xp, x: xp.cumsum(x, axis=0),
+    "cumprod last axis": lambda xp, x: xp.cumprod(x, axis=-1),
+    "cumulative_sum include_initial": lambda xp, x: xp.cumulative_sum(x, axis=0,
+                                                                      include_initial=True),
+    "roll axis 0": lambda xp, x: xp.roll(x, 1, axis=0),
+    "roll flat": lambda xp, x: xp.roll(x, 1),
+    "pad": lambda xp, x: xp.pad(x, 1),
+    "pad edge": lambda xp, x: xp.pad(x, (1, 2), mode="edge"),
+    "pad by nothing": lambda xp, x: xp.pad(x, 0),
+}
+
+
+@pytest.mark.parametrize("op", JOINS_AND_SCANS)
+@pytest.mark.parametrize("view", ["F", "T", "120", "T sliced", "broadcast row", "C"])
+def test_sorts_joins_scans_and_pads_lay_out_as_numpys(op, view, device):
+    """NumPy lays these out after their input (sort and roll as empty_like, concatenate by the
+    axis order its inputs share, cumsum as its iterator, pad Fortran-ordered for a Fortran
+    input), so a later reshape or ravel of them is a view or a copy as in NumPy: a write through
+    it reaches the result, or not, as in NumPy."""
+    base = np.arange(24.0).reshape(2, 3, 4) % 7
+    if view == "F":
+        n = np.asfortranarray(base[0])
+        a = ac.asfortranarray(ac.asarray(base[0], device=device))
+    elif view == "broadcast row":
+        n = np.broadcast_to(base[0, 0], (3, 4))
+        a = ac.broadcast_to(ac.asarray(base[0, 0], device=device), (3, 4))
+    else:
+        n = views(base)[view](base)
+        a = views(base)[view](ac.asarray(base, device=device))
+    want, got = JOINS_AND_SCANS[op](np, n), JOINS_AND_SCANS[op](ac, a)
+    check(got, want)
+    # The consequence users see: ravel() is a view exactly where NumPy's is.
+    flat_n, flat_a = want.ravel(), got.ravel()
+    flat_n[0] = flat_a[0] = 99
+    np.testing.assert_array_equal(ac.asnumpy(got), want)
