@@ -3,6 +3,7 @@ function; the method is its other spelling), and the attributes NumPy code reads
 flags, flat, tolist, tobytes. The parts (x.real, x.imag) and x.view(dtype) are views made in
 C++ (accel/ops/views.cpp)."""
 
+import builtins as _builtins
 import pickle as _pickle
 import types as _types
 
@@ -222,6 +223,32 @@ def _ctypes(self):
     return _np_view(self).ctypes
 
 
+_dtype_view = _core.ndarray.view
+_builtin_type = _builtins.type
+
+
+def _view(self, dtype=None, type=None):
+    """x's memory read as another dtype (NumPy's x.view(dtype)), no data copied; with a NumPy
+    array type (x.view(np.ndarray), or type=np.ndarray), NumPy's view of x's memory (CPU
+    arrays), writes reaching x, as NumPy's x.view(type) of a subclass."""
+    if type is None and isinstance(dtype, _builtin_type) and issubclass(dtype, _ndarray_types()):
+        dtype, type = None, dtype
+    if type is None or (isinstance(type, _builtin_type) and issubclass(type, _core.ndarray)):
+        return _dtype_view(self, dtype)
+    if not (isinstance(type, _builtin_type) and issubclass(type, _ndarray_types())):
+        raise TypeError(f"[view] type must be an ndarray type (accel's or NumPy's); got {type!r}")
+    if self.device.type != "cpu":
+        raise TypeError(f"[view] a NumPy view reads host memory; x is on {self.device}: copy it "
+                        "with accel.asnumpy(x) or x.to_device('cpu')")
+    x = self if dtype is None else _dtype_view(self, dtype)
+    return _np_view(x).view(type)
+
+
+def _ndarray_types():
+    import numpy as np
+    return (np.ndarray, _core.ndarray)
+
+
 def _np_view(x):
     """A NumPy array over x's memory (through the buffer protocol, so it keeps x alive)."""
     import numpy as np
@@ -244,6 +271,7 @@ _core.ndarray.byteswap = _byteswap
 _core.ndarray.data = property(_data, doc=_data.__doc__)
 _core.ndarray.fill = _fill
 _core.ndarray.resize = _resize
+_core.ndarray.view = _view
 _core.ndarray.__array_interface__ = property(_array_interface, doc=_array_interface.__doc__)
 _core.ndarray.ctypes = property(_ctypes, doc=_ctypes.__doc__)
 _core.ndarray.dumps = lambda self: _pickle.dumps(self)

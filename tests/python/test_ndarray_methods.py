@@ -585,3 +585,21 @@ def test_array_interface_and_ctypes_as_numpys(view, device):
         import ctypes
         first = c.data_as(ctypes.POINTER(ctypes.c_double))[0]
         assert first == n.flat[0]
+
+
+def test_view_as_a_numpy_type_shares_memory_as_numpys(device):
+    """x.view(np.ndarray) (and type=): NumPy's view of x's memory, as NumPy's of a subclass."""
+    a = ac.asarray(np.arange(6.0).reshape(2, 3), device=device)
+    if device != "cpu":
+        with pytest.raises(TypeError, match="host memory"):
+            a.view(np.ndarray)
+        return
+    v = a.view(np.ndarray)
+    assert type(v) is np.ndarray and v.shape == (2, 3) and v.flags.writeable
+    v[0, 0] = 7.0  # a view: writes reach x
+    assert float(a[0, 0]) == 7.0
+    both = a.view(dtype=np.int64, type=np.ndarray)
+    np.testing.assert_array_equal(both, np.asarray(a).view(np.int64))
+    assert type(a.view(ac.ndarray)) is ac.ndarray and a.view(np.float32).dtype == ac.float32
+    with pytest.raises(TypeError, match="ndarray type"):
+        a.view(type=list)
