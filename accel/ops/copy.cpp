@@ -158,11 +158,9 @@ Array set_writeable(const Array& x, bool writeable) {
 }
 
 Array resize_in_place(const Array& x, const Shape& shape, bool refcheck) {
-  int64_t size = 1;
-  for (int64_t d : shape) {
+  for (int64_t d : shape)
     if (d < 0) throw ValueError("[resize] negative dimensions not allowed: " + shape_str(shape));
-    size *= d;
-  }
+  const int64_t size = shape_size(shape);  // ShapeError past 2^59 elements, before any change
   if (!x.is_contiguous() && !x.is_f_contiguous())
     throw ValueError("[resize] resize only works on single-segment arrays: " + x.describe() +
                      " is a strided view; accel.resize(x, shape) makes a resized copy");

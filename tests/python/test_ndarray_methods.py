@@ -530,6 +530,9 @@ def test_resize_argument_forms_and_refusals_as_numpys(device):
     assert a.shape == (8,)
     with pytest.raises(ValueError, match="negative dimensions"):
         a.resize(-1)
+    with pytest.raises(ac.ShapeError, match="too big"):  # 2^80 elements: no wrapped size
+        a.resize(2**40, 2**40)
+    assert a.shape == (8,)
     with pytest.raises(ValueError, match="single-segment"):
         a[::2].resize(2)
     with pytest.raises(ValueError, match="does not own its data"):
