@@ -17,6 +17,15 @@ void check_count(int64_t count, const char* op, const char* what) {
                      std::to_string(count));
 }
 
+// a + b or a * b of lengths, ShapeError where it wraps (a wrapped length made a small array).
+int64_t checked_length(int64_t a, int64_t b, bool multiply, const char* op) {
+  int64_t r = 0;
+  if (multiply ? __builtin_mul_overflow(a, b, &r) : __builtin_add_overflow(a, b, &r))
+    throw ShapeError(std::string("[") + op + "] the result is too big: " + std::to_string(a) +
+                     (multiply ? " * " : " + ") + std::to_string(b) + " elements along an axis");
+  return r;
+}
+
 // Below this many elements, the innermost loop of a copy is dominated by its per-row overhead.
 constexpr int64_t kShortRow = 64;
 
@@ -48,7 +57,7 @@ Array repeat(const Array& x, int64_t repeats, std::optional<int64_t> axis) {
   if (!axis) return repeat(ravel(x), repeats, 0);
   const int ax = normalize_axis(*axis, x.ndim(), "repeat");
   Shape shape = x.shape();
-  shape[ax] *= repeats;
+  shape[ax] = checked_length(shape[ax], repeats, true, "repeat");
   Array out = Array::empty(shape, x.dtype(), x.device());
   if (out.size() > 0) write_repeated(x, out, ax, repeats);
   return out;
@@ -77,7 +86,7 @@ Array repeat(const Array& x, const Array& repeats, std::optional<int64_t> axis) 
   int64_t total = 0;
   for (int64_t c : counts) {
     check_count(c, "repeat", "repeats");
-    total += c;
+    total = checked_length(total, c, false, "repeat");
   }
   if (std::all_of(counts.begin(), counts.end(), [&](int64_t c) { return c == counts[0]; }))
     return repeat(x, counts.empty() ? 0 : counts[0], ax);
@@ -108,7 +117,7 @@ Array tile(const Array& x, const Axes& reps) {
   padded.insert(padded.end(), x.shape().begin(), x.shape().end());
   Array src = reshape(x, padded);
   Shape shape(nd);
-  for (int d = 0; d < nd; ++d) shape[d] = padded[d] * full[d];
+  for (int d = 0; d < nd; ++d) shape[d] = checked_length(padded[d], full[d], true, "tile");
   Array out = Array::empty(shape, x.dtype(), x.device());
   if (out.size() == 0) return out;
   // An axis with r > 1 repetitions of length len > 1 is seen as (r, len) in the output, with

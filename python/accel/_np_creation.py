@@ -216,6 +216,9 @@ def resize(a, new_shape):
     size = _math.prod(shape)
     if x.size == 0 or size == 0:
         return _core.zeros(shape, dtype=x.dtype, device=x.device)
+    if size > 2**59:  # accel's bound on any array (core/shape.cpp)
+        raise _core.ShapeError(f"[resize] array is too big: shape {shape} has more than 2^59 "
+                               "elements")
     flat = _core.reshape(x, (-1,))
     repeats = -(-size // x.size)
     return _core.reshape(_core.tile(flat, repeats)[:size], shape)

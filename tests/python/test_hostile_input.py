@@ -63,6 +63,14 @@ def shapes_whose_product_overflows_int64_raise():
         raises((ValueError, MemoryError, OverflowError), ac.empty, shape, dtype=ac.float64)
     raises((ValueError, MemoryError), ac.reshape, ac.asarray(sample()), (2**62, 4))
     raises((ValueError, MemoryError), ac.broadcast_to, ac.asarray(np.arange(3.0)), (2**62, 2**62, 3))
+    # Lengths computed from counts: a wrapped product or sum made a small (or empty) array.
+    x = ac.asarray(np.arange(4.0))
+    raises(ac.ShapeError, ac.repeat, x, 2**62)
+    raises(ac.ShapeError, ac.repeat, x, ac.asarray([2**62, 2**62, 2**62, 1]))
+    raises(ac.ShapeError, ac.tile, x, 2**62)
+    raises(ac.ShapeError, ac.resize, x, (2**40, 2**40))
+    raises(ac.ShapeError, x.resize, 2**40, 2**40)
+    assert x.shape == (4,)
 
 
 @case
