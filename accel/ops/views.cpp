@@ -314,8 +314,16 @@ std::vector<Array> split(const Array& x, int64_t sections, int64_t axis, bool eq
   if (equal && n % sections != 0)
     throw ShapeError("[split] an axis of length " + std::to_string(n) + " does not split into " +
                      std::to_string(sections) + " equal sections");
+  // Each part is an array of its own (hundreds of bytes, more as a Python object): a count no
+  // memory holds is refused before it is tried (NumPy's list of section sizes fails at once,
+  // MemoryError; accel's loop would run until the process is killed).
+  constexpr int64_t kMaxSections = int64_t(1) << 32;
+  if (sections > kMaxSections)
+    throw ValueError("[split] " + std::to_string(sections) + " sections are more arrays than " +
+                     "memory holds (at most 2^32)");
   const int64_t each = n / sections, extra = n % sections;
   std::vector<Array> out;
+  out.reserve(static_cast<size_t>(sections));
   int64_t start = 0;
   for (int64_t i = 0; i < sections; ++i) {
     int64_t len = each + (i < extra ? 1 : 0);

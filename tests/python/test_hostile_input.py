@@ -71,6 +71,7 @@ def shapes_whose_product_overflows_int64_raise():
     raises(ac.ShapeError, ac.resize, x, (2**40, 2**40))
     raises(ac.ShapeError, x.resize, 2**40, 2**40)
     assert x.shape == (4,)
+    raises((ValueError, MemoryError), ac.array_split, x, 2**62)  # 2^62 parts: not tried
 
 
 @case
