@@ -7,6 +7,7 @@
 #include "accel/backend/backend.h"
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel::detail {
@@ -125,12 +126,42 @@ Shape gathered_shape(const Array& src, const std::vector<AxisIndex>& indices, in
   return rest;
 }
 
-Array gather_new(const Array& src, const std::vector<AxisIndex>& indices, int at, const char* op) {
+Strides getitem_layout(const Array& src, std::span<const int> axes,
+                       std::span<const Array> index_arrays, int at) {
+  Shape rest_shape;
+  Strides rest_steps;
+  for (int d = 0; d < src.ndim(); ++d)
+    if (std::find(axes.begin(), axes.end(), d) == axes.end()) {
+      rest_shape.push_back(src.shape()[d]);
+      rest_steps.push_back(src.strides()[d]);
+    }
+  const Shape& b = index_arrays[0].shape();
+  Strides rest;
+  if (rest_shape.size() >= 2)
+    rest = like_layout(Array::view_of(src, rest_shape, rest_steps, src.offset()));
+  int64_t span = 1;
+  for (int64_t d : rest_shape) span *= std::max<int64_t>(d, 1);
+  // Without a subspace to copy (one element per index), NumPy walks the index arrays in their
+  // memory order and lays the index dimensions out so (kept_layout); with one, C-ordered.
+  Strides index_steps = span == 1 ? kept_layout(b, index_arrays) : Strides{};
+  if (rest.empty() && index_steps.empty() && at == 0) return {};  // C order
+  if (rest.empty()) rest = contiguous_strides(rest_shape);
+  if (index_steps.empty()) index_steps = contiguous_strides(b);
+  for (int64_t& step : index_steps) step *= span;
+  Strides out(rest.begin(), rest.begin() + at);
+  out.insert(out.end(), index_steps.begin(), index_steps.end());
+  out.insert(out.end(), rest.begin() + at, rest.end());
+  return out;
+}
+
+Array gather_new(const Array& src, const std::vector<AxisIndex>& indices, int at, const char* op,
+                 bool numpy_layout) {
   const int nb = static_cast<int>(indices[0].index.ndim());
-  Array out = Array::empty(gathered_shape(src, indices, at), src.dtype(), src.device());
-  std::vector<int> axes = axes_of(indices);
+  const std::vector<int> indexed = axes_of(indices);
   std::vector<Array> arrays = arrays_of(indices);
-  if (auto fault = backend_for(src.device()).gather(src, axes, arrays, backend_view(out, nb, at)))
+  const Strides layout = numpy_layout ? getitem_layout(src, indexed, arrays, at) : Strides{};
+  Array out = Array::empty(gathered_shape(src, indices, at), src.dtype(), src.device(), layout);
+  if (auto fault = backend_for(src.device()).gather(src, indexed, arrays, backend_view(out, nb, at)))
     throw_fault(*fault, indices, src, op);
   return out;
 }
@@ -141,8 +172,12 @@ Array take_rows(const Array& x, const Array& index, const char* op) {
   idx.eval();
   Shape shape = idx.shape();
   shape.insert(shape.end(), x.shape().begin() + 1, x.shape().end());
-  Array out = Array::empty(shape, x.dtype(), x.device());
   const int axis = 0;
+  // x's other axes keep their memory order (NumPy's getitem), C for the usual C-ordered x.
+  const Strides layout = x.ndim() >= 3 || idx.ndim() >= 2
+                             ? getitem_layout(x, {&axis, 1}, {&idx, 1}, 0)
+                             : Strides{};
+  Array out = Array::empty(shape, x.dtype(), x.device(), layout);
   if (auto fault = backend_for(x.device()).gather(x, std::span<const int>(&axis, 1),
                                                   std::span<const Array>(&idx, 1), out))
     throw IndexError(tag(op) + "index " + std::to_string(fault->value) +

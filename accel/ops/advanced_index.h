@@ -21,8 +21,18 @@ Array int64_index(const Array& index, Device device, const char* op);
 Shape broadcast_indices(std::vector<AxisIndex>& indices, const Array& indexed, const char* op);
 // The shape of a gather result: src's non-indexed axes with B inserted at position `at`.
 Shape gathered_shape(const Array& src, const std::vector<AxisIndex>& indices, int at);
-// A new C-contiguous array of gathered_shape. Raises IndexError naming a bad index.
-Array gather_new(const Array& src, const std::vector<AxisIndex>& indices, int at, const char* op);
+// NumPy's layout of src[...] gathered along `axes` by `index_arrays` (broadcast to one shape B)
+// placed at `at` (its mapiter's result): B outermost and C-ordered (in the axis order the index
+// arrays share, kept_layout, when the other axes hold one element), then src's other axes in
+// their memory order (like_layout), B then moved to `at` (a[:, idx] of a C-ordered a is not
+// C-ordered). Empty Strides for C order.
+Strides getitem_layout(const Array& src, std::span<const int> axes,
+                       std::span<const Array> index_arrays, int at);
+// A new array of gathered_shape, C-contiguous (take, take_along_axis: NumPy's are) or, with
+// numpy_layout, laid out as NumPy's getitem (getitem_layout). Raises IndexError naming a bad
+// index.
+Array gather_new(const Array& src, const std::vector<AxisIndex>& indices, int at, const char* op,
+                 bool numpy_layout = false);
 // x[index] for one integer index array: index.shape + x.shape[1:], gathered along axis 0.
 // The commonest advanced index, planned without the general path's vectors (issue 15).
 Array take_rows(const Array& x, const Array& index, const char* op);

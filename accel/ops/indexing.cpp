@@ -187,10 +187,13 @@ Array getitem(const Array& x, std::span<const Index> indices) {
     if (const Array* index = std::get_if<Array>(&indices[0]); index && is_integer(index->dtype()))
       return detail::take_rows(x, *index, "getitem");
   // x[mask] with a 1-d mask over axis 0: the rows at the mask's nonzero positions.
+  // (Its result is C-ordered: rows whose other axes are not, NumPy lays out as they are.)
+  const int row_axis = 0;
   if (indices.size() == 1 && x.ndim() > 0)
     if (const Array* mask = std::get_if<Array>(&indices[0]);
         mask && is_bool(mask->dtype()) && mask->ndim() == 1 && mask->device() == x.device() &&
-        mask->shape()[0] == x.shape()[0]) {
+        mask->shape()[0] == x.shape()[0] &&
+        (x.ndim() < 3 || detail::getitem_layout(x.eval(), {&row_axis, 1}, {mask, 1}, 0).empty())) {
       x.eval();
       mask->eval();
       return backend_for(x.device()).compress_rows(x, *mask);
@@ -198,7 +201,7 @@ Array getitem(const Array& x, std::span<const Index> indices) {
   IndexPlan plan = plan_index(x, indices, "getitem");
   if (plan.advanced.empty()) return plan.view;
   detail::broadcast_indices(plan.advanced, plan.view, "getitem");
-  return detail::gather_new(plan.view, plan.advanced, plan.insert_at, "getitem");
+  return detail::gather_new(plan.view, plan.advanced, plan.insert_at, "getitem", true);
 }
 
 void setitem(const Array& x, std::span<const Index> indices, const Array& value) {

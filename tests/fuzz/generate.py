@@ -519,7 +519,9 @@ class Builder(LinalgFftMakers):
             text = f"xp.compress({key}, {x}, axis=0)"
         elif self.mask_of == "full" and len(self.env) % 4 == 0:
             text = f"xp.extract({key}, {x})"
-        return self.define(text, self.uses_of(text), kind=kind)
+        # x[index arrays] is laid out as NumPy's getitem lays it out (ops/advanced_index.h).
+        return self.define(text, self.uses_of(text), kind=kind,
+                           layout=kind == "value" and text.startswith(f"{x}["))
 
     def take(self):
         x = self.pick(lambda v: v.ndim > 0 and v.shape[-1] > 0)

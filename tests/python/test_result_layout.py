@@ -334,3 +334,46 @@ def test_sorts_joins_scans_and_pads_lay_out_as_numpys(op, view, device):
     flat_n, flat_a = want.ravel(), got.ravel()
     flat_n[0] = flat_a[0] = 99
     np.testing.assert_array_equal(ac.asnumpy(got), want)
+
+
+GETITEMS = {
+    "x[:, i]": lambda x, i, m: x[:, i],
+    "x[:, :, i]": lambda x, i, m: x[:, :, i],
+    "x[i]": lambda x, i, m: x[i],
+    "x[:, i, i]": lambda x, i, m: x[:, i, i],
+    "x[i, :, i]": lambda x, i, m: x[i, :, i],
+    "x[:, 2-d i]": lambda x, i, m: x[:, i.reshape(2, 1)],
+    "x[1:, i]": lambda x, i, m: x[1:, i],
+    "x[:, i, 1]": lambda x, i, m: x[:, i, 1],
+    "x[..., i]": lambda x, i, m: x[..., i],
+    "x[:, ::-1, i]": lambda x, i, m: x[:, ::-1, i],
+    "x[mask]": lambda x, i, m: x[m],
+    "x[None, :, i]": lambda x, i, m: x[None, :, i],
+    # A transposed index: C-ordered index dimensions beside a subspace, the index's own order
+    # without one (one element per index).
+    "x[i.T]": lambda x, i, m: x[i.reshape(1, 2).repeat(3, 0).T],
+    "x[:, i.T, 0]": lambda x, i, m: x[:, i.reshape(1, 2).repeat(3, 0).T, 0],
+    "x[i.T, i.T]": lambda x, i, m: x[i.reshape(1, 2).repeat(3, 0).T, i.reshape(1, 2).repeat(3, 0).T],
+    "x[0, 0, 0, i.T]": lambda x, i, m: x[0, 0, 0, i.reshape(1, 2).repeat(3, 0).T],
+    "x[i.T, i.T, 0, i.T]": lambda x, i, m: x[i.reshape(1, 2).repeat(3, 0).T,
+                                              i.reshape(1, 2).repeat(3, 0).T, 0,
+                                              i.reshape(1, 2).repeat(3, 0).T],
+}
+
+
+@pytest.mark.parametrize("key", GETITEMS)
+@pytest.mark.parametrize("view", ["C", "T", "T sliced", "reversed T"])
+def test_advanced_indexing_lays_out_as_numpys(key, view, device):
+    """NumPy's x[...] with index arrays puts the index dimensions outermost and x's other axes in
+    their memory order, then moves the index dimensions into place: x[:, i] of a C-ordered x is
+    not C-ordered, and its ravel('A'), reshape and transposes copy or view as NumPy's (fuzz seed
+    1456317: einsum('ij->ji', x[:, i] > 0).ravel('A') came out in another order)."""
+    base = np.arange(2 * 3 * 4 * 5, dtype=np.float64).reshape(2, 3, 4, 5)
+    n = views(base)[view](base) if view != "C" else base
+    a = views(base)[view](ac.asarray(base, device=device)) if view != "C" else ac.asarray(base, device=device)
+    index = np.array([1, 0])
+    mask = np.arange(n.shape[0]) % 2 == 0
+    want = GETITEMS[key](n, index, mask)
+    got = GETITEMS[key](a, ac.asarray(index, device=device), ac.asarray(mask, device=device))
+    check(got, want)
+    np.testing.assert_array_equal(ac.asnumpy(got.ravel("A")), want.ravel("A"))
