@@ -21,6 +21,43 @@ int64_t step_of(const Array& a, int axis, int nd) {
   return std::llabs(a.strides()[d]);
 }
 
+// What the inputs say of placing `moving` before `other` in an axis order being sorted.
+enum class Verdict { untold, stay, move };
+
+// NumPy's stable insertion sort of axes (its iterator's and concatenate's): each axis in turn
+// moves before the ones ahead of it while the verdict is `move`, stops at `stay`, and steps
+// over pairs the inputs do not tell apart.
+template <class Judge> void insertion_sort_axes(int nd, int* order, Judge verdict) {
+  for (int i0 = 1; i0 < nd; ++i0) {
+    const int moving = order[i0];
+    int to = i0;
+    for (int i1 = i0 - 1; i1 >= 0; --i1) {
+      const Verdict v = verdict(moving, order[i1]);
+      if (v == Verdict::untold) continue;
+      if (v == Verdict::stay) break;
+      to = i1;
+    }
+    for (int i = i0; i > to; --i) order[i] = order[i - 1];
+    order[to] = moving;
+  }
+}
+
+// The dense strides of `shape` with its axes in `outer_first` order, outermost first; empty
+// Strides when that is C order.
+Strides dense_strides(const Shape& shape, const int* outer_first) {
+  const int nd = static_cast<int>(shape.size());
+  bool c_order = true;
+  for (int i = 0; i < nd; ++i) c_order = c_order && outer_first[i] == i;
+  if (c_order) return {};
+  Strides strides(shape.size());
+  int64_t step = 1;
+  for (int i = nd - 1; i >= 0; --i) {
+    strides[outer_first[i]] = step;
+    step *= std::max<int64_t>(shape[outer_first[i]], 1);
+  }
+  return strides;
+}
+
 }  // namespace
 
 Strides kept_layout(const Shape& shape, std::span<const Array> inputs) {
@@ -38,36 +75,19 @@ Strides kept_layout(const Shape& shape, std::span<const Array> inputs) {
   // stepped over.
   int order[kMaxSortedAxes];
   for (int i = 0; i < nd; ++i) order[i] = nd - 1 - i;
-  for (int i0 = 1; i0 < nd; ++i0) {
-    const int outer = order[i0];
-    int to = i0;
-    for (int i1 = i0 - 1; i1 >= 0; --i1) {
-      bool told = false, move = false;
-      for (const Array& a : inputs) {
-        if (a.weak()) continue;
-        const int64_t s_outer = step_of(a, outer, nd), s_inner = step_of(a, order[i1], nd);
-        if (s_outer == 0 || s_inner == 0) continue;
-        if (s_inner <= s_outer) move = false;
-        else if (!told) move = true;
-        told = true;
-      }
-      if (!told) continue;
-      if (!move) break;
-      to = i1;
+  insertion_sort_axes(nd, order, [&](int outer, int inner) {
+    Verdict v = Verdict::untold;
+    for (const Array& a : inputs) {
+      if (a.weak()) continue;
+      const int64_t s_outer = step_of(a, outer, nd), s_inner = step_of(a, inner, nd);
+      if (s_outer == 0 || s_inner == 0) continue;
+      if (s_inner <= s_outer) v = Verdict::stay;
+      else if (v == Verdict::untold) v = Verdict::move;
     }
-    for (int i = i0; i > to; --i) order[i] = order[i - 1];
-    order[to] = outer;
-  }
-  bool c_order = true;
-  for (int i = 0; i < nd; ++i) c_order = c_order && order[i] == nd - 1 - i;
-  if (c_order) return {};
-  Strides strides(shape.size());
-  int64_t step = 1;
-  for (int i = 0; i < nd; ++i) {
-    strides[order[i]] = step;
-    step *= std::max<int64_t>(shape[order[i]], 1);
-  }
-  return strides;
+    return v;
+  });
+  std::reverse(order, order + nd);  // outermost first
+  return dense_strides(shape, order);
 }
 
 Strides join_layout(const Shape& shape, std::span<const Array> inputs) {
@@ -76,40 +96,21 @@ Strides join_layout(const Shape& shape, std::span<const Array> inputs) {
   bool other_order = false;
   for (const Array& a : inputs) other_order = other_order || !a.is_contiguous();
   if (!other_order) return {};
-  // Outermost first, as NumPy sorts: axis `inner` moves outside `order[i1]` when the first input
+  // Outermost first, as NumPy sorts: axis `inner` moves outside another when the first input
   // that tells them apart steps further along `inner`; any input stepping the other way keeps
   // C order (an input tells two axes apart when neither has length 1 in it).
   int order[kMaxSortedAxes];
   for (int i = 0; i < nd; ++i) order[i] = i;
-  for (int i0 = 1; i0 < nd; ++i0) {
-    const int inner = order[i0];
-    int to = i0;
-    for (int i1 = i0 - 1; i1 >= 0; --i1) {
-      const int outer = order[i1];
-      bool told = false, move = false;
-      for (const Array& a : inputs) {
-        if (a.shape()[inner] == 1 || a.shape()[outer] == 1) continue;
-        if (std::llabs(a.strides()[inner]) <= std::llabs(a.strides()[outer])) move = false;
-        else if (!told) move = true;
-        told = true;
-      }
-      if (!told) continue;
-      if (!move) break;
-      to = i1;
+  insertion_sort_axes(nd, order, [&](int inner, int outer) {
+    Verdict v = Verdict::untold;
+    for (const Array& a : inputs) {
+      if (a.shape()[inner] == 1 || a.shape()[outer] == 1) continue;
+      if (std::llabs(a.strides()[inner]) <= std::llabs(a.strides()[outer])) v = Verdict::stay;
+      else if (v == Verdict::untold) v = Verdict::move;
     }
-    for (int i = i0; i > to; --i) order[i] = order[i - 1];
-    order[to] = inner;
-  }
-  bool c_order = true;
-  for (int i = 0; i < nd; ++i) c_order = c_order && order[i] == i;
-  if (c_order) return {};
-  Strides strides(shape.size());
-  int64_t step = 1;
-  for (int i = nd - 1; i >= 0; --i) {
-    strides[order[i]] = step;
-    step *= std::max<int64_t>(shape[order[i]], 1);
-  }
-  return strides;
+    return v;
+  });
+  return dense_strides(shape, order);
 }
 
 Strides like_layout(const Array& prototype) {
@@ -118,13 +119,7 @@ Strides like_layout(const Array& prototype) {
   if (nd < 2 || nd > kMaxSortedAxes || prototype.is_contiguous() ||
       !plan::memory_order(nd, prototype.shape().data(), prototype.strides().data(), order))
     return {};
-  Strides strides(static_cast<size_t>(nd));
-  int64_t step = 1;
-  for (int i = nd - 1; i >= 0; --i) {
-    strides[order[i]] = step;
-    step *= std::max<int64_t>(prototype.shape()[order[i]], 1);
-  }
-  return strides;
+  return dense_strides(prototype.shape(), order);
 }
 
 Order order_from_name(std::string_view name, const char* op) {
