@@ -105,10 +105,12 @@ Shape broadcast_indices(std::vector<AxisIndex>& indices, const Array& indexed, c
     for (const Shape& s : shapes) msg += " " + shape_str(s);
     throw IndexError(msg);
   }
-  // An empty broadcast visits no index, but NumPy still rejects a bad one.
+  // An empty broadcast visits no index; NumPy still rejects a bad integer (x[[], 5]: it checks
+  // integers, 0-d index arrays among them, before broadcasting), not a bad index array
+  // (x[[], [5]] is empty, no error).
   if (shape_size(b) == 0)
     for (const AxisIndex& ai : indices)
-      if (ai.index.size() > 0) check_index(ai, indexed.shape()[ai.axis], op);
+      if (ai.index.ndim() == 0) check_index(ai, indexed.shape()[ai.axis], op);
   for (AxisIndex& ai : indices)
     if (ai.index.shape() != b)
       ai.index = Array::view_of(ai.index, b, broadcast_strides(ai.index.shape(), ai.index.strides(), b),
