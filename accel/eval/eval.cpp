@@ -205,30 +205,45 @@ namespace {
 
 // A pending value laid out in another axis order than C (ops/result_layout.h: its inputs are
 // transposed) is reduced over its memory order: the same values, read in order instead of
-// across a transposition, and summed in the order a reduction of the stored value takes. Only
-// where the kept axes stay in their order, so that `out` (C-ordered, kept axes) needs no
-// change. Gives the walk's shape and reduced axes, or nullopt for C order.
+// across a transposition, and summed in the order a reduction of the stored value takes. `out`
+// is laid out as the value's kept axes (reduced_layout), so in the walk's order it is
+// C-ordered: the kernel writes it as it walks. Gives the walk's shape, reduced axes and `out`
+// in walk order, or nullopt for C order or where the kept axes walk otherwise than out lies.
 struct MemoryWalk {
   std::vector<int> perm;  // walk axis i is a's axis perm[i]
   Shape shape;
   std::vector<int> axes;
+  Array out;
 };
-std::optional<MemoryWalk> memory_walk(const Array& a, const std::vector<int>& axes) {
+std::optional<MemoryWalk> memory_walk(const Array& a, const std::vector<int>& axes,
+                                      const Array& out) {
   if (a.is_contiguous()) return std::nullopt;
   std::vector<int> perm(static_cast<size_t>(a.ndim()));
   if (!plan::memory_order(a.ndim(), a.shape().data(), a.strides().data(), perm.data()))
     return std::nullopt;
-  MemoryWalk w{perm, {}, {}};
+  MemoryWalk w{perm, {}, {}, out};
+  Shape out_shape;
+  Strides out_strides;
+  bool kept_in_order = true;
   int last_kept = -1;
   for (size_t i = 0; i < perm.size(); ++i) {
     const int d = perm[i];
     w.shape.push_back(a.shape()[d]);
     if (std::find(axes.begin(), axes.end(), d) != axes.end()) {
       w.axes.push_back(static_cast<int>(i));
-    } else {
-      if (d < last_kept) return std::nullopt;
-      last_kept = d;
+      continue;
     }
+    // d's axis in out: the kept axes before it.
+    int k = 0;
+    for (int e = 0; e < d; ++e) k += std::find(axes.begin(), axes.end(), e) == axes.end();
+    out_shape.push_back(out.shape()[k]);
+    out_strides.push_back(out.strides()[k]);
+    kept_in_order = kept_in_order && d > last_kept;
+    last_kept = d;
+  }
+  if (!kept_in_order) {
+    w.out = Array::view_of(out, std::move(out_shape), std::move(out_strides), out.offset());
+    if (!w.out.is_contiguous()) return std::nullopt;
   }
   return w;
 }
@@ -256,8 +271,8 @@ void walk_region(ir::FusedRegion& r, const MemoryWalk& w) {
 bool reduce_pending(ReduceOp op, const Array& a, const std::vector<int>& axes, const Array& out) {
   if (!a.is_pending() || !fusion_enabled()) return false;
   Backend& be = backend_for(a.device());
-  std::optional<MemoryWalk> walk = memory_walk(a, axes);
-  if (walk && !be.reduces_kernel_output(op, walk->shape, walk->axes, out)) walk.reset();
+  std::optional<MemoryWalk> walk = memory_walk(a, axes, out);
+  if (walk && !be.reduces_kernel_output(op, walk->shape, walk->axes, walk->out)) walk.reset();
   if (!walk && !be.reduces_kernel_output(op, a.shape(), axes, out)) return false;
   std::optional<ir::FusedRegion> r = ready_region({a});
   // A region with other outputs (intermediates referenced elsewhere) must store those anyway.
@@ -266,7 +281,8 @@ bool reduce_pending(ReduceOp op, const Array& a, const std::vector<int>& axes, c
   r->ir.outputs[0].layout = ir::Layout::contiguous;
   log_region(*r);
   RegionRecord record(r->members, true);
-  be.reduce_kernel(op, r->ir, r->inputs, r->shape, walk ? walk->axes : axes, out);
+  be.reduce_kernel(op, r->ir, r->inputs, r->shape, walk ? walk->axes : axes,
+                   walk ? walk->out : out);
   return true;
 }
 

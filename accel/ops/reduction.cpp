@@ -31,27 +31,35 @@ std::string axes_str(const std::vector<int>& axes) {
   return shape_str(Shape(axes.begin(), axes.end()));
 }
 
-// out (x's shape without `axes`) seen with the reduced axes kept as size 1.
-Array with_kept_dims(const Array& out, const Shape& in_shape, const std::vector<int>& axes) {
-  Shape shape = in_shape;
+// out (x's shape without `axes`) seen with the reduced axes kept as size 1, laid out as out.
+Array with_kept_dims(const Array& out, const Array& x, const std::vector<int>& axes,
+                     bool x_order) {
+  Shape shape = x.shape();
   for (int a : axes) shape[a] = 1;
-  return Array::view_of(out, shape, contiguous_strides(shape), out.offset());
+  Strides strides = x_order ? reduced_layout(x, axes, true) : Strides{};
+  if (strides.empty()) strides = contiguous_strides(shape);
+  return Array::view_of(out, shape, std::move(strides), out.offset());
 }
 
+// The result laid out as NumPy's, so that a later reshape views or copies as NumPy's does (the
+// values do not depend on it): a ufunc reduction's in x's axis order (reduced_layout), argmax's
+// and argmin's C-ordered (NumPy moves the axis last and copies x C-ordered first).
 Array reduce_to(ReduceOp op, const Array& x, const std::vector<int>& axes, bool keepdims,
                 Dtype out_dtype) {
+  const bool x_order = op != ReduceOp::argmax && op != ReduceOp::argmin;
   Shape shape;
   for (int d = 0, next = 0; d < x.ndim(); ++d) {
     if (next < static_cast<int>(axes.size()) && axes[next] == d) ++next;
     else shape.push_back(x.shape()[d]);
   }
-  Array out = Array::empty(shape, out_dtype, x.device());
+  Array out = Array::empty(shape, out_dtype, x.device(),
+                           x_order ? reduced_layout(x, axes, false) : Strides{});
   // A pending input is reduced as it is computed, never stored, where its backend can.
   if (!x.is_pending() || !reduce_pending(op, x, axes, out)) {
     x.eval();
     backend_for(x.device()).reduce(op, x, axes, out);
   }
-  return keepdims ? with_kept_dims(out, x.shape(), axes) : out;
+  return keepdims ? with_kept_dims(out, x, axes, x_order) : out;
 }
 
 void check_not_empty(const Array& x, const std::vector<int>& axes, const char* op) {
@@ -163,7 +171,8 @@ Array var(const Array& x, const ReduceAxes& axis, double correction, bool keepdi
           std::optional<Dtype> dtype) {
   const Dtype acc = dtype.value_or(is_inexact(x.dtype()) ? x.dtype() : Dtype::float64);
   auto axes = resolve_axes(x, axis, "var");
-  Array xa = astype(x, acc, false);
+  // Cast as NumPy's ufuncs cast inside their loops: laid out as x's deviations are.
+  Array xa = cast_operand(x, acc);
   Array m = mean(xa, ReduceAxes(std::vector<int64_t>(axes.begin(), axes.end())), true);
   Array sq;
   {
@@ -193,7 +202,8 @@ Array all(const Array& x, const ReduceAxes& axis, bool keepdims) {
 
 Array count_nonzero(const Array& x, const ReduceAxes& axis, bool keepdims) {
   auto axes = resolve_axes(x, axis, "count_nonzero");
-  Array nonzero = is_bool(x.dtype()) ? x : not_equal(x, Array::scalar(int64_t{0}, true));
+  // As NumPy's: x as bools (astype, laid out as x is), summed.
+  Array nonzero = astype(x, Dtype::bool_, false);
   return reduce_to(ReduceOp::sum, nonzero, axes, keepdims, Dtype::int64);
 }
 

@@ -10,6 +10,7 @@
 #include "accel/ops/manipulation.h"
 #include "accel/ops/promotion.h"
 #include "accel/ops/reduction.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -77,6 +78,17 @@ Array count_taken(const Array& x, const ReduceOptions& o, const ReduceAxes& axis
   return sum(where_mask(x, *o.where, op), axis, keepdims, dtype);
 }
 
+// sum / count laid out as the sum: NumPy divides the masked sum by its count in place
+// (out=), so mean's and var's results keep the sum's layout (x's axis order), where an
+// elementwise divide of the sum and the count of a broadcast mask, C-ordered, would be C.
+Array divided_in_place(const Array& sum, const Array& count, const char* op) {
+  Array q = divide(sum, count);
+  if (sum.is_contiguous() || q.strides() == sum.strides()) return q;
+  Array out = Array::empty(q.shape(), q.dtype(), q.device(), like_layout(sum));
+  assign(out, q, op);
+  return out;
+}
+
 }  // namespace
 
 Array sum(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype,
@@ -118,17 +130,18 @@ Array mean(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<
   const Dtype acc = !dtype && narrow ? Dtype::float32 : result;
   Array s = sum(with_identity(x, o, weak_integer(0), "mean"), axis, keepdims, acc);
   Array n = count_taken(x, o, axis, keepdims, real_dtype(acc), "mean");
-  return astype(divide(s, n), result, false);  // nothing taken: 0 / 0, NaN as NumPy's
+  // nothing taken: 0 / 0, NaN as NumPy's
+  return astype(divided_in_place(s, n, "mean"), result, false);
 }
 
 Array var(const Array& x, const ReduceAxes& axis, double correction, bool keepdims,
           std::optional<Dtype> dtype, const ReduceOptions& o) {
   if (!o.where) return var(x, axis, correction, keepdims, dtype);
   const Dtype acc = dtype.value_or(is_inexact(x.dtype()) ? x.dtype() : Dtype::float64);
-  const Array xa = astype(x, acc, false);
+  const Array xa = cast_operand(x, acc);  // laid out as the deviations (reduction.cpp)
   const Array zero = weak_integer(0);
-  Array m = divide(sum(with_identity(xa, o, zero, "var"), axis, true, acc),
-                   count_taken(xa, o, axis, true, real_dtype(acc), "var"));
+  Array m = divided_in_place(sum(with_identity(xa, o, zero, "var"), axis, true, acc),
+                             count_taken(xa, o, axis, true, real_dtype(acc), "var"), "var");
   Array d = subtract(xa, m);
   Array sq = is_complex(acc) ? real(multiply(d, conj(d))) : square(d);
   Array s = sum(with_identity(sq, o, zero, "var"), axis, keepdims, real_dtype(acc));
@@ -136,7 +149,7 @@ Array var(const Array& x, const ReduceAxes& axis, double correction, bool keepdi
   Array dof = maximum(subtract(count_taken(xa, o, axis, keepdims, real_dtype(acc), "var"),
                                Array::scalar(correction, true)),
                       zero);
-  return divide(s, dof);
+  return divided_in_place(s, dof, "var");
 }
 
 Array std(const Array& x, const ReduceAxes& axis, double correction, bool keepdims,

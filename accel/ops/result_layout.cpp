@@ -60,20 +60,23 @@ Strides dense_strides(const Shape& shape, const int* outer_first) {
 
 }  // namespace
 
-Strides kept_layout(const Shape& shape, std::span<const Array> inputs) {
+namespace {
+
+// kept_layout's axis order, outermost first, into `order`; false for C order (then `order` is
+// not written).
+bool kept_order(const Shape& shape, std::span<const Array> inputs, int* order) {
   const int nd = static_cast<int>(shape.size());
-  if (nd < 2 || nd > kMaxSortedAxes) return {};
+  if (nd < 2 || nd > kMaxSortedAxes) return false;
   // Only an input that is not C-contiguous can ask for another order (a C-contiguous one orders
   // every pair of its axes as C does; one of fewer than two axes orders no pair).
   bool other_order = false;
   for (const Array& a : inputs)
     other_order = other_order || (!a.weak() && a.ndim() >= 2 && !a.is_contiguous());
-  if (!other_order) return {};
+  if (!other_order) return false;
   // NumPy's insertion sort of the axes (its iterator's best axis ordering), innermost first:
   // axis `outer` moves inside `inner` when the first input that tells them apart has the larger
   // step on `inner` and no input has it the other way round; inputs that tell nothing are
   // stepped over.
-  int order[kMaxSortedAxes];
   for (int i = 0; i < nd; ++i) order[i] = nd - 1 - i;
   insertion_sort_axes(nd, order, [&](int outer, int inner) {
     Verdict v = Verdict::untold;
@@ -86,8 +89,35 @@ Strides kept_layout(const Shape& shape, std::span<const Array> inputs) {
     }
     return v;
   });
-  std::reverse(order, order + nd);  // outermost first
+  std::reverse(order, order + nd);
+  return true;
+}
+
+}  // namespace
+
+Strides kept_layout(const Shape& shape, std::span<const Array> inputs) {
+  int order[kMaxSortedAxes];
+  if (!kept_order(shape, inputs, order)) return {};
   return dense_strides(shape, order);
+}
+
+Strides reduced_layout(const Array& x, const std::vector<int>& axes, bool keepdims) {
+  int order[kMaxSortedAxes];
+  if (!kept_order(x.shape(), {&x, 1}, order)) return {};
+  // x's axis order with the reduced axes dropped (or kept, of length 1), renumbered.
+  const int nd = x.ndim();
+  int index[kMaxSortedAxes];
+  Shape shape;
+  for (int d = 0; d < nd; ++d) {
+    const bool reduced = std::find(axes.begin(), axes.end(), d) != axes.end();
+    index[d] = reduced && !keepdims ? -1 : static_cast<int>(shape.size());
+    if (index[d] >= 0) shape.push_back(reduced ? 1 : x.shape()[d]);
+  }
+  int outer_first[kMaxSortedAxes];
+  int n = 0;
+  for (int i = 0; i < nd; ++i)
+    if (index[order[i]] >= 0) outer_first[n++] = index[order[i]];
+  return dense_strides(shape, outer_first);
 }
 
 Strides join_layout(const Shape& shape, std::span<const Array> inputs) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "accel/core/array.h"
 
@@ -16,6 +17,12 @@ namespace accel {
 // tells two of them apart orders them (length-1 and broadcast axes tell nothing); where the
 // inputs disagree, C order stays (m.T + m is C-ordered, m.T + 1 and m.T + m.T are not).
 Strides kept_layout(const Shape& shape, std::span<const Array> inputs);
+
+// The strides of the result of reducing x over `axes` (sorted, distinct), the reduced axes
+// dropped or, with keepdims, kept as length 1: NumPy allocates a reduction's result through its
+// iterator, so the kept axes keep x's axis order (kept_layout's) and sum(f, axis=0) of a
+// Fortran-ordered f is Fortran-ordered. Empty Strides for C order.
+Strides reduced_layout(const Array& x, const std::vector<int>& axes, bool keepdims);
 
 // The strides of the result of joining `inputs` (each of `shape`'s rank) into `shape`: NumPy's
 // rule for concatenate (its PyArray_CreateMultiSortedStridePerm), an insertion sort of the axes

@@ -44,7 +44,7 @@ def _to_pinned(x):
     driver staging buffer), as a NumPy array that keeps the pinned block alive."""
     from . import cuda
     from ._numpy_functions import c_contiguous
-    x = x if c_contiguous(x) else _core.asarray(x, copy=True)
+    x = x if c_contiguous(x) else _core.asarray(x, copy=True, order="C")
     host = cuda.pinned_empty(tuple(x.shape), _np.dtype(x.dtype.name))
     cuda.copy_to_host(x, host.reshape(-1).view(_np.uint8) if host.ndim == 0 else host)
     return host

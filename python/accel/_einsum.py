@@ -231,4 +231,4 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     if out is not None:
         out[...] = x
         return out
-    return _core.asarray(x, copy=True) if x.ndim else x
+    return _core.asarray(x, copy=True, order="C") if x.ndim else x

@@ -552,7 +552,7 @@ def block(arrays):
         return array(x, copy=None, ndmin=ndim, device=device)
 
     result = assemble(arrays, 0)
-    return _core.asarray(result, copy=True) if depth == 0 else result
+    return _core.asarray(result, copy=True, order="C") if depth == 0 else result
 
 
 # ---- pad ----------------------------------------------------------------------------------------

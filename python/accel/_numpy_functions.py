@@ -31,7 +31,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     # integer and bool arrays compare as floats; infinities are close only to themselves.
     x = _arr(a)
     y = _arr(b)
-    y = _core.astype(y, _core.result_type(y, 1.0))
+    y = _core.astype(y, _core.result_type(y, 1.0), copy=False)
     close = _core.less_equal(_core.abs(x - y), atol + rtol * _core.abs(y))
     result = _core.logical_or(_core.logical_and(close, _core.isfinite(y)), _core.equal(x, y))
     if equal_nan:
@@ -244,7 +244,7 @@ def ascontiguousarray(a, dtype=None, *, like=None):
     x = _core.asarray(a) if dtype is None else _core.asarray(a, dtype=dtype)
     if x.ndim == 0:
         x = _core.reshape(x, (1,))
-    return x if c_contiguous(x) else _core.asarray(x, copy=True)
+    return x if c_contiguous(x) else _core.asarray(x, copy=True, order="C")
 
 
 def asfortranarray(a, dtype=None, *, like=None):

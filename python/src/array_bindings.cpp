@@ -455,10 +455,11 @@ void init_array(nb::module_& m) {
                       nb::handle order) -> nb::object {
     const std::optional<bool> copy_mode =
         copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy));
-    Array r = asarray(obj, to_optional_dtype(dtype), to_optional_device(device), copy_mode);
     // NumPy's order: C or F copy an array laid out otherwise; A and K (and None) ask for no
-    // layout (NumPy's asarray(x, order='A') of a strided x is x itself).
+    // layout (NumPy's asarray(x, order='A') of a strided x is x itself), and a copy=True copy
+    // keeps x's layout for K and A's F.
     const Order o = to_order(order, "asarray", Order::K);
+    Array r = asarray(obj, to_optional_dtype(dtype), to_optional_device(device), copy_mode, o);
     if (o == Order::C || o == Order::F) {
       r.eval();
       // (An empty array is both, as NumPy's.)

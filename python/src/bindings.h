@@ -79,8 +79,9 @@ std::optional<Array> huge_int_operand(nb::handle obj, OpId op, Dtype other, Devi
 // The first accel array's device among objects, else the default device.
 Device device_of(std::initializer_list<nb::handle> objs);
 // Array API asarray: zero copy for buffer-protocol / DLPack objects when dtype and device allow.
+// A copy of an array (copy=True) is laid out in `copy_order` (NumPy's asarray: K, as the input).
 Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,
-              std::optional<bool> copy);
+              std::optional<bool> copy, Order copy_order = Order::K);
 // Keeps a Python object alive from C++ (an imported array's owner); drops it with the GIL held.
 std::shared_ptr<void> keep_alive(nb::handle obj);
 // A CPU Buffer over `nbytes` at `data`, which `owner` (kept alive, dropped with the GIL held)

@@ -375,7 +375,7 @@ std::optional<Array> huge_int_operand(nb::handle obj, OpId op, Dtype other, Devi
 }
 
 Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> device,
-              std::optional<bool> copy) {
+              std::optional<bool> copy, Order copy_order) {
   Array a;
   bool fresh = false;  // a is new memory nobody else sees
   if (is_ndarray(obj)) {
@@ -463,7 +463,7 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     fresh = true;
   }
   // Computed now: a lazy copy of NumPy-owned memory would see NumPy's later writes.
-  if (copy.value_or(false) && !fresh) a = accel::copy(a).eval();
+  if (copy.value_or(false) && !fresh) a = accel::copy(a, copy_order).eval();
   if (a.weak()) {
     a = Array::view_of(a, a.shape(), a.strides(), a.offset());
   }

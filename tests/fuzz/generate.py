@@ -212,10 +212,14 @@ class Builder(LinalgFftMakers):
                 stmt.text = f"{stmt.defines} = xp.asarray({stmt.text.split(' = ', 1)[1]})"
             if stmt.kind == "view" and not v.flags.writeable:
                 self.readonly.add(stmt.defines)
-            # Fresh results are C-contiguous in accel; NumPy lays some out otherwise (its fancy
-            # indexing and K-order elementwise results), and views inherit the difference.
-            if (self.foreign_layout.intersection(stmt.uses) if stmt.kind == "view"
-                    else v.ndim >= 2 and not v.flags.c_contiguous):
+            # A result NumPy lays out otherwise than C may be laid out otherwise in accel, and
+            # views inherit the difference; except a statement whose layout the oracle checks
+            # (layout=True: elementwise, astype, sorts, joins, scans, fancy indexing, pads) over
+            # inputs laid out alike, whose layout must then be NumPy's.
+            foreign_input = bool(self.foreign_layout.intersection(stmt.uses))
+            if (foreign_input if stmt.kind == "view"
+                    else v.ndim >= 2 and not v.flags.c_contiguous
+                    and (foreign_input or not stmt.layout)):
                 self.foreign_layout.add(stmt.defines)
             self.env[stmt.defines] = v
         if (stmt.defines or stmt.writes) and (stmt.inexact or self.rounded.intersection(stmt.uses)):
@@ -588,9 +592,10 @@ class Builder(LinalgFftMakers):
             guard = f"exact_float_sum({x})"  # integers the float64 sum cannot hold round in it
         if op in ("var", "std") and v.dtype.kind in "fc":
             guard = f"no_flat_lane({x}, {axis})"  # 0 exactly or a rounding residue
-        # Running sums and products are laid out after x, as NumPy's accumulate (its nan forms
-        # copy x first, in like_layout's order, which differs where x broadcasts).
-        layout = op in ("cumsum", "cumprod", "cumulative_sum") and not nan_form
+        # Reductions keep x's axis order (NumPy's iterator; argmin/argmax are C-ordered) and
+        # running sums and products are laid out after x, as NumPy's accumulate; the nan forms
+        # copy x first, in like_layout's order, which differs where x broadcasts.
+        layout = not nan_form
         return self.define(text, self.uses_of(text), inexact=inexact, guard=guard, layout=layout)
 
     def matmul(self):

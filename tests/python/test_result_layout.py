@@ -377,3 +377,74 @@ def test_advanced_indexing_lays_out_as_numpys(key, view, device):
     got = GETITEMS[key](a, ac.asarray(index, device=device), ac.asarray(mask, device=device))
     check(got, want)
     np.testing.assert_array_equal(ac.asnumpy(got.ravel("A")), want.ravel("A"))
+
+
+REDUCTIONS = {
+    "sum axis 0": lambda xp, x: xp.sum(x, axis=0),
+    "sum last axis keepdims": lambda xp, x: xp.sum(x, axis=-1, keepdims=True),
+    "prod axis 1": lambda xp, x: xp.prod(x / 8 + 1, axis=1),
+    "max axes (0, 2)": lambda xp, x: xp.max(x, axis=(0, 2), keepdims=True),
+    "min axis 1": lambda xp, x: xp.min(x, axis=1),
+    "mean axis 0": lambda xp, x: xp.mean(x, axis=0),
+    "var axis 1 ddof": lambda xp, x: xp.var(x, axis=1, ddof=1),
+    "std keepdims": lambda xp, x: xp.std(x, axis=0, keepdims=True),
+    "any axis 0": lambda xp, x: xp.any(x > 3, axis=0),
+    "count_nonzero axis 1": lambda xp, x: xp.count_nonzero(x > 3, axis=1),
+    "argmax axis 0 (C)": lambda xp, x: xp.argmax(x, axis=0),
+    "argmin keepdims (C)": lambda xp, x: xp.argmin(x, axis=1, keepdims=True),
+    "sum where": lambda xp, x: xp.sum(x, axis=0, where=x > 2),
+    "mean where": lambda xp, x: xp.mean(x, axis=1, where=x > -1),
+    "var where of a broadcast mask": lambda xp, x: xp.var(x, axis=0, where=xp.asarray([True])),
+    "sum of a chain": lambda xp, x: xp.sum(x * 2 - 1, axis=0),
+    "mean of a chain keepdims": lambda xp, x: xp.mean(xp.abs(x - 3), axis=1, keepdims=True),
+    "var of bools": lambda xp, x: xp.var(x > 3, axis=0),
+}
+
+
+@pytest.mark.parametrize("size", ["small", "large"])
+@pytest.mark.parametrize("op", REDUCTIONS)
+@pytest.mark.parametrize("view", ["F", "T", "120", "021", "T sliced", "broadcast row", "C"])
+def test_reductions_lay_out_as_numpys(op, view, size, device):
+    """NumPy allocates a reduction's result through its iterator, so the kept axes keep the
+    input's axis order (argmax and argmin are C-ordered: NumPy copies the axis last first);
+    mean and var divide the masked sum by its count in place. Large inputs reduce a recorded
+    chain as it is computed (the fused path, which writes the result in its memory order)."""
+    shape = (3, 4, 5) if size == "small" else (30, 40, 50)
+    base = np.arange(np.prod(shape), dtype=np.float64).reshape(shape) % 7
+    if view == "F":
+        n = np.asfortranarray(base)
+        a = ac.asfortranarray(ac.asarray(base, device=device))
+    elif view == "broadcast row":
+        n = np.broadcast_to(base[0, :1], shape)
+        a = ac.broadcast_to(ac.asarray(base[0, :1], device=device), shape)
+    else:
+        n = views(base)[view](base)
+        a = views(base)[view](ac.asarray(base, device=device))
+    want, got = REDUCTIONS[op](np, n), REDUCTIONS[op](ac, a)
+    assert got.shape == want.shape and got.dtype == ac.asarray(want).dtype
+    assert layout(got) == layout(want), (got.strides, want.strides)
+    np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-12)
+    # The consequence users see: ravel() is a view exactly where NumPy's is.
+    if want.ndim and want.size:
+        flat_n, flat_a = want.ravel(), got.ravel()
+        flat_n[0] = flat_a[0] = 99
+        np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("view", ["F", "T", "broadcast row", "C"])
+def test_asarray_copies_keep_the_layout_and_order_c_asks_for_c(view, device):
+    """np.asarray(x, copy=True) copies in order 'K' (x's layout); order='C' and
+    ascontiguousarray give C order; isclose of a broadcast array is C-ordered as NumPy's."""
+    base = np.arange(12.0).reshape(3, 4)
+    if view == "F":
+        n, a = np.asfortranarray(base), ac.asfortranarray(ac.asarray(base, device=device))
+    elif view == "broadcast row":
+        n = np.broadcast_to(base[0], (3, 4))
+        a = ac.broadcast_to(ac.asarray(base[0], device=device), (3, 4))
+    else:
+        n, a = views(base)[view](base), views(base)[view](ac.asarray(base, device=device))
+    check(ac.asarray(a, copy=True), np.asarray(n, copy=True))
+    check(ac.asarray(a, copy=True, order="C"), np.asarray(n, copy=True, order="C"))
+    check(ac.asarray(a, copy=True, order="F"), np.asarray(n, copy=True, order="F"))
+    check(ac.ascontiguousarray(a), np.ascontiguousarray(n))
+    check(ac.isclose(a, a), np.isclose(n, n))
