@@ -14,11 +14,27 @@ def _inexact(a):
     return a.dtype.kind in "fc"
 
 
-def _filled(a, value):
-    """a with NaNs replaced by value (a itself when it cannot hold NaN)."""
+def _dense(a):
+    """a, or for a broadcast a (a step of 0 along an axis longer than 1) a copy laid out as
+    NumPy's nan functions copy it (np.array(a, copy=True): empty_like's layout, broadcast axes
+    innermost), so that what is computed from it is laid out as NumPy's: an elementwise result
+    of a broadcast input is C-ordered instead."""
+    if not any(n > 1 and s == 0 for n, s in zip(a.shape, a.strides)):
+        return a
+    copy = _core.empty_like(a)
+    copy[...] = a
+    return copy
+
+
+def _filled(a, value, copied=True):
+    """a with NaNs replaced by value (a itself when it cannot hold NaN), laid out as NumPy's
+    copy of a (copied) or as an elementwise result of a (nanmax/nanmin: NumPy reduces a with
+    fmax/fmin, no copy)."""
     a = _core.asarray(a)
     if not _inexact(a):
         return a
+    if copied:
+        a = _dense(a)
     return _core.where(_core.isnan(a), _core.asarray(value, dtype=a.dtype), a)
 
 
@@ -44,7 +60,8 @@ def _nan_extreme(fn, fill, a, axis, out, keepdims, initial, where):
     a = _core.asarray(a)
     if not _inexact(a):
         return fn(a, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
-    result = fn(_filled(a, fill), axis=axis, keepdims=keepdims, initial=initial, where=where)
+    result = fn(_filled(a, fill, copied=False), axis=axis, keepdims=keepdims, initial=initial,
+                where=where)
     if initial is None:
         # A slice of NaNs only (those where= selects) gives NaN (NumPy also warns); with an
         # initial value it gives that, as NumPy's fmax.reduce does.
@@ -97,8 +114,9 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
     if not _inexact(a):
         return _core.mean(a, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
     total = _core.sum(_filled(a, 0), axis=axis, dtype=dtype, keepdims=keepdims, where=where)
-    result = total / _count(a, axis, keepdims, where)  # 0 / 0: NaN for an all-NaN slice
-    result = result.astype(total.dtype, copy=False)
+    # Divided in place, as NumPy's (the mean keeps the sum's layout, in the sum's dtype);
+    # 0 / 0: NaN for an all-NaN slice.
+    result = _core.divide(total, _count(a, axis, keepdims, where), out=total, casting="unsafe")
     if out is None:
         return result
     out[...] = result
@@ -115,13 +133,14 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     if not _inexact(a):
         return _core.var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
                          where=where)
+    a = _dense(a)
     mean = nanmean(a, axis=axis, dtype=dtype, keepdims=True, where=where)
     # Deviations of a's NaNs are 0; an inf's (inf - inf) stays NaN, as NumPy's.
     dev = _core.where(_core.isnan(a), _core.asarray(0, dtype=a.dtype), a - mean)
     sq = _core.real(dev * _core.conj(dev)) if dev.dtype in (_core.complex64, _core.complex128) else dev * dev
     total = _core.sum(sq, axis=axis, keepdims=keepdims, where=where)
     dof = _count(a, axis, keepdims, where) - ddof
-    result = (total / dof).astype(total.dtype, copy=False)
+    result = _core.divide(total, dof, out=total, casting="unsafe")  # in place, as nanmean
     # No degrees of freedom left: NaN, as NumPy's nanvar (var gives total / 0 there, inf).
     result = _core.where(dof <= 0, _core.asarray(math.nan, dtype=result.dtype), result)
     if out is None:

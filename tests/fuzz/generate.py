@@ -594,8 +594,8 @@ class Builder(LinalgFftMakers):
             guard = f"no_flat_lane({x}, {axis})"  # 0 exactly or a rounding residue
         # Reductions keep x's axis order (NumPy's iterator; argmin/argmax are C-ordered) and
         # running sums and products are laid out after x, as NumPy's accumulate; the nan forms
-        # copy x first, in like_layout's order, which differs where x broadcasts.
-        layout = not nan_form
+        # (but nanmin/nanmax) reduce a copy of x, laid out as empty_like(x).
+        layout = True
         return self.define(text, self.uses_of(text), inexact=inexact, guard=guard, layout=layout)
 
     def matmul(self):

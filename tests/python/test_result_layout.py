@@ -398,12 +398,19 @@ REDUCTIONS = {
     "sum of a chain": lambda xp, x: xp.sum(x * 2 - 1, axis=0),
     "mean of a chain keepdims": lambda xp, x: xp.mean(xp.abs(x - 3), axis=1, keepdims=True),
     "var of bools": lambda xp, x: xp.var(x > 3, axis=0),
+    # NumPy's nan functions reduce a copy of x (empty_like's layout), nanmax/nanmin x itself.
+    "nansum axis 0": lambda xp, x: xp.nansum(x, axis=0),
+    "nanmean keepdims": lambda xp, x: xp.nanmean(x, axis=-1, keepdims=True),
+    "nanvar axis 1": lambda xp, x: xp.nanvar(x, axis=1),
+    "nanmax axis 0": lambda xp, x: xp.nanmax(x, axis=0),
+    "nancumsum axis 0": lambda xp, x: xp.nancumsum(x, axis=0),
 }
 
 
 @pytest.mark.parametrize("size", ["small", "large"])
 @pytest.mark.parametrize("op", REDUCTIONS)
-@pytest.mark.parametrize("view", ["F", "T", "120", "021", "T sliced", "broadcast row", "C"])
+@pytest.mark.parametrize("view", ["F", "T", "120", "021", "T sliced", "broadcast row",
+                                  "broadcast column", "C"])
 def test_reductions_lay_out_as_numpys(op, view, size, device):
     """NumPy allocates a reduction's result through its iterator, so the kept axes keep the
     input's axis order (argmax and argmin are C-ordered: NumPy copies the axis last first);
@@ -417,6 +424,9 @@ def test_reductions_lay_out_as_numpys(op, view, size, device):
     elif view == "broadcast row":
         n = np.broadcast_to(base[0, :1], shape)
         a = ac.broadcast_to(ac.asarray(base[0, :1], device=device), shape)
+    elif view == "broadcast column":
+        n = np.broadcast_to(base[:1, :, :1], shape)
+        a = ac.broadcast_to(ac.asarray(base[:1, :, :1], device=device), shape)
     else:
         n = views(base)[view](base)
         a = views(base)[view](ac.asarray(base, device=device))
