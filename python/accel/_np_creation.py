@@ -116,6 +116,26 @@ def _check_integer_indices(idx, n, axis, name, upper):
         raise IndexError(f"[{name}] index {first} is out of bounds for axis {axis} with size {n}")
 
 
+def _arr_order(a):
+    """The order of NumPy's new array in insert and delete: F for an array Fortran- and not
+    C-contiguous, else C."""
+    return "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+
+
+def _joined_along(a, axis, pieces):
+    """The pieces (arrays of a's dtype, or broadcastable to their place) written one after
+    another along axis into a new array laid out in _arr_order(a), as NumPy's insert and delete
+    build theirs."""
+    shape = list(a.shape)
+    shape[axis] = sum(p.shape[axis] for p in pieces)
+    new = _core.empty(tuple(shape), dtype=a.dtype, device=a.device, order=_arr_order(a))
+    start = 0
+    for p in pieces:
+        _set_along(new, axis, slice(start, start + p.shape[axis]), p)
+        start += p.shape[axis]
+    return new
+
+
 def delete(arr, obj, axis=None):
     """A new array without the entries obj (an int, a slice, a sequence of ints or a boolean
     mask as long as the axis) along axis; a flattened arr when axis is None."""
@@ -127,26 +147,32 @@ def delete(arr, obj, axis=None):
         if len(drop):
             keep[_core.arange(drop.start, drop.stop, drop.step, dtype=_core.int64,
                               device=a.device)] = False
-        return _core.compress(keep, a, axis=axis)
-    if isinstance(obj, (int, _np.integer)) and not isinstance(obj, (bool, _np.bool_)):
+        kept = _core.compress(keep, a, axis=axis)  # C-ordered; NumPy's is in arr's order
+        return kept if _arr_order(a) == "C" else _core.asarray(kept, order="F")
+    idx = None
+    if not isinstance(obj, (int, _np.integer)) or isinstance(obj, (bool, _np.bool_)):
+        idx = _index_array(obj, a.device)
+        if idx.size == 1 and idx.dtype.kind in "iu":
+            obj, idx = int(_core.reshape(idx, ())), None  # one index: NumPy's single-value path
+    if idx is None:
         obj = _operator.index(obj)
         if not -n <= obj < n:
             raise IndexError(f"[delete] index {obj} is out of bounds for axis {axis} with size {n}")
         obj %= n
-        return _core.concatenate([_along(a, axis, slice(None, obj)),
-                                  _along(a, axis, slice(obj + 1, None))], axis)
-    idx = _index_array(obj, a.device)
+        return _joined_along(a, axis, [_along(a, axis, slice(None, obj)),
+                                       _along(a, axis, slice(obj + 1, None))])
     if idx.dtype == _core.bool:
         if tuple(idx.shape) != (n,):
             raise ValueError("[delete] boolean array argument obj to delete must be one "
                              f"dimensional and match the axis length of {n}; got shape "
                              f"{tuple(idx.shape)}")
-        return _core.compress(_core.logical_not(idx), a, axis=axis)
+        return _along(a, axis, _core.logical_not(idx))
     _check_integer_indices(idx, n, axis, "delete", n - 1)
     keep = _core.ones(n, dtype=_core.bool, device=a.device)
     if idx.size:
         keep[_core.reshape(_core.astype(idx, _core.int64) % n, (-1,))] = False
-    return _core.compress(keep, a, axis=axis)
+    # NumPy's arr[..., keep, ...]: laid out as its fancy indexing lays out a mask's result.
+    return _along(a, axis, keep)
 
 
 def insert(arr, obj, values, axis=None):
@@ -182,8 +208,8 @@ def insert(arr, obj, values, axis=None):
         shape = list(a.shape)
         shape[axis] = v.shape[axis]
         v = _core.broadcast_to(v, tuple(shape))
-        return _core.concatenate([_along(a, axis, slice(None, index)), v,
-                                  _along(a, axis, slice(index, None))], axis)
+        return _joined_along(a, axis, [_along(a, axis, slice(None, index)), v,
+                                       _along(a, axis, slice(index, None))])
     _check_integer_indices(idx, n, axis, "insert", n)
     idx = _core.astype(idx, _core.int64)
     idx = _core.where(idx < 0, idx + n, idx)
@@ -197,7 +223,7 @@ def insert(arr, obj, values, axis=None):
     shape[axis] += numnew
     old = _core.ones(shape[axis], dtype=_core.bool, device=a.device)
     old[positions] = False
-    new = _core.empty(tuple(shape), dtype=a.dtype, device=a.device)
+    new = _core.empty(tuple(shape), dtype=a.dtype, device=a.device, order=_arr_order(a))
     if not isinstance(values, (_core.ndarray, _np.ndarray)):
         values = array(values, dtype=a.dtype, copy=None, device=a.device)  # as NumPy: no complex
     _set_along(new, axis, positions, _core.astype(_arr(values, a.device), a.dtype))

@@ -66,10 +66,24 @@ def _pow2_table(dt, lo, hi, device):
     return _POW2_TABLES[key]
 
 
-def _pow2(dt, n, lo, hi, device):
-    """2**n for an int64 array n with lo <= n <= hi, gathered from the table."""
-    return _core.take(_pow2_table(dt, lo, hi, device), _core.reshape(n - lo, (-1,))) \
-        .reshape(tuple(n.shape))
+def _flat_in_memory_order(fn, x, like=None):
+    """fn (a function of a 1-d array, giving one value per element) applied to x's elements in
+    the memory order of `like` (x itself by default; its axes ordered by step: a view of a
+    dense x) and put back in place: the result is laid out as `like`, as an elementwise ufunc's
+    result is laid out as its operands in NumPy (a broadcast x follows the array it meets)."""
+    like = x if like is None else like
+    order = sorted(range(x.ndim), key=lambda d: -abs(like.strides[d]))
+    walk = _core.permute_dims(x, tuple(order))
+    flat = fn(_core.reshape(walk, (-1,)))
+    return _core.permute_dims(_core.reshape(flat, tuple(walk.shape)),
+                              tuple(order.index(d) for d in range(x.ndim)))
+
+
+def _pow2(dt, n, lo, hi, device, like=None):
+    """2**n for an int64 array n with lo <= n <= hi, gathered from the table (laid out as
+    `like`, of n's shape)."""
+    table = _pow2_table(dt, lo, hi, device)
+    return _flat_in_memory_order(lambda flat: _core.take(table, flat), n - lo, like)
 
 
 def _scale_f64(x, n):
@@ -89,7 +103,7 @@ def _scale_f64(x, n):
         n = _core.where(down, n + 969, n)
     n = _core.maximum(n, -1022)
     x, n = _core.broadcast_arrays(x, n)
-    return x * _pow2(_core.float64, n, -1022, 1023, x.device)
+    return x * _pow2(_core.float64, n, -1022, 1023, x.device, like=x)
 
 
 def _scale_pow2(x, n):
@@ -101,7 +115,7 @@ def _scale_pow2(x, n):
     wide, limit = (_core.float32, 60) if dt == _core.float16 else (_core.float64, 400)
     n = _core.clip(n, -limit, limit)
     w, n = _core.broadcast_arrays(_core.astype(x, wide), n)
-    return _core.astype(w * _pow2(wide, n, -limit, limit, x.device), dt)
+    return _core.astype(w * _pow2(wide, n, -limit, limit, x.device, like=w), dt)
 
 
 # ---- float decomposition ----------------------------------------------------------------------
@@ -123,13 +137,14 @@ def frexp(x, /, *, out=None):
     found by search in the table of all float64 powers of two (float16 and float32 values are
     float64 values with the same exponent)."""
     xf = _float_operand(x, "frexp")
-    w = _core.astype(xf, _core.float64)
+    w = _core.positive(xf, dtype=_core.float64)  # cast as a ufunc casts: laid out as x
     regular = _core.logical_and(_core.isfinite(w), w != 0)
     table = _pow2_table(_core.float64, -1074, 1023, w.device)
-    mag = _core.reshape(_core.where(regular, _core.abs(w), 1.0), (-1,))
+    mag = _core.where(regular, _core.abs(w), 1.0)
     # The count of powers of two <= |x| is floor(log2|x|) + 1075; frexp's exponent is one more
     # than floor(log2|x|).
-    e = _core.reshape(_core.searchsorted(table, mag, side="right"), tuple(w.shape)) - 1074
+    e = _flat_in_memory_order(lambda flat: _core.searchsorted(table, flat, side="right"),
+                              mag) - 1074
     e = _core.where(regular, e, 0)
     mantissa = _core.astype(_core.where(regular, _scale_f64(w, -e), w), xf.dtype)
     exponent = _core.astype(e, _core.int32)
@@ -197,20 +212,25 @@ def _integer_operands(name, x1, x2):
             info = _iinfo(dt)
             if not info.min <= x <= info.max:
                 raise OverflowError(f"[{name}] Python integer {x} out of bounds for {dt.name}")
-    return _core.astype(a, dt), _core.astype(b, dt), dt
+    # Cast as the ufuncs cast inside their loops: laid out as their results, not as copies.
+    return _core._cast_operand(a, dt), _core._cast_operand(b, dt), dt
 
 
 def _magnitude(x):
     """|x| in the unsigned dtype of x's width (|-128| of int8 is 128 there)."""
     if x.dtype.kind == "u":
         return x
-    return _core.astype(_core.abs(x), _UNSIGNED[x.dtype.name])
+    return _core._cast_operand(_core.abs(x), _UNSIGNED[x.dtype.name])
 
 
 def _gcd_unsigned(a, b):
     """Euclid's algorithm on unsigned arrays, until every remainder is zero (at most ~93 rounds
     for 64-bit values, the Fibonacci bound)."""
-    a, b = _core.broadcast_arrays(a, b)
+    if tuple(a.shape) != tuple(b.shape):
+        # Broadcast as an elementwise op (new arrays laid out in the order a and b share, as
+        # NumPy's ufunc's result) rather than as views: a broadcast view would tell nothing of
+        # the order, and the results of the loop below would be C-ordered.
+        a, b = _core.where(True, a, b), _core.where(True, b, a)
     while bool(_core.any(b != 0)):
         nonzero = b != 0
         a, b = _core.where(nonzero, b, a), _core.where(nonzero, a % _core.where(nonzero, b, 1), 0)
@@ -532,8 +552,13 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                 b = - (dx2 + dx1) / (dx1 * dx2)
                 c = (2. * dx2 + dx1) / (dx2 * (dx1 + dx2))
             last = a * at(-3) + b * at(-2) + c * at(-1)
-        pieces = [first, inner, last] if n > 2 else [first, last]
-        outvals.append(_core.concat([_core.astype(p, otype) for p in pieces], axis=ax))
+        # Written into an empty_like(f), as NumPy's, so the result is laid out as f is.
+        out = _core.empty_like(f, dtype=otype)
+        out[_along(nd, ax, slice(0, 1))] = first
+        out[_along(nd, ax, slice(-1, None))] = last
+        if n > 2:
+            out[_along(nd, ax, slice(1, -1))] = inner
+        outvals.append(out)
     return outvals[0] if len(axes) == 1 else tuple(outvals)
 
 
@@ -560,9 +585,10 @@ def unwrap(p, discont=None, axis=-1, *, period=2 * _math.pi):
         ddmod = _core.where(_core.logical_and(ddmod == interval_low, dd > 0),
                             interval_high, ddmod)
     ph_correct = _core.where(_core.abs(dd) < discont, 0, ddmod - dd)
-    corrected = p[after_first] + _core.cumsum(ph_correct, axis=axis)
-    first = p[_along(nd, axis, slice(0, 1))]
-    return _core.concat([_core.astype(first, dtype), _core.astype(corrected, dtype)], axis=axis)
+    # A copy of p in dtype (laid out as p, as NumPy's) with the corrected values written in.
+    up = _core.astype(p, dtype, copy=True)
+    up[after_first] = p[after_first] + _core.cumsum(ph_correct, axis=axis)
+    return up
 
 
 # ---- convolution ------------------------------------------------------------------------------

@@ -1013,9 +1013,9 @@ class Builder(LinalgFftMakers):
             else:
                 text = self.choice([f"{x}.conj()", f"{x}.conjugate()"])
             uses = [x]
-        # pad is Fortran-ordered for a Fortran input, else C, as NumPy's.
-        return self.define(text, uses, inexact=inexact, guard=guard,
-                           layout=text.startswith("xp.pad("))
+        # Laid out as NumPy's: the ufuncs after their inputs, pad, insert and delete
+        # Fortran-ordered for a Fortran input (else C), gradient as empty_like of x.
+        return self.define(text, uses, inexact=inexact, guard=guard, layout=True)
 
     def observe(self):
         """Printing computes a value mid-program, between the writes."""

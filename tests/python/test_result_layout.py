@@ -458,3 +458,48 @@ def test_asarray_copies_keep_the_layout_and_order_c_asks_for_c(view, device):
     check(ac.asarray(a, copy=True, order="F"), np.asarray(n, copy=True, order="F"))
     check(ac.ascontiguousarray(a), np.ascontiguousarray(n))
     check(ac.isclose(a, a), np.isclose(n, n))
+
+
+def _ints(xp, x):
+    return xp.astype(x * 10, xp.int64) if xp is ac else (x * 10).astype(np.int64)
+
+
+EXTRAS = {
+    "frexp mantissa": lambda xp, x: xp.frexp(x)[0],
+    "frexp exponent": lambda xp, x: xp.frexp(x)[1],
+    "ldexp": lambda xp, x: xp.ldexp(x, -3),
+    "ldexp float32": lambda xp, x: xp.ldexp(x.astype(xp.float32), 5),
+    "gcd": lambda xp, x: xp.gcd(_ints(xp, x), 4),
+    "lcm": lambda xp, x: xp.lcm(_ints(xp, x), _ints(xp, x) + 1),
+    "gradient": lambda xp, x: xp.gradient(x, axis=1),
+    "gradient edge_order 2": lambda xp, x: xp.gradient(x, 0.5, axis=0, edge_order=2),
+    "unwrap": lambda xp, x: xp.unwrap(x * 3, axis=0),
+    "insert an index": lambda xp, x: xp.insert(x, 1, 2.0, axis=0),
+    "insert indices": lambda xp, x: xp.insert(x, [0, 1], 5.0, axis=1),
+    "insert a slice": lambda xp, x: xp.insert(x, slice(0, 2), 5.0, axis=0),
+    "delete an index": lambda xp, x: xp.delete(x, 1, axis=1),
+    "delete a slice": lambda xp, x: xp.delete(x, slice(0, None, 2), axis=-1),
+    "delete indices": lambda xp, x: xp.delete(x, [0, 1], axis=0),
+    "delete a mask": lambda xp, x: xp.delete(x, xp.asarray([True] + [False] * (x.shape[0] - 1)),
+                                             axis=0),
+    "isclose": lambda xp, x: xp.isclose(x, x + 1e-9),
+}
+
+
+@pytest.mark.parametrize("op", EXTRAS)
+@pytest.mark.parametrize("view", ["F", "T", "120", "T sliced", "broadcast row", "C"])
+def test_numpy_extras_lay_out_as_numpys(op, view, device):
+    """NumPy's ufuncs (frexp, ldexp, gcd, lcm) keep their inputs' axis order; gradient writes an
+    empty_like of its input, unwrap a copy of it; insert and delete build a new array Fortran-
+    ordered for a Fortran input (else C), delete by index arrays index with a mask."""
+    base = (np.arange(60.0).reshape(3, 4, 5) % 7) / 4 - 0.6
+    if view == "F":
+        n = np.asfortranarray(base)
+        a = ac.asfortranarray(ac.asarray(base, device=device))
+    elif view == "broadcast row":
+        n = np.broadcast_to(base[0, 0], (3, 4, 5))
+        a = ac.broadcast_to(ac.asarray(base[0, 0], device=device), (3, 4, 5))
+    else:
+        n = views(base)[view](base)
+        a = views(base)[view](ac.asarray(base, device=device))
+    check(EXTRAS[op](ac, a), EXTRAS[op](np, n), rtol=1e-12 if "unwrap" in op else 0)
