@@ -866,7 +866,12 @@ class Builder(LinalgFftMakers):
             guards.append(f"well_separated({', '.join(uses)})")
         if text.startswith("xp.histogram(") and "density=True" in text:
             inexact = True
-        return self.define(text, uses, inexact=inexact, guard=" and ".join(guards) or None)
+        # Laid out as NumPy's but einsum's (NumPy's c_einsum keeps its operands' order, accel's
+        # is C) and the nan forms of median and quantile (NumPy's apply_along_axis and masked
+        # arrays leave the reduced axis' place in the layout).
+        layout = not re.search(r"xp\.(einsum|nanmedian|nanquantile|nanpercentile)\(", text)
+        return self.define(text, uses, inexact=inexact, guard=" and ".join(guards) or None,
+                           layout=layout)
 
     def numpy_extras(self):
         """NumPy's functions outside the standard (python/accel/_np_*.py): set operations,
