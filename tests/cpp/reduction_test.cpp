@@ -202,3 +202,25 @@ TEST(Reduction, where_and_initial_as_numpy) {
   Array ints = Array::from_vector(std::vector<int32_t>{1, 0, 1}, {3});
   EXPECT_THROW(sum(x, {}, false, std::nullopt, ReduceOptions{ints, std::nullopt}), DTypeError);
 }
+
+TEST(Reduction, results_keep_the_input_axis_order_as_numpys) {
+  // NumPy allocates a reduction's result through its iterator: the kept axes in the input's
+  // axis order (a Fortran-ordered input gives a Fortran-ordered sum); argmax copies the axis
+  // last first, so its result is C-ordered. The values do not depend on it.
+  Array x = transposed(iota({4, 3, 2}));  // shape (2, 3, 4), x[i, j, k] = 6k + 2j + i
+  Array s = sum(x, 0);
+  EXPECT_EQ(s.strides(), (Strides{1, 3}));
+  EXPECT_EQ(s.to_vector<double>(),
+            (std::vector<double>{1, 13, 25, 37, 5, 17, 29, 41, 9, 21, 33, 45}));
+  Array kept = sum(x, 0, true);
+  EXPECT_EQ(kept.shape(), (Shape{1, 3, 4}));
+  EXPECT_TRUE(kept.is_f_contiguous());
+  EXPECT_EQ(kept.to_vector<double>(), s.to_vector<double>());
+  EXPECT_TRUE(mean(x, 1).is_f_contiguous());
+  EXPECT_TRUE(argmax(x, 0).is_contiguous());
+  EXPECT_EQ(argmax(x, 0).to_vector<int64_t>(), std::vector<int64_t>(12, 1));
+  // A lazily computed input reduced as it is computed is laid out alike.
+  Array y = multiply(x, Array::scalar(2.0, true));
+  EXPECT_EQ(sum(y, 2).strides(), (Strides{1, 2}));
+  EXPECT_TRUE(sum(iota({2, 3, 4}), 0).is_contiguous());
+}
