@@ -273,7 +273,11 @@ bool reduce_pending(ReduceOp op, const Array& a, const std::vector<int>& axes, c
   Backend& be = backend_for(a.device());
   std::optional<MemoryWalk> walk = memory_walk(a, axes, out);
   if (walk && !be.reduces_kernel_output(op, walk->shape, walk->axes, walk->out)) walk.reset();
-  if (!walk && !be.reduces_kernel_output(op, a.shape(), axes, out)) return false;
+  // Without a walk the kernel writes its result C-ordered: into a temporary where out is laid
+  // out otherwise (the reduced side, small beside a), copied into out after.
+  Array target = out;
+  if (!walk && !out.is_contiguous()) target = Array::empty(out.shape(), out.dtype(), out.device());
+  if (!walk && !be.reduces_kernel_output(op, a.shape(), axes, target)) return false;
   std::optional<ir::FusedRegion> r = ready_region({a});
   // A region with other outputs (intermediates referenced elsewhere) must store those anyway.
   if (!r || r->targets.size() != 1 || !r->targets[0].is(a)) return false;
@@ -282,7 +286,8 @@ bool reduce_pending(ReduceOp op, const Array& a, const std::vector<int>& axes, c
   log_region(*r);
   RegionRecord record(r->members, true);
   be.reduce_kernel(op, r->ir, r->inputs, r->shape, walk ? walk->axes : axes,
-                   walk ? walk->out : out);
+                   walk ? walk->out : target);
+  if (!target.is(out)) be.cast(target, out);
   return true;
 }
 
