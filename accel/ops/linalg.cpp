@@ -8,6 +8,7 @@
 #include "accel/ops/copy.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/promotion.h"
+#include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
 namespace accel {
@@ -52,6 +53,29 @@ Array axis_last(const Array& x, int axis) {
   return permuted(x, perm);
 }
 
+// The axis order (outermost first, the two matrix axes last) of a product over `batch` axes of
+// a and b (each of batch + 2 axes or fewer, broadcast): NumPy's matmul, a gufunc, allocates its
+// result through the iterator of the batch axes, which orders them as the operands' memory
+// (kept_layout's rule), and appends each product C-ordered. Empty for C order.
+std::vector<int> batch_order(const Shape& batch, const Array& a, const Array& b) {
+  const int nb = static_cast<int>(batch.size());
+  if (nb < 2) return {};
+  auto batch_view = [](const Array& x) {
+    const Shape shape(x.shape().begin(), x.shape().end() - 2);
+    const Strides strides(x.strides().begin(), x.strides().end() - 2);
+    return Array::view_of(x, shape, strides, x.offset());
+  };
+  const Array views[] = {batch_view(a), batch_view(b)};
+  const Strides dense = kept_layout(batch, views);
+  if (dense.empty()) return {};
+  std::vector<int> order(static_cast<size_t>(nb));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return dense[i] > dense[j]; });
+  order.push_back(nb);
+  order.push_back(nb + 1);
+  return order;
+}
+
 Array matmul_impl(const Array& x1, const Array& x2, const char* op) {
   if (x1.ndim() == 0 || x2.ndim() == 0)
     throw ShapeError(std::string("[") + op + "] operands must have at least one dimension; got "
@@ -94,14 +118,31 @@ Array matmul_impl(const Array& x1, const Array& x2, const char* op) {
     if (x.shape() == shape) return x;
     return Array::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape), x.offset());
   };
+  // Batch axes in the operands' memory order (NumPy's gufunc iterator), each matrix C-ordered:
+  // the backend writes a C-contiguous product of operands whose batch axes are permuted so.
+  const std::vector<int> order = batch_order(batch, a, b);
   Array out = Array::empty(out_shape, dt, x1.device());
-  backend_for(out.device()).matmul(expanded(a, a_shape), expanded(b, b_shape), out);
+  if (order.empty()) {
+    backend_for(out.device()).matmul(expanded(a, a_shape), expanded(b, b_shape), out);
+  } else {
+    Array out_p = Array::empty(permuted(out, order).shape(), dt, x1.device());
+    backend_for(out.device()).matmul(permuted(expanded(a, a_shape), order),
+                                     permuted(expanded(b, b_shape), order), out_p);
+    std::vector<int> inverse(order.size());
+    for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int>(i);
+    out = permuted(out_p, inverse);
+  }
 
-  Shape result = batch;
-  if (!vec1) result.push_back(m);
-  if (!vec2) result.push_back(n);
-  if (result == out_shape) return out;
-  return Array::view_of(out, result, contiguous_strides(result), 0);
+  if (!vec1 && !vec2) return out;
+  // A 1-d operand's axis of length 1 is dropped.
+  Shape result;
+  Strides strides;
+  for (int d = 0; d < out.ndim(); ++d) {
+    if ((vec1 && d == out.ndim() - 2) || (vec2 && d == out.ndim() - 1)) continue;
+    result.push_back(out.shape()[d]);
+    strides.push_back(out.strides()[d]);
+  }
+  return Array::view_of(out, result, strides, out.offset());
 }
 
 }  // namespace
@@ -193,8 +234,10 @@ Array vecdot(const Array& x1, const Array& x2, int64_t axis) {
   tb.push_back(0);
   Array product = matmul_impl(Array::view_of(a, sa, ta, a.offset()),
                               Array::view_of(b, sb, tb, b.offset()), "vecdot");
+  // The product's batch axes may be laid out otherwise than C (matmul keeps the operands' order).
   Shape result(product.shape().begin(), product.shape().end() - 2);
-  return Array::view_of(product, result, contiguous_strides(result), product.offset());
+  Strides strides(product.strides().begin(), product.strides().end() - 2);
+  return Array::view_of(product, result, strides, product.offset());
 }
 
 Array dot(const Array& x1, const Array& x2) {

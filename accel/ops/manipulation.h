@@ -80,7 +80,9 @@ Array view_as(const Array& x, Dtype dtype);
 
 // NumPy's diagonal: the elements x[..., i, i + offset] of the axes axis1 and axis2 as a read-only
 // view (both axes removed, the diagonal last), so later writes into x show in it, as NumPy's.
-Array diagonal(const Array& x, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1);
+// writable: a view that writes into x (unless x is read-only), as NumPy's einsum('ii->i').
+Array diagonal(const Array& x, int64_t offset = 0, int64_t axis1 = 0, int64_t axis2 = 1,
+               bool writable = false);
 
 // NumPy's sliding_window_view: every window of `window_shape` over `axes` (one per window
 // dimension, repeats allowed; nullopt: all of x's axes in order) as a read-only view, x's axes

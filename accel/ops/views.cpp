@@ -350,7 +350,7 @@ Array flip(const Array& x, const std::optional<Axes>& axes) {
   return Array::view_of(x, x.shape(), strides, offset);
 }
 
-Array diagonal(const Array& x, int64_t offset, int64_t axis1, int64_t axis2) {
+Array diagonal(const Array& x, int64_t offset, int64_t axis1, int64_t axis2, bool writable) {
   if (x.ndim() < 2)
     throw ValueError("[diagonal] diagonal requires an array of at least two dimensions, got " +
                      x.describe());
@@ -375,7 +375,7 @@ Array diagonal(const Array& x, int64_t offset, int64_t axis1, int64_t axis2) {
   int64_t start = x.offset();
   if (n > 0) start += offset >= 0 ? offset * x.strides()[a2] : -offset * x.strides()[a1];
   Array out = Array::view_of(x, shape, strides, start);
-  out.impl()->read_only = true;  // as NumPy's: its diagonal views may not be written
+  if (!writable) out.impl()->read_only = true;  // as NumPy's: its diagonal views may not be written
   return out;
 }
 

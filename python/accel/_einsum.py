@@ -7,13 +7,13 @@ is no cheaper unoptimised order worth keeping.
 
 Labels that only one operand carries and the output does not are summed away before any
 product; size-1 dimensions broadcast against their label's size in other operands, as in NumPy.
-A pure transpose ('ij->ji') is a view, as in NumPy; other results are new arrays (NumPy also
-returns a view for a diagonal, 'ii->i', where accel's diagonal is a copy)."""
+A transpose ('ij->ji') or a diagonal ('ii->i') of one operand is a view, writable, as in NumPy;
+other results are new arrays laid out as NumPy's
+(_out_order), so a later reshape or ravel('K') sees memory in the same order."""
 
 import string as _string
 
 from . import _core
-from ._numpy_functions import diagonal as _diagonal
 
 __all__ = ["einsum"]
 
@@ -94,7 +94,7 @@ def _take_diagonals(x, labels):
         if x.shape[i] != x.shape[j]:
             raise ValueError(f"einsum(): dimensions in operand for collapsing index "
                              f"'{labels[i]}' don't match ({x.shape[i]} != {x.shape[j]})")
-        x = _diagonal(x, axis1=i, axis2=j)  # the diagonal becomes the last axis
+        x = _core._writable_diagonal(x, i, j)  # the diagonal becomes the last axis
         lab = labels[i]
         labels = [l for k, l in enumerate(labels) if k not in (i, j)] + [lab]
 
@@ -137,6 +137,87 @@ def _contract(a, la, b, lb, needed_later, sizes):
     shape = (tuple(sizes[lab] for lab in batch) + tuple(a2.shape[len(batch):len(batch) + len(free_a)])
              + tuple(b2.shape[len(batch) + len(inner):]))
     return _core.reshape(prod, shape), batch + free_a + free_b
+
+
+def _combined(x, labels):
+    """x's length and step (bytes) per label, in order of first appearance: a repeated label
+    steps by the sum of its axes' strides (NumPy's combined view, a diagonal)."""
+    shape, steps = {}, {}
+    for d, l in enumerate(labels):
+        shape[l] = x.shape[d]
+        steps[l] = steps.get(l, 0) + x.strides[d]
+    return shape, steps
+
+
+def _fortran_contiguous(shape, steps, itemsize):
+    """Whether axes of these lengths and steps (label order) are Fortran-contiguous; axes of
+    length 1 step anywhere, as NumPy's flags say."""
+    expect = itemsize
+    for l, n in shape.items():
+        if n != 1:
+            if steps[l] != expect:
+                return False
+            expect *= n
+    return True
+
+
+def _out_order(ops, labels, out_labels, sizes, order):
+    """The output's axis order, outermost first, as NumPy's einsum allocates it: through an
+    iterator whose axes are the output labels, then the summed ones in letter order, sorted by
+    the operands' steps (NumPy's insertion sort, innermost first; a step of 0 or an axis of
+    length 1 tells nothing, operands that disagree keep C order) for order 'K', and taken in
+    order 'C' or 'F' as asked ('A': F when every operand is Fortran-contiguous, 1-d ones too)."""
+    nd = len(out_labels)
+    order = order.upper() if isinstance(order, str) else order
+    if order not in ("C", "F", "A", "K"):
+        raise ValueError(f"einsum(): order must be one of 'C', 'F', 'A' or 'K', got {order!r}")
+    if order == "A":
+        order = "F" if all(_fortran_contiguous(*_combined(o, lab), o.itemsize) for o, lab in
+                           zip(ops, labels)) else "C"
+    if nd < 2 or order == "C":
+        return None
+    if order == "F":
+        return list(range(nd - 1, -1, -1))
+    summed = sorted({l for lab in labels for l in lab if isinstance(l, str)} - set(out_labels))
+    axes = list(out_labels) + summed
+
+    def steps(o, lab):
+        shape, st = _combined(o, lab)
+        return [abs(st[l]) if shape.get(l, 1) != 1 and sizes[l] != 1 else 0 for l in axes]
+
+    all_steps = [steps(o, lab) for o, lab in zip(ops, labels)]
+    perm = list(range(len(axes) - 1, -1, -1))  # innermost first
+    for i0 in range(1, len(perm)):
+        moving, to = perm[i0], i0
+        for i1 in range(i0 - 1, -1, -1):
+            verdict = None
+            for st in all_steps:
+                s_moving, s_ahead = st[moving], st[perm[i1]]
+                if s_moving and s_ahead:
+                    if s_ahead <= s_moving:
+                        verdict = False
+                    elif verdict is None:
+                        verdict = True
+            if verdict is None:
+                continue
+            if not verdict:
+                break
+            to = i1
+        perm[to + 1:i0 + 1] = perm[to:i0]
+        perm[to] = moving
+    outer_first = [a for a in reversed(perm) if a < nd]
+    return None if outer_first == list(range(nd)) else outer_first
+
+
+def _laid_out(x, outer_first):
+    """A copy of x with its axes laid out in `outer_first` order (C order for None)."""
+    if outer_first is None:
+        return _core.asarray(x, copy=True, order="C")
+    inverse = [0] * len(outer_first)
+    for i, a in enumerate(outer_first):
+        inverse[a] = i
+    dense = _core.asarray(_core.permute_dims(x, tuple(outer_first)), copy=True, order="C")
+    return _core.permute_dims(dense, tuple(inverse))
 
 
 def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
@@ -189,10 +270,13 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
         if len(set(out_labels)) != len(out_labels):
             raise ValueError("einsum(): output subscript appears more than once in the output")
     result_dtype = dtype if dtype is not None else _core.result_type(*ops)
-    if (len(ops) == 1 and out is None and result_dtype == ops[0].dtype
-            and len(set(labels[0])) == len(labels[0]) == len(out_labels)):
-        # A pure transpose: NumPy returns a view, and so does accel (writes show through).
-        return _core.permute_dims(ops[0], tuple(labels[0].index(l) for l in out_labels))
+    outer_first = _out_order(ops, labels, out_labels, sizes, order)
+    if len(ops) == 1 and out is None and result_dtype == ops[0].dtype:
+        x, lx = _take_diagonals(ops[0], labels[0])
+        if sorted(lx, key=str) == sorted(out_labels, key=str):
+            # A transpose, or a diagonal: NumPy returns a view, and so does accel (writes show
+            # through).
+            return _core.permute_dims(x, tuple(lx.index(l) for l in out_labels))
     is_bool = result_dtype == _core.bool
     work = _core.int64 if is_bool else result_dtype
     ops = [_core.astype(o, work) for o in ops]
@@ -231,4 +315,4 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     if out is not None:
         out[...] = x
         return out
-    return _core.asarray(x, copy=True, order="C") if x.ndim else x
+    return _laid_out(x, outer_first) if x.ndim else x

@@ -262,7 +262,7 @@ def bitwise_count(x, /, out=None):
         raise _no_loop("bitwise_count", a.dtype)
     if a.dtype.kind == "b":
         return _deliver(_core._cast_operand(a, _core.uint8), out, "bitwise_count")
-    v = _core.astype(_magnitude(a), _core.uint64)
+    v = _core._cast_operand(_magnitude(a), _core.uint64)  # a ufunc operand: its layout
     # Counting in parallel within the word: pairs, nibbles, bytes, then a sum of the bytes.
     v = v - ((v >> 1) & 0x5555555555555555)
     v = (v & 0x3333333333333333) + ((v >> 2) & 0x3333333333333333)

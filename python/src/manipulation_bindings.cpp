@@ -236,6 +236,9 @@ void init_manipulation(nb::module_& m) {
     return diagonal(array_arg(x), offset, axis1, axis2);
   }, "a"_a, "offset"_a = 0, "axis1"_a = 0, "axis2"_a = 1,
      "NumPy's diagonal: a read-only view of x[..., i, i + offset] over axis1 and axis2.");
+  m.def("_writable_diagonal", [](const Array& x, int64_t axis1, int64_t axis2) {
+    return diagonal(x, 0, axis1, axis2, true);
+  }, "a"_a, "axis1"_a, "axis2"_a, "einsum's diagonal view ('ii->i'), writable as NumPy's.");
   m.def("sliding_window_view", [](nb::handle x, nb::handle window_shape, nb::handle axis,
                                   bool subok, bool writeable) {
     if (writeable)

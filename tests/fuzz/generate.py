@@ -618,8 +618,9 @@ class Builder(LinalgFftMakers):
             guard += " and " + no_cancellation(text, uses)
         # A complex product's parts round by the size of the whole terms: an imaginary part
         # that cancels to -4e-08 in NumPy is exactly 0 in another order (fuzz seed 900544).
+        # Batch axes laid out as the operands' (NumPy's gufunc iterator), each product C-ordered.
         return self.define(text, uses, inexact=value_kind in "fc", guard=guard,
-                           normwise=value_kind == "c")
+                           normwise=value_kind == "c", layout=True)
 
     def join(self):
         x = self.pick()
@@ -849,7 +850,7 @@ class Builder(LinalgFftMakers):
             sub = self.choice(forms)
             n_ops = sub.split("->")[0].count(",") + 1
             text = f"xp.einsum({sub!r}, {', '.join([x] * n_ops)})"
-            if sub == "ii->i":  # a view in NumPy, a copy in accel (as its diagonal)
+            if sub == "ii->i":  # a view, writable in NumPy, read-only in accel (its diagonal)
                 text = f"xp.asarray({text}, copy=True)"
         uses = self.uses_of(text)
         guards = [guard] if guard else []
@@ -866,10 +867,9 @@ class Builder(LinalgFftMakers):
             guards.append(f"well_separated({', '.join(uses)})")
         if text.startswith("xp.histogram(") and "density=True" in text:
             inexact = True
-        # Laid out as NumPy's but einsum's (NumPy's c_einsum keeps its operands' order, accel's
-        # is C) and the nan forms of median and quantile (NumPy's apply_along_axis and masked
-        # arrays leave the reduced axis' place in the layout).
-        layout = not re.search(r"xp\.(einsum|nanmedian|nanquantile|nanpercentile)\(", text)
+        # Laid out as NumPy's but the nan forms of median and quantile (NumPy's apply_along_axis
+        # and masked arrays leave the reduced axis' place in the layout).
+        layout = not re.search(r"xp\.(nanmedian|nanquantile|nanpercentile)\(", text)
         return self.define(text, uses, inexact=inexact, guard=" and ".join(guards) or None,
                            layout=layout)
 

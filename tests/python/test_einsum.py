@@ -73,6 +73,14 @@ def test_views_and_copies(device):
     t[0, 1] = 50.0
     assert ac.asnumpy(x)[1, 0] == 50.0
     d = ac.einsum("ii->i", x)
-    d[0] = 100.0  # NumPy returns a view here too; accel's diagonal is its own array
-    assert ac.asnumpy(x)[0, 0] == 0.0
+    d[0] = 100.0  # a diagonal is a writable view, as NumPy's (ac.diagonal's is read-only)
+    assert ac.asnumpy(x)[0, 0] == 100.0
+    d[...] += 1
+    np.testing.assert_array_equal(ac.asnumpy(x), [[101.0, 1.0], [50.0, 4.0]])
+    assert ac.asnumpy(ac.einsum("iij->ji", ac.zeros((2, 2, 3), device=device))).shape == (3, 2)
+    b = ac.broadcast_to(ac.asarray([[1.0, 2.0]], device=device), (2, 2))
+    with pytest.raises(ValueError):  # a view of a read-only array stays read-only
+        ac.einsum("ii->i", b)[0] = 5.0
+    e = ac.einsum("ii", x)  # a trace: a new 0-d array
+    assert float(e) == 105.0
     assert isinstance(np.einsum("ij->", x), ac.ndarray)

@@ -503,3 +503,89 @@ def test_numpy_extras_lay_out_as_numpys(op, view, device):
         n = views(base)[view](base)
         a = views(base)[view](ac.asarray(base, device=device))
     check(EXTRAS[op](ac, a), EXTRAS[op](np, n), rtol=1e-12 if "unwrap" in op else 0)
+
+
+# matmul is a gufunc: NumPy allocates its result through the iterator of the batch axes, which
+# orders them as the operands' memory, and appends each product C-ordered.
+MATMUL_OPERANDS = {
+    "C": lambda x: x,
+    "F": np.asfortranarray,
+    "batch swapped": lambda x: np.ascontiguousarray(x.transpose(1, 0, 2, 3)).transpose(1, 0, 2, 3),
+    "batch reversed, rows stepped": lambda x: x[::-1, :, ::2],
+    "matrices transposed": lambda x: np.ascontiguousarray(x.swapaxes(-1, -2)).swapaxes(-1, -2),
+}
+
+
+@pytest.mark.parametrize("right", ["C", "F", "batch swapped", "broadcast", "vector"])
+@pytest.mark.parametrize("left", MATMUL_OPERANDS)
+def test_matmul_batch_axes_lay_out_as_numpys(left, right, device):
+    rng = np.random.default_rng(3)
+    an = MATMUL_OPERANDS[left](rng.standard_normal((3, 4, 5, 6)))
+    if right == "broadcast":
+        bn = np.asfortranarray(rng.standard_normal((4, 6, 2)))
+    elif right == "vector":
+        bn = rng.standard_normal(6)
+    else:
+        bn = MATMUL_OPERANDS[right](rng.standard_normal((3, 4, 6, 2)))
+    a, b = ac.asarray(an, device=device), ac.asarray(bn, device=device)
+    got, want = a @ b, an @ bn
+    assert got.shape == want.shape
+    assert layout(got) == layout(want), (left, right, got.strides, want.strides)
+    np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-12)
+    # A reshape of the result reads it in C order whatever its layout, as NumPy's.
+    np.testing.assert_allclose(ac.asnumpy(ac.reshape(got, (-1,))), want.reshape(-1), rtol=1e-12)
+
+
+# NumPy's einsum allocates its result through an iterator over the output's labels and then the
+# summed ones, sorted by the operands' steps (a repeated label steps by the sum of its axes'),
+# or in the order asked for.
+EINSUMS = ["ij->ij", "ij,ij->ij", "ijk->ij", "ijk->ik", "ijk,ikl->ijl", "ijk,k->ji",
+           "iik->ki", "iik->ik", "ij,j->i", "ijk->kij"]
+
+
+def laid_out(rng, shape, view):
+    """A NumPy array of `shape` in a layout: F, axes reversed (T) or rotated (rot) in memory,
+    reversed T stepping backwards along its last axis, or C."""
+    nd = len(shape)
+    perm = {"T": list(range(nd))[::-1], "reversed T": list(range(nd))[::-1],
+            "rot": list(range(1, nd)) + [0]}.get(view, list(range(nd)))
+    x = rng.standard_normal([shape[p] for p in perm]).transpose(np.argsort(perm))
+    if view == "reversed T":
+        x = x[..., ::-1]
+    return np.asfortranarray(x) if view == "F" else x
+
+
+@pytest.mark.parametrize("order", ["K", "C", "F", "A"])
+@pytest.mark.parametrize("sub", EINSUMS)
+@pytest.mark.parametrize("view", ["F", "T", "rot", "reversed T", "C"])
+def test_einsum_lays_out_as_numpys(sub, view, order, device):
+    rng = np.random.default_rng(5)
+    sizes = {"i": 3, "j": 4, "k": 5, "l": 2}
+    terms = sub.split("->")[0].split(",")
+    ns = [laid_out(rng, tuple(sizes[c] for c in t), view) for t in terms]
+    want = np.einsum(sub, *ns, order=order)
+    got = ac.einsum(sub, *[ac.asarray(n, device=device) for n in ns], order=order)
+    assert got.shape == want.shape
+    assert layout(got) == layout(want), (got.strides, want.strides)
+    np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-12)
+
+
+# vecdot is a gufunc as matmul is, and is computed as a batch of products: its batch axes keep
+# the operands' order, and the values stay right however the product is laid out (fuzz seed
+# 1024: a broadcast batch read as C-ordered gave wrong dot products).
+@pytest.mark.parametrize("view", ["F", "T", "rot", "reversed T", "C"])
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_vecdot_lays_out_as_numpys(view, axis, device):
+    rng = np.random.default_rng(8)
+    an = laid_out(rng, (3, 4, 5), view)
+    bn = an[:, :1]  # broadcast along axis 1
+    for x, y in [(an, an), (an, bn), (bn, an[::-1])]:
+        if axis == 1 and y.shape[1] != x.shape[1]:
+            continue
+        want = np.linalg.vecdot(x, y, axis=axis)
+        got = ac.linalg.vecdot(ac.asarray(x, device=device), ac.asarray(y, device=device), axis=axis)
+        assert layout(got) == layout(want), (got.strides, want.strides)
+        np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-12)
+    a2 = ac.asarray(np.array([0, 1], dtype=np.uint32).reshape(2, 1, 1), device=device)
+    np.testing.assert_array_equal(ac.asnumpy(ac.linalg.vecdot(a2, a2[:, [0, -1, -1]], axis=-1)),
+                                  [[0, 0, 0], [1, 1, 1]])
