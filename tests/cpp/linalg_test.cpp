@@ -87,6 +87,35 @@ TEST(Linalg, batch_axes_broadcast) {
   EXPECT_EQ(std::count(v.begin(), v.end(), 3.0f), static_cast<long>(v.size()));
 }
 
+// matmul is a gufunc in NumPy: the batch axes of its result keep the operands' memory order
+// (here the first two swapped), each product C-ordered; a vecdot over such a batch reads it so.
+TEST(Linalg, batch_axes_keep_the_operands_order_and_vecdot_reads_them) {
+  const int64_t m = 3, k = 4, n = 2;
+  auto a = random_values(3 * 5 * m * k, 5), b = random_values(3 * 5 * k * n, 6);
+  // Stored (5, 3, ...) and viewed as (3, 5, ...).
+  Array x = permute_dims(Array::from_vector(a, {5, 3, m, k}, cpu), {1, 0, 2, 3});
+  Array y = permute_dims(Array::from_vector(b, {5, 3, k, n}, cpu), {1, 0, 2, 3});
+  Array z = matmul(x, y);
+  ASSERT_EQ(z.shape(), (Shape{3, 5, m, n}));
+  EXPECT_EQ(z.strides(), (Strides{m * n, 3 * m * n, n, 1}));
+  auto got = z.to_vector<double>();  // C order
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 5; ++j) {
+      const size_t ao = static_cast<size_t>((j * 3 + i) * m * k), bo = static_cast<size_t>((j * 3 + i) * k * n);
+      auto want = reference(std::vector<double>(a.begin() + ao, a.begin() + ao + m * k),
+                            std::vector<double>(b.begin() + bo, b.begin() + bo + k * n), m, k, n);
+      for (int64_t e = 0; e < m * n; ++e)
+        EXPECT_NEAR(got[static_cast<size_t>((i * 5 + j) * m * n + e)], want[e], 1e-12);
+    }
+  // A broadcast batch: rows (2, 1, 1) against (2, 3, 1) stored (3, 2, 1), so the product's batch
+  // axes are swapped; dot products along the last axis.
+  Array r = Array::from_vector(std::vector<double>{0, 1}, {2, 1, 1}, cpu);
+  Array w = permute_dims(Array::from_vector(std::vector<double>{0, 1, 0, 1, 0, 1}, {3, 2, 1}, cpu),
+                         {1, 0, 2});
+  Array v = vecdot(r, w, -1);
+  EXPECT_EQ(v.to_vector<double>(), (std::vector<double>{0, 0, 0, 1, 1, 1}));
+}
+
 TEST(Linalg, integer_matmul_wraps_around_like_numpy) {
   Array a = full({1, 2}, 100, int8, cpu);
   Array b = full({2, 1}, 2, int8, cpu);
