@@ -42,6 +42,8 @@ def main():
         ("sum(t, axis=0), t 3-d transposed", lambda: ac.sum(t, axis=0), lambda: np.sum(tn, axis=0)),
         ("sum(t * 2 - 1, axis=0), fused", lambda: ac.sum(t * 2 - 1, axis=0),
          lambda: np.sum(tn * 2 - 1, axis=0)),
+        ("sum(t * 2 - 1, axis=2), fused, outermost", lambda: ac.sum(t * 2 - 1, axis=2),
+         lambda: np.sum(tn * 2 - 1, axis=2)),
         ("var(t, axis=1)", lambda: ac.var(t, axis=1), lambda: np.var(tn, axis=1)),
         ("s + 1, s = max(t, axis=2)", lambda: ac.max(t, axis=2) + 1, lambda: np.max(tn, axis=2) + 1),
     ]

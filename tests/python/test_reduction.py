@@ -666,9 +666,10 @@ def test_whole_reduction_of_an_empty_contiguous_array_equals_numpy(name, shape):
 # Reductions of pending elementwise chains: on the CPU the chain's values are computed in blocks
 # and reduced there, never stored (cpu/reduce_kernel.cpp); other devices store, then reduce.
 # Trailing axes with short rows (whole outputs per block) and long ones (each cut into partial
-# blocks), leading axes (rows of outputs, combined per thread), every op that takes that path and
-# the ones that decline it (other axes, float16 sums), compared with the same reduction of the
-# stored chain (fusion off) and with NumPy.
+# blocks), leading axes (rows of outputs, combined per thread; rows longer than a block cut into
+# columns, each a thread's own), every op that takes that path and the ones that decline it
+# (other axes, float16 sums), compared with the same reduction of the stored chain (fusion off)
+# and with NumPy.
 CHAINS = {
     "x * 2 + 1": lambda m, x: x * 2 + 1,
     "x > 0.3": lambda m, x: x > 0.3,
@@ -683,7 +684,8 @@ CHAINS = {
                                         ((2, 3, 20000), 0), ((5,), None), ((20001, 3), 0),
                                         ((400, 50, 30), (0, 1)), ((3000, 700), 0),
                                         ((7, 9, 5), (0, 2)), ((40, 5, 6), 0),
-                                        ((2, 3, 20000), -1), ((60, 5, 40), 2)])
+                                        ((2, 3, 20000), -1), ((60, 5, 40), 2),
+                                        ((9, 20001), 0), ((17, 5000, 7), 0)])
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "float16", "complex64"])
 def test_reductions_of_pending_chains_match_the_stored_chain_and_numpy(shape, axis, dtype, device):
     rng = np.random.default_rng(zlib.crc32(repr((shape, axis, dtype)).encode()))

@@ -52,8 +52,8 @@ OpId combine_op(ReduceOp op) {
 
 // Where the reduced axes are: the trailing ones (flat element k * R + r is position r of output
 // k) or the leading ones (flat element r * K + k), with rows of K outputs short enough for a
-// block to hold one; anything else is not taken.
-enum class Axes { trailing, leading, other };
+// block to hold one (leading) or longer (wide: cut into columns); anything else is not taken.
+enum class Axes { trailing, leading, wide, other };
 
 Axes axes_kind(const Shape& shape, const std::vector<int>& axes) {
   const size_t kept = shape.size() - axes.size();
@@ -63,9 +63,60 @@ Axes axes_kind(const Shape& shape, const std::vector<int>& axes) {
     leading = leading && axes[i] == static_cast<int>(i);
   }
   if (trailing) return Axes::trailing;
+  if (!leading) return Axes::other;
   int64_t K = 1;
   for (size_t d = axes.size(); d < shape.size(); ++d) K *= shape[d];
-  return leading && K <= kBlockElements ? Axes::leading : Axes::other;
+  return K <= kBlockElements ? Axes::leading : Axes::wide;
+}
+
+// Columns of a wide leading reduction: a block holds kWideRows rows of this many outputs.
+constexpr int64_t kWideColumns = 2048;
+constexpr int64_t kWideRows = kBlockElements / kWideColumns;
+
+// A leading reduction whose rows of K outputs are longer than a block: columns of the rows, each
+// a thread's own, are computed kWideRows rows at a time and reduced down into out's columns
+// (the first rows into out itself, later ones combined into it), so nothing but out is written
+// (sum(t * 2 - 1, axis=0) where t's axis 0 is outermost in memory).
+void reduce_wide(CpuBackend& be, ReduceOp op, const ir::KernelIR& ir, const FusedSpace& space,
+                 HostKernel compiled, int64_t K, int64_t R, const Array& out) {
+  const Dtype value = ir.outputs[0].dtype;
+  const size_t isz = itemsize(value);
+  const FusedRangeRunner interpret = compiled ? nullptr : fused_range_runner(ir, space);
+  const Device cpu = Device::cpu();
+  const int64_t columns = (K + kWideColumns - 1) / kWideColumns;
+  parallel_for(columns, 1, [&](int64_t c0, int64_t c1) {
+    FusedSpace s = space;
+    const Array buf = Array::empty({kWideRows * kWideColumns}, value, cpu);
+    const Array more = Array::empty({kWideColumns}, out.dtype(), cpu);
+    auto* base = static_cast<char*>(buf.data());
+    for (int64_t c = c0; c < c1; ++c) {
+      const int64_t k0 = c * kWideColumns, w = std::min(kWideColumns, K - k0);
+      const Array acc = Array::view_of(out, {w}, {1}, out.offset() + k0);
+      for (int64_t r0 = 0; r0 < R; r0 += kWideRows) {
+        const int64_t rows = std::min(kWideRows, R - r0);
+        for (int64_t r = 0; r < rows; ++r) {
+          const int64_t begin = (r0 + r) * K + k0;
+          char* dst = base + static_cast<size_t>(r * w) * isz;
+          set_window(s, dst, begin, isz);
+          if (!compiled) {
+            interpret(s, begin, begin + w);
+          } else {
+            for_each_row(s, begin, begin + w,
+                         [&](char* const* p, int64_t n) { compiled(p, s.inner.data(), n); });
+          }
+        }
+        const Array block = Array::view_of(buf, {rows, w}, {w, 1}, buf.offset());
+        if (r0 == 0) {
+          be.reduce(op, block, {0}, acc);
+          continue;
+        }
+        const Array mine = Array::view_of(more, {w}, {1}, more.offset());
+        be.reduce(op, block, {0}, mine);
+        const Array both[] = {acc, mine};
+        be.elementwise(combine_op(op), both, acc);
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -79,7 +130,8 @@ bool CpuBackend::reduces_kernel_output(ReduceOp op, const Shape& shape,
 void CpuBackend::reduce_kernel(ReduceOp op, const ir::KernelIR& ir, std::span<const Array> inputs,
                                const Shape& shape, const std::vector<int>& axes,
                                const Array& out) {
-  const bool leading = axes_kind(shape, axes) == Axes::leading;
+  const Axes kind = axes_kind(shape, axes);
+  const bool leading = kind == Axes::leading;
   int64_t K = 1, R = 1;
   for (size_t d = 0; d < shape.size(); ++d) {
     const bool reduced = std::find(axes.begin(), axes.end(), static_cast<int>(d)) != axes.end();
@@ -89,6 +141,7 @@ void CpuBackend::reduce_kernel(ReduceOp op, const ir::KernelIR& ir, std::span<co
   const size_t isz = itemsize(value);
   const FusedSpace space = bind_fused_window(shape, inputs, isz);
   const HostKernel compiled = host_kernel_for(ir, K * R);
+  if (kind == Axes::wide) return reduce_wide(*this, op, ir, space, compiled, K, R, out);
   const FusedRangeRunner interpret = compiled ? nullptr : fused_range_runner(ir, space);
   auto compute = [&](FusedSpace& s, void* dst, int64_t begin, int64_t end) {
     set_window(s, dst, begin, isz);
