@@ -672,7 +672,8 @@ def correlate(a, v, mode="valid"):
     if y.dtype.kind == "c":
         y = _core.conj(y)
     if y.shape[0] > x.shape[0]:
-        return _core.flip(_sliding_dot(y, x, m))
+        # NumPy reverses its new result in place: a C-ordered array, not a reversed view.
+        return _core.asarray(_core.flip(_sliding_dot(y, x, m)), copy=True, order="C")
     return _sliding_dot(x, y, m)
 
 

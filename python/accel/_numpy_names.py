@@ -62,7 +62,9 @@ def float_power(x1, x2, /, out=None):
 
 
 def divmod(x1, x2, /):  # noqa: A001 - NumPy's name
-    """(floor_divide(x1, x2), remainder(x1, x2)), as Python's divmod."""
+    """(floor_divide(x1, x2), remainder(x1, x2)), as NumPy's divmod, with accel's floor_divide:
+    the Array API standard's special cases (-1.0 // inf is -0.0, inf // 5 is inf, where NumPy
+    gives -1.0 and nan)."""
     return _core.floor_divide(x1, x2), _core.remainder(x1, x2)
 
 

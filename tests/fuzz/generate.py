@@ -1022,6 +1022,142 @@ class Builder(LinalgFftMakers):
         # Fortran-ordered for a Fortran input (else C), gradient as empty_like of x.
         return self.define(text, uses, inexact=inexact, guard=guard, layout=True)
 
+    def numpy_more(self):
+        """More of NumPy's functions outside the standard: rearrangements (roll, tile, resize,
+        triangles, flips, rot90, stacks, splits), exact predicates and bit packing, ufuncs NumPy
+        has and the standard has not (heaviside, divmod, float_power, fabs, degrees, i0),
+        products of vectors (vdot, matvec, vecmat, convolve, correlate) and sample statistics
+        (average, ptp, cov, corrcoef, interp), with the nan forms of argmax and cumulative sums."""
+        r = self.rng.random()
+        guard = None
+        inexact = False
+        layout = True
+        if r < 0.3:  # rearrangements: exact for every dtype
+            x = self.pick(lambda v: v.ndim > 0 and v.size < 400)
+            if x is None:
+                return False
+            v = self.env[x]
+            nd = v.ndim
+            axis = int(self.rng.integers(-nd, nd))
+            forms = [f"xp.roll({x}, {int(self.rng.integers(-3, 4))})",
+                     f"xp.roll({x}, {int(self.rng.integers(-3, 4))}, axis={axis})",
+                     f"xp.tile({x}, {self.choice(['2', '(2, 1)', '(1, 2, 1)'])})",
+                     f"xp.resize({x}, {self.choice(['(7,)', '(2, 5)', '(3, 1, 2)'])})",
+                     f"xp.flipud({x})", f"xp.atleast_3d({x})",
+                     f"xp.array_split({x}, 2, axis={axis})[{int(self.rng.integers(2))}]",
+                     f"xp.hstack([{x}, {x}])", f"xp.vstack([{x}, {x}])",
+                     f"xp.column_stack([{x}, {x}])", f"xp.flatnonzero({x})"]
+            if nd >= 2:
+                k = int(self.rng.integers(-1, 2))
+                forms += [f"xp.tril({x}, k={k})", f"xp.triu({x}, k={k})", f"xp.fliplr({x})",
+                          f"xp.rot90({x}, {int(self.rng.integers(-1, 3))})",
+                          f"xp.dstack([{x}, {x}])"]
+            text = self.choice(forms)
+            uses = [x]
+        elif r < 0.42:  # bits and exact values
+            x = self.pick(lambda v: v.dtype.kind in "bu" and v.size < 400)
+            if x is None:
+                return False
+            v = self.env[x]
+            forms = [f"xp.packbits({x} > 0)", f"xp.packbits({x} > 0, bitorder='little')"]
+            if v.dtype == np.dtype("uint8"):
+                forms += [f"xp.unpackbits({x})"]
+                if v.ndim:
+                    forms += [f"xp.unpackbits({x}, axis={int(self.rng.integers(-v.ndim, v.ndim))}, "
+                              f"count={int(self.rng.integers(-3, 9))})"]
+            if v.ndim:
+                forms += [f"xp.packbits({x} > 0, axis={int(self.rng.integers(-v.ndim, v.ndim))})"]
+            text = self.choice(forms)
+            uses = [x]
+            layout = "axis=" not in text  # NumPy packs along an axis through a moved copy
+        elif r < 0.6:  # ufuncs beyond the standard's
+            x = self.pick(lambda v: v.dtype.kind in "iuf")
+            if x is None:
+                return False
+            y = self.pick(lambda u: u.dtype.kind in "iuf" and broadcasts(u.shape, self.env[x].shape)) or x
+            fn = self.choice(["heaviside", "divmod0", "divmod1", "float_power", "fabs", "degrees",
+                              "radians", "i0"])
+            if fn.startswith("divmod"):
+                if x in self.rounded or y in self.rounded:
+                    return False  # the quotient jumps at multiples of the divisor
+                text = f"xp.divmod({x}, {y})[{fn[-1]}]"
+            elif fn == "heaviside":
+                text = f"xp.heaviside({x}, {y})"
+            elif fn == "float_power":
+                text = f"xp.float_power({x}, {self.choice(['2', '0.5', '-1', '3'])})"
+                inexact = True
+            else:
+                text = f"xp.{fn}({x})"
+                inexact = fn != "fabs"
+                if fn == "fabs" and self.env[x].dtype.kind != "f":
+                    return False  # NumPy's fabs takes floats only
+            uses = self.uses_of(text)
+        elif r < 0.75:  # products of vectors
+            x = self.pick(lambda v: v.ndim >= 1 and v.dtype.kind in "iuf" and 0 < v.shape[-1] <= 64)
+            if x is None:
+                return False
+            v = self.env[x]
+            y = self.pick(lambda u: u.ndim == 1 and u.shape[0] == v.shape[-1]
+                          and u.dtype.kind in "iuf")
+            forms = []
+            if y:
+                forms += [f"xp.matvec({x}, {y})"] if v.ndim >= 2 else [f"xp.vdot({x}, {y})"]
+                forms += [f"xp.vecmat({y}, {x})"] if v.ndim >= 2 else []
+            if v.ndim == 1:
+                z = self.pick(lambda u: u.ndim == 1 and 0 < u.shape[0] <= 64 and u.dtype.kind in "iuf") or x
+                mode = self.choice(["full", "same", "valid"])
+                forms += [f"xp.convolve({x}, {z}, mode={mode!r})",
+                          f"xp.correlate({x}, {z}, mode={mode!r})"]
+            if not forms:
+                return False
+            text = self.choice(forms)
+            uses = self.uses_of(text)
+            value_kind = np.result_type(*(self.env[u].dtype for u in uses)).kind
+            inexact = value_kind == "f"
+            guard = f"blas_safe({', '.join(uses)})"
+            if inexact:
+                guard += " and " + no_cancellation(text, uses)
+        elif r < 0.88:  # sample statistics
+            x = self.pick(lambda v: v.ndim >= 1 and v.dtype.kind in "iuf" and v.size > 1)
+            if x is None:
+                return False
+            v = self.env[x]
+            axis = int(self.rng.integers(-v.ndim, v.ndim))
+            forms = [f"xp.ptp({x}, axis={axis})", f"xp.average({x}, axis={axis})"]
+            w = self.pick(lambda u: u.ndim == 1 and u.shape[0] == v.shape[axis] and u.dtype.kind in "iu")
+            if w:
+                forms.append(f"xp.average({x}, axis={axis}, weights=xp.abs({w}) + 1)")
+            if v.ndim <= 2 and v.dtype.kind == "f" and x not in self.rounded:
+                forms += [f"xp.cov({x})", f"xp.corrcoef({x})"]
+            if v.ndim == 1 and v.dtype.kind == "f":
+                forms.append(f"xp.interp({x}, xp.asarray([-1.0, 0.0, 2.0]), "
+                             f"xp.asarray([3.0, -1.0, 5.0]))")
+            text = self.choice(forms)
+            uses = self.uses_of(text)
+            inexact = "ptp" not in text
+            if text.startswith(("xp.cov(", "xp.corrcoef(")):
+                guard = f"well_conditioned_samples({x})"
+            elif "average" in text and v.dtype.kind == "f":
+                guard = no_cancellation(f"xp.sum({x}, axis={axis})", [x])
+            layout = not text.startswith(("xp.cov(", "xp.corrcoef(", "xp.interp("))
+        else:  # nan forms
+            x = self.pick(lambda v: v.ndim >= 1 and v.dtype.kind in "f" and v.size > 0)
+            if x is None:
+                return False
+            v = self.env[x]
+            axis = int(self.rng.integers(-v.ndim, v.ndim))
+            fn = self.choice(["nanargmax", "nanargmin", "nancumsum", "nancumprod"])
+            if fn.startswith("nanarg") and x in self.rounded:
+                return False  # ties broken by a rounding
+            text = f"xp.{fn}({x}, axis={axis})"
+            uses = [x]
+            if fn.startswith("nanarg"):
+                guard = f"no_all_nan_slice({x}, {axis})"  # NumPy raises
+            else:
+                inexact = True
+                guard = no_cancellation(text, uses) if fn == "nancumsum" else None
+        return self.define(text, uses, inexact=inexact, guard=guard, layout=layout)
+
     def observe(self):
         """Printing computes a value mid-program, between the writes."""
         x = self.pick()
@@ -1030,7 +1166,8 @@ class Builder(LinalgFftMakers):
     MAKERS = [("elementwise", 30), ("chain", 2), ("astype", 5), ("view", 12), ("index", 6),
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
               ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4),
-              ("statistics", 4), ("linalg", 5), ("fft", 3), ("numpy_extras", 4)]
+              ("statistics", 4), ("linalg", 5), ("fft", 3), ("numpy_extras", 4),
+              ("numpy_more", 4)]
 
 
 QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",

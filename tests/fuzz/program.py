@@ -116,10 +116,15 @@ import standard_special_values as standard
 
 
 class StandardNumpy(NumpyAsAccel):
-    """NumpyAsAccel with the standard's floor_divide, expm1 and tanh."""
+    """NumpyAsAccel with the standard's floor_divide, expm1 and tanh (and divmod's quotient:
+    accel's divmod is (x1 // x2, x1 % x2) with its own floor_divide)."""
     floor_divide = staticmethod(standard.floor_divide)
     expm1 = staticmethod(standard.expm1)
     tanh = staticmethod(standard.tanh)
+
+    @staticmethod
+    def divmod(x1, x2):
+        return standard.floor_divide(x1, x2), np.remainder(x1, x2)
 '''
 exec(STANDARD_PRELUDE, _prelude)
 STANDARD_NUMPY = _prelude["StandardNumpy"]()
@@ -628,6 +633,17 @@ def det_in_range(m):
     return bool(np.all((d < info.max / 1e6) & ((d == 0) | (d > info.tiny * 1e6))))
 
 
+def well_conditioned_samples(x):
+    """cov and corrcoef of finite samples whose rows vary: a deviation from the mean cancels to
+    the rounding of the mean where a row is nearly constant (corrcoef then divides 0 by 0 in one
+    library and a rounding by a rounding in the other), and products overflow past 1e150."""
+    x = np.atleast_2d(np.asarray(x)).astype(np.float64)
+    if not (np.isfinite(x).all() and (np.abs(x) < 1e150).all()) or x.shape[-1] < 2:
+        return False
+    spread = np.var(x, axis=-1)
+    return bool((spread > 1e-6 * np.mean(x * x, axis=-1)).all() and (spread > 1e-200).all())
+
+
 def no_all_nan_slice(x, axis):
     """nan* statistics of complex x: no slice along axis is all NaN (which NaN NumPy returns for
     one depends on its code path: the last element as it is, or nan+0j)."""
@@ -650,7 +666,8 @@ GUARDS = {"halves_finite": halves_finite, "overlap_as_copy": overlap_as_copy, "c
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
           "well_separated": well_separated, "at_most_one_nan": at_most_one_nan,
           "det_in_range": det_in_range, "small_residual": small_residual,
-          "well_conditioned": well_conditioned, "no_all_nan_slice": no_all_nan_slice}
+          "well_conditioned": well_conditioned, "no_all_nan_slice": no_all_nan_slice,
+          "well_conditioned_samples": well_conditioned_samples}
 
 
 def small_ops_at_once(fusion, seed):
@@ -709,3 +726,4 @@ def to_python(program, *, fusion=True, device="cpu", note="", namespace="accel")
                   "    if all(steps(want[u]) == steps(got[u]) for u in uses) and np.ndim(w) and np.size(w) > 1:",
                   "        assert steps(w) == steps(g), (name, 'strides', g.strides, 'NumPy', w.strides)"]
     return "\n".join(lines) + "\n"
+

@@ -822,6 +822,15 @@ def test_round_with_decimals_and_divmod(device):
     q, r = ac.divmod(ac.asarray(np.array([7, -7]), device=device), 3)
     np.testing.assert_array_equal(ac.asnumpy(q), [2, -3])
     np.testing.assert_array_equal(ac.asnumpy(r), [1, 2])
+    # The quotient is accel's floor_divide, with the Array API standard's special cases (NumPy:
+    # -1.0 and nan); the remainder is NumPy's.
+    x = ac.asarray(np.array([-1.0, np.inf, 1.0, -0.0]), device=device)
+    y = ac.asarray(np.array([np.inf, 5.0, np.inf, np.inf]), device=device)
+    q, r = ac.divmod(x, y)
+    np.testing.assert_array_equal(ac.asnumpy(q), ac.asnumpy(ac.floor_divide(x, y)))
+    assert list(ac.asnumpy(q)) == [-0.0, np.inf, 0.0, -0.0] and np.signbit(ac.asnumpy(q)[0])
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(ac.asnumpy(r), np.remainder(ac.asnumpy(x), ac.asnumpy(y)))
 
 
 @pytest.mark.parametrize("exponent", [2, 3, 2.0, np.int64(2), True])
