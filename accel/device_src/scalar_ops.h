@@ -444,13 +444,14 @@ struct NextafterOp {
     return std::nextafter(a, b);
   }
 };
-// NumPy's heaviside: 0 below zero, 1 above, h at zero (of either sign), NaN where x is NaN.
-// Selects only, so the CPU's loops vectorise it.
+// NumPy's heaviside: 0 below zero, 1 above, h at zero (of either sign), the quiet NaN where x
+// is a NaN (its own payload and sign are not kept, as NumPy's npy_heaviside). Selects only, so
+// the CPU's loops vectorise it.
 struct HeavisideOp {
   template <class T> static T apply(T x, T h) {
     if (lt(x, T(0))) return T(0);
     if (lt(T(0), x)) return T(1);
-    return isnan_(x) ? x : h;
+    return isnan_(x) ? std::numeric_limits<T>::quiet_NaN() : h;
   }
 };
 struct LogaddexpOp {

@@ -809,6 +809,19 @@ def test_numpy_names_match_numpy(name, device):
                                    equal_nan=True, err_msg=f"{name}({dtype})")
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_heaviside_of_nan_is_numpys_quiet_nan(dtype, device):
+    # NumPy's heaviside returns its quiet NaN, whatever the payload and sign of x's NaN: the
+    # bits show through an integer view of a result written into `out`.
+    bits = np.array([0x7FC00001, -5, 0x7F800001, -4194304, 0, 8], np.int32).view(np.float32)
+    xn = bits.astype(dtype) if dtype != "float32" else bits
+    with np.errstate(invalid="ignore"):
+        want = np.heaviside(xn, np.asarray(0.5, dtype))
+    got = ac.asnumpy(ac.heaviside(ac.asarray(xn, device=device), 0.5))
+    u = f"u{want.itemsize}"
+    np.testing.assert_array_equal(got.view(u), want.view(u))
+
+
 def test_round_with_decimals_and_divmod(device):
     a = np.array([1.256, -2.5, 2.5, 0.125, 1234.5678, np.nan])
     for d in (0, 1, 2, -1, -2):
