@@ -56,9 +56,22 @@ def rint(x, /, out=None):
 
 
 def float_power(x1, x2, /, out=None):
-    """x1 ** x2 computed in at least float64 (complex128 for complex inputs)."""
+    """x1 ** x2 computed in at least float64 (complex128 for complex inputs). NumPy's
+    float_power loop calls pow for every element, where its power loop takes a scalar exponent
+    of 0.5 as sqrt ((-inf) ** 0.5 is inf here, nan in np.power): the operands go to pow
+    broadcast to one shape, of at least one axis, which pow computes element by element."""
+    x1, x2 = (x if isinstance(x, (_core.ndarray, bool, int, float, complex)) else _core.asarray(x)
+              for x in (x1, x2))  # NumPy scalars and sequences: arrays of their own dtype
     dt = _core.promote_types(_core.result_type(x1, x2), _core.float64)
-    return _core.pow(x1, x2, out=out, dtype=dt)
+    a, b = _core.broadcast_arrays(*(x if isinstance(x, _core.ndarray) else _core.asarray(x)
+                                    for x in (x1, x2)))
+    if a.ndim == 0:
+        r = _core.reshape(_core.pow(_core.reshape(a, (1,)), _core.reshape(b, (1,)), dtype=dt), ())
+        if out is None:
+            return r
+        out[...] = r
+        return out
+    return _core.pow(a, b, out=out, dtype=dt)
 
 
 def divmod(x1, x2, /):  # noqa: A001 - NumPy's name

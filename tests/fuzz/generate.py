@@ -1158,6 +1158,55 @@ class Builder(LinalgFftMakers):
                 guard = no_cancellation(text, uses) if fn == "nancumsum" else None
         return self.define(text, uses, inexact=inexact, guard=guard, layout=layout)
 
+    def numpy_writes(self):
+        """NumPy's functions that write into their first argument: putmask, place, put,
+        put_along_axis, copyto (with where=) and fill_diagonal. Statements whose casts NumPy
+        refuses are dropped; a float scalar stored into integers must fit (safe_cast)."""
+        t = self.pick(lambda v: v.ndim > 0 and v.size > 0, writable=True)
+        if t is None:
+            return False
+        v = self.env[t]
+        s = self.scalar()
+        guards = []
+        if s.value.dtype.kind in "fc":
+            guards.append(f"safe_cast({s.text}, {str(v.dtype)!r})")
+        y = self.pick(lambda u: u.shape == v.shape and u.dtype.kind in "biu")
+        r = self.rng.random()
+        if r < 0.2:
+            vals = y if y and self.chance(0.5) else s.text
+            text = f"xp.putmask({t}, {t} > 0, {vals})"
+            if vals == y:
+                guards = [f"no_overlap({t}, {y})"]  # NumPy reads the values as it writes
+        elif r < 0.3:
+            text = f"xp.place({t}, {t} < 0, {s.text})"
+        elif r < 0.45:
+            n = v.size
+            idx = sorted({int(i) for i in self.rng.integers(-n, n, 3)})
+            text = f"xp.put({t}, {idx}, {s.text})"
+        elif r < 0.6:
+            axis = int(self.rng.integers(-v.ndim, v.ndim))
+            n = v.shape[axis]
+            shape = tuple(n if d == axis % v.ndim else 1 for d in range(v.ndim))
+            perm = [int(i) for i in self.rng.permutation(n)]
+            vals = y if y and self.chance(0.5) else s.text
+            text = (f"xp.put_along_axis({t}, xp.reshape(xp.asarray({perm}), {shape}), {vals}, "
+                    f"axis={axis})")
+            if vals == y:
+                guards = [f"no_overlap({t}, {y})"]
+        elif r < 0.85:
+            src = self.pick(lambda u: broadcasts(u.shape, v.shape, strict=True))
+            where = f", where={t} > 0" if self.chance(0.4) else ""
+            text = f"xp.copyto({t}, {src or s.text}{where})"
+            if src:
+                guards = [f"overlap_as_copy({t}, {src})" if not where else f"no_overlap({t}, {src})"]
+        else:
+            if v.ndim < 2 or (v.ndim > 2 and len(set(v.shape)) != 1):
+                return False
+            wrap = ", wrap=True" if v.ndim == 2 and self.chance(0.5) else ""
+            text = f"xp.fill_diagonal({t}, {s.text}{wrap})"
+        return self.add(Stmt(text, None, self.uses_of(text), t, kind="write",
+                             guard=" and ".join(guards) or None))
+
     def observe(self):
         """Printing computes a value mid-program, between the writes."""
         x = self.pick()
@@ -1167,7 +1216,7 @@ class Builder(LinalgFftMakers):
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
               ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4),
               ("statistics", 4), ("linalg", 5), ("fft", 3), ("numpy_extras", 4),
-              ("numpy_more", 4)]
+              ("numpy_more", 4), ("numpy_writes", 3)]
 
 
 QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",

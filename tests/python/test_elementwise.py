@@ -822,6 +822,19 @@ def test_heaviside_of_nan_is_numpys_quiet_nan(dtype, device):
     np.testing.assert_array_equal(got.view(u), want.view(u))
 
 
+@pytest.mark.parametrize("exponent", [0.5, np.float32(0.5), 2, [0.5], np.array(0.5)])
+def test_float_power_calls_pow_for_every_element(exponent, device):
+    # np.power takes a scalar exponent of 0.5 as sqrt ((-inf) ** 0.5 is nan, (-0.0) ** 0.5 is
+    # -0.0); np.float_power's loop calls pow, which gives inf and 0.0 (fuzz seed 1674183).
+    xn = np.array([np.inf, -np.inf, 4.0, -4.0, 0.0, -0.0, np.nan, 1e308])
+    with np.errstate(all="ignore"):
+        want = np.float_power(xn, exponent)
+        got = ac.asnumpy(ac.float_power(ac.asarray(xn, device=device), exponent))
+        np.testing.assert_array_equal(got, want)
+        assert list(np.signbit(got)) == list(np.signbit(want))
+        assert float(ac.float_power(-np.inf, 0.5)) == np.float_power(-np.inf, 0.5)
+
+
 def test_round_with_decimals_and_divmod(device):
     a = np.array([1.256, -2.5, 2.5, 0.125, 1234.5678, np.nan])
     for d in (0, 1, 2, -1, -2):
