@@ -21,7 +21,7 @@ from ._array_api import *  # noqa: E402,F401,F403
 from ._numpy_names import *  # noqa: E402,F401,F403
 
 __version__ = "0.1.0"
-from ._indexing import copyto, where  # noqa: E402,F401
+from ._indexing import copyto, put, where  # noqa: E402,F401
 from ._nanreductions import *  # noqa: E402,F401,F403
 from ._sets import *  # noqa: E402,F401,F403
 from ._numpy_functions import *  # noqa: E402,F401,F403

@@ -6,6 +6,17 @@ import operator as _operator
 from . import _core
 
 
+def write_target(x, name):
+    """The array a NumPy function writes into: an accel array, or a NumPy array's memory viewed
+    without a copy (np.putmask(numpy_array, accel_mask, ...) reaches accel through
+    __array_function__ and writes into the NumPy array, as NumPy's own would)."""
+    if isinstance(x, _core.ndarray):
+        return x
+    if type(x).__module__ == "numpy" and type(x).__name__ == "ndarray":
+        return _core.asarray(x)
+    raise TypeError(f"[{name}] the array to write into must be an array, got {type(x).__name__}")
+
+
 def as_array(x, device=None):
     """x itself when it is an accel array, else accel's asarray of it (on device, if given)."""
     if isinstance(x, _core.ndarray):

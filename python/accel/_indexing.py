@@ -3,6 +3,7 @@ methods that forward to the module functions. (Iteration over the first axis is 
 python/src/array_protocol_bindings.cpp.)"""
 
 from . import _core
+from ._common import write_target as _write_target
 
 
 def where(condition, x=None, y=None, /, *, out=None):
@@ -24,8 +25,7 @@ _KIND_ORDER = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
 
 def copyto(dst, src, casting="same_kind", where=True):
     """NumPy's copyto: writes src (broadcast to dst's shape) into dst where `where` is true."""
-    if not isinstance(dst, _core.ndarray):
-        raise TypeError("[copyto] dst must be an accel array, got " + type(dst).__name__)
+    dst = _write_target(dst, "copyto")
     if casting not in ("no", "equiv", "safe", "same_kind", "unsafe"):
         raise ValueError(f"[copyto] casting must be one of 'no', 'equiv', 'safe', 'same_kind' "
                          f"or 'unsafe', got {casting!r}")
@@ -49,6 +49,12 @@ def _nonzero(self):
 
 def _take(self, indices, axis=None, out=None, mode="raise"):
     return _core.take(self, indices, axis=axis, out=out, mode=mode)
+
+
+def put(a, ind, v, mode="raise"):
+    """NumPy's put: a.flat[ind] = v in place (returns None); into an accel array or a NumPy
+    array's own memory."""
+    _core.put(_write_target(a, "put"), ind, v, mode=mode)
 
 
 def _put(self, indices, values, mode="raise"):

@@ -12,6 +12,7 @@ import numpy as _np
 
 from . import _core
 from ._common import as_array as _arr, axis_index as _axis_index, device_of as _device_of
+from ._common import write_target as _write_target
 from ._numpy_functions import diagonal as _diagonal
 from ._quantiles import median as _median
 
@@ -372,9 +373,7 @@ def fill_diagonal(a, val, wrap=False):
     """Writes val (repeated as needed) into the main diagonal of the accel array a, in place,
     as NumPy's: a 2-d a's diagonal runs over a.flat every a.shape[1] + 1 elements and, with
     wrap, on past the square part of a tall a; an n-d a needs all dimensions equal."""
-    if not isinstance(a, _core.ndarray):
-        raise TypeError(f"[fill_diagonal] writes in place into an accel array; got "
-                        f"{type(a).__name__}")
+    a = _write_target(a, "fill_diagonal")
     if a.ndim < 2:
         raise ValueError(f"[fill_diagonal] array must be at least 2-d; got {a.ndim} dimensions")
     if a.ndim == 2:

@@ -11,7 +11,7 @@ import numbers as _numbers
 import numpy as _np
 
 from . import _core
-from ._common import as_array as _arr, axis_index as _axis_index
+from ._common import as_array as _arr, axis_index as _axis_index, write_target as _write_target
 
 __all__ = ["tril_indices", "triu_indices", "tril_indices_from", "triu_indices_from",
            "diag_indices", "diag_indices_from", "mask_indices", "select", "piecewise", "choose",
@@ -241,17 +241,11 @@ def choose(a, choices, out=None, mode="raise"):
 
 # ---- writes in place ---------------------------------------------------------------------------
 
-def _require_accel(arr, name):
-    if not isinstance(arr, _core.ndarray):
-        raise TypeError(f"[{name}] the array to write into must be an accel array, got "
-                        f"{type(arr).__name__}")
-
-
 def put_along_axis(arr, indices, values, axis):
     """NumPy's put_along_axis: arr[..., indices, ...] = values along axis, in place (returns
     None). indices has arr's number of dimensions and broadcasts against arr's other axes;
     values broadcasts against indices. axis=None: 1-d indices into arr's flattened elements."""
-    _require_accel(arr, "put_along_axis")
+    arr = _write_target(arr, "put_along_axis")
     idx = _arr(indices, arr.device)
     if idx.dtype.kind not in "iu":
         raise IndexError(f"[put_along_axis] `indices` must be an integer array; got {idx.dtype}")
@@ -302,7 +296,7 @@ def _values_into(arr, values, name):
 def putmask(a, /, mask, values):
     """NumPy's putmask: a.flat[i] = values.flat[i % len(values)] wherever mask.flat[i], in place
     (returns None); values in a's dtype (_values_into); empty values change nothing."""
-    _require_accel(a, "putmask")
+    a = _write_target(a, "putmask")
     m = _mask_like(a, mask, "putmask")
     vals = _values_into(a, values, "putmask")
     if vals.size == 0 or a.size == 0:
@@ -314,7 +308,7 @@ def putmask(a, /, mask, values):
 def place(arr, mask, vals):
     """NumPy's place: the i-th true element of mask gets vals.flat[i % len(vals)], in place
     (returns None); vals in arr's dtype (_values_into), not empty if mask has a true."""
-    _require_accel(arr, "place")
+    arr = _write_target(arr, "place")
     m = _mask_like(arr, mask, "place")
     count = int(_core.count_nonzero(m)) if m.size else 0
     v = _values_into(arr, vals, "place")

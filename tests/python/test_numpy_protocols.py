@@ -70,6 +70,30 @@ def test_matmul_and_out_and_scalars(device):
     assert ac.asnumpy(np.add(x, np.float32(1))).dtype == np.float64
 
 
+# NumPy arrays live on the host, so the accel operands here are CPU arrays.
+@pytest.mark.parametrize("name,args", [
+    ("put_along_axis", lambda t, ac_: (t, ac_([[1], [0]]), 7.0, 1)),
+    ("putmask", lambda t, ac_: (t, ac_(t > 0.5), 9.0)),
+    ("place", lambda t, ac_: (t, ac_(t > 0.5), [8.0])),
+    ("copyto", lambda t, ac_: (t, ac_([[1.0, 2.0]]))),
+    ("put", lambda t, ac_: (t, ac_([0, 3]), 6.0)),
+    ("fill_diagonal", lambda t, ac_: (t, ac_(4.0))),
+])
+def test_numpy_functions_writing_into_a_numpy_array_with_accel_operands(name, args):
+    """np.putmask(numpy_array, accel_mask, ...) reaches accel through __array_function__ and
+    writes into the NumPy array's own memory, as NumPy does (fuzz --namespace numpy, seed
+    1689077: accel raised TypeError)."""
+    target = np.array([[0.25, 0.75], [1.0, 0.0]])
+    want = target.copy()
+    assert getattr(np, name)(*args(target, lambda v: ac.asarray(np.asarray(v)))) is None
+    getattr(np, name)(*args(want, np.asarray))
+    np.testing.assert_array_equal(target, want)
+    frozen = np.ones((2, 2))
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError):  # read-only, as NumPy's "destination is read-only"
+        getattr(np, name)(*args(frozen, lambda v: ac.asarray(np.asarray(v))))
+
+
 def test_out_may_be_a_numpy_array(device):
     """A NumPy array's in-place operator with an accel operand (`v += x` calls
     numpy.add(v, x, out=(v,))) writes into the NumPy array, as NumPy does, for CPU results;
