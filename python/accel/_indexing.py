@@ -39,8 +39,13 @@ def copyto(dst, src, casting="same_kind", where=True):
                             f"{casting!r}")
     if where is True:
         dst[...] = src
-    else:
-        dst[...] = _core.where(where, src, dst)
+        return
+    if isinstance(src, _core.ndarray) and src.dtype != dst.dtype:
+        # In dst's dtype first, as NumPy casts the values it copies: where() of the two dtypes
+        # would promote (uint64 with int64 to float64, wrapping 2**64 - 1 to INT64_MIN instead
+        # of -1) and pass dst's own values through the wider type (quieting a signalling NaN).
+        src = _core.astype(src, dst.dtype)
+    dst[...] = _core.where(where, src, dst)
 
 
 def _nonzero(self):

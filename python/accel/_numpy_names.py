@@ -63,15 +63,17 @@ def float_power(x1, x2, /, out=None):
     x1, x2 = (x if isinstance(x, (_core.ndarray, bool, int, float, complex)) else _core.asarray(x)
               for x in (x1, x2))  # NumPy scalars and sequences: arrays of their own dtype
     dt = _core.promote_types(_core.result_type(x1, x2), _core.float64)
-    a, b = _core.broadcast_arrays(*(x if isinstance(x, _core.ndarray) else _core.asarray(x)
-                                    for x in (x1, x2)))
+    # Cast before broadcasting (as a ufunc's operands, inside its loop): a broadcast exponent
+    # cast after would be a dense array, whose C order would outvote x1's layout.
+    a, b = _core.broadcast_arrays(*(_core._cast_operand(x, dt) if isinstance(x, _core.ndarray)
+                                    else _core.asarray(x, dtype=dt) for x in (x1, x2)))
     if a.ndim == 0:
-        r = _core.reshape(_core.pow(_core.reshape(a, (1,)), _core.reshape(b, (1,)), dtype=dt), ())
+        r = _core.reshape(_core.pow(_core.reshape(a, (1,)), _core.reshape(b, (1,))), ())
         if out is None:
             return r
         out[...] = r
         return out
-    return _core.pow(a, b, out=out, dtype=dt)
+    return _core.pow(a, b, out=out)
 
 
 def divmod(x1, x2, /):  # noqa: A001 - NumPy's name

@@ -833,6 +833,10 @@ def test_float_power_calls_pow_for_every_element(exponent, device):
         np.testing.assert_array_equal(got, want)
         assert list(np.signbit(got)) == list(np.signbit(want))
         assert float(ac.float_power(-np.inf, 0.5)) == np.float_power(-np.inf, 0.5)
+    # Laid out as its transposed int16 input, as NumPy's (fuzz seed 1710892).
+    v = np.arange(20, dtype=np.int16).reshape(10, 2).T
+    assert ac.float_power(ac.asarray(v, device=device), exponent).strides == \
+        np.float_power(v, exponent).strides
 
 
 def test_round_with_decimals_and_divmod(device):

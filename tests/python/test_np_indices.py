@@ -558,3 +558,23 @@ def test_writes_go_through_strided_views(device):
     np.put_along_axis(flat, np.array([0, 5, -1]), [1.0, 2.0, 3.0], None)
     ac.put_along_axis(x[:, ::2], on(np.array([0, 5, -1]), device), [1.0, 2.0, 3.0], None)
     same(x[:, ::2], flat)
+
+
+def test_copyto_with_where_casts_the_values_to_dst_and_leaves_the_rest_alone(device):
+    # NumPy casts what it copies to dst's dtype (same_kind: uint64 -> int64 wraps 2**64 - 1 to
+    # -1) and does not touch the elements `where` leaves out; a where() of the two dtypes
+    # promoted them to float64 (INT64_MIN) and passed dst's own values through complex128,
+    # quieting a signalling NaN (fuzz seeds 1707295, 1705619).
+    dst_n = np.array([0, 1, 2], np.int64)
+    src_n = np.array(2**64 - 1, np.uint64)
+    dst = on(dst_n.copy(), device)
+    ac.copyto(dst, on(src_n, device), where=dst > 0)
+    np.copyto(dst_n, src_n, where=dst_n > 0)
+    np.testing.assert_array_equal(ac.asnumpy(dst), dst_n)
+    bits = np.array([0xFF968B15, 0x40068B62, 0x3F800000, 0], np.uint32)  # an sNaN real part
+    c_n = bits.view(np.complex64)
+    c = on(c_n.copy(), device)
+    src = np.array([2.5, 7.0])
+    ac.copyto(c, on(src, device), where=on(np.array([False, True]), device))
+    np.copyto(c_n, src, where=np.array([False, True]))
+    np.testing.assert_array_equal(ac.asnumpy(c).view(np.uint32), c_n.view(np.uint32))
