@@ -67,6 +67,10 @@ namespace {
 bool kept_order(const Shape& shape, std::span<const Array> inputs, int* order) {
   const int nd = static_cast<int>(shape.size());
   if (nd < 2 || nd > kMaxSortedAxes) return false;
+  // NumPy's iterator sorts nothing over no elements: an empty result (or the reduction of an
+  // empty input) is C-ordered, so a later reduction of it is too.
+  for (const int64_t n : shape)
+    if (n == 0) return false;
   // Only an input that is not C-contiguous can ask for another order (a C-contiguous one orders
   // every pair of its axes as C does; one of fewer than two axes orders no pair).
   bool other_order = false;

@@ -589,3 +589,23 @@ def test_vecdot_lays_out_as_numpys(view, axis, device):
     a2 = ac.asarray(np.array([0, 1], dtype=np.uint32).reshape(2, 1, 1), device=device)
     np.testing.assert_array_equal(ac.asnumpy(ac.linalg.vecdot(a2, a2[:, [0, -1, -1]], axis=-1)),
                                   [[0, 0, 0], [1, 1, 1]])
+
+
+# NumPy's iterator sorts no axes over no elements: an empty elementwise result and the reduction
+# of an empty input are laid out C-ordered (fuzz --namespace numpy, seed 1714665: trapezoid
+# along an axis of length 1 sums an empty difference).
+@pytest.mark.parametrize("shape,axis", [((2, 0, 3), 1), ((2, 3, 0), 2), ((4, 3, 0), 0)])
+def test_reductions_of_empty_arrays_are_c_ordered_as_numpys(shape, axis, device):
+    f = np.asfortranarray(np.ones(shape))
+    a = ac.asarray(f, device=device)
+    for got, want in [(ac.sum(a, axis=axis), np.sum(f, axis=axis)),
+                      (ac.sum(a + 1, axis=axis), np.sum(f + 1, axis=axis)),
+                      (ac.max(ac.sin(a), axis=axis, initial=0.0),
+                       np.max(np.sin(f), axis=axis, initial=0.0))]:
+        assert got.shape == want.shape
+        if want.size > 1:
+            assert layout(got) == layout(want), (got.strides, want.strides)
+        np.testing.assert_array_equal(ac.asnumpy(got), want)
+    y = ac.asarray(np.ones((3, 1, 2), np.float32).transpose(2, 0, 1), device=device)
+    yn = np.ones((3, 1, 2), np.float32).transpose(2, 0, 1)
+    assert layout(ac.trapezoid(y, axis=2)) == layout(np.trapezoid(yn, axis=2))
