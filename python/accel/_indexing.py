@@ -23,6 +23,16 @@ def where(condition, x=None, y=None, /, *, out=None):
 _KIND_ORDER = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
 
 
+def _same_view(a, b):
+    """Whether a and b are the same elements of the same memory, in the same dtype."""
+    if a is b:
+        return True
+    if (a.shape, a.strides, a.dtype, a.device) != (b.shape, b.strides, b.dtype, b.device):
+        return False
+    key = "__array_interface__" if a.device == _core.Device("cpu") else "__cuda_array_interface__"
+    return getattr(a, key)["data"][0] == getattr(b, key)["data"][0]
+
+
 def copyto(dst, src, casting="same_kind", where=True):
     """NumPy's copyto: writes src (broadcast to dst's shape) into dst where `where` is true."""
     dst = _write_target(dst, "copyto")
@@ -37,6 +47,8 @@ def copyto(dst, src, casting="same_kind", where=True):
         if not ok:
             raise TypeError(f"[copyto] cannot cast from {frm} to {to} with casting rule "
                             f"{casting!r}")
+    if isinstance(src, _core.ndarray) and _same_view(src, dst):
+        return  # NumPy copies nothing onto itself, even into a read-only view
     if where is True:
         dst[...] = src
         return

@@ -578,3 +578,20 @@ def test_copyto_with_where_casts_the_values_to_dst_and_leaves_the_rest_alone(dev
     ac.copyto(c, on(src, device), where=on(np.array([False, True]), device))
     np.copyto(c_n, src, where=np.array([False, True]))
     np.testing.assert_array_equal(ac.asnumpy(c).view(np.uint32), c_n.view(np.uint32))
+
+
+def test_copyto_of_an_array_onto_itself_copies_nothing(device):
+    # NumPy returns before writing when src is dst's own elements, even into a read-only view
+    # (a diagonal); a different view of the same memory is written (fuzz seed 1693).
+    w_n = np.zeros((2, 2))
+    d_n = w_n.diagonal()
+    w = on(w_n.copy(), device)
+    d = w.diagonal()
+    for src, src_n in [(d, d_n), (d[...], d_n[...]), (d[::-1][::-1], d_n[::-1][::-1])]:
+        ac.copyto(d, src)
+        np.copyto(d_n, src_n)
+    ac.copyto(d, d, where=on(np.array([True, False]), device))
+    with pytest.raises(ValueError):
+        np.copyto(d_n, d_n[::-1])
+    with pytest.raises(ValueError):
+        ac.copyto(d, d[::-1])
