@@ -356,10 +356,12 @@ def no_zero_tie(a, b):
 
 
 def moderate(x):
-    """Finite arguments of sin/cos/tan below 2^20 (see generate.PERIODIC)."""
+    """Finite values below 2^20 in magnitude: arguments of sin/cos/tan (see generate.PERIODIC),
+    integer samples whose sums stay exact. (Measured in float64: abs(INT64_MIN) wraps.)"""
     x = np.asarray(x)
     finite = x[np.isfinite(x)] if x.dtype.kind in "fc" else x
-    return not (np.abs(finite) >= 2.0**20).any()
+    return not (np.abs(finite.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
+                >= 2.0**20).any()
 
 
 def halves_finite(x):
