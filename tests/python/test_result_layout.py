@@ -210,6 +210,8 @@ def test_casts_inside_elementwise_ops_keep_the_ufunc_layout(device):
     check(ac.rint(ac_c), np.rint(nc))
     check(ac.spacing(a), np.spacing(n))
     check(ac.bitwise_count(ab), np.bitwise_count(nb))
+    u, un = bc(ac.asarray(row.astype(np.uint16), device=device), ac), bc(row.astype(np.uint16), np)
+    check(ac.bitwise_count(u), np.bitwise_count(un))  # fuzz seed 1629828: an astype copy, F
     check(ac.sqrt(a, dtype=ac.float64), np.sqrt(n, dtype=np.float64))
     check(ac.where(a, 1.5, 2.5), np.where(n, 1.5, 2.5))
     check(ac.round(a), np.round(n))  # np.round is no ufunc: a copy (order K)
