@@ -121,13 +121,16 @@ Array matmul_impl(const Array& x1, const Array& x2, const char* op) {
   // Batch axes in the operands' memory order (NumPy's gufunc iterator), each matrix C-ordered:
   // the backend writes a C-contiguous product of operands whose batch axes are permuted so.
   const std::vector<int> order = batch_order(batch, a, b);
-  Array out = Array::empty(out_shape, dt, x1.device());
+  Array out;
   if (order.empty()) {
+    out = Array::empty(out_shape, dt, x1.device());
     backend_for(out.device()).matmul(expanded(a, a_shape), expanded(b, b_shape), out);
   } else {
-    Array out_p = Array::empty(permuted(out, order).shape(), dt, x1.device());
-    backend_for(out.device()).matmul(permuted(expanded(a, a_shape), order),
-                                     permuted(expanded(b, b_shape), order), out_p);
+    Shape p_shape(order.size());
+    for (size_t i = 0; i < order.size(); ++i) p_shape[i] = out_shape[order[i]];
+    Array out_p = Array::empty(p_shape, dt, x1.device());
+    backend_for(out_p.device()).matmul(permuted(expanded(a, a_shape), order),
+                                       permuted(expanded(b, b_shape), order), out_p);
     std::vector<int> inverse(order.size());
     for (size_t i = 0; i < order.size(); ++i) inverse[order[i]] = static_cast<int>(i);
     out = permuted(out_p, inverse);
