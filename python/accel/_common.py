@@ -37,3 +37,14 @@ def axis_index(axis, ndim, name, what="axis"):
         raise _core.AxisError(f"[{name}] {what} {axis} is out of bounds for an array of {ndim} "
                               "dimensions")
     return axis % ndim
+
+
+def laid_out(x, outer_first):
+    """A copy of x with its axes laid out in `outer_first` order (C order for None)."""
+    if outer_first is None:
+        return _core.asarray(x, copy=True, order="C")
+    inverse = [0] * len(outer_first)
+    for i, a in enumerate(outer_first):
+        inverse[a] = i
+    dense = _core.asarray(_core.permute_dims(x, tuple(outer_first)), copy=True, order="C")
+    return _core.permute_dims(dense, tuple(inverse))

@@ -14,6 +14,7 @@ other results are new arrays laid out as NumPy's
 import string as _string
 
 from . import _core
+from ._common import laid_out
 
 __all__ = ["einsum"]
 
@@ -209,17 +210,6 @@ def _out_order(ops, labels, out_labels, sizes, order):
     return None if outer_first == list(range(nd)) else outer_first
 
 
-def _laid_out(x, outer_first):
-    """A copy of x with its axes laid out in `outer_first` order (C order for None)."""
-    if outer_first is None:
-        return _core.asarray(x, copy=True, order="C")
-    inverse = [0] * len(outer_first)
-    for i, a in enumerate(outer_first):
-        inverse[a] = i
-    dense = _core.asarray(_core.permute_dims(x, tuple(outer_first)), copy=True, order="C")
-    return _core.permute_dims(dense, tuple(inverse))
-
-
 def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe",
            optimize=False):
     """Einstein summation over the operands, as NumPy's einsum."""
@@ -315,4 +305,4 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     if out is not None:
         out[...] = x
         return out
-    return _laid_out(x, outer_first) if x.ndim else x
+    return laid_out(x, outer_first) if x.ndim else x

@@ -14,6 +14,7 @@ import math as _math
 import numpy as _np
 
 from . import _core
+from ._common import laid_out
 
 __all__ = ["quantile", "percentile", "median", "nanquantile", "nanpercentile", "nanmedian"]
 
@@ -167,16 +168,56 @@ def _order_statistics(s, n, qd, method, weak):
     return _core.where(gamma >= 0.5, hi_v - (hi_v - lo_v) * one_minus_t, lo_v + (hi_v - lo_v) * t)
 
 
-def _finish(result, q_shape, keepdims_shape, keepdims, out, what):
-    """rows + (k,) -> q's shape + (the kept or keepdims shape), written to out if given."""
+def _nan_layout(a, axis, q_ndim, median):
+    """How NumPy's nan* forms lay out a result along axes of an array of 2 or more dimensions
+    (None: C order, as the others). nanquantile and nanpercentile fill apply_along_axis' C-ordered
+    buffer, each slice's quantiles innermost, then move q's axes to the front. nanmedian along
+    fewer than 600 values sorts and indexes masked arrays, which keeps a reduction's layout of
+    the kept axes (longer slices take apply_along_axis: C); several axes are first moved behind
+    the kept ones and merged, which copies (to C) unless they merge as a view."""
+    if axis is None or a.ndim < 2 or a.size == 0:
+        return None
+    if not median:
+        if q_ndim == 0:
+            return None
+        nk = a.ndim - len(_axes_of(axis, a.ndim))
+        order = list(range(q_ndim, q_ndim + nk)) + list(range(q_ndim))
+        return lambda r: laid_out(r, order)
+    axes = _axes_of(axis, a.ndim)
+    n = 1
+    for d in axes:
+        n *= a.shape[d]
+    merged = [d for d in axes if a.shape[d] != 1]
+    if n >= 600 or any(a.strides[i] != a.strides[j] * a.shape[j] for i, j in zip(merged, merged[1:])):
+        return None
+    kept = a[tuple(0 if d in axes else slice(None) for d in range(a.ndim))]
+    return lambda r: r if r.ndim < 2 else _copy_into(_core.empty_like(kept, dtype=r.dtype), r)
+
+
+def _axes_of(axis, nd):
+    axes = (axis,) if isinstance(axis, (int, _np.integer)) else tuple(axis)
+    return sorted(int(d) % nd for d in axes)
+
+
+def _copy_into(dst, src):
+    dst[...] = src
+    return dst
+
+
+def _finish(result, q_shape, keepdims_shape, keepdims, out, what, layout=None):
+    """rows + (k,) -> q's shape + (the kept or keepdims shape), written to out if given; `layout`
+    lays out the result (q's shape + the kept shape) as NumPy's nan* forms do."""
     k_first = _core.moveaxis(result, -1, 0)
-    tail = keepdims_shape if keepdims else tuple(k_first.shape[1:])
-    r = _core.reshape(k_first, tuple(q_shape) + tuple(tail))
+    r = _core.reshape(k_first, tuple(q_shape) + tuple(k_first.shape[1:]))
     if q_shape:
         # A new C-ordered array, as NumPy's: q's axis moved to the front is a strided view, and
         # whether r.ravel() is a view (which a later write goes through) depends on the layout
         # (fuzz seed 808587).
         r = r.copy()
+    if layout is not None and out is None:
+        r = layout(r)
+    if keepdims:  # new axes of length 1: a view, the layout kept (NumPy's _ureduce)
+        r = _core.reshape(r, tuple(q_shape) + tuple(keepdims_shape))
     if out is not None:
         if tuple(out.shape) != tuple(r.shape):
             raise ValueError(f"[{what}] out has shape {tuple(out.shape)}; the result has {tuple(r.shape)}")
@@ -215,7 +256,8 @@ def _quantile(a, q, axis, out, method, keepdims, weights, what, scale, skip_nan)
         r = _order_statistics(s, big_n, qd, method, weak)
         if has_nans:  # a slice holding a NaN has NaN for every quantile (NumPy)
             r = _core.where(_core.isnan(s[..., -1:]), s[..., -1:], r)
-    return _finish(r, qa.shape, keepdims_shape, keepdims, out, what)
+    layout = _nan_layout(a, axis, qa.ndim, median=False) if skip_nan else None
+    return _finish(r, qa.shape, keepdims_shape, keepdims, out, what, layout)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,
@@ -268,7 +310,8 @@ def _median(a, axis, out, keepdims, skip_nan, what):
         r = (lo + 0.0) / 1 if big_n % 2 else (lo + 0.0 + hi) / 2
         if _is_inexact(a.dtype):
             r = _core.where(_core.isnan(sf[..., -1:]), sf[..., -1:], r)
-    return _finish(r, (), keepdims_shape, keepdims, out, what)
+    layout = _nan_layout(a, axis, 0, median=True) if skip_nan else None
+    return _finish(r, (), keepdims_shape, keepdims, out, what, layout)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):

@@ -794,9 +794,7 @@ class Builder(LinalgFftMakers):
             if "median" not in fn:
                 scale = 100 if "percentile" in fn else 1
                 q = self.choice([0.5, 0.0, 1.0, 0.3, 0.75]) * scale
-                # nan* forms with an array q take their dtype from the first slice's data in
-                # NumPy (an all-NaN first slice keeps float32): only Python q there.
-                if not fn.startswith("nan") and self.chance(0.4):
+                if self.chance(0.4):
                     q = [0.1 * scale, 0.9 * scale]
                 args.append(repr(q))
             args.append(f"axis={axis}")
@@ -806,7 +804,11 @@ class Builder(LinalgFftMakers):
                 args.append("keepdims=True")
             text = f"xp.{fn}({', '.join(args)})"
             guard = f"halves_finite({x})"
-            if fn.startswith("nan") and v.dtype.kind == "c":
+            if fn.startswith("nan") and "median" not in fn and isinstance(q, list):
+                # An array q: NumPy's apply_along_axis takes the result's dtype from the first
+                # slice's, and an all-NaN first slice keeps float32 (float64 otherwise).
+                guard += f" and no_all_nan_slice({x}, {axis})"
+            elif fn.startswith("nan") and v.dtype.kind == "c":
                 # An all-NaN complex slice: NumPy's 1-d path returns the slice's last element
                 # (-inf+nanj), its N-d path nan+0j (seed 471).
                 guard += f" and no_all_nan_slice({x}, {axis})"
@@ -867,11 +869,7 @@ class Builder(LinalgFftMakers):
             guards.append(f"well_separated({', '.join(uses)})")
         if text.startswith("xp.histogram(") and "density=True" in text:
             inexact = True
-        # Laid out as NumPy's but the nan forms of median and quantile (NumPy's apply_along_axis
-        # and masked arrays leave the reduced axis' place in the layout).
-        layout = not re.search(r"xp\.(nanmedian|nanquantile|nanpercentile)\(", text)
-        return self.define(text, uses, inexact=inexact, guard=" and ".join(guards) or None,
-                           layout=layout)
+        return self.define(text, uses, inexact=inexact, guard=" and ".join(guards) or None)
 
     def numpy_extras(self):
         """NumPy's functions outside the standard (python/accel/_np_*.py): set operations,

@@ -350,9 +350,23 @@ def no_nan(x):
 
 def no_zero_tie(a, b):
     """minimum/maximum/fmin/fmax of 0 and -0.0: IEEE leaves the sign of the result open, and
-    NumPy's differs between its SIMD lanes and its scalar loop."""
+    NumPy's differs between its SIMD lanes and its scalar loop. Nor a signalling NaN (made by a
+    view of other bits): NumPy's fmin(1.5, sNaN) is 1.5 in its SIMD lanes and NaN in its scalar
+    loop (glibc's fminf), so which one depends on the array's length (fuzz seed 1752734)."""
     a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
-    return not ((a == 0) & (b == 0)).any()
+    return not ((a == 0) & (b == 0)).any() and not signalling_nan(a) and not signalling_nan(b)
+
+
+def signalling_nan(x):
+    """Whether x holds a NaN whose quiet bit (the mantissa's highest) is clear."""
+    x = np.asarray(x)
+    if x.dtype.kind == "c":  # both parts
+        x = np.ascontiguousarray(x).view(f"f{x.dtype.itemsize // 2}")
+    if x.dtype.kind != "f" or not x.size:
+        return False
+    bits = np.ascontiguousarray(x).reshape(-1).view(f"u{x.dtype.itemsize}")
+    quiet = np.array(1, bits.dtype) << np.array(np.finfo(x.dtype).nmant - 1, bits.dtype)
+    return bool((np.isnan(x.reshape(-1)) & ((bits & quiet) == 0)).any())
 
 
 def moderate(x):
@@ -600,6 +614,11 @@ def well_conditioned(m):
         mag = np.abs(m)
         if ((mag > 0) & (mag < np.finfo(m.dtype).tiny)).any():
             return False
+        # A matrix of tiny entries has a huge inverse: inv(m) @ inv(m) of entries near 1e-300
+        # overflows, where inf - inf is the BLAS's choice (NumPy inf, accel NaN; fuzz seed
+        # 1763978). Each matrix's largest entry stays above 1e-15, as blas_safe's below 1e15.
+        if m.ndim >= 2 and m.shape[-1] and m.shape[-2] and (mag.max(axis=(-2, -1)) < 1e-15).any():
+            return False
     with np.errstate(all="ignore"):
         c = np.linalg.cond(m.astype(np.complex128 if m.dtype.kind == "c" else np.float64))
     return bool(np.all(c < 1e3))
@@ -647,8 +666,9 @@ def well_conditioned_samples(x):
 
 
 def no_all_nan_slice(x, axis):
-    """nan* statistics of complex x: no slice along axis is all NaN (which NaN NumPy returns for
-    one depends on its code path: the last element as it is, or nan+0j)."""
+    """nan* statistics: no slice along axis is all NaN (for complex x, which NaN NumPy returns
+    depends on its code path: the last element as it is, or nan+0j; for an array q, an all-NaN
+    first slice sets the result's dtype)."""
     return not np.isnan(np.asarray(x)).all(axis=axis).any()
 
 
