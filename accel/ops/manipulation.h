@@ -77,6 +77,11 @@ Array imag_part(const Array& x);
 // Bools are the bytes 0 and 1: other memory is not viewed as bool (ValueError), and a view of
 // bool memory as another dtype is read-only.
 Array view_as(const Array& x, Dtype dtype);
+// NumPy's x.getfield(dtype, offset): each element's bytes [offset, offset + dtype's size) read
+// as `dtype`, x's shape kept (complex128's getfield(float64, 8) is a writable view of the
+// imaginary parts). ValueError for an offset outside the item, and where a step or the start
+// does not land on a whole item of `dtype` (accel's views count in items, NumPy's in bytes).
+Array field_view(const Array& x, Dtype dtype, int64_t offset);
 
 // NumPy's diagonal: the elements x[..., i, i + offset] of the axes axis1 and axis2 as a read-only
 // view (both axes removed, the diagonal last), so later writes into x show in it, as NumPy's.

@@ -491,4 +491,40 @@ Array view_as(const Array& x, Dtype dtype) {
   return out;
 }
 
+Array field_view(const Array& x, Dtype dtype, int64_t offset) {
+  const auto from = static_cast<int64_t>(x.itemsize());
+  const auto to = static_cast<int64_t>(accel::itemsize(dtype));
+  if (to > from)
+    throw ValueError(std::string("[getfield] ") + dtype_name(dtype) + " (" + std::to_string(to) +
+                     " bytes) is larger than the " + std::to_string(from) + "-byte items of " +
+                     x.describe());
+  if (offset < 0 || offset > from - to)
+    throw ValueError("[getfield] need 0 <= offset <= " + std::to_string(from - to) + " for " +
+                     dtype_name(dtype) + " in " + dtype_name(x.dtype()) + " items; got offset " +
+                     std::to_string(offset));
+  auto refuse = [&](const std::string& why) {
+    return ValueError(std::string("[getfield] cannot read ") + dtype_name(dtype) + " at byte " +
+                      std::to_string(offset) + " of " + x.describe() + ": " + why);
+  };
+  if (dtype == Dtype::bool_ && x.dtype() != Dtype::bool_)
+    throw refuse("accel's bools are the bytes 0 and 1; x != 0 or x.astype(bool) reads them");
+  const bool empty = x.size() == 0;
+  const int64_t start = x.offset() * from + offset;
+  if (!empty && start % to != 0)
+    throw refuse("the field starts " + std::to_string(start) +
+                 " bytes into the memory, not on a whole item");
+  Array out = Array::view_copy(x);
+  ArrayImpl& v = *out.impl();
+  for (int d = 0; d < x.ndim(); ++d) {
+    if (!empty && x.shape()[d] > 1 && x.strides()[d] * from % to != 0)
+      throw refuse("axis " + std::to_string(d) + "'s stride of " +
+                   std::to_string(x.strides()[d] * from) + " bytes is not a whole number of items");
+    v.strides[d] = x.strides()[d] * from / to;
+  }
+  v.offset = empty ? 0 : start / to;
+  v.dtype = dtype;
+  if (x.dtype() == Dtype::bool_ && dtype != Dtype::bool_) v.read_only = true;
+  return out;
+}
+
 }  // namespace accel

@@ -311,6 +311,16 @@ void init_array(nb::module_& m) {
         return dtype.is_none() ? view_as(a, a.dtype()) : view_as(a, to_dtype(dtype));
       }, nb::arg("dtype") = nb::none(),
          "x's memory read as another dtype (NumPy's x.view(dtype)); no data is copied.")
+      .def("getfield", [](const Array& a, nb::handle dtype, int64_t offset) {
+        return field_view(a, to_dtype(dtype), offset);
+      }, nb::arg("dtype"), nb::arg("offset") = 0,
+         "A view of each item's bytes from `offset` read as `dtype`, x's shape kept (NumPy's "
+         "getfield); writes through it reach x.")
+      .def("setfield", [](const Array& a, nb::handle val, nb::handle dtype, int64_t offset) {
+        assign(field_view(a, to_dtype(dtype), offset), to_operand(val, a.device()), "setfield");
+      }, nb::arg("val"), nb::arg("dtype"), nb::arg("offset") = 0,
+         "Writes val (broadcast) into each item's bytes from `offset`, read as `dtype` "
+         "(NumPy's setfield).")
       .def("eval", [](nb::handle self) {
         nb::cast<const Array&>(self).eval();
         return nb::borrow(self);

@@ -277,6 +277,22 @@ TEST(ViewAs, ReinterpretsAndScalesTheLastAxis) {
   EXPECT_THROW(view_as(Array::scalar(1.0), Dtype::float32), ValueError);  // 0-d
 }
 
+TEST(FieldView, ReadsEachItemsBytesFromAnOffsetAndWritesThrough) {
+  // 65536 * k + k: the high int16 of item k is k, the low one k too (little-endian).
+  std::vector<int32_t> v;
+  for (int32_t k = 0; k < 6; ++k) v.push_back(65536 * k + k);
+  Array x = Array::from_vector(v, {2, 3});
+  Array high = field_view(transpose(x), Dtype::int16, 2);
+  EXPECT_EQ(high.shape(), (Shape{3, 2}));
+  EXPECT_EQ(high.to_vector<int16_t>(), (std::vector<int16_t>{0, 3, 1, 4, 2, 5}));
+  assign(high, Array::scalar(int64_t{0}, true));
+  EXPECT_EQ(x.to_vector<int32_t>(), (std::vector<int32_t>{0, 1, 2, 3, 4, 5}));
+  EXPECT_THROW(field_view(x, Dtype::int64, 0), ValueError);  // larger than the item
+  EXPECT_THROW(field_view(x, Dtype::int16, 3), ValueError);  // past the item's end
+  EXPECT_THROW(field_view(x, Dtype::int16, 1), ValueError);  // not on a whole int16
+  EXPECT_THROW(field_view(x, Dtype::bool_, 0), ValueError);  // bools are the bytes 0 and 1
+}
+
 TEST(SetWriteable, FreezesOneHandleAndThawsOnlyAFrozenOne) {
   Array x = arange_f64({2, 3});
   Array other = x;  // another handle of the same array

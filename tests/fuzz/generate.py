@@ -445,7 +445,7 @@ class Builder(LinalgFftMakers):
         return self.define(form, [x], kind="view", guard=guard)
 
     def reinterpret(self, x):
-        """x.view(dtype): x's bits read as another dtype. Exact values only (a rounded float's
+        """x.view(dtype) and x.getfield(dtype, offset): x's bits read as another dtype. Exact values only (a rounded float's
         last bits differ by library), without NaNs (their payloads and signs are not values);
         another item size only of an input, whose memory starts at 0 (accel refuses a view
         starting between items, where NumPy reads unaligned). Bools are the bytes 0 and 1 in
@@ -453,10 +453,17 @@ class Builder(LinalgFftMakers):
         v = self.env[x]
         if x in self.rounded or v.dtype == bool:  # accel's views of bools are read-only
             return False
+        guard = f"no_nan({x})" if v.dtype.kind in "fc" else None
+        if v.itemsize > 1 and self.chance(0.3):
+            # x.getfield(dtype, offset): a part of each item, x's shape kept; offsets on whole
+            # items of dtype (x's items and steps are multiples of its power-of-two size).
+            dt = self.choice([d for d in DTYPES if d != "bool" and np.dtype(d).itemsize <= v.itemsize])
+            size = np.dtype(dt).itemsize
+            offset = size * int(self.rng.integers(0, v.itemsize // size))
+            return self.define(f"{x}.getfield({dt!r}, {offset})", [x], kind="view", guard=guard)
         sizes = [v.itemsize] if x not in {i.name for i in self.inputs} else [1, 2, 4, 8, 16]
         targets = [d for d in DTYPES if d != "bool" and np.dtype(d).itemsize in sizes]
         dt = self.choice(targets)
-        guard = f"no_nan({x})" if v.dtype.kind in "fc" else None
         return self.define(f"{x}.view({dt!r})", [x], kind="view", guard=guard)
 
     def basic_key(self, shape):

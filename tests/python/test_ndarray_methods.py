@@ -154,6 +154,63 @@ def test_views_of_empty_arrays(device):
         ac.asarray(n, device=device).T.view(ac.int16)
 
 
+FIELD_CASES = [
+    ("complex128", "float64", 8), ("complex64", "float32", 0), ("complex64", "float32", 4),
+    ("int32", "int16", 2), ("int32", "uint8", 3), ("float64", "uint32", 4),
+    ("uint64", "int64", 0), ("float32", "float16", 2), ("bool", "uint8", 0),
+]
+
+
+@pytest.mark.parametrize("src,dst,offset", FIELD_CASES)
+@pytest.mark.parametrize("view", VIEWS)
+def test_getfield_and_setfield_as_numpys(src, dst, offset, view, device):
+    """x.getfield(dtype, offset) reads each item's bytes from offset as dtype, x's shape kept: a
+    view whose writes reach x (but of bool memory: read-only, as x.view); setfield writes there."""
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 2, (3, 4, 5)).astype(src) if src == "bool" else \
+        (rng.standard_normal((3, 4, 5, 2)) * 1e3).view(np.complex128)[..., 0].astype(src) \
+        if src.startswith("complex") else (rng.standard_normal((3, 4, 5)) * 1e4).astype(src)
+    n, a = VIEWS[view](x.copy()), VIEWS[view](ac.asarray(x, device=device))
+    f = a.getfield(dst, offset)
+    same(f, n.getfield(dst, offset))
+    if src == "bool" or view == "0-d":  # (NumPy's x[1, 2, 3] is a scalar: nothing to write)
+        return
+    if n.size:
+        assert ac.shares_memory(f, a)
+    f[...] = 7
+    n.getfield(dst, offset)[...] = 7
+    same(a, n)
+    a.setfield(3, dst, offset)
+    n.setfield(3, dst, offset)
+    same(a, n)
+
+
+def test_getfield_refuses_what_it_cannot_describe(device):
+    a = ac.asarray(np.arange(12, dtype=np.int32), device=device)
+    with pytest.raises(ValueError, match="larger than the 4-byte items"):
+        a.getfield(ac.int64)
+    with pytest.raises(ValueError, match="offset <= 2"):
+        a.getfield(ac.int16, 3)
+    with pytest.raises(ValueError, match="offset <= 2"):
+        a.getfield(ac.int16, -1)
+    # NumPy reads unaligned fields; accel's kernels read whole items only.
+    with pytest.raises(ValueError, match="whole item"):
+        a.getfield(ac.int16, 1)
+    with pytest.raises(ValueError, match="bytes 0 and 1"):
+        a.getfield(ac.bool, 0)
+
+
+def test_a_field_written_after_a_lazy_read_keeps_the_old_value(device):
+    z = complex_values("complex128", shape=(100, 100))
+    a = ac.asarray(z, device=device, copy=True)
+    before = ac.abs(a) + 1
+    assert before.is_pending
+    a.setfield(0.5, ac.float64, 8)
+    np.testing.assert_allclose(ac.asnumpy(before), np.abs(z) + 1, rtol=1e-15)
+    z.setfield(0.5, np.float64, 8)
+    same(a, z)
+
+
 @pytest.mark.parametrize("make,match", [
     (lambda a: a[0, 0, 0], "0-d"),
     (lambda a: a.T, "contiguous"),
