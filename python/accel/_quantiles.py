@@ -170,7 +170,7 @@ def _order_statistics(s, n, qd, method, weak):
 
 def _nan_layout(a, axis, q_ndim, median):
     """How NumPy's nan* forms lay out a result along axes of an array of 2 or more dimensions
-    (None: C order, as the others). nanquantile and nanpercentile fill apply_along_axis' C-ordered
+    (None where they reduce everything or a 1-d array). nanquantile and nanpercentile fill apply_along_axis' C-ordered
     buffer, each slice's quantiles innermost, then move q's axes to the front. nanmedian along
     fewer than 600 values sorts and indexes masked arrays, which keeps a reduction's layout of
     the kept axes (longer slices take apply_along_axis: C); several axes are first moved behind
@@ -179,7 +179,7 @@ def _nan_layout(a, axis, q_ndim, median):
         return None
     if not median:
         if q_ndim == 0:
-            return None
+            return _c_ordered
         nk = a.ndim - len(_axes_of(axis, a.ndim))
         order = list(range(q_ndim, q_ndim + nk)) + list(range(q_ndim))
         return lambda r: laid_out(r, order)
@@ -189,9 +189,13 @@ def _nan_layout(a, axis, q_ndim, median):
         n *= a.shape[d]
     merged = [d for d in axes if a.shape[d] != 1]
     if n >= 600 or any(a.strides[i] != a.strides[j] * a.shape[j] for i, j in zip(merged, merged[1:])):
-        return None
+        return _c_ordered
     kept = a[tuple(0 if d in axes else slice(None) for d in range(a.ndim))]
     return lambda r: r if r.ndim < 2 else _copy_into(_core.empty_like(kept, dtype=r.dtype), r)
+
+
+def _c_ordered(r):
+    return _core.asarray(r, order="C")  # a copy only where r is laid out otherwise
 
 
 def _axes_of(axis, nd):
