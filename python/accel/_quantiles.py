@@ -170,8 +170,9 @@ def _order_statistics(s, n, qd, method, weak):
 
 def _nan_layout(a, axis, q_ndim, median):
     """How NumPy's nan* forms lay out a result along axes of an array of 2 or more dimensions
-    (None where they reduce everything or a 1-d array). nanquantile and nanpercentile fill apply_along_axis' C-ordered
-    buffer, each slice's quantiles innermost, then move q's axes to the front. nanmedian along
+    (None where they reduce everything or a 1-d array): a function of the result giving a new
+    array. nanquantile and nanpercentile fill apply_along_axis' C-ordered buffer, each slice's
+    quantiles innermost, then move q's axes to the front. nanmedian along
     fewer than 600 values sorts and indexes masked arrays, which keeps a reduction's layout of
     the kept axes (longer slices take apply_along_axis: C); several axes are first moved behind
     the kept ones and merged, which copies (to C) unless they merge as a view."""
@@ -213,13 +214,13 @@ def _finish(result, q_shape, keepdims_shape, keepdims, out, what, layout=None):
     lays out the result (q's shape + the kept shape) as NumPy's nan* forms do."""
     k_first = _core.moveaxis(result, -1, 0)
     r = _core.reshape(k_first, tuple(q_shape) + tuple(k_first.shape[1:]))
-    if q_shape:
+    if layout is not None and out is None:
+        r = layout(r)
+    elif q_shape:
         # A new C-ordered array, as NumPy's: q's axis moved to the front is a strided view, and
         # whether r.ravel() is a view (which a later write goes through) depends on the layout
         # (fuzz seed 808587).
         r = r.copy()
-    if layout is not None and out is None:
-        r = layout(r)
     if keepdims:  # new axes of length 1: a view, the layout kept (NumPy's _ureduce)
         r = _core.reshape(r, tuple(q_shape) + tuple(keepdims_shape))
     if out is not None:
