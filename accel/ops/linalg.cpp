@@ -119,8 +119,10 @@ Array matmul_impl(const Array& x1, const Array& x2, const char* op) {
     return Array::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape), x.offset());
   };
   // Batch axes in the operands' memory order (NumPy's gufunc iterator), each matrix C-ordered:
-  // the backend writes a C-contiguous product of operands whose batch axes are permuted so.
-  const std::vector<int> order = batch_order(batch, a, b);
+  // the backend writes a C-contiguous product of operands whose batch axes are permuted so. The
+  // order is the given operands', as NumPy's iterator sorts them before it casts: a cast copy of
+  // a broadcast operand is laid out otherwise (fuzz seed 1837907).
+  const std::vector<int> order = batch_order(batch, vec1 ? a : x1, vec2 ? b : x2);
   Array out;
   if (order.empty()) {
     out = Array::empty(out_shape, dt, x1.device());

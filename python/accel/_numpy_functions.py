@@ -153,8 +153,9 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     x = _arr(a)
     if weights is None:
-        avg = _core.mean(x if _is_float(x.dtype) or _is_complex(x.dtype)
-                         else _core.astype(x, _core.float64), axis=axis, keepdims=keepdims)
+        # NumPy's a.mean(axis): integers and bools reduce to float64 straight from x, laid out
+        # as x's reduction (a float64 copy first would lay out as the copy: fuzz seed 1832075).
+        avg = _core.mean(x, axis=axis, keepdims=keepdims)
         count = _core.asarray(x.size // max(avg.size, 1), dtype=avg.dtype, device=x.device)
         return (avg, _core.broadcast_to(count, avg.shape)) if returned else avg
     w = _arr(weights)

@@ -1150,6 +1150,10 @@ class Builder(LinalgFftMakers):
                 guard = f"well_conditioned_samples({x})"
             elif "average" in text and v.dtype.kind == "f":
                 guard = no_cancellation(f"xp.sum({x}, axis={axis})", [x])
+            elif "weights=" in text:  # integers: products and sums exact in float64
+                guard = f"exact_weighted_sum({x}, {w}, {axis})"
+            elif "average" in text:
+                guard = f"exact_float_sum({x})"
             layout = not text.startswith(("xp.cov(", "xp.corrcoef(", "xp.interp("))
         else:  # nan forms
             x = self.pick(lambda v: v.ndim >= 1 and v.dtype.kind in "f" and v.size > 0)

@@ -474,6 +474,17 @@ def exact_float_sum(x):
     return bool(np.abs(x.astype(np.float64)).sum() < 2.0**53)
 
 
+def exact_weighted_sum(x, w, axis):
+    """Integer averages weighted by abs(w) + 1 whose float64 products and their sums are exact
+    (below 2^53): past it they round by the order of the terms, and a sum that cancels keeps
+    only that rounding (fuzz seed 1832141: -4605780524233271 against NumPy's ...484)."""
+    x = np.asarray(x).astype(np.float64)
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    weights = np.abs(np.asarray(w).astype(np.float64)) + 1
+    return bool((np.abs(x) * weights.reshape(shape)).sum() < 2.0**53)
+
+
 def no_signed_zeros(x):
     """min/max reductions over both 0.0 and -0.0: which one a tie gives is not defined."""
     x = np.asarray(x)
@@ -682,7 +693,8 @@ GUARDS = {"halves_finite": halves_finite, "overlap_as_copy": overlap_as_copy, "c
           "blas_safe": blas_safe, "no_zero_tie": no_zero_tie, "order_defined": order_defined,
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
           "cancel_free": cancel_free, "order_free_product": order_free_product,
-          "exact_float_sum": exact_float_sum, "no_near_tie": no_near_tie,
+          "exact_float_sum": exact_float_sum, "exact_weighted_sum": exact_weighted_sum,
+          "no_near_tie": no_near_tie,
           "no_extreme_tie": no_extreme_tie, "no_flat_lane": no_flat_lane,
           "no_near_multiple": no_near_multiple,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,

@@ -545,6 +545,35 @@ EINSUMS = ["ij->ij", "ij,ij->ij", "ijk->ij", "ijk->ik", "ijk,ikl->ijl", "ijk,k->
            "iik->ki", "iik->ik", "ij,j->i", "ijk->kij"]
 
 
+@pytest.mark.parametrize("dtypes", [("float32", "int64"), ("int32", "float64"), ("float64", "float64")])
+def test_matmul_orders_the_batch_as_the_given_operands_not_their_casts(dtypes, device):
+    """NumPy's iterator sorts the batch axes by the operands as given, then casts: a cast copy of
+    a broadcast operand (laid out with its one stepping axis outermost) must not decide (fuzz
+    seed 1837907)."""
+    rng = np.random.default_rng(4)
+    col = rng.standard_normal((4, 1, 1)).astype(dtypes[0])
+    an = np.broadcast_to(col, (3, 4, 2, 5))
+    bn = rng.standard_normal(5).astype(dtypes[1])
+    a = ac.broadcast_to(ac.asarray(col, device=device), (3, 4, 2, 5))
+    vec = ac.asarray(bn, device=device)
+    for bn2, b2 in [(bn, vec), (np.broadcast_to(bn.reshape(5, 1), (4, 5, 3)),
+                                ac.broadcast_to(ac.reshape(vec, (5, 1)), (4, 5, 3)))]:
+        want, got = an @ bn2, a @ b2
+        assert layout(got) == layout(want), (got.strides, want.strides)
+        np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["uint32", "int64", "bool"])
+def test_average_of_integers_lays_out_as_their_mean(dtype, device):
+    """NumPy's average is a.mean(axis): integers reduce to float64 straight from a, laid out as
+    a's reduction, not as a float64 copy of a broadcast a (fuzz seed 1832075)."""
+    row = np.array([0, 1, 2, 0]).astype(dtype).reshape(1, 1, 4)
+    n = np.broadcast_to(row, (3, 5, 3, 4))
+    a = ac.broadcast_to(ac.asarray(row, device=device), (3, 5, 3, 4))
+    for axis in (0, 2, (1, 2)):
+        check(ac.average(a, axis=axis), np.average(n, axis=axis), rtol=1e-15)
+
+
 def laid_out(rng, shape, view):
     """A NumPy array of `shape` in a layout: F, axes reversed (T) or rotated (rot) in memory,
     reversed T stepping backwards along its last axis, or C."""
