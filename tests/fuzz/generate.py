@@ -295,6 +295,8 @@ class Builder(LinalgFftMakers):
                 text = self.choice([f"xp.{op}({a.text})"] + SPELLINGS.get(op, [])).format(a.text)
                 if op == "signbit":
                     guards.append(f"no_nan({a.text})")  # a NaN's sign is not part of its value
+                if op == "logical_not" and self.is_rounded(a):
+                    guards.append(f"no_near_zero({a.text}, {self.rounding_eps_of(a)})")
                 if op == "reciprocal" and a.value.dtype.kind in "biu":
                     guards.append(f"no_zero({a.text})")
                 if op in PERIODIC:
@@ -313,6 +315,9 @@ class Builder(LinalgFftMakers):
                     guards.append(f"no_nan({args[1].text})")
                 if op in ZERO_TIE_OPS:
                     guards.append(f"no_zero_tie({args[0].text}, {args[1].text})")
+                if op in ("logical_and", "logical_or", "logical_xor"):
+                    guards += [f"no_near_zero({x.text}, {self.rounding_eps_of(x)})"
+                               for x in args if self.is_rounded(x)]
                 if (op in ("equal", "not_equal", "nextafter") and args[0].text != args[1].text
                         and (self.is_rounded(args[0]) or self.is_rounded(args[1]))):
                     # acos(cos(1)) == 1: NumPy's 1 - 1 ulp is another library's 1. The noise

@@ -408,6 +408,20 @@ def no_near_tie(a, b, eps=0.0):
     return not near.any()
 
 
+def no_near_zero(x, eps=0.0):
+    """Truth tests (logical_and/or/xor/not) of values that may carry rounding differences: no
+    value is nonzero yet below 10^4 units in the last place of 1, where another library's
+    rounding may have left an exact 0 (tan(pi/4) is 1 - 2^-53 in NumPy and 1 in accel's libm,
+    and log2 of it -1.6e-16 against 0; fuzz seed 1854159)."""
+    x = np.asarray(x)
+    if x.dtype.kind not in "fc":
+        return True
+    tol = 1e4 * max(np.finfo(x.dtype).eps, eps)
+    with np.errstate(all="ignore"):
+        mag = np.abs(x.astype(np.complex128))
+    return not ((mag > 0) & (mag < tol)).any()
+
+
 def no_near_multiple(a, b, eps=0.0):
     """floor/ceil/trunc, %, // and fmod of values that may carry rounding differences: none
     within 10^4 ulps of a multiple of the divisor, where the result jumps (NumPy's tan(pi/4)
@@ -694,7 +708,7 @@ GUARDS = {"halves_finite": halves_finite, "overlap_as_copy": overlap_as_copy, "c
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
           "cancel_free": cancel_free, "order_free_product": order_free_product,
           "exact_float_sum": exact_float_sum, "exact_weighted_sum": exact_weighted_sum,
-          "no_near_tie": no_near_tie,
+          "no_near_tie": no_near_tie, "no_near_zero": no_near_zero,
           "no_extreme_tie": no_extreme_tie, "no_flat_lane": no_flat_lane,
           "no_near_multiple": no_near_multiple,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
