@@ -464,6 +464,7 @@ class Builder(LinalgFftMakers):
             # items of dtype (x's items and steps are multiples of its power-of-two size).
             dt = self.choice([d for d in DTYPES if d != "bool" and np.dtype(d).itemsize <= v.itemsize])
             size = np.dtype(dt).itemsize
+            offset = size * int(self.rng.integers(0, v.itemsize // size))
             text = f"{x}.getfield({dt!r}, {offset})"
         else:
             sizes = [v.itemsize] if x not in {i.name for i in self.inputs} else [1, 2, 4, 8, 16]

@@ -103,6 +103,7 @@ class Fuzzer:
         self.modes = {"both": [True, False], "on": [True], "off": [False]}[args.fusion]
         self.counts = collections.Counter()
         self.failures = []  # (seed, mode, kind, detail)
+        self.internal = set()  # seeds whose program the fuzzer itself failed to make or run
         self.lock = threading.Lock()
         # --jit: the workers compile every fused kernel before it runs (worker.py counts failed
         # builds as errors), so the values come from the host-compiled code, not the interpreter.
@@ -157,6 +158,7 @@ class Fuzzer:
                 kind, detail = outcome(r, mode)
                 if kind == "internal":
                     print(f"fuzzer error on seed {seed}:\n{detail}", file=sys.stderr)
+                    self.internal.add(seed)
                 self.counts[f"fusion {mode}: {kind}"] += 1
                 if kind not in ("ok", "invalid", "unstable", "internal"):
                     self.failures.append((seed, mode, kind, detail))
@@ -270,8 +272,11 @@ def main(argv=None):
             continue
         seen.add(seed)
         print("\n" + fuzzer.explain(seed, mode, kind, detail), flush=True)
+    # A fuzzer error leaves its program untested: the run fails whatever --fail-on says.
+    if fuzzer.internal:
+        print(f"FUZZER ERROR (program not run; traceback on stderr): seeds {sorted(fuzzer.internal)}")
     if args.fail_on == "any":
-        return 1 if fuzzer.failures else 0
+        return 1 if fuzzer.failures or fuzzer.internal else 0
     own = fuzzer.self_inconsistent()
     for seed, why in own:
         print(f"SELF-INCONSISTENT seed {seed}: {why}")
@@ -279,7 +284,7 @@ def main(argv=None):
     if others:
         print(f"differ from NumPy alike with fusion on, off and computed at once (for triage: "
               f"rounding boundaries or real differences): seeds {others}")
-    return 1 if own else 0
+    return 1 if own or fuzzer.internal else 0
 
 
 if __name__ == "__main__":
