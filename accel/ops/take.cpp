@@ -115,8 +115,9 @@ std::vector<Array> nonzero(const Array& x) {
 Array argwhere(const Array& x) {
   Array coords = backend_for(x.device()).nonzero(x.eval());
   const int64_t count = coords.shape()[1];
-  Array transposed = Array::view_of(coords, {count, x.ndim()}, {1, count}, 0);
-  return ascontiguousarray(transposed);
+  // NumPy's argwhere is transpose(nonzero(x)): a view of the (ndim, count) coordinates, laid
+  // out column by column; a later reshape copies or not as NumPy's does.
+  return Array::view_of(coords, {count, x.ndim()}, {1, count}, 0);
 }
 
 Array flatnonzero(const Array& x) { return nonzero(detail::flatten(x))[0]; }

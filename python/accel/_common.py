@@ -48,3 +48,22 @@ def laid_out(x, outer_first):
         inverse[a] = i
     dense = _core.asarray(_core.permute_dims(x, tuple(outer_first)), copy=True, order="C")
     return _core.permute_dims(dense, tuple(inverse))
+
+
+def iteration_order(shape, inputs):
+    """The axes of an elementwise result of `shape` over `inputs` (broadcast to it), outermost
+    first, as NumPy's iterator lays such a result out (order='K')."""
+    steps = _core._kept_layout(tuple(shape), list(inputs))
+    if steps is None:
+        return list(range(len(shape)))
+    return sorted(range(len(shape)), key=lambda a: (-steps[a], a))
+
+
+def empty_in_order(shape, outer_first, dtype, device):
+    """An empty array of `shape` with its axes laid out in `outer_first` order: the memory of
+    a result NumPy allocates through its iterator, to be filled through views."""
+    dense = _core.empty(tuple(shape[a] for a in outer_first), dtype=dtype, device=device)
+    inverse = [0] * len(outer_first)
+    for i, a in enumerate(outer_first):
+        inverse[a] = i
+    return _core.permute_dims(dense, tuple(inverse))

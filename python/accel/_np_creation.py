@@ -18,7 +18,7 @@ from ._quantiles import median as _median
 
 __all__ = ["array", "asanyarray", "asarray_chkfinite", "append", "delete", "insert", "resize",
            "trim_zeros", "rot90", "tri", "diag", "diagflat", "vander", "indices", "ix_",
-           "geomspace", "logspace", "kron", "block", "fill_diagonal", "pad"]
+           "linspace", "geomspace", "logspace", "kron", "block", "fill_diagonal", "pad"]
 
 
 def _like_device(like, device):
@@ -350,7 +350,9 @@ def vander(x, N=None, increasing=False):
                                     (x.shape[0], N - 1))
         cols.append(_core.cumprod(powers, axis=1))
     v = _core.concatenate(cols, 1)
-    return v if increasing else _core.flip(v, 1)
+    # NumPy fills a C-ordered matrix through a reversed view: the result itself is C-ordered
+    # (a copy in order K lays the reversed axis out forwards).
+    return v if increasing else _core.flip(v, 1).copy()
 
 
 def kron(a, b):
@@ -469,6 +471,37 @@ def _linspace(start, stop, num, endpoint, dtype, axis, device):
     if dtype.kind in "iu":
         y = _core.floor(y)
     return _core.astype(y, dtype)
+
+
+_PY_NUMBERS = (int, float, complex)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """num evenly spaced values from start to stop (stop left out with endpoint=False), as
+    NumPy's linspace: Python numbers give float64 (complex128) values; arrays and NumPy
+    scalars broadcast, keep their precision (float32 ends give float32) and put the samples
+    on `axis`; retstep=True also returns the step (NaN where there are fewer than two
+    intervals' ends). device= places it."""
+    if type(start) in _PY_NUMBERS and type(stop) in _PY_NUMBERS and not retstep:
+        # Python numbers (the common case) go straight to the C++ kernel; axis has one place.
+        _axis_index(axis, 1, "linspace")
+        return _core._linspace_scalars(start, stop, _operator.index(num), endpoint,
+                                       dtype=dtype, device=device)
+    device = device if device is not None else _device_of(start, stop)
+    start, stop = _scalar_or_array(start, device), _scalar_or_array(stop, device)
+    nd = max(getattr(start, "ndim", 0), getattr(stop, "ndim", 0))
+    y = _linspace(start, stop, num, endpoint, dtype, _axis_index(axis, nd + 1, "linspace"),
+                  device)
+    if not retstep:
+        return y
+    div = (num - 1 if endpoint else num)
+    dt = _inexact(_core.result_type(start, stop))
+    if div <= 0:
+        return y, _core.asarray(float("nan"), dtype=dt, device=device)
+    delta = _core.subtract(_core.asarray(stop, dtype=dt, device=device),
+                           _core.asarray(start, dtype=dt, device=device))
+    return y, delta / div
 
 
 def _scalar_or_array(x, device):

@@ -307,16 +307,15 @@ def iscomplex(x):
 
 
 def real_if_close(a, tol=100):
-    """The real part when every imaginary part is below tol (in machine epsilons of a's dtype
-    when tol > 1), else a itself."""
+    """The real part (a view) when every imaginary part is below tol (in machine epsilons of
+    a's dtype when tol > 1), else a itself."""
     x = _arr(a)
     if x.dtype.kind != "c":
         return x
     if tol > 1:
         tol = _finfo(x.dtype).eps * tol
-    imag = _core.imag(x)
-    if bool(_core.all(_core.abs(imag) < tol)):
-        return _core.real(x)
+    if bool(_core.all(_core.abs(x.imag) < tol)):
+        return x.real  # a view, as NumPy's a.real (the function real gives a new array)
     return x
 
 

@@ -9,6 +9,7 @@ import numpy as _np
 
 from . import _core
 from ._common import as_array as _arr, axis_index
+from ._common import empty_in_order as _empty_in_order, iteration_order as _iteration_order
 from ._array_api import finfo as _finfo
 from ._indexing import where as _where
 
@@ -34,8 +35,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     y = _core.astype(y, _core.result_type(y, 1.0), copy=False)
     close = _core.less_equal(_core.abs(x - y), atol + rtol * _core.abs(y))
     result = _core.logical_or(_core.logical_and(close, _core.isfinite(y)), _core.equal(x, y))
-    if equal_nan:
-        result = _core.logical_or(result, _core.logical_and(_core.isnan(x), _core.isnan(y)))
+    if equal_nan:  # in place, as NumPy's: the result keeps its layout
+        result |= _core.logical_and(_core.isnan(x), _core.isnan(y))
     return result
 
 
@@ -195,7 +196,16 @@ def unravel_index(indices, shape, order="C"):
     for n in (reversed(shape) if order == "C" else shape):
         out.append(i % n if n else i)
         i = i // n if n else i
-    return tuple(reversed(out)) if order == "C" else tuple(out)
+    out = out[::-1] if order == "C" else out
+    # NumPy writes the coordinates into one array, the coordinate axis innermost and the others
+    # in the indices' memory order, and returns views of it: stacked likewise here, so each
+    # coordinate array steps as NumPy's.
+    shape = tuple(out[0].shape)
+    outer_first = _iteration_order(shape, [_arr(indices)]) + [len(shape)]
+    stacked = _empty_in_order(shape + (len(out),), outer_first, _core.int64, out[0].device)
+    for k, c in enumerate(out):
+        stacked[..., k] = c
+    return tuple(stacked[..., k] for k in range(len(out)))
 
 
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
@@ -206,9 +216,10 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(multi_index) != len(dims):
         raise ValueError(f"ravel_multi_index: {len(multi_index)} index arrays for {len(dims)} dimensions")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
-    coords = []
+    coords, given = [], []
     for c, n, m in zip(multi_index, dims, modes):
         c = _arr(c)
+        given.append(c)
         if _is_float(c.dtype) or _is_complex(c.dtype):
             raise TypeError("ravel_multi_index: only int indices permitted")
         c = _core.astype(c, _core.int64)
@@ -225,7 +236,12 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     flat = None
     for c, n in (zip(coords, dims) if order == "C" else zip(reversed(coords), reversed(dims))):
         flat = c if flat is None else flat * n + c
-    return flat
+    # NumPy allocates the flat indices through its iterator over the coordinate arrays as given
+    # (an astype copy of a broadcast one moves its broadcast axes innermost; fuzz seed 1901808).
+    out = _empty_in_order(tuple(flat.shape), _iteration_order(flat.shape, given), _core.int64,
+                          flat.device)
+    out[...] = flat
+    return out
 
 
 def c_contiguous(x):

@@ -13,6 +13,7 @@
 #include "dlpack.h"
 #include "fast_methods.h"
 #include "numpy_api.h"
+#include "accel/ops/result_layout.h"
 
 namespace accel::py {
 
@@ -536,6 +537,15 @@ void init_array(nb::module_& m) {
     return nb::make_tuple(empty || a.is_contiguous(), empty || a.is_f_contiguous(),
                           !is_read_only(a));
   }, nb::arg("x"), "(C-contiguous, Fortran-contiguous, writeable): ndarray.flags' facts.");
+  m.def("_kept_layout", [](nb::handle shape, const std::vector<Array>& inputs) -> nb::object {
+    const Strides s = kept_layout(to_shape(shape), inputs);
+    if (s.empty()) return nb::none();
+    nb::list out;
+    for (int64_t v : s) out.append(v);
+    return nb::tuple(out);
+  }, nb::arg("shape"), nb::arg("inputs"),
+     "The element strides NumPy's iterator lays an elementwise result of `shape` from `inputs` "
+     "out with (order='K'), or None for C order.");
   m.def("_set_writeable", [](Array& a, bool writeable) {
     Array r = set_writeable(a, writeable);
     if (!r.is(a)) a = std::move(r);  // x's Python object holds the frozen (or thawed) handle

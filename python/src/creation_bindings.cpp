@@ -148,7 +148,9 @@ void init_creation(nb::module_& m) {
   }, "start"_a, "stop"_a = nb::none(), "step"_a = 1, "dtype"_a = nb::none(), nb::kw_only(),
      "device"_a = nb::none(),
      "Values from start (default 0) up to stop in steps of step, as NumPy's arange.");
-  m.def("linspace", [](nb::handle start, nb::handle stop, int64_t num, bool endpoint,
+  // Python numbers only: accel.linspace (_np_creation.py) takes arrays and NumPy scalars, whose
+  // dtype and shape the result follows.
+  m.def("_linspace_scalars", [](nb::handle start, nb::handle stop, int64_t num, bool endpoint,
                        nb::handle dtype, nb::handle device) {
     auto dt = to_optional_dtype(dtype);
     Device dev = device_or_default(device);

@@ -1189,6 +1189,155 @@ class Builder(LinalgFftMakers):
                 guard = no_cancellation(text, uses) if fn == "nancumsum" else None
         return self.define(text, uses, inexact=inexact, guard=guard, layout=layout)
 
+    def numpy_rest(self):
+        """The rest of NumPy's namespace accel implements: splits and blocks, rolled axes,
+        Fortran copies (asfortranarray, require), diagflat; choose, piecewise, argwhere,
+        trim_zeros, isclose; meshgrid and index conversions; trace, dot, vander,
+        cumulative_prod, polyval, unwrap, apply_over_axes; linspace, geomspace and logspace
+        between arrays and histogram_bin_edges. Selections read exact values only (a rounded
+        value's sign or closeness jumps)."""
+        r = self.rng.random()
+        guard = None
+        inexact = False
+        layout = True
+        if r < 0.2:  # rearrangements: exact for every dtype
+            x = self.pick(lambda v: v.ndim > 0 and v.size < 400)
+            if x is None:
+                return False
+            v = self.env[x]
+            nd = v.ndim
+            axis = int(self.rng.integers(-nd, nd))
+            forms = [f"xp.hsplit({x}, [1])[{int(self.rng.integers(2))}]",
+                     f"xp.rollaxis({x}, {axis}, {int(self.rng.integers(0, nd + 1))})",
+                     f"xp.asfortranarray({x})", f"xp.atleast_2d({x})",
+                     f"xp.require({x}, requirements={self.choice(['F', 'C', 'FW', 'A'])!r})"]
+            if v.size <= 16:
+                forms.append(f"xp.diagflat({x}, {int(self.rng.integers(-1, 2))})")
+            if nd >= 2:
+                forms += [f"xp.vsplit({x}, [1])[{int(self.rng.integers(2))}]",
+                          f"xp.block([[{x}, {x}], [{x}, {x}]])"]
+            if nd >= 3:
+                forms.append(f"xp.dsplit({x}, [1])[{int(self.rng.integers(2))}]")
+            text = self.choice(forms)
+            uses = [x]
+            # rollaxis is a view (moveaxis); the splits and atleast_2d are views too.
+            kind = "view" if text.startswith(("xp.rollaxis", "xp.hsplit", "xp.vsplit",
+                                              "xp.dsplit", "xp.atleast_2d")) else "value"
+            if kind == "view":
+                return self.define(text, uses, kind="view")
+        elif r < 0.4:  # selections of exact values
+            x = self.pick(lambda v: v.dtype.kind in "iuf" and v.size < 400)
+            if x is None or x in self.rounded:
+                return False
+            v = self.env[x]
+            y = self.pick(lambda u: u.dtype.kind in "iuf" and broadcasts(u.shape, v.shape))
+            y = x if y is None or y in self.rounded else y
+            forms = [f"xp.choose(({x} > 0) * 1, [{x}, {y}])",
+                     f"xp.piecewise({x}, [{x} < 0, {x} > 1], [{self.choice(['-1', '0', '2'])}, "
+                     f"{self.choice(['1', '3'])}, 0])",
+                     f"xp.argwhere({x})", f"xp.isclose({x}, {y})",
+                     f"xp.isclose({x}, {y}, rtol=0.25, atol=1, equal_nan=True)"]
+            if v.ndim == 1:
+                forms.append(f"xp.trim_zeros({x}, {self.choice(['fb', 'f', 'b'])!r})")
+            text = self.choice(forms)
+            uses = self.uses_of(text)
+            if "isclose" in text:
+                # |x - y| <= atol + rtol * |y| in the operands' dtype: values on the tolerance's
+                # edge round either way in another order of the same operations.
+                guard = f"exact_in_common_dtype({x}, {y})"
+        elif r < 0.5:  # index sets
+            x = self.pick(lambda v: v.dtype.kind in "iu" and v.dtype != np.dtype("uint64")
+                          and v.size < 400)
+            if x is None:
+                return False
+            v = self.env[x]
+            y = self.pick(lambda u: u.dtype.kind in "iu" and u.dtype != np.dtype("uint64")
+                          and broadcasts(u.shape, v.shape)) or x
+            forms = [f"xp.unravel_index({x} % 12, (3, 4))[{int(self.rng.integers(2))}]",
+                     f"xp.unravel_index({x} % 12, (3, 4), order='F')[{int(self.rng.integers(2))}]",
+                     f"xp.ravel_multi_index(({x} % 3, {y} % 4), (3, 4))",
+                     f"xp.ravel_multi_index(({x}, {y}), (3, 4), mode={self.choice(['clip', 'wrap'])!r})"]
+            if v.ndim == 1 and v.size <= 40:
+                z = self.pick(lambda u: u.ndim == 1 and u.size <= 40) or x
+                forms.append(f"xp.meshgrid({x}, {z}, indexing={self.choice(['xy', 'ij'])!r})"
+                             f"[{int(self.rng.integers(2))}]")
+            text = self.choice(forms)
+            uses = self.uses_of(text)
+        elif r < 0.8:  # sums and products
+            x = self.pick(lambda v: v.dtype.kind in "iuf" and v.ndim >= 1 and v.size < 400)
+            if x is None:
+                return False
+            v = self.env[x]
+            axis = int(self.rng.integers(-v.ndim, v.ndim))
+            forms = [f"xp.cumulative_prod({x}, axis={axis}"
+                     f"{self.choice(['', ', include_initial=True'])})" if v.ndim > 1 else
+                     f"xp.cumulative_prod({x})"]
+            if v.ndim >= 2:
+                forms += [f"xp.trace({x}, offset={int(self.rng.integers(-1, 2))})",
+                          f"xp.apply_over_axes(xp.sum, {x}, [0, -1])"]
+            if v.ndim <= 2 and v.shape[-1] <= 64:
+                y = self.pick(lambda u: u.ndim in (1, 2) and u.shape[0] == v.shape[-1]
+                              and u.dtype.kind in "iuf")
+                if y:
+                    forms.append(f"xp.dot({x}, {y})")
+            if v.ndim == 1 and v.size <= 12:
+                forms += [f"xp.vander({x}, {int(self.rng.integers(1, 5))})",
+                          f"xp.vander({x}, increasing=True)"]
+                z = self.pick(lambda u: u.dtype.kind in "iuf" and u.size < 400) or x
+                forms.append(f"xp.polyval({x}, {z})")
+            text = self.choice(forms)
+            uses = self.uses_of(text)
+            kind = np.result_type(*(self.env[u].dtype for u in uses)).kind
+            inexact = kind == "f"
+            if text.startswith(("xp.cumulative_prod", "xp.vander")):
+                # Products: order-free where no term can overflow or underflow on the way.
+                guard = f"order_free_product({x})" if inexact else None
+            elif text.startswith("xp.polyval"):
+                # Horner's rule in the same order in both; the terms must not cancel.
+                guard = f"moderate({x}) and moderate({uses[-1]})"
+                if inexact:
+                    guard += " and " + no_cancellation(text, uses)
+            else:
+                guard = no_cancellation(text, uses) if inexact else None
+                if text.startswith("xp.dot"):
+                    guard = f"blas_safe({', '.join(uses)})" + (f" and {guard}" if guard else "")
+        elif r < 0.92:  # samples between arrays
+            x = self.pick(lambda v: v.dtype.kind in "iuf" and v.size < 100)
+            if x is None:
+                return False
+            v = self.env[x]
+            y = self.pick(lambda u: u.dtype.kind in "iuf" and u.size < 100
+                          and broadcasts(u.shape, v.shape)) or x
+            num = int(self.rng.integers(0, 6))
+            forms = [f"xp.linspace({x}, {y}, {num})",
+                     f"xp.linspace({x}, {y}, {num}, endpoint=False, axis=-1)",
+                     f"xp.logspace({x} % 4, {y} % 4, {num})",
+                     f"xp.geomspace(xp.abs({x}) + 1, xp.abs({y}) + 1, {num})"]
+            if v.ndim == 1 and v.size > 0:
+                forms.append(f"xp.histogram_bin_edges({x}, bins={int(self.rng.integers(1, 6))})")
+            if v.ndim >= 1 and v.dtype.kind == "f" and v.size > 1:
+                forms.append(f"xp.unwrap({x}, axis={int(self.rng.integers(-v.ndim, v.ndim))})")
+            text = self.choice(forms)
+            uses = self.uses_of(text)
+            inexact = True
+            if text.startswith("xp.unwrap"):
+                if x in self.rounded:
+                    return False  # the jumps corrected depend on differences near pi
+                guard = f"moderate({x})"
+            else:
+                guard = " and ".join(f"moderate({u})" for u in uses)
+            layout = not text.startswith(("xp.linspace", "xp.logspace", "xp.geomspace"))
+        else:  # complex values
+            x = self.pick(lambda v: v.dtype.kind in "fc" and v.ndim == 1 and v.size < 200)
+            if x is None or x in self.rounded:
+                return False
+            text = self.choice([f"xp.sort_complex({x})", f"xp.real_if_close({x})",
+                                f"xp.iscomplex({x})", f"xp.isreal({x})"])
+            uses = [x]
+            if "sort_complex" in text:
+                guard = f"no_nan({x})"  # where NaNs sort is NumPy's complex order's corner
+        return self.define(text, uses, inexact=inexact, guard=guard, layout=layout)
+
     def numpy_writes(self):
         """NumPy's functions that write into their first argument: putmask, place, put,
         put_along_axis, copyto (with where=) and fill_diagonal. Statements whose casts NumPy
@@ -1247,7 +1396,7 @@ class Builder(LinalgFftMakers):
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
               ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4),
               ("statistics", 4), ("linalg", 5), ("fft", 3), ("numpy_extras", 4),
-              ("numpy_more", 4), ("numpy_writes", 3)]
+              ("numpy_more", 4), ("numpy_writes", 3), ("numpy_rest", 4)]
 
 
 QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",

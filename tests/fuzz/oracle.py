@@ -78,8 +78,13 @@ class Noise:
             if normwise:
                 finite = mag[np.isfinite(mag)]
                 mag = np.where(np.isfinite(mag), finite.max() if finite.size else 0.0, 0.0)
-        flush = normwise and self.coherent
+        # A complex part's rounding is relative to the value's magnitude, as a normwise result's
+        # is to the largest: a part within the noise of zero (the imaginary part of a product
+        # of conjugate pairs, all cancellation) may be another library's exact 0, which a later
+        # x / 0 turns into NaN where NumPy's -1e-12 gives -inf (fuzz seed 1881885).
+        flush = self.coherent and (normwise or v.dtype.kind == "c")
         if v.dtype.kind == "f":
+            flush = flush and normwise
             if normwise:
                 moved = v + step * mag * sign()
                 return np.where(flush & (np.abs(v) <= step * mag), 0, moved).astype(v.dtype)

@@ -204,8 +204,11 @@ def test_linspace_complex_tiny_steps_and_errors():
     check_equal(ac.linspace(0, 5e-324, 4), np.linspace(0, 5e-324, 4))  # step underflows to 0
     check_equal(ac.linspace(2, 3, 1), np.linspace(2, 3, 1))
     check_equal(ac.linspace(0, 1), np.linspace(0, 1))
-    check_equal(ac.linspace(np.float32(0.5), np.int64(3), 4), np.linspace(np.float64(0.5), 3, 4))
-    check_equal(ac.linspace(np.complex64(1j), 2, 3), np.linspace(1j, 2, 3))
+    # NumPy scalars keep their precision, as NumPy's (result_type of the ends and a float).
+    check_equal(ac.linspace(np.float32(0.5), np.int64(3), 4), np.linspace(np.float32(0.5), np.int64(3), 4))
+    check_equal(ac.linspace(np.complex64(1j), 2, 3), np.linspace(np.complex64(1j), 2, 3))
+    check_equal(ac.linspace(np.float32(0.5), 2, 3), np.linspace(np.float32(0.5), 2, 3))
+    check_equal(ac.linspace(np.float16(1), np.float16(2), 5), np.linspace(np.float16(1), np.float16(2), 5))
     with pytest.raises(ValueError, match="non-negative"):
         ac.linspace(0, 1, -1)
 

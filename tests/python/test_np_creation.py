@@ -331,6 +331,44 @@ def test_geomspace(start, stop, device):
     both_raise(ValueError, lambda: ac.geomspace(1, [2, 0]), lambda: np.geomspace(1, [2, 0]))
 
 
+@pytest.mark.parametrize("dt", ["float32", "float64", "int16", "uint8", "complex64", "float16"])
+def test_linspace_between_arrays(dt, device):
+    """Array ends broadcast, keep their precision and put the samples on `axis`; NumPy
+    scalars and 0-d arrays are ends of their own dtype, not Python floats."""
+    start, stop = sample(dt, (2, 3)), sample(dt, (3,))
+    a0, a1 = ac.asarray(start, device=device), ac.asarray(stop, device=device)
+    for num in (0, 1, 2, 5):
+        for endpoint in (True, False):
+            for axis in (0, 1, -1, 2):
+                with np.errstate(all="ignore"):
+                    want = np.linspace(start, stop, num, endpoint, axis=axis)
+                close(ac.linspace(a0, a1, num, endpoint, axis=axis), want, rtol=1e-6,
+                      device=device)
+    zero_d = ac.asarray(start[0, 0], device=device)
+    close(ac.linspace(zero_d, 3, 4), np.linspace(start[0, 0], 3, 4), rtol=1e-6, device=device)
+    close(ac.linspace(start[0, 0], stop[1], 4, device=device),
+          np.linspace(start[0, 0], stop[1], 4), rtol=1e-6, device=device)
+    if np.dtype(dt).kind != "c":
+        with np.errstate(all="ignore"):
+            want = np.linspace(start, 100, 4, dtype="int32")
+        same(ac.linspace(a0, 100, 4, dtype="int32"), want, device)
+    else:  # NumPy floors the complex samples before the cast, and floor takes no complex
+        both_raise(TypeError, lambda: ac.linspace(a0, 100, 4, dtype="int32"),
+                   lambda: np.linspace(start, 100, 4, dtype="int32"))
+    got, step = ac.linspace(a0, a1, 5, retstep=True)
+    want, wstep = np.linspace(start, stop, 5, retstep=True)
+    close(got, want, rtol=1e-6, device=device)
+    close(step, wstep, rtol=1e-6, device=device)
+    got, step = ac.linspace(0, 1, 1, retstep=True, device=device)
+    same(got, np.linspace(0, 1, 1), device)
+    assert np.isnan(float(step))
+    both_raise(ValueError, lambda: ac.linspace(a0, a1, -1), lambda: np.linspace(start, stop, -1))
+    both_raise(AXIS_ERROR, lambda: ac.linspace(a0, a1, 3, axis=3),
+               lambda: np.linspace(start, stop, 3, axis=3))
+    both_raise(AXIS_ERROR, lambda: ac.linspace(0, 1, 3, axis=1, device=device),
+               lambda: np.linspace(0, 1, 3, axis=1))
+
+
 def test_logspace(device):
     for start, stop, base in [(0, 3, 10.0), (-2.5, 2.5, 2), (3, 0, 0.5), (0, 1, -2.0), (1, 2, 1j)]:
         for num in (0, 1, 5):

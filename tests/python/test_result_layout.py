@@ -679,3 +679,56 @@ def test_nan_medians_and_quantiles_lay_out_as_numpys(fn, q, axis, keepdims, view
         assert got.shape == want.shape and got.dtype == want.dtype
         assert layout(got) == layout(want), (shape, got.strides, want.strides)
         np.testing.assert_allclose(ac.asnumpy(got), want, rtol=1e-12)
+
+
+# NumPy functions outside the standard, laid out as NumPy's own code lays them out (fuzz
+# statement kind numpy_rest, seeds 2, 22, 63, 704): vander fills a C-ordered matrix through a
+# reversed view; argwhere is transpose(nonzero(x)), a view stepping down its columns;
+# unravel_index writes the coordinates into one array (coordinate axis innermost, the others in
+# the indices' iterator order) and returns views of it; ravel_multi_index allocates through the
+# iterator over the coordinates as given (seed 1901808); isclose(equal_nan=True) ORs NaN pairs
+# into its result in place.
+@pytest.mark.parametrize("view", ["F", "T", "rot", "reversed T", "C"])
+def test_numpy_extras_lay_out_as_numpys(view, device):
+    rng = np.random.default_rng(12)
+    xn = laid_out(rng, (3, 4, 5), view)
+    x = ac.asarray(xn, device=device)
+    want = np.argwhere(xn > 0)
+    check(ac.argwhere(x > 0), want)
+    idx_n = (np.abs(xn) * 100).astype(np.int64) % 12
+    idx = ac.asarray(idx_n, device=device)
+    for order in "CF":
+        for got, w in zip(ac.unravel_index(idx, (3, 4), order=order),
+                          np.unravel_index(idx_n, (3, 4), order=order)):
+            check(got, w)
+    row = np.broadcast_to(idx_n[0, 0], (2, 5))
+    for got, w in zip(ac.unravel_index(ac.asarray(row, device=device), (3, 4)),
+                      np.unravel_index(row, (3, 4))):
+        check(got, w)
+    for mode in ("wrap", "clip"):  # through the iterator over the coordinates as given
+        check(ac.ravel_multi_index((idx, ac.broadcast_to(idx[:, :1], idx.shape)), (3, 4), mode=mode),
+              np.ravel_multi_index((idx_n, np.broadcast_to(idx_n[:, :1], idx_n.shape)), (3, 4),
+                                   mode=mode))
+    yn = np.where(xn > 0.5, np.nan, xn)
+    y = ac.asarray(yn, device=device)
+    check(ac.isclose(y, y[:1], equal_nan=True), np.isclose(yn, yn[:1], equal_nan=True))
+    check(ac.isclose(y, x, rtol=0.5), np.isclose(yn, xn, rtol=0.5))
+    vn = xn[0, 0]
+    for increasing in (False, True):
+        check(ac.vander(ac.asarray(vn, device=device), 4, increasing=increasing),
+              np.vander(vn, 4, increasing=increasing))
+
+
+def test_real_if_close_is_a_view_of_the_real_parts(device):
+    zn = np.array([1 + 1e-17j, 2 - 0j, -3 + 0j])
+    z = ac.asarray(zn, device=device)
+    r = ac.real_if_close(z)
+    assert r.dtype == ac.float64
+    z[0] = 7 + 0j  # NumPy's real_if_close returns z.real: writes to z show through
+    wn = np.real_if_close(zn)
+    zn[0] = 7 + 0j
+    check(r, wn)
+    x = ac.asarray([1.0, 2.0], device=device)
+    assert ac.real_if_close(x) is x  # a real array comes back as itself, as NumPy's
+    c = ac.asarray([1 + 1j], device=device)
+    assert ac.real_if_close(c) is c
