@@ -39,6 +39,16 @@ def axis_index(axis, ndim, name, what="axis"):
     return axis % ndim
 
 
+def axis_tuple(axis, ndim, name):
+    """axis (an integer or a sequence of them) as a tuple of axes 0..ndim-1, as NumPy's
+    normalize_axis_tuple: AxisError for one out of range, ValueError for a repeated one."""
+    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
+    out = tuple(axis_index(a, ndim, name) for a in axes)
+    if len(set(out)) != len(out):
+        raise ValueError(f"[{name}] repeated axis in {tuple(axes)}")
+    return out
+
+
 def laid_out(x, outer_first):
     """A copy of x with its axes laid out in `outer_first` order (C order for None)."""
     if outer_first is None:

@@ -8,7 +8,7 @@ import math as _math
 import numpy as _np
 
 from . import _core
-from ._common import as_array as _arr, axis_index
+from ._common import as_array as _arr, axis_index, axis_tuple as _axis_tuple
 from ._common import empty_in_order as _empty_in_order, iteration_order as _iteration_order
 from ._array_api import finfo as _finfo
 from ._indexing import where as _where
@@ -159,25 +159,29 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
         avg = _core.mean(x, axis=axis, keepdims=keepdims)
         count = _core.asarray(x.size // max(avg.size, 1), dtype=avg.dtype, device=x.device)
         return (avg, _core.broadcast_to(count, avg.shape)) if returned else avg
-    w = _arr(weights)
+    # NumPy's weighted average: weights along the given axes (any number of them, laid out as
+    # a's axes), then multiply(a, w, dtype=...).sum(axes) / w.sum(axes, dtype=...), each laid
+    # out as NumPy's ufunc and reductions lay it out (a broadcast a's float copy was not; fuzz
+    # seed 1928002).
+    w = _arr(weights, x.device)
+    axes = None if axis is None else _axis_tuple(axis, x.ndim, "average")
+    if tuple(x.shape) != tuple(w.shape):
+        if axes is None:
+            raise TypeError("average: axis must be specified when shapes of a and weights differ")
+        if tuple(w.shape) != tuple(x.shape[ax] for ax in axes):
+            raise ValueError(f"average: shape of weights {tuple(w.shape)} must be consistent "
+                             f"with shape of a {tuple(x.shape)} along axes {axes}")
+        w = _core.permute_dims(w, tuple(sorted(range(len(axes)), key=lambda k: axes[k])))
+        w = _core.reshape(w, tuple(n if ax in axes else 1 for ax, n in enumerate(x.shape)))
     exact = not (_is_float(x.dtype) or _is_complex(x.dtype))
     dt = _core.result_type(x.dtype, w.dtype, _core.float64) if exact \
         else _core.result_type(x.dtype, w.dtype)
-    if tuple(x.shape) != tuple(w.shape):
-        if axis is None:
-            raise TypeError("average: axis must be specified when shapes of a and weights differ")
-        if w.ndim != 1 or isinstance(axis, tuple):
-            raise TypeError("average: 1D weights expected when shapes of a and weights differ")
-        if w.shape[0] != x.shape[axis]:
-            raise ValueError("average: length of weights differs from the length of the axis")
-        shape1 = [1] * x.ndim
-        shape1[axis] = w.shape[0]
-        w = _core.reshape(w, tuple(shape1))
-    w = _core.astype(_core.broadcast_to(w, tuple(x.shape)), dt)
-    scl = _core.sum(w, axis=axis, keepdims=keepdims)
+    scl = _core.sum(w, axis=axes, dtype=dt, keepdims=keepdims)
     if bool(_core.any(scl == 0)):
         raise ZeroDivisionError("average: weights sum to zero, can't be normalized")
-    avg = _core.sum(_core.astype(x, dt) * w, axis=axis, keepdims=keepdims) / scl
+    avg = _core.sum(_core.multiply(x, w, dtype=dt), axis=axes, keepdims=keepdims) / scl
+    if returned and tuple(scl.shape) != tuple(avg.shape):
+        scl = _core.broadcast_to(scl, tuple(avg.shape)).copy()
     return (avg, scl) if returned else avg
 
 

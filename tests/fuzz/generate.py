@@ -325,6 +325,14 @@ class Builder(LinalgFftMakers):
                     # onto its target or one ulp short of it (seed 50025814: 2**log2(3)).
                     guards.append(f"no_near_tie({args[0].text}, {args[1].text}, "
                                   f"{self.rounding_eps_of(*args)})")
+                if (op in ("less", "less_equal", "greater", "greater_equal")
+                        and args[0].text != args[1].text
+                        and (self.is_rounded(args[0]) or self.is_rounded(args[1]))):
+                    guards.append(f"no_order_tie({args[0].text}, {args[1].text}, "
+                                  f"{self.rounding_eps_of(*args)})")
+                if op == "pow" and self.is_rounded(args[1]):
+                    guards.append(f"no_integer_exponent_jump({args[0].text}, {args[1].text}, "
+                                  f"{self.rounding_eps_of(args[1])})")
                 if op in AMPLIFIERS and self.is_rounded(args[0]):
                     guards.append(f"no_near_multiple({args[0].text}, {args[1].text}, "
                                   f"{self.rounding_eps_of(args[0])})")
@@ -673,8 +681,11 @@ class Builder(LinalgFftMakers):
         if op in ("//", "%") and self.is_rounded(b):
             return False  # a rounded divisor: its last-place differences are amplified
         inexact = op == "**" and kinds & set("fc") or (name in INEXACT_ON_COMPLEX and "c" in kinds)
+        guard = None
+        if op == "**" and self.is_rounded(b):
+            guard = f"no_integer_exponent_jump({t}, {b.text}, {self.rounding_eps_of(b)})"
         return self.add(Stmt(f"{t} {op}= {b.text}", None, self.uses_of(f"{t} {b.text}"), t,
-                             kind="write", inexact=bool(inexact)))
+                             kind="write", inexact=bool(inexact), guard=guard))
 
     def setitem(self):
         t = self.pick(lambda v: v.ndim > 0, writable=True)
@@ -1194,7 +1205,7 @@ class Builder(LinalgFftMakers):
         Fortran copies (asfortranarray, require), diagflat; choose, piecewise, argwhere,
         trim_zeros, isclose; meshgrid and index conversions; trace, dot, vander,
         cumulative_prod, polyval, unwrap, apply_over_axes; linspace, geomspace and logspace
-        between arrays and histogram_bin_edges. Selections read exact values only (a rounded
+        between arrays and histogram_bin_edges; the standard's unique_* functions. Selections read exact values only (a rounded
         value's sign or closeness jumps)."""
         r = self.rng.random()
         guard = None
@@ -1301,7 +1312,7 @@ class Builder(LinalgFftMakers):
                 guard = no_cancellation(text, uses) if inexact else None
                 if text.startswith("xp.dot"):
                     guard = f"blas_safe({', '.join(uses)})" + (f" and {guard}" if guard else "")
-        elif r < 0.92:  # samples between arrays
+        elif r < 0.9:  # samples between arrays
             x = self.pick(lambda v: v.dtype.kind in "iuf" and v.size < 100)
             if x is None:
                 return False
@@ -1327,6 +1338,24 @@ class Builder(LinalgFftMakers):
             else:
                 guard = " and ".join(f"moderate({u})" for u in uses)
             layout = not text.startswith(("xp.linspace", "xp.logspace", "xp.geomspace"))
+        elif r < 0.96:  # the standard's unique_* (NumPy's unique with equal_nan=False)
+            x = self.pick(lambda v: v.dtype.kind != "c" and v.size < 300)
+            if x is None:
+                return False
+            text = self.choice([f"xp.sort(xp.unique_values({x}))",  # NumPy's is unordered
+                                f"xp.unique_counts({x}).values", f"xp.unique_counts({x}).counts",
+                                f"xp.unique_inverse({x}).inverse_indices",
+                                f"xp.unique_all({x}).indices", f"xp.unique_all({x}).counts"])
+            uses = [x]
+            guards = []
+            if self.env[x].dtype.kind == "f":
+                # Which of -0.0 and 0.0 stands for their value follows the sort, and each NaN
+                # is a value of its own whose index the sort decides (as unique's guards).
+                guards += [f"no_signed_zeros({x})", f"at_most_one_nan({x})"]
+            if x in self.rounded:
+                guards.append(f"well_separated({x})")
+            guard = " and ".join(guards) or None
+            layout = False
         else:  # complex values
             x = self.pick(lambda v: v.dtype.kind in "fc" and v.ndim == 1 and v.size < 200)
             if x is None or x in self.rounded:

@@ -408,6 +408,40 @@ def no_near_tie(a, b, eps=0.0):
     return not near.any()
 
 
+def no_order_tie(a, b, eps=0.0):
+    """An ordering test (<, <=, >, >=) of values that may carry rounding differences: no pair
+    of values is equal or close (within 10^4 units in the last place). The noise runs push each
+    element of an array by its own random sign, so two equal elements of one array (sinc of two
+    integers: both -(pi - fl(pi)) / fl(pi) to the last place) keep their tie in half the draws,
+    and another library's values one ulp apart then order otherwise (fuzz seed 1937370)."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    dt = np.result_type(a, b)
+    if dt.kind not in "fc":
+        return True
+    with np.errstate(all="ignore"):
+        a, b = a.astype(np.complex128), b.astype(np.complex128)
+        gap = np.abs(a - b)
+        tol = 1e4 * max(np.finfo(dt).eps, eps)
+        near = np.isfinite(gap) & (gap <= tol * np.maximum(np.abs(a), np.abs(b)))
+    return not near.any()
+
+
+def no_integer_exponent_jump(base, exponent, eps=0.0):
+    """x ** y of a negative real x is NaN unless y is a whole number: a rounded y on or within
+    10^4 units in the last place of a whole number decides NaN against a finite value by its
+    last place (fuzz seed 1924392: cbrt(-1 - 2^-52) is -1 in accel's libm and one ulp further
+    from it in NumPy's, so (-1 - 2^-52) ** it is finite here and NaN there)."""
+    x, y = np.broadcast_arrays(np.asarray(base), np.asarray(exponent))
+    if x.dtype.kind == "c" or y.dtype.kind == "c" or y.dtype.kind not in "fc":
+        return True
+    with np.errstate(all="ignore"):
+        yf = y.astype(np.float64)
+        tol = 1e4 * max(np.finfo(y.dtype).eps, eps)
+        near = np.isfinite(yf) & (np.abs(yf - np.round(yf)) <= tol * np.maximum(np.abs(yf), 1))
+        negative = x.astype(np.float64) < 0
+    return not (near & negative).any()
+
+
 def no_near_zero(x, eps=0.0):
     """Truth tests (logical_and/or/xor/not) of values that may carry rounding differences: no
     value is nonzero yet below 10^4 units in the last place of 1, where another library's
@@ -708,7 +742,8 @@ GUARDS = {"halves_finite": halves_finite, "overlap_as_copy": overlap_as_copy, "c
           "same_dtype": same_dtype, "moderate": moderate, "no_overlap": no_overlap,
           "cancel_free": cancel_free, "order_free_product": order_free_product,
           "exact_float_sum": exact_float_sum, "exact_weighted_sum": exact_weighted_sum,
-          "no_near_tie": no_near_tie, "no_near_zero": no_near_zero,
+          "no_near_tie": no_near_tie, "no_near_zero": no_near_zero, "no_order_tie": no_order_tie,
+          "no_integer_exponent_jump": no_integer_exponent_jump,
           "no_extreme_tie": no_extreme_tie, "no_flat_lane": no_flat_lane,
           "no_near_multiple": no_near_multiple,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,

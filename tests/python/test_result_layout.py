@@ -574,6 +574,28 @@ def test_average_of_integers_lays_out_as_their_mean(dtype, device):
         check(ac.average(a, axis=axis), np.average(n, axis=axis), rtol=1e-15)
 
 
+@pytest.mark.parametrize("view", ["F", "T", "rot", "reversed T", "C", "broadcast"])
+def test_weighted_average_lays_out_as_numpys(view, device):
+    """NumPy's weighted average is multiply(a, w, dtype=...).sum(axes) / w.sum(axes): laid out
+    as that product's reduction (fuzz seed 1928002: a float64 copy of a transposed or broadcast
+    a first was C-ordered), with weights along any tuple of axes as NumPy 2 takes them."""
+    rng = np.random.default_rng(13)
+    if view == "broadcast":
+        n = np.broadcast_to(rng.integers(0, 5, (1, 4, 1)).astype(np.int16), (3, 4, 5))
+    else:
+        n = laid_out(rng, (3, 4, 5), view)
+    a = ac.asarray(n, device=device) if view != "broadcast" else \
+        ac.broadcast_to(ac.asarray(n[:1, :, :1], device=device), n.shape)
+    for axis in (0, 1, 2, (0, 2), (2, 0), None):
+        shape = n.shape if axis is None else \
+            tuple(n.shape[k] for k in ((axis,) if isinstance(axis, int) else axis))
+        wn = rng.integers(1, 4, shape).astype(np.float32)
+        want, wscl = np.average(n, axis=axis, weights=wn, returned=True)
+        got, scl = ac.average(a, axis=axis, weights=ac.asarray(wn, device=device), returned=True)
+        check(got, np.asarray(want), rtol=1e-12)
+        check(scl, np.asarray(wscl))
+
+
 def laid_out(rng, shape, view):
     """A NumPy array of `shape` in a layout: F, axes reversed (T) or rotated (rot) in memory,
     reversed T stepping backwards along its last axis, or C."""
