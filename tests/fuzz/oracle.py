@@ -253,7 +253,18 @@ def layout_mismatch(stmt, want, got):
     w, g = want[name], got[name]
     if not isinstance(w, np.ndarray) or w.size <= 1:
         return None
+    # A shape the rounding decides (a mask of an FFT's exact zeros) is the value comparison's
+    # to judge; its steps say nothing.
+    if w.shape != getattr(g, "shape", w.shape):
+        return None
     if any(steps(want[u]) != steps(got[u]) for u in stmt.uses if u in want and u in got):
+        return None
+    # NumPy allocates empty arrays with all-zero strides (so its iterator keeps C order over
+    # them) while its empty views of other arrays keep their steps, which it then sorts by;
+    # accel's empty arrays have dense strides, and its layouts over them follow C order. Results
+    # computed from an empty input are not compared for layout (fuzz --namespace numpy, seed
+    # 1964315: count_nonzero along the empty axis of a reversed, transposed view).
+    if any(np.size(want[u]) == 0 for u in stmt.uses if u in want):
         return None
     if steps(w) == steps(g):
         return None
