@@ -288,6 +288,9 @@ TEST(Nonzero, CoordinatesInCOrder) {
   Array aw = argwhere(x);
   EXPECT_EQ(aw.shape(), (Shape{3, 2}));
   EXPECT_EQ(aw.to_vector<int64_t>(), (std::vector<int64_t>{0, 1, 1, 1, 1, 2}));
+  // NumPy's transpose(nonzero(x)): a view stepping down the columns of the coordinates.
+  EXPECT_EQ(aw.strides(), (Strides{1, 3}));
+  EXPECT_FALSE(aw.is_contiguous());
   EXPECT_EQ(flatnonzero(x).to_vector<int64_t>(), (std::vector<int64_t>{1, 4, 5}));
   EXPECT_THROW(nonzero(Array::scalar(1.0)), ValueError);
   EXPECT_EQ(argwhere(Array::scalar(1.0)).shape(), (Shape{1, 0}));
