@@ -493,6 +493,15 @@ class Builder(LinalgFftMakers):
             guard = f"{guard} and no_nan({text})" if guard else f"no_nan({text})"
         return self.define(text, [x], kind="view", guard=guard)
 
+    def with_axis(self, pred):
+        """(name, value, a random axis of it) for a name whose value satisfies pred (of one
+        dimension at least), or None when there is none."""
+        x = self.pick(pred)
+        if x is None:
+            return None
+        v = self.env[x]
+        return x, v, int(self.rng.integers(-v.ndim, v.ndim))
+
     def basic_key(self, shape):
         parts = []
         for d in shape[: int(self.rng.integers(1, len(shape) + 1))]:
@@ -1077,12 +1086,11 @@ class Builder(LinalgFftMakers):
         inexact = False
         layout = True
         if r < 0.3:  # rearrangements: exact for every dtype
-            x = self.pick(lambda v: v.ndim > 0 and v.size < 400)
-            if x is None:
+            picked = self.with_axis(lambda v: v.ndim > 0 and v.size < 400)
+            if picked is None:
                 return False
-            v = self.env[x]
+            x, v, axis = picked
             nd = v.ndim
-            axis = int(self.rng.integers(-nd, nd))
             forms = [f"xp.roll({x}, {int(self.rng.integers(-3, 4))})",
                      f"xp.roll({x}, {int(self.rng.integers(-3, 4))}, axis={axis})",
                      f"xp.tile({x}, {self.choice(['2', '(2, 1)', '(1, 2, 1)'])})",
@@ -1212,19 +1220,18 @@ class Builder(LinalgFftMakers):
         Fortran copies (asfortranarray, require), diagflat; choose, piecewise, argwhere,
         trim_zeros, isclose; meshgrid and index conversions; trace, dot, vander,
         cumulative_prod, polyval, unwrap, apply_over_axes; linspace, geomspace and logspace
-        between arrays and histogram_bin_edges; the standard's unique_* functions. Selections read exact values only (a rounded
-        value's sign or closeness jumps)."""
+        between arrays and histogram_bin_edges; the standard's unique_* functions. Selections
+        read exact values only (a rounded value's sign or closeness jumps)."""
         r = self.rng.random()
         guard = None
         inexact = False
         layout = True
         if r < 0.2:  # rearrangements: exact for every dtype
-            x = self.pick(lambda v: v.ndim > 0 and v.size < 400)
-            if x is None:
+            picked = self.with_axis(lambda v: v.ndim > 0 and v.size < 400)
+            if picked is None:
                 return False
-            v = self.env[x]
+            x, v, axis = picked
             nd = v.ndim
-            axis = int(self.rng.integers(-nd, nd))
             forms = [f"xp.hsplit({x}, [1])[{int(self.rng.integers(2))}]",
                      f"xp.rollaxis({x}, {axis}, {int(self.rng.integers(0, nd + 1))})",
                      f"xp.asfortranarray({x})", f"xp.atleast_2d({x})",

@@ -391,21 +391,30 @@ def halves_finite(x):
     return not (finite >= float(np.finfo(x.dtype).max) / 4).any()
 
 
+def _gaps(a, b, eps):
+    """(|a - b|, the distance within which two values may be one rounding apart: 10^4 units in
+    the last place of the compared dtype or of the coarser precision eps they were rounded at),
+    elementwise over the broadcast pair; None for values that are not floats."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    dt = np.result_type(a, b)
+    if dt.kind not in "fc":
+        return None
+    with np.errstate(all="ignore"):
+        a, b = a.astype(np.complex128), b.astype(np.complex128)
+        tol = 1e4 * max(np.finfo(dt).eps, eps)
+        return np.abs(a - b), tol * np.maximum(np.abs(a), np.abs(b))
+
+
 def no_near_tie(a, b, eps=0.0):
     """An equality test of values that may carry rounding differences: no pair of values is
     close without being equal (closer than 10^4 units in the last place, of the compared dtype
     or of the coarser precision eps the values were rounded at: rad2deg(deg2rad(1)) in float32,
     widened to complex128, is 1 - 2^-24 in one library and 1 in another)."""
-    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
-    dt = np.result_type(a, b)
-    if dt.kind not in "fc":
+    gaps = _gaps(a, b, eps)
+    if gaps is None:
         return True
-    with np.errstate(all="ignore"):
-        a, b = a.astype(np.complex128), b.astype(np.complex128)
-        gap = np.abs(a - b)
-        tol = 1e4 * max(np.finfo(dt).eps, eps)
-        near = (gap > 0) & (gap <= tol * np.maximum(np.abs(a), np.abs(b)))
-    return not near.any()
+    gap, near = gaps
+    return not ((gap > 0) & (gap <= near)).any()
 
 
 def no_order_tie(a, b, eps=0.0):
@@ -414,16 +423,11 @@ def no_order_tie(a, b, eps=0.0):
     element of an array by its own random sign, so two equal elements of one array (sinc of two
     integers: both -(pi - fl(pi)) / fl(pi) to the last place) keep their tie in half the draws,
     and another library's values one ulp apart then order otherwise (fuzz seed 1937370)."""
-    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
-    dt = np.result_type(a, b)
-    if dt.kind not in "fc":
+    gaps = _gaps(a, b, eps)
+    if gaps is None:
         return True
-    with np.errstate(all="ignore"):
-        a, b = a.astype(np.complex128), b.astype(np.complex128)
-        gap = np.abs(a - b)
-        tol = 1e4 * max(np.finfo(dt).eps, eps)
-        near = np.isfinite(gap) & (gap <= tol * np.maximum(np.abs(a), np.abs(b)))
-    return not near.any()
+    gap, near = gaps
+    return not (np.isfinite(gap) & (gap <= near)).any()
 
 
 def no_integer_exponent_jump(base, exponent, eps=0.0):
