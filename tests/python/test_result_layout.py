@@ -711,7 +711,7 @@ def test_nan_medians_and_quantiles_lay_out_as_numpys(fn, q, axis, keepdims, view
 # iterator over the coordinates as given (seed 1901808); isclose(equal_nan=True) ORs NaN pairs
 # into its result in place.
 @pytest.mark.parametrize("view", ["F", "T", "rot", "reversed T", "C"])
-def test_numpy_extras_lay_out_as_numpys(view, device):
+def test_index_sets_and_matrices_lay_out_as_numpys(view, device):
     rng = np.random.default_rng(12)
     xn = laid_out(rng, (3, 4, 5), view)
     x = ac.asarray(xn, device=device)
