@@ -53,11 +53,16 @@ def laid_out(x, outer_first):
     """A copy of x with its axes laid out in `outer_first` order (C order for None)."""
     if outer_first is None:
         return _core.asarray(x, copy=True, order="C")
+    dense = _core.asarray(_core.permute_dims(x, tuple(outer_first)), copy=True, order="C")
+    return _core.permute_dims(dense, _inverse_permutation(outer_first))
+
+
+def _inverse_permutation(outer_first):
+    """The axes that put an array stored in `outer_first` order back in its own order."""
     inverse = [0] * len(outer_first)
     for i, a in enumerate(outer_first):
         inverse[a] = i
-    dense = _core.asarray(_core.permute_dims(x, tuple(outer_first)), copy=True, order="C")
-    return _core.permute_dims(dense, tuple(inverse))
+    return tuple(inverse)
 
 
 def iteration_order(shape, inputs):
@@ -73,7 +78,4 @@ def empty_in_order(shape, outer_first, dtype, device):
     """An empty array of `shape` with its axes laid out in `outer_first` order: the memory of
     a result NumPy allocates through its iterator, to be filled through views."""
     dense = _core.empty(tuple(shape[a] for a in outer_first), dtype=dtype, device=device)
-    inverse = [0] * len(outer_first)
-    for i, a in enumerate(outer_first):
-        inverse[a] = i
-    return _core.permute_dims(dense, tuple(inverse))
+    return _core.permute_dims(dense, _inverse_permutation(outer_first))

@@ -446,6 +446,12 @@ def _linspace(start, stop, num, endpoint, dtype, axis, device):
     """NumPy's linspace for array (or weak scalar) start and stop, step by step as NumPy's (so
     rounding matches): arange * step + start, the last value set to stop; an integer dtype
     takes the floor."""
+    return _linspace_and_step(start, stop, num, endpoint, dtype, axis, device)[0]
+
+
+def _linspace_and_step(start, stop, num, endpoint, dtype, axis, device):
+    """_linspace's samples and their step (NaN where there are fewer than two intervals' ends,
+    as NumPy's retstep)."""
     num = _operator.index(num)
     if num < 0:
         raise ValueError(f"[linspace] number of samples, {num}, must be non-negative")
@@ -459,6 +465,7 @@ def _linspace(start, stop, num, endpoint, dtype, axis, device):
         step = delta / div
         y = y / div * delta if bool(_core.any(step == 0)) else y * step
     else:
+        step = _core.asarray(float("nan"), dtype=dt, device=device)
         y = y * delta
     y = y + start
     if endpoint and num > 1:
@@ -466,11 +473,11 @@ def _linspace(start, stop, num, endpoint, dtype, axis, device):
     if axis != 0:
         y = _core.moveaxis(y, 0, axis)
     if dtype is None:
-        return y
+        return y, step
     dtype = _core.result_type(dtype)
     if dtype.kind in "iu":
         y = _core.floor(y)
-    return _core.astype(y, dtype)
+    return _core.astype(y, dtype), step
 
 
 _PY_NUMBERS = (int, float, complex)
@@ -491,17 +498,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     device = device if device is not None else _device_of(start, stop)
     start, stop = _scalar_or_array(start, device), _scalar_or_array(stop, device)
     nd = max(getattr(start, "ndim", 0), getattr(stop, "ndim", 0))
-    y = _linspace(start, stop, num, endpoint, dtype, _axis_index(axis, nd + 1, "linspace"),
-                  device)
-    if not retstep:
-        return y
-    div = (num - 1 if endpoint else num)
-    dt = _inexact(_core.result_type(start, stop))
-    if div <= 0:
-        return y, _core.asarray(float("nan"), dtype=dt, device=device)
-    delta = _core.subtract(_core.asarray(stop, dtype=dt, device=device),
-                           _core.asarray(start, dtype=dt, device=device))
-    return y, delta / div
+    y, step = _linspace_and_step(start, stop, num, endpoint, dtype,
+                                 _axis_index(axis, nd + 1, "linspace"), device)
+    return (y, step) if retstep else y
 
 
 def _scalar_or_array(x, device):

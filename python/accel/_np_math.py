@@ -14,7 +14,8 @@ import math as _math
 import numpy as _np
 
 from . import _core
-from ._common import as_array as _arr, axis_index as _axis_index
+from ._common import (as_array as _arr, axis_index as _axis_index,
+                      empty_in_order as _empty_in_order, iteration_order as _iteration_order)
 from ._array_api import finfo as _finfo, iinfo as _iinfo
 from ._manipulation import diff as _diff
 from ._indexing import copyto as _copyto
@@ -66,31 +67,34 @@ def _pow2_table(dt, lo, hi, device):
     return _POW2_TABLES[key]
 
 
-def _flat_in_memory_order(fn, x, like=None):
+def _flat_in_memory_order(fn, x, outer_first=None):
     """fn (a function of a 1-d array, giving one value per element) applied to x's elements in
-    the memory order of `like` (x itself by default; its axes ordered by step: a view of a
-    dense x) and put back in place: the result is laid out as `like`, as an elementwise ufunc's
-    result is laid out as its operands in NumPy (a broadcast x follows the array it meets)."""
-    like = x if like is None else like
-    order = sorted(range(x.ndim), key=lambda d: -abs(like.strides[d]))
+    the order `outer_first` (axes, outermost first; by default x's own memory order, its axes
+    ordered by step: a view of a dense x) and put back in place: the result is laid out in that
+    order, as an elementwise ufunc's result is laid out by NumPy's iterator over its operands."""
+    order = (sorted(range(x.ndim), key=lambda d: -abs(x.strides[d])) if outer_first is None
+             else list(outer_first))
     walk = _core.permute_dims(x, tuple(order))
     flat = fn(_core.reshape(walk, (-1,)))
     return _core.permute_dims(_core.reshape(flat, tuple(walk.shape)),
                               tuple(order.index(d) for d in range(x.ndim)))
 
 
-def _pow2(dt, n, lo, hi, device, like=None):
-    """2**n for an int64 array n with lo <= n <= hi, gathered from the table (laid out as
-    `like`, of n's shape)."""
+def _pow2(dt, n, lo, hi, device, outer_first):
+    """2**n for an int64 array n with lo <= n <= hi, gathered from the table (its axes laid
+    out in `outer_first` order)."""
     table = _pow2_table(dt, lo, hi, device)
-    return _flat_in_memory_order(lambda flat: _core.take(table, flat), n - lo, like)
+    return _flat_in_memory_order(lambda flat: _core.take(table, flat), n - lo, outer_first)
 
 
-def _scale_f64(x, n):
+def _scale_f64(x, n, outer_first=None):
     """x * 2**n for float64 x and int64 n, correctly rounded once (musl's scalbn): at most two
     exact steps of 2**1023 up, or two steps of 2**-969 down, each of which can only round when
     the remaining factor is below 2**-53, so that the result then underflows to zero whatever
-    that rounding did; the last factor is a normal power of two."""
+    that rounding did; the last factor is a normal power of two. The result is laid out in
+    `outer_first` order (by default, as NumPy's iterator lays out a result over x and n)."""
+    if outer_first is None:
+        outer_first = _iteration_order(_core.broadcast_shapes(x.shape, n.shape), [x, n])
     n = _core.clip(n, -2200, 2200)
     for _ in range(2):
         up = n > 1023
@@ -103,19 +107,30 @@ def _scale_f64(x, n):
         n = _core.where(down, n + 969, n)
     n = _core.maximum(n, -1022)
     x, n = _core.broadcast_arrays(x, n)
-    return x * _pow2(_core.float64, n, -1022, 1023, x.device, like=x)
+    return _product_in_order(x, _pow2(_core.float64, n, -1022, 1023, x.device, outer_first),
+                             outer_first)
 
 
-def _scale_pow2(x, n):
-    """x * 2**n correctly rounded in x's float dtype, for an int64 array n of any size. float16
-    and float32 scale exactly in a wider dtype, whose cast back is the one rounding."""
+def _product_in_order(a, b, outer_first):
+    """a * b written into a new array laid out in `outer_first` order (NumPy's iterator order
+    over the ufunc's own operands, which the steps before may have lost)."""
+    out = _empty_in_order(_core.broadcast_shapes(a.shape, b.shape), outer_first,
+                          _core.result_type(a, b), a.device)
+    return _core.multiply(a, b, out=out)
+
+
+def _scale_pow2(x, n, outer_first):
+    """x * 2**n correctly rounded in x's float dtype, for an int64 array n of any size, laid
+    out in `outer_first` order. float16 and float32 scale exactly in a wider dtype, whose cast
+    back is the one rounding."""
     dt = x.dtype
     if dt == _core.float64:
-        return _scale_f64(x, n)
+        return _scale_f64(x, n, outer_first)
     wide, limit = (_core.float32, 60) if dt == _core.float16 else (_core.float64, 400)
     n = _core.clip(n, -limit, limit)
     w, n = _core.broadcast_arrays(_core.astype(x, wide), n)
-    return _core.astype(w * _pow2(wide, n, -limit, limit, x.device, like=w), dt)
+    return _core.astype(_product_in_order(w, _pow2(wide, n, -limit, limit, x.device, outer_first),
+                                          outer_first), dt)
 
 
 # ---- float decomposition ----------------------------------------------------------------------
@@ -128,7 +143,9 @@ def ldexp(x1, x2, /, out=None):
     n = _arr(x2)
     if n.dtype.kind not in "biu" or n.dtype == _core.uint64:
         raise _no_loop("ldexp", _arr(x1).dtype, n.dtype)
-    return _deliver(_scale_pow2(x, _core.astype(n, _core.int64)), out, "ldexp")
+    # Laid out as NumPy's iterator lays out the ufunc's result over its operands as given.
+    outer_first = _iteration_order(_core.broadcast_shapes(x.shape, n.shape), [_arr(x1), n])
+    return _deliver(_scale_pow2(x, _core.astype(n, _core.int64), outer_first), out, "ldexp")
 
 
 def frexp(x, /, *, out=None):
@@ -294,8 +311,9 @@ def isneginf(x, out=None):
 
 
 def isreal(x):
-    """True where the imaginary part is zero (everywhere for real dtypes)."""
-    return _core.imag(_arr(x)) == 0
+    """True where the imaginary part is zero (everywhere for real dtypes). The part is the
+    attribute's, as NumPy's: a real array's zeros are laid out in order A, not as x."""
+    return _arr(x).imag == 0
 
 
 def iscomplex(x):

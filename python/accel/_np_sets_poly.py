@@ -461,10 +461,12 @@ def poly(seq_of_zeros):
     if z.shape[0] == 0:
         return 1.0
     dt = z.dtype
-    zero = _core.zeros((1,), dtype=dt, device=z.device)
     a = _core.ones((1,), dtype=dt, device=z.device)
     for i in range(z.shape[0]):
-        a = _core.concat([a, zero]) + _core.concat([zero, a]) * -z[i]
+        # NumPy's convolve(a, [1, -z]): the end coefficients are single products, so a NaN or
+        # infinite root leaves the leading 1 alone (a padding 0 * -z would make it NaN).
+        t = a * -z[i]
+        a = _core.concat([a[:1], a[1:] + t[:-1], t[-1:]])
     if dt.kind == "c":
         r = _core.astype(z, _core.complex128)
         if bool(_core.all(_core.sort(r) == _core.sort(_core.conj(r)))):

@@ -36,6 +36,9 @@ INEXACT_ON_COMPLEX = {"multiply", "divide", "square", "reciprocal", "sqrt", "abs
 # Periodic ops of a huge argument: the libraries reduce the argument with different precision
 # (NumPy's SIMD kernels and glibc disagree past 2^24 or so), so the answers are both "right".
 PERIODIC = {"sin", "cos", "tan"}
+# Complex ops periodic in one part (exp's in the imaginary, sinh's too, sin's in the real):
+# cis() of a huge part is the sign of a rounding (exp2 of 4e125-5e124j, seed 1885).
+COMPLEX_PERIODIC = PERIODIC | {"exp", "exp2", "expm1", "sinh", "cosh", "tanh"}
 # Float ops whose result moves by far more than their divisor's rounding: 1 % 0.0005000001.
 AMPLIFIERS = {"remainder", "fmod", "floor_divide"}
 # Ops whose result for a tie of 0 and -0.0 has no defined sign (see program.no_zero_tie).
@@ -82,6 +85,9 @@ class Builder(LinalgFftMakers):
         # The coarsest precision each rounded name was rounded at (its machine epsilon): a
         # float32 sin widened to complex128 still carries float32-sized differences.
         self.rounding_eps = {}
+        # Rounded names whose differences are relative to their array's largest value (a
+        # factorization's or a transform's result, and what is computed from one).
+        self.normwise = set()
 
     # ---- choices --------------------------------------------------------------------------------
 
@@ -231,11 +237,20 @@ class Builder(LinalgFftMakers):
             else:  # every name that shows the memory written
                 w = self.env[stmt.writes]
                 names = [n for n, v in self.env.items() if np.shares_memory(v, w)]
+            normwise = stmt.normwise or bool(self.normwise.intersection(stmt.uses))
             for n in names:
                 self.rounded.add(n)
                 self.rounding_eps[n] = max(self.rounding_eps.get(n, 0.0), eps)
+                if normwise:
+                    self.normwise.add(n)
         self.stmts.append(stmt)
         return True
+
+    def separated(self, *names):
+        """The guard that rounded values are far enough apart for a sort or a set operation:
+        apart by their own magnitude, or by their array's largest where normwise."""
+        normwise = ", normwise=True" if self.normwise.intersection(names) else ""
+        return f"well_separated({', '.join(names)}{normwise})"
 
     def is_rounded(self, node):
         """Whether an expression's float value may differ from NumPy's in the last places: it
@@ -299,7 +314,7 @@ class Builder(LinalgFftMakers):
                     guards.append(f"no_near_zero({a.text}, {self.rounding_eps_of(a)})")
                 if op == "reciprocal" and a.value.dtype.kind in "biu":
                     guards.append(f"no_zero({a.text})")
-                if op in PERIODIC:
+                if op in PERIODIC or (op in COMPLEX_PERIODIC and a.value.dtype.kind == "c"):
                     guards.append(f"moderate({a.text})")
                 if op in ("floor", "ceil", "trunc") and self.is_rounded(a):
                     guards.append(f"no_near_multiple({a.text}, 1, {self.rounding_eps_of(a)})")
@@ -821,7 +836,7 @@ class Builder(LinalgFftMakers):
         if text.startswith("xp.isin("):
             guards.append(f"exact_in_common_dtype({x}, {y})")
         if self.rounded.intersection(uses) and not text.startswith("xp.diff("):
-            guards.append(f"well_separated({', '.join(uses)})")
+            guards.append(self.separated(*uses))
         # sort is laid out as x (NumPy's sorts a copy in x's order); argsort C-ordered.
         layout = text.startswith(("xp.sort(", "xp.argsort(")) and "axis=None" not in text
         return self.define(text, uses, guard=" and ".join(guards) or None, layout=layout)
@@ -916,7 +931,7 @@ class Builder(LinalgFftMakers):
         elif rounded and text.startswith(("xp.histogram(", "xp.digitize(")):
             return False  # a value a rounding away from a bin edge may fall on either side
         elif rounded:
-            guards.append(f"well_separated({', '.join(uses)})")
+            guards.append(self.separated(*uses))
         if text.startswith("xp.histogram(") and "density=True" in text:
             inexact = True
         return self.define(text, uses, inexact=inexact, guard=" and ".join(guards) or None)
@@ -941,7 +956,7 @@ class Builder(LinalgFftMakers):
             guards = [f"exact_in_common_dtype({x}, {y})"]
             guards.append(f"no_signed_zeros(xp.concat([xp.reshape({x}, (-1,)), xp.reshape({y}, (-1,))]))")
             if self.rounded.intersection(uses):
-                guards.append(f"well_separated({x}, {y})")
+                guards.append(self.separated(x, y))
             guard = " and ".join(guards)
         elif r < 0.3:  # padding
             x = self.pick(lambda v: v.ndim > 0 and v.size < 300)
@@ -1180,6 +1195,11 @@ class Builder(LinalgFftMakers):
             w = self.pick(lambda u: u.ndim == 1 and u.shape[0] == v.shape[axis] and u.dtype.kind in "iu")
             if w:
                 forms.append(f"xp.average({x}, axis={axis}, weights=xp.abs({w}) + 1)")
+            # Weights of x's own shape, over any axes (NumPy 2 takes a tuple).
+            w_full = self.pick(lambda u: u.shape == v.shape and u.dtype.kind in "iu")
+            axes = self.choice(["None", str(axis), str(tuple(range(v.ndim))[-2:])])
+            if w_full:
+                forms.append(f"xp.average({x}, axis={axes}, weights=xp.abs({w_full}) + 1)")
             if v.ndim <= 2 and v.dtype.kind == "f" and x not in self.rounded:
                 forms += [f"xp.cov({x})", f"xp.corrcoef({x})"]
             if v.ndim == 1 and v.dtype.kind == "f":
@@ -1191,8 +1211,11 @@ class Builder(LinalgFftMakers):
             if text.startswith(("xp.cov(", "xp.corrcoef(")):
                 guard = f"well_conditioned_samples({x})"
             elif "average" in text and v.dtype.kind == "f":
-                guard = no_cancellation(f"xp.sum({x}, axis={axis})", [x])
-            elif "weights=" in text:  # integers: products and sums exact in float64
+                summed = axes if f"weights=xp.abs({w_full})" in text else axis
+                guard = no_cancellation(f"xp.sum({x}, axis={summed})", [x])
+            elif f"weights=xp.abs({w_full})" in text:  # integers: products and sums exact
+                guard = f"exact_weighted_sum({x}, {w_full}, {axes})"
+            elif "weights=" in text:
                 guard = f"exact_weighted_sum({x}, {w}, {axis})"
             elif "average" in text:
                 guard = f"exact_float_sum({x})"
@@ -1367,7 +1390,7 @@ class Builder(LinalgFftMakers):
                 # is a value of its own whose index the sort decides (as unique's guards).
                 guards += [f"no_signed_zeros({x})", f"at_most_one_nan({x})"]
             if x in self.rounded:
-                guards.append(f"well_separated({x})")
+                guards.append(self.separated(x))
             guard = " and ".join(guards) or None
             layout = False
         else:  # complex values
@@ -1379,6 +1402,100 @@ class Builder(LinalgFftMakers):
             uses = [x]
             if "sort_complex" in text:
                 guard = f"no_nan({x})"  # where NaNs sort is NumPy's complex order's corner
+        return self.define(text, uses, inexact=inexact, guard=guard, layout=layout)
+
+    def numpy_tail(self):
+        """The rest of NumPy's namespace that no other statement draws: index builders used to
+        index an array (tril/triu/diag/mask indices, ix_), unstack and atleast_1d, 2-d and N-d
+        histograms, the polynomial functions on coefficient arrays (polyadd, polysub, polymul,
+        polyder, polyint, polydiv, poly) and the layout and value predicates (isfortran,
+        array_equiv, isrealobj, iscomplexobj)."""
+        r = self.rng.random()
+        guard = None
+        inexact = False
+        layout = True
+        if r < 0.3:  # index builders: exact selections of any dtype
+            x = self.pick(lambda v: v.ndim == 2 and 0 < v.size < 400)
+            if x is None:
+                return False
+            v = self.env[x]
+            n, m = v.shape
+            d = min(n, m)
+            k = int(self.rng.integers(-2, 3))
+            forms = [f"{x}[xp.tril_indices({n}, {k}, {m})]", f"{x}[xp.triu_indices({n}, {k}, {m})]",
+                     f"{x}[xp.tril_indices_from({x}, {k})]", f"{x}[xp.triu_indices_from({x}, {k})]",
+                     f"{x}[xp.diag_indices({d})]",
+                     f"{x}[:{d}, :{d}][xp.mask_indices({d}, xp.{self.choice(['triu', 'tril'])}, {k})]"]
+            if n == m:
+                forms.append(f"{x}[xp.diag_indices_from({x})]")
+            i = self.pick(lambda u: u.ndim == 1 and u.dtype.kind in "iu" and u.size < 20)
+            j = self.pick(lambda u: u.ndim == 1 and u.dtype.kind in "iu" and u.size < 20)
+            if i and j:
+                forms.append(f"{x}[xp.ix_({i} % {n}, {j} % {m})]")
+            b = self.pick(lambda u: u.ndim == 1 and u.dtype.kind == "b" and u.size == n)
+            if b:
+                forms.append(f"{x}[xp.ix_({b}, xp.arange({m}) % 2 == 0)]")
+            text = self.choice(forms)
+            uses = self.uses_of(text)
+        elif r < 0.45:  # unstack and atleast_1d: views
+            picked = self.with_axis(lambda v: v.ndim > 0 and v.size < 400)
+            x = self.pick(lambda v: v.size < 400)
+            if picked is None or x is None:
+                return False
+            y, v, axis = picked
+            if self.chance(0.5) and v.shape[axis] > 0:
+                part = int(self.rng.integers(v.shape[axis]))
+                return self.define(f"xp.unstack({y}, axis={axis})[{part}]", [y], kind="view")
+            return self.define(f"xp.atleast_1d({x})", [x], kind="view")
+        elif r < 0.6:  # histograms of 2 and N columns: counts jump where a value meets an edge
+            x = self.pick(lambda v: v.ndim == 1 and v.dtype.kind in "iuf" and 0 < v.size < 300)
+            if x is None or x in self.rounded:
+                return False
+            v = self.env[x]
+            y = self.pick(lambda u: u.shape == v.shape and u.dtype.kind in "iuf") or x
+            if y in self.rounded:
+                return False
+            bins = self.choice(["3", "[2, 4]", "[[-2.0, 0.0, 3.0], [-1.0, 1.0]]"])
+            rng_ = self.choice(["None", "[(-3, 3), (-2, 2)]"])
+            part = self.choice(["[0]", "[1][0]", "[2]" if self.chance(0.5) else "[1][1]"])
+            if self.chance(0.5):
+                text = f"xp.histogram2d({x}, {y}, bins={bins}, range={rng_}){part}"
+            else:
+                part = self.choice(["[0]", "[1][0]", "[1][1]"])
+                text = f"xp.histogramdd(xp.stack([{x}, {y}], axis=1), bins={bins}, range={rng_}){part}"
+            uses = self.uses_of(text)
+            guard = " and ".join(f"moderate({u})" for u in uses)
+            inexact = "[0]" not in text.split(")")[-1]  # the edges; the counts are exact
+            layout = False
+        elif r < 0.85:  # polynomials on coefficient arrays
+            x = self.pick(lambda v: v.ndim == 1 and v.dtype.kind in "iuf" and 0 < v.size <= 8)
+            if x is None:
+                return False
+            y = self.pick(lambda u: u.ndim == 1 and u.dtype.kind in "iuf" and 0 < u.size <= 8) or x
+            forms = [f"xp.polyadd({x}, {y})", f"xp.polysub({x}, {y})", f"xp.polymul({x}, {y})",
+                     f"xp.polyder({x}, {int(self.rng.integers(0, 3))})",
+                     f"xp.polyint({x}, {int(self.rng.integers(0, 3))})",
+                     f"xp.polyint({x}, 1, k=[2.5])"]
+            if self.env[x].size <= 5:
+                forms.append(f"xp.poly({x})")
+            text = self.choice(forms)
+            uses = self.uses_of(text)
+            kinds = {self.env[u].dtype.kind for u in uses}
+            inexact = "f" in kinds or "polyint" in text
+            guard = " and ".join(f"moderate({u})" for u in uses)
+            if inexact and not text.startswith(("xp.polyder", "xp.polyint")):
+                guard += " and " + no_cancellation(text, uses)
+            layout = False
+        else:  # predicates
+            x = self.pick()
+            v = self.env[x]
+            y = self.pick(lambda u: broadcasts(u.shape, v.shape)) or x
+            text = self.choice([f"xp.asarray(xp.isfortran({x}))", f"xp.asarray(xp.array_equiv({x}, {y}))",
+                                f"xp.asarray(xp.isrealobj({x}))", f"xp.asarray(xp.iscomplexobj({x}))"])
+            uses = self.uses_of(text)
+            if "array_equiv" in text and self.rounded.intersection(uses):
+                return False  # equality of rounded values
+            layout = False
         return self.define(text, uses, inexact=inexact, guard=guard, layout=layout)
 
     def numpy_writes(self):
@@ -1439,7 +1556,8 @@ class Builder(LinalgFftMakers):
               ("take", 2), ("reduction", 10), ("matmul", 3), ("join", 3), ("inplace", 10),
               ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4),
               ("statistics", 4), ("linalg", 5), ("fft", 3), ("numpy_extras", 4),
-              ("numpy_more", 4), ("numpy_writes", 3), ("numpy_rest", 4)]
+              ("numpy_more", 4), ("numpy_writes", 3), ("numpy_rest", 4),
+              ("numpy_tail", 3)]
 
 
 QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",

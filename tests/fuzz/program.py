@@ -531,10 +531,12 @@ def exact_weighted_sum(x, w, axis):
     (below 2^53): past it they round by the order of the terms, and a sum that cancels keeps
     only that rounding (fuzz seed 1832141: -4605780524233271 against NumPy's ...484)."""
     x = np.asarray(x).astype(np.float64)
-    shape = [1] * x.ndim
-    shape[axis] = -1
     weights = np.abs(np.asarray(w).astype(np.float64)) + 1
-    return bool((np.abs(x) * weights.reshape(shape)).sum() < 2.0**53)
+    if weights.shape != x.shape:  # 1-d weights along the one axis
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        weights = weights.reshape(shape)
+    return bool((np.abs(x) * weights).sum() < 2.0**53)
 
 
 def no_signed_zeros(x):
@@ -640,12 +642,14 @@ def at_most_one_nan(x):
     return int(np.isnan(np.asarray(x)).sum()) <= 1
 
 
-def well_separated(*arrays):
+def well_separated(*arrays, normwise=False):
     """Sorting, searching and set results over values that may carry rounding differences: no
     two elements are equal or within 10^4 units in the last place, so no rounding can reorder
     them or merge them. (Unlike a comparison, ties inside one array cannot be left to the noise
     runs: an exact 0 has no relative noise, and var of equal values is 0 in NumPy and 5e-38 in
-    another summation order.)"""
+    another summation order.) normwise: the units are those of the largest value, as a
+    factorization's rounding is (the tiny singular values of a rank-deficient matrix are
+    rounding alone: 0 twice in one library, 1e-7 and 3e-7 in another; fuzz seed 2056227)."""
     vals = np.concatenate([np.ravel(np.asarray(a)) for a in arrays])
     if vals.dtype.kind not in "fc":
         return True
@@ -656,7 +660,8 @@ def well_separated(*arrays):
             continue
         gap = np.diff(p)
         eps = np.finfo(vals.real.dtype).eps
-        if (gap <= 1e4 * eps * np.maximum(np.abs(p[1:]), np.abs(p[:-1]))).any():
+        scale = np.abs(p).max() if normwise else np.maximum(np.abs(p[1:]), np.abs(p[:-1]))
+        if (gap <= 1e4 * eps * scale).any():
             return False
     return True
 

@@ -365,6 +365,8 @@ def test_roots_of_random_polynomials(dt, device):
     [1.0, 2.0, 3.0], [1 + 2j, 1 - 2j, 3.0], [1 + 2j, 3.0], [2, -1, 0],
     np.array([0.5, -0.0, 4.0], np.float32), np.array([1j, -1j], np.complex64),
     [[1.0, 2.0], [3.0, 4.0]], [[0.0, -1.0], [1.0, 0.0]], [[2, 0], [0, 3]],
+    # The leading coefficient stays 1 beside NaN and infinite roots (fuzz seed 2052591).
+    np.array([np.nan, np.nan], np.float32), [np.inf, 1.0], [1.0, -np.inf, np.nan],
 ], ids=str)
 def test_poly_matches_numpy(z, device):
     want = np.poly(np.asarray(z))

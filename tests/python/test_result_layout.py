@@ -741,6 +741,39 @@ def test_index_sets_and_matrices_lay_out_as_numpys(view, device):
               np.vander(vn, 4, increasing=increasing))
 
 
+LDEXP_OPERANDS = {
+    "C": lambda xp, b: b,
+    "T": lambda xp, b: xp.ascontiguousarray(b.T).T,
+    "broadcast row": lambda xp, b: xp.broadcast_to(b[:1], b.shape),
+    "broadcast column": lambda xp, b: xp.broadcast_to(b[:, :1], b.shape),
+    "stepped T": lambda xp, b: xp.ascontiguousarray(xp.repeat(b, 2, axis=0).T).T[::2],
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("ex", list(LDEXP_OPERANDS))
+@pytest.mark.parametrize("xv", list(LDEXP_OPERANDS))
+def test_ldexp_lays_out_as_numpys_ufunc(xv, ex, dtype, device):
+    """ldexp's steps (casts, clips, a gathered power of two) lose the layout NumPy's iterator
+    gives the ufunc's result over the operands as given (fuzz seed 2057219: a broadcast row
+    scaled came out Fortran-ordered)."""
+    rng = np.random.default_rng(3)
+    xb, eb = (rng.standard_normal((3, 4)) * 8).astype(dtype), rng.integers(-20, 20, (3, 4))
+    xn, en = LDEXP_OPERANDS[xv](np, xb), LDEXP_OPERANDS[ex](np, eb)
+    x = LDEXP_OPERANDS[xv](ac, ac.asarray(xb, device=device))
+    e = LDEXP_OPERANDS[ex](ac, ac.asarray(eb, device=device))
+    check(ac.ldexp(x, e), np.ldexp(xn, en))
+    check(ac.ldexp(x, 5), np.ldexp(xn, 5))
+
+
+def test_isreal_of_real_values_lays_out_as_the_imag_attribute(device):
+    """NumPy's isreal is imag(x) == 0, and a real array's imag is new zeros in order A: C for a
+    strided view that is neither C- nor Fortran-contiguous, not the view's own order."""
+    b = np.arange(12.0).reshape(4, 3)
+    check(ac.isreal(ac.asarray(b, device=device)[::2].T), np.isreal(b[::2].T))
+    check(ac.isreal(ac.asarray(b, device=device).T), np.isreal(b.T))
+
+
 def test_real_if_close_is_a_view_of_the_real_parts(device):
     zn = np.array([1 + 1e-17j, 2 - 0j, -3 + 0j])
     z = ac.asarray(zn, device=device)
