@@ -310,8 +310,15 @@ class Builder(LinalgFftMakers):
                 text = self.choice([f"xp.{op}({a.text})"] + SPELLINGS.get(op, [])).format(a.text)
                 if op == "signbit":
                     guards.append(f"no_nan({a.text})")  # a NaN's sign is not part of its value
-                if op == "logical_not" and self.is_rounded(a):
+                if op in ("logical_not", "sign", "signbit") and self.is_rounded(a):
+                    # Jumps at 0, where another library's rounding may land exactly (seed
+                    # 2067806: sign(log2(tan(pi/4))), -1 in NumPy, 0 in accel).
                     guards.append(f"no_near_zero({a.text}, {self.rounding_eps_of(a)})")
+                if op in ("log", "log2", "log10") and self.is_rounded(a):
+                    # Near 1 the log is a value near 0 whose zero-ness is the rounding's: accel's
+                    # tan(atan(1)) is 1.0, NumPy's 1 - 2^-53, and their log2s 0 and -1.6e-16,
+                    # which the one-ulp runs never reach from both sides (seed 2067806).
+                    guards.append(f"no_near_zero(({a.text}) - 1, {self.rounding_eps_of(a)})")
                 if op == "reciprocal" and a.value.dtype.kind in "biu":
                     guards.append(f"no_zero({a.text})")
                 if op in PERIODIC or (op in COMPLEX_PERIODIC and a.value.dtype.kind == "c"):
@@ -328,6 +335,10 @@ class Builder(LinalgFftMakers):
                     continue  # np.True_ ** 2 is int64; a 0-d bool array's (and accel's) int8
                 if op == "copysign":
                     guards.append(f"no_nan({args[1].text})")
+                # The sign taken and heaviside's step jump at 0, as sign() does.
+                jump = {"copysign": args[1], "heaviside": args[0]}.get(op)
+                if jump is not None and self.is_rounded(jump):
+                    guards.append(f"no_near_zero({jump.text}, {self.rounding_eps_of(jump)})")
                 if op in ZERO_TIE_OPS:
                     guards.append(f"no_zero_tie({args[0].text}, {args[1].text})")
                 if op in ("logical_and", "logical_or", "logical_xor"):
@@ -1151,6 +1162,8 @@ class Builder(LinalgFftMakers):
                 text = f"xp.divmod({x}, {y})[{fn[-1]}]"
             elif fn == "heaviside":
                 text = f"xp.heaviside({x}, {y})"
+                if x in self.rounded:  # the step at 0 (as sign's)
+                    guard = f"no_near_zero({x}, {self.rounding_eps[x]})"
             elif fn == "float_power":
                 text = f"xp.float_power({x}, {self.choice(['2', '0.5', '-1', '3'])})"
                 inexact = True
