@@ -464,9 +464,10 @@ def poly(seq_of_zeros):
     a = _core.ones((1,), dtype=dt, device=z.device)
     for i in range(z.shape[0]):
         # NumPy's convolve(a, [1, -z]): the end coefficients are single products, so a NaN or
-        # infinite root leaves the leading 1 alone (a padding 0 * -z would make it NaN).
+        # infinite root leaves the leading 1 alone (a padding 0 * -z would make it NaN); each
+        # coefficient is a dot product summed from +0.0, so a zero one is never -0.0.
         t = a * -z[i]
-        a = _core.concat([a[:1], a[1:] + t[:-1], t[-1:]])
+        a = _core.concat([a[:1], a[1:] + t[:-1], t[-1:]]) + 0.0
     if dt.kind == "c":
         r = _core.astype(z, _core.complex128)
         if bool(_core.all(_core.sort(r) == _core.sort(_core.conj(r)))):

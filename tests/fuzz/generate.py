@@ -1491,12 +1491,15 @@ class Builder(LinalgFftMakers):
                      f"xp.polyint({x}, 1, k=[2.5])"]
             if self.env[x].size <= 5:
                 forms.append(f"xp.poly({x})")
+            # Long division, step by step as NumPy's; the remainder's leading near-zeros are
+            # dropped, so its length may follow a rounding (the noise runs then show it).
+            forms.append(f"xp.polydiv({x}, {y})[{int(self.rng.integers(2))}]")
             text = self.choice(forms)
             uses = self.uses_of(text)
             kinds = {self.env[u].dtype.kind for u in uses}
-            inexact = "f" in kinds or "polyint" in text
+            inexact = "f" in kinds or text.startswith(("xp.polyint", "xp.polydiv"))
             guard = " and ".join(f"moderate({u})" for u in uses)
-            if inexact and not text.startswith(("xp.polyder", "xp.polyint")):
+            if inexact and not text.startswith(("xp.polyder", "xp.polyint", "xp.polydiv")):
                 guard += " and " + no_cancellation(text, uses)
             layout = False
         else:  # predicates

@@ -376,6 +376,19 @@ def test_poly_matches_numpy(z, device):
           atol=1e-12)
 
 
+@pytest.mark.parametrize("z", [np.array([0], np.uint64), np.array([-0.0, 0.0]),
+                               np.array([-0.0], np.float32), np.array([0j, -0j]),
+                               np.array([1 + 2j, 1 - 2j, -0.0 + 0j])], ids=str)
+def test_poly_zero_coefficients_are_positive_zeros(z, device):
+    """NumPy's coefficients are dot products summed from +0.0: a zero root gives 0.0, not the
+    -0.0 of 1 * -0.0 (fuzz seeds 398, 2761: signbit and 1 / x of it differed)."""
+    want = np.poly(z)
+    got = host(ac.poly(ac.asarray(z, device=device)))
+    close(got, want)
+    for part in (np.real, np.imag):
+        np.testing.assert_array_equal(np.signbit(part(got)), np.signbit(part(want)))
+
+
 def test_poly_edge_cases(device):
     assert ac.poly(ac.asarray([], device=device)) == np.poly([]) == 1.0
     for bad in (np.ones((2, 3)), np.ones((2, 2, 2)), np.ones((0, 0))):
