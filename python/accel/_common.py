@@ -79,3 +79,13 @@ def empty_in_order(shape, outer_first, dtype, device):
     a result NumPy allocates through its iterator, to be filled through views."""
     dense = _core.empty(tuple(shape[a] for a in outer_first), dtype=dtype, device=device)
     return _core.permute_dims(dense, _inverse_permutation(outer_first))
+
+
+def ufunc_output(operands, dtype):
+    """An empty array for a ufunc written as several steps: the operands' broadcast shape, laid
+    out as NumPy's iterator lays out the ufunc's result over the operands as given (casts and
+    broadcasts along the way would lose that order); Python scalars among them take no part."""
+    arrays = [x for x in operands if isinstance(x, _core.ndarray)]
+    shape = _core.broadcast_shapes(*(tuple(x.shape) for x in arrays)) if arrays else ()
+    device = arrays[0].device if arrays else None
+    return empty_in_order(shape, iteration_order(shape, arrays), dtype, device)

@@ -15,7 +15,8 @@ import numpy as _np
 
 from . import _core
 from ._common import (as_array as _arr, axis_index as _axis_index,
-                      empty_in_order as _empty_in_order, iteration_order as _iteration_order)
+                      empty_in_order as _empty_in_order, iteration_order as _iteration_order,
+                      ufunc_output as _ufunc_output)
 from ._array_api import finfo as _finfo, iinfo as _iinfo
 from ._manipulation import diff as _diff
 from ._indexing import copyto as _copyto
@@ -259,7 +260,7 @@ def gcd(x1, x2, /, out=None):
     the magnitude of the most negative value wraps back to itself (gcd(int8(-128), 0) == -128)."""
     a, b, dt = _integer_operands("gcd", x1, x2)
     g = _gcd_unsigned(_magnitude(a), _magnitude(b))
-    return _deliver(_core.astype(g, dt), out, "gcd")
+    return _deliver(_in_ufunc_order(g, (x1, x2), dt), out, "gcd")
 
 
 def lcm(x1, x2, /, out=None):
@@ -269,7 +270,15 @@ def lcm(x1, x2, /, out=None):
     g = _gcd_unsigned(ma, mb)
     zero = g == 0
     r = _core.where(zero, 0, (ma // _core.where(zero, 1, g)) * mb)
-    return _deliver(_core.astype(r, dt), out, "lcm")
+    return _deliver(_in_ufunc_order(r, (x1, x2), dt), out, "lcm")
+
+
+def _in_ufunc_order(value, operands, dtype):
+    """value cast to dtype in a new array laid out as NumPy's ufunc lays out its result over
+    `operands` as given (gcd's and lcm's loops make their own broadcast arrays)."""
+    out = _ufunc_output([_arr(x) for x in operands], dtype)
+    out[...] = value
+    return out
 
 
 def bitwise_count(x, /, out=None):

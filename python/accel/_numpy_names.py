@@ -3,6 +3,7 @@ code. Most are the same function under NumPy's older name; the few with a NumPy-
 (fabs, float_power, divmod, round with decimals) are composed from accel ops here."""
 
 from . import _core
+from ._common import ufunc_output as _ufunc_output
 
 __all__ = [
     "arccos", "arcsin", "arctan", "arctan2", "arccosh", "arcsinh", "arctanh", "power",
@@ -73,7 +74,7 @@ def float_power(x1, x2, /, out=None):
             return r
         out[...] = r
         return out
-    return _core.pow(a, b, out=out)
+    return _core.pow(a, b, out=_ufunc_output((x1, x2), dt) if out is None else out)
 
 
 def divmod(x1, x2, /):  # noqa: A001 - NumPy's name

@@ -741,7 +741,7 @@ def test_index_sets_and_matrices_lay_out_as_numpys(view, device):
               np.vander(vn, 4, increasing=increasing))
 
 
-LDEXP_OPERANDS = {
+OPERAND_LAYOUTS = {
     "C": lambda xp, b: b,
     "T": lambda xp, b: xp.ascontiguousarray(b.T).T,
     "broadcast row": lambda xp, b: xp.broadcast_to(b[:1], b.shape),
@@ -751,19 +751,37 @@ LDEXP_OPERANDS = {
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
-@pytest.mark.parametrize("ex", list(LDEXP_OPERANDS))
-@pytest.mark.parametrize("xv", list(LDEXP_OPERANDS))
+@pytest.mark.parametrize("ex", list(OPERAND_LAYOUTS))
+@pytest.mark.parametrize("xv", list(OPERAND_LAYOUTS))
 def test_ldexp_lays_out_as_numpys_ufunc(xv, ex, dtype, device):
     """ldexp's steps (casts, clips, a gathered power of two) lose the layout NumPy's iterator
     gives the ufunc's result over the operands as given (fuzz seed 2057219: a broadcast row
     scaled came out Fortran-ordered)."""
     rng = np.random.default_rng(3)
     xb, eb = (rng.standard_normal((3, 4)) * 8).astype(dtype), rng.integers(-20, 20, (3, 4))
-    xn, en = LDEXP_OPERANDS[xv](np, xb), LDEXP_OPERANDS[ex](np, eb)
-    x = LDEXP_OPERANDS[xv](ac, ac.asarray(xb, device=device))
-    e = LDEXP_OPERANDS[ex](ac, ac.asarray(eb, device=device))
+    xn, en = OPERAND_LAYOUTS[xv](np, xb), OPERAND_LAYOUTS[ex](np, eb)
+    x = OPERAND_LAYOUTS[xv](ac, ac.asarray(xb, device=device))
+    e = OPERAND_LAYOUTS[ex](ac, ac.asarray(eb, device=device))
     check(ac.ldexp(x, e), np.ldexp(xn, en))
     check(ac.ldexp(x, 5), np.ldexp(xn, 5))
+
+
+@pytest.mark.parametrize("fn,dtype", [("gcd", "int32"), ("lcm", "int16"), ("float_power", "int32"),
+                                      ("float_power", "float32")])
+@pytest.mark.parametrize("right", list(OPERAND_LAYOUTS))
+@pytest.mark.parametrize("left", list(OPERAND_LAYOUTS))
+def test_composite_ufuncs_lay_out_as_numpys(fn, dtype, left, right, device):
+    """gcd, lcm and float_power are written as several steps whose casts and broadcasts lose
+    the operands' order: a Fortran operand beside a broadcast one gave C order, where NumPy's
+    iterator, which ignores the broadcast axes, gives Fortran order."""
+    rng = np.random.default_rng(4)
+    xb, yb = ((rng.standard_normal((3, 4)) * 20).astype(dtype) for _ in range(2))
+    xn, yn = OPERAND_LAYOUTS[left](np, xb), OPERAND_LAYOUTS[right](np, yb)
+    x = OPERAND_LAYOUTS[left](ac, ac.asarray(xb, device=device))
+    y = OPERAND_LAYOUTS[right](ac, ac.asarray(yb, device=device))
+    with np.errstate(all="ignore"):
+        want = getattr(np, fn)(xn, yn)
+    check(getattr(ac, fn)(x, y), want, rtol=1e-12 if fn == "float_power" else 0)
 
 
 def test_isreal_of_real_values_lays_out_as_the_imag_attribute(device):
