@@ -235,9 +235,17 @@ Array clip(const Array& x, const Array* min, const Array* max) {
   if (min) r = maximum(r, min->weak() ? *min : astype(*min, x.dtype()));
   if (max) r = minimum(r, max->weak() ? *max : astype(*max, x.dtype()));
   if (r.dtype() != x.dtype()) r = astype(r, x.dtype());
-  if (r.is(x)) {  // no bounds: a copy, laid out as NumPy's clip ufunc lays out its result
-    r = Array::empty(x.shape(), x.dtype(), x.device(), kept_layout(x.shape(), {&x, 1}));
-    assign(r, x, "clip");
+  // NumPy's clip is one ufunc: its result is laid out by the iterator over x and both bounds as
+  // given, which the two steps above (and the bounds' casts) need not keep: a Fortran x beside
+  // a broadcast bound came out C-ordered. Without bounds it is a copy laid out so.
+  std::vector<Array> given{x};
+  for (const Array* bound : {min, max})
+    if (bound) given.push_back(*bound);
+  const Strides want = kept_layout(r.shape(), given);
+  if (r.is(x) || r.strides() != (want.empty() ? contiguous_strides(r.shape()) : want)) {
+    Array out = Array::empty(r.shape(), x.dtype(), x.device(), want);
+    assign(out, r, "clip");
+    r = out;
   }
   return r;
 }

@@ -784,6 +784,26 @@ def test_composite_ufuncs_lay_out_as_numpys(fn, dtype, left, right, device):
     check(getattr(ac, fn)(x, y), want, rtol=1e-12 if fn == "float_power" else 0)
 
 
+@pytest.mark.parametrize("dtype", ["int32", "float64"])
+@pytest.mark.parametrize("bounds", [("broadcast row", "broadcast column"), ("T", "C"),
+                                    ("broadcast column", None), (None, "T"),
+                                    ("stepped T", "broadcast row"), ("T", "T")], ids=str)
+@pytest.mark.parametrize("xv", list(OPERAND_LAYOUTS))
+def test_clip_with_array_bounds_lays_out_as_numpys(xv, bounds, dtype, device):
+    """NumPy's clip is one ufunc over x and both bounds; accel's maximum then minimum (and the
+    bounds' casts) kept the order of the last step's operands: a Fortran x beside a broadcast
+    bound came out C-ordered."""
+    rng = np.random.default_rng(5)
+    xb, lo, hi = ((rng.standard_normal((3, 4)) * 8).astype(dtype) for _ in range(3))
+    lo, hi = np.minimum(lo, hi), np.maximum(lo, hi)
+    args_n = [OPERAND_LAYOUTS[xv](np, xb)]
+    args_a = [OPERAND_LAYOUTS[xv](ac, ac.asarray(xb, device=device))]
+    for view, b in zip(bounds, (lo, hi)):
+        args_n.append(None if view is None else OPERAND_LAYOUTS[view](np, b))
+        args_a.append(None if view is None else OPERAND_LAYOUTS[view](ac, ac.asarray(b, device=device)))
+    check(ac.clip(*args_a), np.clip(*args_n))
+
+
 def test_isreal_of_real_values_lays_out_as_the_imag_attribute(device):
     """NumPy's isreal is imag(x) == 0, and a real array's imag is new zeros in order A: C for a
     strided view that is neither C- nor Fortran-contiguous, not the view's own order."""
