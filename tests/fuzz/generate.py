@@ -705,6 +705,14 @@ class Builder(LinalgFftMakers):
             text = f"xp.concat([{x}, {y}], axis=0)"
         else:
             lo, hi = self.scalar(), self.scalar()
+            if self.chance(0.4):
+                # An array bound of x's dtype, in whatever layout it has: NumPy's clip is one
+                # ufunc over x and both bounds, and lays its result out over all three.
+                v = self.env[x]
+                b = self.pick(lambda u: u.dtype == v.dtype and broadcasts(u.shape, v.shape, strict=True))
+                if b is not None:
+                    node = Node(b, self.env[b])
+                    lo, hi = (node, hi) if self.chance(0.5) else (lo, node)
             text = f"xp.clip({x}, {lo.text}, {hi.text})"
             # accel's clip keeps x's dtype and takes no complex x (the Array API's clip);
             # NumPy's promotes with the bounds.
