@@ -339,7 +339,9 @@ def polydiv(u, v):
     float64). Leading remainder coefficients within 1e-8 of zero are dropped, as NumPy's
     allclose(r[0], 0, rtol=1e-14) loop does, keeping at least one."""
     device = _device_of(u, v)
-    u, v = _inexact(_atleast_1d(_arr(u, device))), _inexact(_atleast_1d(_arr(v, device)))
+    # + 0.0 as NumPy's (atleast_1d(v) + 0.0): a -0.0 leading coefficient becomes +0.0, so
+    # dividing by it gives NumPy's sign of infinity (fuzz seed 2127346).
+    u, v = (_inexact(_atleast_1d(_arr(p, device))) + 0.0 for p in (u, v))
     if u.shape[0] == 0 or v.shape[0] == 0:
         raise IndexError(f"[polydiv] index 0 is out of bounds for an empty polynomial "
                          f"(u has {u.shape[0]} coefficients, v has {v.shape[0]})")

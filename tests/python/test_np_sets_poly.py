@@ -308,6 +308,18 @@ def test_polydiv_matches_numpy(dt, device):
                 lambda: ac.polydiv(ac.asarray([], device=device), ac.asarray([1.0], device=device)))
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+def test_polydiv_by_a_negative_zero_leading_coefficient(dt, device):
+    """NumPy adds 0.0 to both polynomials first, so a -0.0 leading coefficient divides as +0.0:
+    -4.75 / (-0.0 + 0.0) is -inf, not inf (fuzz seed 2127346)."""
+    for u, v in [([-4.75], [-0.0]), ([1.0, 2.0, 3.0], [-0.0, 1.0])]:
+        un, vn = np.array(u, dt), np.array(v, dt)
+        got = ac.polydiv(ac.asarray(un, device=device), ac.asarray(vn, device=device))
+        for g, w in zip(got, np.polydiv(un, vn)):
+            close(g, w)
+
+
 @pytest.mark.parametrize("dt", POLY_DTYPES)
 def test_polyder_polyint_match_numpy(dt, device):
     p = coefficients(dt, 6)
