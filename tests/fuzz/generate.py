@@ -333,6 +333,10 @@ class Builder(LinalgFftMakers):
                 args = [a, b] if self.chance(0.8) else [b, a]
                 if op == "pow" and args[0].numpy_scalar and args[0].value.dtype == bool:
                     continue  # np.True_ ** 2 is int64; a 0-d bool array's (and accel's) int8
+                if op == "pow" and "c" in {x.value.dtype.kind for x in args}:
+                    # A complex power's angle is Im(y log x): cis() of a huge exponent's is the
+                    # sign of a rounding (vander's 1.6e77 as an exponent, seed 2133178).
+                    guards.append(f"moderate({args[1].text})")
                 if op == "copysign":
                     guards.append(f"no_nan({args[1].text})")
                 # The sign taken and heaviside's step jump at 0, as sign() does.
@@ -657,6 +661,8 @@ class Builder(LinalgFftMakers):
             guard = f"no_signed_zeros({x})"  # which zero a tie of 0 and -0.0 gives is open
         if op in ("sum", "cumsum", "mean", "cumulative_sum") and v.dtype.kind in "fc":
             guard = no_cancellation(text, [x])
+            if v.dtype.kind == "c":
+                guard += f" and no_part_overflow({x})"
         if op in ("argmin", "argmax") and x in self.rounded and v.dtype.kind in "fc":
             # which of two (near-)equal rounded values is the extreme is the rounding's choice
             # (complex ones: their real parts, compared first; fuzz seed 1075173)
