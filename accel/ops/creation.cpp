@@ -208,31 +208,34 @@ Array full(const Shape& shape, const Array& fill_value, std::optional<Dtype> dty
 // The *_like functions lay their result out as x is by default (NumPy's order='K':
 // np.zeros_like(m.T) is stored as m.T; result_layout.h).
 Array empty_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device,
-                 Order order) {
-  return restrided(empty(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())),
-                   order_layout(x.shape(), order, &x));
+                 Order order, const std::optional<Shape>& shape) {
+  const Shape& s = shape ? *shape : x.shape();
+  return restrided(empty(s, dtype.value_or(x.dtype()), device.value_or(x.device())),
+                   order_layout(s, order, &x));
 }
 
 Array zeros_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device,
-                 Order order) {
-  return restrided(zeros(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())),
-                   order_layout(x.shape(), order, &x));
+                 Order order, const std::optional<Shape>& shape) {
+  const Shape& s = shape ? *shape : x.shape();
+  return restrided(zeros(s, dtype.value_or(x.dtype()), device.value_or(x.device())),
+                   order_layout(s, order, &x));
 }
 
 Array ones_like(const Array& x, std::optional<Dtype> dtype, std::optional<Device> device,
-                Order order) {
-  return restrided(ones(x.shape(), dtype.value_or(x.dtype()), device.value_or(x.device())),
-                   order_layout(x.shape(), order, &x));
+                Order order, const std::optional<Shape>& shape) {
+  const Shape& s = shape ? *shape : x.shape();
+  return restrided(ones(s, dtype.value_or(x.dtype()), device.value_or(x.device())),
+                   order_layout(s, order, &x));
 }
 
 Array full_like(const Array& x, const Array& fill_value, std::optional<Dtype> dtype,
-                std::optional<Device> device, Order order) {
+                std::optional<Device> device, Order order, const std::optional<Shape>& shape) {
   const Dtype dt = dtype.value_or(x.dtype());
   const Device dev = device.value_or(x.device());
-  if (fill_value.ndim() == 0)
-    return restrided(full(x.shape(), fill_value, dt, dev), order_layout(x.shape(), order, &x));
+  const Shape& s = shape ? *shape : x.shape();
+  if (fill_value.ndim() == 0) return restrided(full(s, fill_value, dt, dev), order_layout(s, order, &x));
   // An array fill (NumPy broadcasts it) is written into memory laid out already.
-  Array out = empty_like(x, dt, dev, order);
+  Array out = empty_like(x, dt, dev, order, shape);
   assign(out, fill_value, "full_like");
   return out;
 }
@@ -330,7 +333,7 @@ Array tril(const Array& x, int64_t k) { return triangle(x, k, true, "tril"); }
 Array triu(const Array& x, int64_t k) { return triangle(x, k, false, "triu"); }
 
 std::vector<Array> meshgrid(const std::vector<Array>& arrays, std::string_view indexing,
-                            bool sparse) {
+                            bool sparse, bool copy_grids) {
   if (indexing != "xy" && indexing != "ij")
     throw ValueError("[meshgrid] indexing must be 'xy' or 'ij'; got '" + std::string(indexing) +
                      "'");
@@ -361,7 +364,15 @@ std::vector<Array> meshgrid(const std::vector<Array>& arrays, std::string_view i
     if (!sparse) {
       shape = grid;
     }
-    out.push_back(copy(Array::view_of(a, shape, strides, a.offset())));
+    Array view = Array::view_of(a, shape, strides, a.offset());
+    if (copy_grids) {
+      out.push_back(copy(view));
+      continue;
+    }
+    // NumPy's copy=False: views of the inputs. A dense grid repeats each element along the other
+    // axes, so a write would reach many: read-only, as broadcast_to's views.
+    if (shape_size(shape) > a.size()) view.impl()->read_only = true;
+    out.push_back(view);
   }
   return out;
 }

@@ -31,16 +31,21 @@ Array full(const Shape& shape, T fill_value, std::optional<Dtype> dtype = std::n
   return full(shape, weak_scalar(fill_value, Device::cpu()), dtype, device, order);
 }
 
-// x's shape, and x's dtype and device unless given; laid out as x (Order::K, NumPy's default)
+// x's shape (or `shape`, NumPy's shape=), and x's dtype and device unless given; laid out as x
+// (Order::K, NumPy's default; another shape of x's rank keeps x's axis order, another rank is C)
 // or in `order` (A: Fortran where x is Fortran- and not C-contiguous).
 Array empty_like(const Array& x, std::optional<Dtype> dtype = std::nullopt,
-                 std::optional<Device> device = std::nullopt, Order order = Order::K);
+                 std::optional<Device> device = std::nullopt, Order order = Order::K,
+                 const std::optional<Shape>& shape = std::nullopt);
 Array zeros_like(const Array& x, std::optional<Dtype> dtype = std::nullopt,
-                 std::optional<Device> device = std::nullopt, Order order = Order::K);
+                 std::optional<Device> device = std::nullopt, Order order = Order::K,
+                 const std::optional<Shape>& shape = std::nullopt);
 Array ones_like(const Array& x, std::optional<Dtype> dtype = std::nullopt,
-                std::optional<Device> device = std::nullopt, Order order = Order::K);
+                std::optional<Device> device = std::nullopt, Order order = Order::K,
+                const std::optional<Shape>& shape = std::nullopt);
 Array full_like(const Array& x, const Array& fill_value, std::optional<Dtype> dtype = std::nullopt,
-                std::optional<Device> device = std::nullopt, Order order = Order::K);
+                std::optional<Device> device = std::nullopt, Order order = Order::K,
+                const std::optional<Shape>& shape = std::nullopt);
 
 // NumPy's arange: length ceil((stop - start) / step), values start + i * step computed the way
 // NumPy does (in the result dtype, from its first two elements). start/stop/step are 0-d
@@ -84,8 +89,9 @@ Array triu(const Array& x, int64_t k = 0);
 
 // Coordinate grids from 1-d arrays. indexing "xy" (Cartesian: the first two output axes
 // swapped) or "ij" (matrix). sparse returns arrays with length-1 axes that broadcast to the
-// grid instead of full copies.
+// grid instead of full copies. copy_grids=false (NumPy's copy=False) returns views of the
+// inputs instead of copies; a dense grid's views are read-only (each element repeats).
 std::vector<Array> meshgrid(const std::vector<Array>& arrays, std::string_view indexing = "xy",
-                            bool sparse = false);
+                            bool sparse = false, bool copy_grids = true);
 
 }  // namespace accel

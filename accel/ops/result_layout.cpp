@@ -147,13 +147,16 @@ Strides join_layout(const Shape& shape, std::span<const Array> inputs) {
   return dense_strides(shape, order);
 }
 
-Strides like_layout(const Array& prototype) {
+Strides like_layout(const Array& prototype) { return like_layout(prototype, prototype.shape()); }
+
+Strides like_layout(const Array& prototype, const Shape& shape) {
   const int nd = prototype.ndim();
   int order[kMaxSortedAxes];
-  if (nd < 2 || nd > kMaxSortedAxes || prototype.is_contiguous() ||
+  if (nd < 2 || nd > kMaxSortedAxes || static_cast<size_t>(nd) != shape.size() ||
+      prototype.is_contiguous() ||
       !plan::memory_order(nd, prototype.shape().data(), prototype.strides().data(), order))
     return {};
-  return dense_strides(prototype.shape(), order);
+  return dense_strides(shape, order);
 }
 
 Order order_from_name(std::string_view name, const char* op) {
@@ -199,7 +202,9 @@ Strides order_layout(const Shape& shape, Order order, const Array* prototype) {
     case Order::F: return shape.size() >= 2 ? fortran_strides(shape) : Strides{};
     case Order::A: return order_layout(shape, resolve_order(order, prototype), prototype);
     case Order::K:
-      if (prototype && prototype->shape() == shape) return like_layout(*prototype);
+      // Another shape of the prototype's rank keeps its axis order; another rank is C order
+      // (NumPy's empty_like(x, shape=...)).
+      if (prototype) return like_layout(*prototype, shape);
       return {};
   }
   return {};

@@ -39,6 +39,9 @@ Strides join_layout(const Shape& shape, std::span<const Array> inputs);
 // differs from kept_layout's where axes broadcast: a row broadcast to (3, 4) is copied
 // Fortran-ordered, while the sum of it and 1 is C-ordered. Empty Strides for C order.
 Strides like_layout(const Array& prototype);
+// The prototype's axis order over another `shape` of its rank (C order for another rank): NumPy's
+// layout of empty_like(x, shape=...) and the other *_like functions given a shape.
+Strides like_layout(const Array& prototype, const Shape& shape);
 
 // NumPy's order= of a new array or a copy: C (row-major), F (column-major), A (F where the
 // prototype is Fortran- and not C-contiguous, else C), K (the prototype's axis order,
@@ -49,7 +52,8 @@ Order order_from_name(std::string_view name, const char* op);
 // A resolved against `prototype` to C or F; the others as they are.
 Order resolve_order(Order order, const Array* prototype);
 // The dense strides (in elements) of a new array of `shape` in `order` after `prototype`
-// (A and K read it; K needs the prototype's shape): empty Strides for C order.
+// (A and K read it; K keeps the prototype's axis order where `shape` has its rank): empty
+// Strides for C order.
 Strides order_layout(const Shape& shape, Order order, const Array* prototype = nullptr);
 
 }  // namespace accel

@@ -13,7 +13,7 @@ from . import cuda as _cuda
 
 __all__ = [
     "__array_api_version__", "__array_namespace_info__", "e", "pi", "inf", "nan", "newaxis",
-    "finfo", "iinfo", "isdtype", "from_dlpack", "clip",
+    "finfo", "iinfo", "isdtype", "clip",
 ]
 
 __array_api_version__ = "2025.12"
@@ -192,10 +192,17 @@ def _supports_boolean_indexing():
         return False
 
 
-def clip(x, /, min=None, max=None, out=None):  # noqa: A002 - the standard's names
+def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None):  # noqa: A002
     """x limited to [min, max] elementwise (either bound may be None, a scalar or an array).
     Python, not the binding itself, so that inspect.signature sees the standard's signature:
-    the Array API suite cannot call an uninspectable clip (it has no example value for min)."""
+    the Array API suite cannot call an uninspectable clip (it has no example value for min).
+    a_min and a_max are NumPy's names for the bounds (np.clip(x, a_min=0, a_max=1))."""
+    if a_min is not None or a_max is not None:
+        if (a_min is not None and min is not None) or (a_max is not None and max is not None):
+            raise TypeError("[clip] a bound given twice: a_min and min (or a_max and max) name "
+                            "the same bound; pass one of them")
+        min = a_min if a_min is not None else min
+        max = a_max if a_max is not None else max
     if type(min) is int or type(max) is int:
         # As NumPy's clip: a Python int bound beyond an integer dtype's range limits nothing, so
         # it is dropped before it meets NEP 50's range check (uint16 clipped to [-3, 5]).
@@ -212,16 +219,6 @@ def _int_range(dtype):
     if dtype.kind == "i":
         return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
     return 0, (1 << bits) - 1
-
-
-def from_dlpack(x, /, *, device=None, copy=None):
-    """An accel array of a DLPack producer's memory: zero copy unless copy=True or another
-    device is asked for; read-only when the producer flags it so (python/src/dlpack.cpp).
-    Python for inspect.signature; the common call passes no keywords, which the binding
-    matches a third faster."""
-    if device is None and copy is None:
-        return _core.from_dlpack(x)
-    return _core.from_dlpack(x, device=device, copy=copy)
 
 
 def __array_namespace_info__():

@@ -462,8 +462,10 @@ void init_array(nb::module_& m) {
   // while np.sin(x) still works through __array__.
   cls.attr("__array_priority__") = 100;
 
-  m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle device, nb::handle copy,
-                      nb::handle order) -> nb::object {
+  // NumPy's asarray(a, dtype=None, order=None, *, device=None, copy=None): dtype and order may
+  // come positionally, as in np.asarray(x, np.float32) (the Array API's keywords stay keywords).
+  m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle order, nb::handle device,
+                      nb::handle copy) -> nb::object {
     const std::optional<bool> copy_mode =
         copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy));
     // NumPy's order: C or F copy an array laid out otherwise; A and K (and None) ask for no
@@ -484,8 +486,12 @@ void init_array(nb::module_& m) {
     // An accel array that needed nothing is returned itself, as NumPy's asarray returns x.
     if (is_ndarray(obj) && r.is(array_of(obj.ptr()))) return nb::borrow(obj);
     return wrap(std::move(r));
-  }, nb::arg("obj"), nb::kw_only(), nb::arg("dtype") = nb::none(), nb::arg("device") = nb::none(),
-     nb::arg("copy") = nb::none(), nb::arg("order") = nb::none());
+  }, nb::arg("obj"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::kw_only(),
+     nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
+     "An accel array of obj: an accel array as it is, NumPy arrays and DLPack producers without "
+     "a copy where they can, Python scalars and (nested) sequences converted. dtype converts; "
+     "order 'C' or 'F' copies an array laid out otherwise ('A' and 'K' keep its layout); "
+     "copy=True always copies, copy=False raises ValueError where a copy is needed.");
   // asarray(x) of the common kinds of x (a NumPy array, a list or tuple, a Python number, an
   // accel array), positional and alone, without nanobind's dispatch of four arguments (a tenth
   // of asarray(numpy_array)). Other objects go to the full function, so none is read twice.
@@ -500,13 +506,19 @@ void init_array(nb::module_& m) {
     // An accel array comes back itself, as NumPy's asarray(x) is x (and x.flags writes reach x).
     if (is_ndarray(obj) && r.is(array_of(o))) return Py_NewRef(o);
     return wrap(std::move(r)).release().ptr();
-  });
+  }, "(obj, dtype=None, order=None, *, device=None, copy=None)");
   m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy) {
     return from_dlpack(x, to_optional_device(device),
                        copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));
   }, nb::arg("x"), nb::kw_only(), nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
-     "An accel array of a DLPack producer's memory (zero copy unless copy=True or another "
-     "device is asked for).");
+     "An accel array of a DLPack producer's memory: zero copy unless copy=True or another "
+     "device is asked for; read-only when the producer flags it so.");
+  // from_dlpack(x) of a NumPy or accel array, positional and alone, without nanobind's dispatch
+  // of two keyword-only arguments (two fifths of from_dlpack(numpy_array) at 10 elements).
+  def_fast_function(m, "from_dlpack", [](PyObject*, PyObject* const* args, Py_ssize_t nargs) -> PyObject* {
+    if (nargs != 1 || !(is_numpy_ndarray(args[0]) || is_ndarray(args[0]))) return nullptr;
+    return wrap(from_dlpack(args[0], std::nullopt, std::nullopt)).release().ptr();
+  }, "(x, /, *, device=None, copy=None)");
   // As cupy.asnumpy: any array-like goes in (a NumPy array comes back as it is), so host code
   // can call it on whatever it holds.
   m.def("asnumpy", [](nb::handle a) -> nb::object {

@@ -55,6 +55,12 @@ std::complex<double> complex_value(nb::handle v) {
   return {c.real, c.imag};
 }
 
+// shape= of the *_like functions: None keeps the prototype's.
+std::optional<Shape> optional_shape(nb::handle shape) {
+  if (shape.is_none()) return std::nullopt;
+  return to_shape(shape);
+}
+
 // empty, zeros and ones: a shape, a dtype (None: the default float), NumPy's order (C or F)
 // and a device (None: the default one).
 template <Array (*Make)(const Shape&, Dtype, Device, Order)>
@@ -95,25 +101,26 @@ void init_creation(nb::module_& m) {
      "Every element = fill_value; without dtype, a Python scalar gives bool, int64, float64 or "
      "complex128.");
 
-  // NumPy's order: K (the default) lays the result out as x, A as x when x is Fortran-ordered.
-  m.def("empty_like", [](nb::handle x, nb::handle dtype, nb::handle order, nb::handle device) {
-    return empty_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device),
-                      to_order(order, "empty_like", Order::K));
-  }, "x"_a, "dtype"_a = nb::none(), "order"_a = "K", nb::kw_only(), "device"_a = nb::none());
-  m.def("zeros_like", [](nb::handle x, nb::handle dtype, nb::handle order, nb::handle device) {
-    return zeros_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device),
-                      to_order(order, "zeros_like", Order::K));
-  }, "x"_a, "dtype"_a = nb::none(), "order"_a = "K", nb::kw_only(), "device"_a = nb::none());
-  m.def("ones_like", [](nb::handle x, nb::handle dtype, nb::handle order, nb::handle device) {
-    return ones_like(array_argument(x), to_optional_dtype(dtype), to_optional_device(device),
-                     to_order(order, "ones_like", Order::K));
-  }, "x"_a, "dtype"_a = nb::none(), "order"_a = "K", nb::kw_only(), "device"_a = nb::none());
+  // NumPy's order: K (the default) lays the result out as x, A as x when x is Fortran-ordered;
+  // shape= replaces x's shape (NumPy's signature, subok accepted: accel has no subclasses).
+#define ACCEL_LIKE(name)                                                                        \
+  m.def(#name, [](nb::handle x, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape, \
+                  nb::handle device) {                                                          \
+    return name(array_argument(x), to_optional_dtype(dtype), to_optional_device(device),         \
+                to_order(order, #name, Order::K), optional_shape(shape));                        \
+  }, "x"_a, "dtype"_a = nb::none(), "order"_a = "K", "subok"_a = true, "shape"_a = nb::none(),   \
+     nb::kw_only(), "device"_a = nb::none());
+  ACCEL_LIKE(empty_like)
+  ACCEL_LIKE(zeros_like)
+  ACCEL_LIKE(ones_like)
+#undef ACCEL_LIKE
   m.def("full_like", [](nb::handle x, nb::handle fill_value, nb::handle dtype, nb::handle order,
-                        nb::handle device) {
+                        nb::handle, nb::handle shape, nb::handle device) {
     return full_like(array_argument(x), fill_operand(fill_value), to_optional_dtype(dtype),
-                     to_optional_device(device), to_order(order, "full_like", Order::K));
-  }, "x"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a = "K", nb::kw_only(),
-     "device"_a = nb::none());
+                     to_optional_device(device), to_order(order, "full_like", Order::K),
+                     optional_shape(shape));
+  }, "x"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a = "K", "subok"_a = true,
+     "shape"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
 
   m.def("arange", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype,
                      nb::handle device) {
@@ -160,8 +167,9 @@ void init_creation(nb::module_& m) {
                     endpoint, dt, dev);
   }, "start"_a, "stop"_a, "num"_a = 50, "endpoint"_a = true, nb::kw_only(), "dtype"_a = nb::none(),
      "device"_a = nb::none());
+  // NumPy's names and order (the Array API's n_rows and n_cols are positional-only).
   m.def("eye", [](int64_t n_rows, std::optional<int64_t> n_cols, nb::int_ k, nb::handle dtype,
-                  nb::handle device) {
+                  nb::handle order, nb::handle device) {
     // NumPy takes any Python int for k. A diagonal outside the matrix has no ones, so k is
     // clamped to [-n_rows, n_cols], which also keeps k = 2**63 from overflowing int64.
     int overflow = 0;
@@ -170,23 +178,25 @@ void init_creation(nb::module_& m) {
     const int64_t lo = -std::max<int64_t>(n_rows, 0);
     const int64_t hi = std::max<int64_t>(n_cols.value_or(n_rows), 0);
     const int64_t diagonal = overflow > 0 ? hi : overflow < 0 ? lo : std::clamp<int64_t>(v, lo, hi);
-    return eye(n_rows, n_cols, diagonal, to_optional_dtype(dtype).value_or(default_float),
-               device_or_default(device));
-  }, "n_rows"_a, "n_cols"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), nb::kw_only(),
+    Array r = eye(n_rows, n_cols, diagonal, to_optional_dtype(dtype).value_or(default_float),
+                  device_or_default(device));
+    return new_array_order(order) == Order::F ? accel::copy(r, Order::F) : r;
+  }, "N"_a, "M"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), "order"_a = "C", nb::kw_only(),
      "device"_a = nb::none());
   m.def("identity", [](int64_t n, nb::handle dtype, nb::handle device) {
     return identity(n, to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
   }, "n"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
   m.def("tril", [](nb::handle x, int64_t k) { return tril(array_argument(x), k); }, "x"_a, "k"_a = 0);
   m.def("triu", [](nb::handle x, int64_t k) { return triu(array_argument(x), k); }, "x"_a, "k"_a = 0);
-  m.def("meshgrid", [](nb::args arrays, const std::string& indexing, bool sparse) {
+  m.def("meshgrid", [](nb::args arrays, const std::string& indexing, bool sparse, bool copy) {
     std::vector<Array> in;
     for (nb::handle h : arrays) in.push_back(array_argument(h));
     nb::list out;
-    for (const Array& a : meshgrid(in, indexing, sparse)) out.append(nb::cast(a));
+    for (const Array& a : meshgrid(in, indexing, sparse, copy)) out.append(nb::cast(a));
     return nb::tuple(out);
-  }, "arrays"_a, nb::kw_only(), "indexing"_a = "xy", "sparse"_a = false,
-     "Coordinate grids from 1-d arrays ('xy': Cartesian, 'ij': matrix indexing), as a tuple.");
+  }, "arrays"_a, nb::kw_only(), "indexing"_a = "xy", "sparse"_a = false, "copy"_a = true,
+     "Coordinate grids from 1-d arrays ('xy': Cartesian, 'ij': matrix indexing), as a tuple; "
+     "copy=False gives views of the inputs (read-only where the grid repeats them).");
 }
 
 }  // namespace accel::py

@@ -2,6 +2,7 @@
 // it falls back to.
 #include "fast_methods.h"
 
+#include <algorithm>
 #include <deque>
 #include <string>
 
@@ -17,7 +18,7 @@ PyObject* call_full(PyObject* full, PyObject* self, bool method, PyObject* const
   return PyObject_Vectorcall(full, all.data(), static_cast<size_t>(nargs + 1), kwnames);
 }
 
-PyObject* install(nb::module_& m, PyMethodDef* def, bool method) {
+PyObject* install(nb::module_& m, PyMethodDef* def, bool method, const char* text_signature) {
   const char* name = def->ml_name;
   nb::handle owner = method ? nb::handle(m.attr("ndarray")) : nb::handle(m);
   PyObject* dict = method ? reinterpret_cast<PyTypeObject*>(owner.ptr())->tp_dict
@@ -28,7 +29,14 @@ PyObject* install(nb::module_& m, PyMethodDef* def, bool method) {
   // as long as the process (the functions point at them).
   static std::deque<std::string> docs;
   nb::object doc = nb::borrow(full).attr("__doc__");
-  docs.push_back(doc.is_none() ? std::string() : nb::cast<std::string>(doc));
+  std::string text = doc.is_none() ? std::string() : nb::cast<std::string>(doc);
+  if (text_signature) {
+    // CPython's convention for C functions: "name(params)\n--\n\n" then the documentation,
+    // which here replaces nanobind's first line (its own signature, in C++ types).
+    const size_t body = std::min(text.find_first_not_of('\n', text.find('\n')), text.size());
+    text = std::string(name) + text_signature + "\n--\n\n" + text.substr(body);
+  }
+  docs.push_back(std::move(text));
   def->ml_doc = docs.back().c_str();
   // The module keeps the full functions alive and drops them at exit, before nanobind's report
   // of leaked functions.

@@ -25,8 +25,10 @@ namespace fast_method_detail {
 PyObject* call_full(PyObject* full, PyObject* self, bool method, PyObject* const* args,
                     Py_ssize_t nargs, PyObject* kwnames);
 // Replaces ndarray.<name> (method) or the module's <name> by a function of `def`; returns the
-// full function it replaced (kept alive by the module, borrowed here).
-PyObject* install(nb::module_& m, PyMethodDef* def, bool method);
+// full function it replaced (kept alive by the module, borrowed here). With `text_signature`
+// ("(x, /, *, device=None)"), inspect.signature and help() show it in place of nanobind's line.
+PyObject* install(nb::module_& m, PyMethodDef* def, bool method,
+                  const char* text_signature = nullptr);
 
 template <class F, bool Method, bool Keywords = false>
 struct Entry {
@@ -46,11 +48,11 @@ struct Entry {
     }
     return call_full(full, self, Method, args, nargs, kwnames);
   }
-  static void install(nb::module_& m, const char* name) {
+  static void install(nb::module_& m, const char* name, const char* text_signature = nullptr) {
     static_assert(std::is_empty_v<F>, "a fast path holds no state");
     def = {name, reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&call)),
            METH_FASTCALL | METH_KEYWORDS, nullptr};
-    full = fast_method_detail::install(m, &def, Method);
+    full = fast_method_detail::install(m, &def, Method, text_signature);
   }
 };
 }  // namespace fast_method_detail
@@ -70,10 +72,12 @@ void def_fast_path_with_keywords(nb::module_& m, const char* name, F /*fast*/) {
   fast_method_detail::Entry<F, true, true>::install(m, name);
 }
 
-// Gives the already defined function <name> of the module the fast path `fast`.
+// Gives the already defined function <name> of the module the fast path `fast`; with
+// `text_signature` (Python's syntax, "(x, /, *, device=None)"), inspect.signature(f) works.
 template <class F>
-void def_fast_function(nb::module_& m, const char* name, F /*fast*/) {
-  fast_method_detail::Entry<F, false>::install(m, name);
+void def_fast_function(nb::module_& m, const char* name, F /*fast*/,
+                       const char* text_signature = nullptr) {
+  fast_method_detail::Entry<F, false>::install(m, name, text_signature);
 }
 
 }  // namespace accel::py

@@ -204,16 +204,19 @@ void init_manipulation(nb::module_& m) {
     return nb::tuple(l);
   });
 
-  m.def("concat", [](nb::handle arrays, nb::handle axis) {
-    return concat(arrays_arg(arrays, "concat"), axis_arg(axis));
-  }, "arrays"_a, nb::kw_only(), "axis"_a.none() = 0);
-  m.def("concatenate", [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype,
-                          const std::string& casting) {
-    return finish_out(concat(arrays_arg(arrays, "concatenate"), axis_arg(axis),
-                             to_optional_dtype(dtype), casting_from_name(casting, "concatenate")),
-                      out, "concatenate");
-  }, "arrays"_a, "axis"_a.none() = 0, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),
+  // concat (the Array API's name) and concatenate take NumPy's arguments, as NumPy 2's concat,
+  // its alias: np.concat((a, b), 1) passes the axis positionally.
+#define ACCEL_CONCAT(name)                                                                     \
+  m.def(#name, [](nb::handle arrays, nb::handle axis, nb::handle out, nb::handle dtype,         \
+                  const std::string& casting) {                                                \
+    return finish_out(concat(arrays_arg(arrays, #name), axis_arg(axis), to_optional_dtype(dtype), \
+                             casting_from_name(casting, #name)),                               \
+                      out, #name);                                                             \
+  }, "arrays"_a, "axis"_a.none() = 0, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(), \
      "casting"_a = "same_kind");
+  ACCEL_CONCAT(concat)
+  ACCEL_CONCAT(concatenate)
+#undef ACCEL_CONCAT
   m.def("stack", [](nb::handle arrays, int64_t axis, nb::handle out, nb::handle dtype,
                     const std::string& casting) {
     return finish_out(stack(arrays_arg(arrays, "stack"), axis, to_optional_dtype(dtype),

@@ -150,6 +150,30 @@ TEST(Creation, order_lays_new_arrays_and_likes_out_as_numpy) {
   EXPECT_EQ(order_from_name("f", "zeros"), Order::F);
 }
 
+TEST(Creation, likes_with_another_shape_keep_the_axis_order_of_the_same_rank) {
+  Array t = transpose(zeros({3, 4}, float32, cpu));  // (4, 3), Fortran-ordered
+  // np.empty_like(t, shape=(2, 5)).strides / 4 == (1, 2); another rank is C-ordered.
+  EXPECT_EQ(empty_like(t, std::nullopt, std::nullopt, Order::K, Shape{2, 5}).strides(),
+            (Strides{1, 2}));
+  EXPECT_EQ(zeros_like(t, std::nullopt, std::nullopt, Order::K, Shape{2, 5, 2}).strides(),
+            (Strides{10, 2, 1}));
+  Array f = full_like(t, weak_scalar(1.5, cpu), float64, std::nullopt, Order::C, Shape{2, 2});
+  EXPECT_EQ(f.strides(), (Strides{2, 1}));
+  EXPECT_EQ(f.to_vector<double>(), std::vector<double>(4, 1.5));
+  EXPECT_EQ(ones_like(t, int8, std::nullopt, Order::A, Shape{2, 3}).strides(), (Strides{1, 2}));
+}
+
+TEST(Creation, meshgrid_without_copies_views_its_inputs) {
+  Array a = arange(3, std::nullopt, cpu), b = arange(2, std::nullopt, cpu);
+  auto dense = meshgrid({a, b}, "xy", false, /*copy_grids=*/false);
+  EXPECT_EQ(dense[0].to_vector<int64_t>(), (std::vector<int64_t>{0, 1, 2, 0, 1, 2}));
+  EXPECT_EQ(dense[0].strides(), (Strides{0, 1}));
+  EXPECT_TRUE(is_read_only(dense[0]));  // each element repeats along the other axis
+  auto sparse = meshgrid({a, b}, "ij", true, false);
+  EXPECT_FALSE(is_read_only(sparse[0]));
+  EXPECT_EQ(sparse[0].data(), a.data());  // the input's own memory
+}
+
 TEST(Creation, copies_reshapes_and_ravels_in_fortran_order) {
   Array x = reshape(arange(int64_t{0}, int64_t{6}, int64_t{1}, int32, cpu), {2, 3});
   // np.arange(6).reshape(2, 3).ravel('F') == [0, 3, 1, 4, 2, 5]

@@ -438,8 +438,14 @@ class Builder(LinalgFftMakers):
         dt = self.choice(DTYPES)
         order = self.choice(["", "", ", order='C'", ", order='F'", ", order='A'", ", order='K'"])
         if self.chance(0.2):
+            # NumPy's shape=: a permutation of x's axes keeps x's axis order, another rank is C.
+            v = self.env[x]
+            shape = tuple(int(d) for d in self.rng.permutation(v.shape)) if self.chance(0.7) \
+                else (v.size,)
             text = self.choice([f"xp.zeros_like({x}{order})", f"xp.ones_like({x}, dtype={dt!r})",
-                                f"xp.full_like({x}, 1{order})", f"{x}.copy({order[2:]})"])
+                                f"xp.full_like({x}, 1{order})", f"{x}.copy({order[2:]})",
+                                f"xp.zeros_like({x}, shape={shape}{order})",
+                                f"xp.full_like({x}, 2, {dt!r}, {order[9:-1] or 'K'!r}, True, {shape})"])
             return self.define(text, [x], layout=True)
         guard = f"safe_cast({x}, {dt!r})"
         if x in self.rounded and self.env[x].dtype.kind in "fc" and dt in INTS + ["bool"]:
@@ -447,7 +453,10 @@ class Builder(LinalgFftMakers):
                 return False  # a rounding residue (1e-17 against 0.0) is True against False
             # Truncation jumps at each integer (fuzz seed 1110506: an ihfft's 1 - 1e-16 is 0).
             guard += f" and no_near_multiple({x}, 1, {self.rounding_eps.get(x, 0.0)!r})"
-        return self.define(f"{x}.astype({dt!r}{order})", [x], guard=guard, layout=True)
+        # NumPy's asarray(x, dtype, order) converts as astype(dtype, order=order) (copy=False).
+        text = self.choice([f"{x}.astype({dt!r}{order})",
+                            f"xp.asarray({x}, {dt!r}{', ' + order[8:] if order else ''})"])
+        return self.define(text, [x], guard=guard, layout=True)
 
     def view(self):
         x = self.pick()
@@ -464,6 +473,9 @@ class Builder(LinalgFftMakers):
                       f"{x}.reshape({reshape_target(self.rng, v.shape)}, order='F')",
                       f"xp.moveaxis({x}, 0, -1)", f"{x}.ravel()",
                       f"{x}.ravel({self.choice(['F', 'A', 'K'])!r})"]
+        if nd == 1:  # a sparse grid without copies: a view of x with a length-1 axis
+            forms.append(f"xp.meshgrid({x}, {x}, sparse=True, copy=False, "
+                         f"indexing={self.choice(['xy', 'ij'])!r})[{int(self.rng.integers(2))}]")
         if nd and v.size:
             # every window along one axis (a read-only view, elements repeated across windows)
             ax = int(self.rng.integers(nd))
@@ -708,7 +720,7 @@ class Builder(LinalgFftMakers):
         if r < 0.4:
             text = f"xp.stack([{x}, {y}], axis={int(self.rng.integers(self.env[x].ndim + 1))})"
         elif r < 0.7 and self.env[x].ndim:
-            text = f"xp.concat([{x}, {y}], axis=0)"
+            text = self.choice([f"xp.concat([{x}, {y}], axis=0)", f"xp.concat(({x}, {y}), 0)"])
         else:
             lo, hi = self.scalar(), self.scalar()
             if self.chance(0.4):

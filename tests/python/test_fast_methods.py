@@ -218,3 +218,33 @@ def test_dlpack_keywords_fast_and_full_spellings_agree(device):
     with pytest.raises(TypeError, match="max_version"):
         x.__dlpack__(max_version=3)
     assert x.__dlpack_device__() == ((1, 0) if device == "cpu" else (2, 0))
+
+
+def test_from_dlpack_positional_call_is_the_full_paths(device):
+    """from_dlpack(x) of a NumPy or accel array (the fast path) gives what the full function
+    gives, zero copy; other producers, keywords and errors go to the full function, and
+    inspect.signature reads the Array API's signature."""
+    import inspect
+    full = ac._core._full_functions["from_dlpack"]
+    an = np.arange(6, dtype=np.float32).reshape(2, 3)[:, ::2]
+    x = ac.asarray(np.arange(4.0), device=device)
+    sources = [x, x[::2]] + ([an, an.T] if device == "cpu" else [])
+    for src in sources:
+        got, want = ac.from_dlpack(src), full(src)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.device == want.device
+        np.testing.assert_array_equal(ac.asnumpy(got.to_device("cpu")),
+                                      ac.asnumpy(want.to_device("cpu")))
+    if device == "cpu":
+        y = ac.from_dlpack(an)
+        an[0, 0] = 99.0  # zero copy: NumPy's write shows
+        assert float(y[0, 0]) == 99.0
+        z = ac.from_dlpack(an, copy=True)  # a keyword: the full function, a copy
+        an[0, 0] = 5.0
+        assert float(z[0, 0]) == 99.0
+    with pytest.raises(AttributeError, match="does not implement __dlpack__"):
+        ac.from_dlpack([1, 2])
+    with pytest.raises(TypeError):
+        ac.from_dlpack(x, x)
+    sig = inspect.signature(ac.from_dlpack)
+    assert str(sig) == "(x, /, *, device=None, copy=None)"
+    assert "zero copy" in ac.from_dlpack.__doc__ and ac.from_dlpack.__module__ == "accel._core"

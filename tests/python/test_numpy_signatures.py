@@ -1,0 +1,146 @@
+"""NumPy's own ways of passing arguments to the functions accel shares with it: positional
+parameters NumPy code passes positionally (np.asarray(x, np.float32), np.concat((a, b), 1),
+np.eye(3, 4, 1, float, 'F')) and NumPy's keywords (zeros_like(x, shape=...), clip(x, a_min=0),
+meshgrid(..., copy=False)), each compared with NumPy on every device. The Array API's
+signatures stay as they were (its keywords accepted positionally is what the standard allows)."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import accel as ac
+
+RNG = np.random.default_rng(2026)
+
+LAYOUTS = {
+    "C": lambda a: a,
+    "F": lambda a: np.asfortranarray(a),
+    "T": lambda a: a.T,
+    "strided": lambda a: a[:, ::2],
+}
+
+
+def same(got, want):
+    assert isinstance(got, ac.ndarray)
+    host = ac.asnumpy(got.to_device("cpu"))
+    assert host.shape == want.shape and host.dtype == want.dtype
+    np.testing.assert_array_equal(host, want)
+
+
+def flags(x):
+    f = x.flags
+    return bool(f["C_CONTIGUOUS"]), bool(f["F_CONTIGUOUS"])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int16", "complex64"])
+def test_asarray_takes_dtype_and_order_positionally(device, dtype):
+    an = RNG.random((3, 4)).astype(np.float64).T
+    same(ac.asarray(an, getattr(ac, dtype), device=device), np.asarray(an, np.dtype(dtype)))
+    same(ac.asarray(an, dtype, device=device), np.asarray(an, dtype))
+    for order in ("C", "F", "K", "A", None):
+        got = ac.asarray(an, None, order, device=device)
+        want = np.asarray(an, None, order)
+        same(got, want)
+        assert flags(got) == flags(want), order
+    x = ac.asarray(an, device=device)
+    assert ac.asarray(x, None) is x  # nothing to change: x itself, as NumPy's asarray
+    with pytest.raises(ValueError, match="order must be one of"):
+        ac.asarray(an, None, "Q", device=device)
+    with pytest.raises(TypeError):
+        ac.asarray(an, None, "C", None)  # device and copy stay keyword-only, as NumPy's
+    assert str(inspect.signature(ac.asarray)) == \
+        "(obj, dtype=None, order=None, *, device=None, copy=None)"
+
+
+@pytest.mark.parametrize("layout", list(LAYOUTS))
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+@pytest.mark.parametrize("shape", [(4, 3), (2, 6), (12,), (2, 3, 2), (), (0, 5)])
+def test_like_functions_take_numpys_shape(device, layout, order, shape):
+    an = LAYOUTS[layout](RNG.random((3, 4)).astype(np.float32))
+    x = ac.asarray(an, device=device)
+    for name in ("empty_like", "zeros_like", "ones_like"):
+        got = getattr(ac, name)(x, order=order, shape=shape)
+        want = getattr(np, name)(an, order=order, shape=shape)
+        assert got.shape == want.shape and got.dtype == ac.float32 and got.device == x.device
+        assert flags(got) == flags(want), (name, layout, order, shape)
+        if name != "empty_like":
+            same(got, want)
+    got = ac.full_like(x, 2.5, ac.float64, order, True, shape)  # NumPy's positional order
+    want = np.full_like(an, 2.5, np.float64, order, True, shape)
+    same(got, want)
+    assert flags(got) == flags(want)
+    # An array fill broadcasts against the new shape, as NumPy's.
+    if shape and shape[-1] == 3:
+        fill = np.arange(3, dtype=np.float32)
+        same(ac.full_like(x, ac.asarray(fill, device=device), shape=shape),
+             np.full_like(an, fill, shape=shape))
+
+
+def test_like_functions_shape_errors(device):
+    x = ac.ones((2, 3), device=device)
+    with pytest.raises(ValueError):
+        ac.zeros_like(x, shape=(-1, 2))
+    with pytest.raises(TypeError):
+        ac.zeros_like(x, shape=2.5)
+    with pytest.raises(ValueError):  # the fill cannot broadcast to the new shape
+        ac.full_like(x, ac.ones(4, device=device), shape=(3, 3))
+
+
+def test_eye_takes_numpys_names_and_order(device):
+    for args in [(3,), (3, 4), (3, 4, 1), (4, 3, -2, np.float32), (3, 5, 2, np.float32, "F"),
+                 (3, None, 0, np.int8, "C")]:
+        acc = tuple(getattr(ac, a.__name__) if isinstance(a, type) else a for a in args)
+        got, want = ac.eye(*acc, device=device), np.eye(*args)
+        same(got, want)
+        assert flags(got) == flags(want), args
+    same(ac.eye(N=2, M=3, k=1, device=device), np.eye(N=2, M=3, k=1))
+    with pytest.raises(ValueError, match="order"):
+        ac.eye(2, 2, 0, None, "X", device=device)
+
+
+def test_concat_takes_the_axis_and_out_positionally(device):
+    an, bn = RNG.random((2, 3)), RNG.random((2, 1))
+    a, b = ac.asarray(an, device=device), ac.asarray(bn, device=device)
+    same(ac.concat((a, b), 1), np.concat((an, bn), 1))
+    same(ac.concat((a, a), None), np.concat((an, an), None))
+    out = ac.empty((2, 4), device=device)
+    assert ac.concat((a, b), 1, out) is out
+    same(out, np.concat((an, bn), 1))
+    same(ac.concat((a, b), axis=1, dtype=ac.float32), np.concat((an, bn), axis=1, dtype=np.float32))
+    with pytest.raises(ValueError):
+        ac.concat((a, b), 0)
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_meshgrid_copy_false_gives_views(device, indexing, sparse):
+    xn, yn, zn = np.arange(3.0), np.arange(4.0) * 10, np.arange(2.0) * 100
+    x, y, z = (ac.asarray(v, device=device) for v in (xn, yn, zn))
+    got = ac.meshgrid(x, y, z, indexing=indexing, sparse=sparse, copy=False)
+    want = np.meshgrid(xn, yn, zn, indexing=indexing, sparse=sparse, copy=False)
+    for g, w in zip(got, want):
+        same(g, np.ascontiguousarray(w))
+        # A dense grid repeats each element: read-only (NumPy's warns on writes, accel refuses).
+        assert g.flags.writeable == sparse
+    if sparse:  # views of the inputs: a write reaches them
+        got[0][...] = -1.0
+        np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), [-1.0, -1.0, -1.0])
+    else:
+        with pytest.raises(ValueError, match="read-only"):
+            got[0][0, 0, 0] = 5.0
+    copies = ac.meshgrid(x, y, indexing=indexing, sparse=sparse)  # copy=True (the default)
+    assert all(c.flags.writeable for c in copies)
+
+
+def test_clip_takes_numpys_bound_names(device):
+    an = RNG.standard_normal(10)
+    x = ac.asarray(an, device=device)
+    same(ac.clip(x, a_min=-0.5, a_max=0.5), np.clip(an, a_min=-0.5, a_max=0.5))
+    same(ac.clip(x, a_min=0.0), np.clip(an, a_min=0.0, a_max=None))
+    same(ac.clip(x, -0.5, a_max=0.25), np.clip(an, -0.5, 0.25))
+    same(ac.clip(x, min=-0.1, max=0.1), np.clip(an, min=-0.1, max=0.1))
+    with pytest.raises(TypeError, match="given twice"):
+        ac.clip(x, 0.0, a_min=1.0)
+    with pytest.raises(TypeError, match="given twice"):
+        ac.clip(x, max=0.0, a_max=1.0)
