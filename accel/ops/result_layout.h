@@ -40,7 +40,9 @@ Strides join_layout(const Shape& shape, std::span<const Array> inputs);
 // Fortran-ordered, while the sum of it and 1 is C-ordered. Empty Strides for C order.
 Strides like_layout(const Array& prototype);
 // The prototype's axis order over another `shape` of its rank (C order for another rank): NumPy's
-// layout of empty_like(x, shape=...) and the other *_like functions given a shape.
+// layout of empty_like(x, shape=...) and the other *_like functions given a shape. A length-1
+// axis of the prototype sorts innermost (NumPy's sorts by the stride it happens to have, which
+// accel does not keep), so only there can the two orders differ.
 Strides like_layout(const Array& prototype, const Shape& shape);
 
 // NumPy's order= of a new array or a copy: C (row-major), F (column-major), A (F where the

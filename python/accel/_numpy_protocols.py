@@ -118,28 +118,9 @@ def _numpy_dtype_of(x):
     return x
 
 
-def _like(kind):
-    """NumPy's zeros_like/ones_like/empty_like/full_like take shape= (Dask makes its chunks'
-    `_meta` that way) and order/subok, which accel's functions do not: the NumPy signature
-    here, made with accel's creation functions on the prototype's device."""
-    def like(prototype, *args, dtype=None, order="K", subok=True, shape=None):
-        accel = _accel()
-        x = prototype if isinstance(prototype, _core.ndarray) else accel.asarray(prototype)
-        fill = args[:1] if kind == "full" else ()
-        if kind != "full" and args:
-            dtype = args[0]
-        if shape is None:
-            return getattr(accel, f"{kind}_like")(x, *fill, dtype=dtype, order=order)
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        # A new shape has no axis order to keep: K and A are C there, as NumPy's.
-        return getattr(accel, kind)(shape, *fill, dtype=dtype if dtype is not None else x.dtype,
-                                    order="F" if order == "F" else "C", device=x.device)
-    return like
-
-
 # NumPy functions whose signature differs from accel's function of the same name.
-_NUMPY_SIGNATURES = {f"{k}_like": _like(k) for k in ("zeros", "ones", "empty", "full")}
-_NUMPY_SIGNATURES["array"] = _np_creation.array
+# (The *_like functions take NumPy's signature, shape= included, themselves.)
+_NUMPY_SIGNATURES = {"array": _np_creation.array}
 # Creation functions NumPy dispatches through `like=`: the result goes on the device of the
 # `like` array (the `self` of __array_function__).
 _LIKE_CREATION = {"array", "asarray", "asanyarray", "ascontiguousarray", "empty", "zeros", "ones",

@@ -1,4 +1,5 @@
-// Every op of ops.def as a Python function (accel.add, accel.sin, ...), with NumPy's out=.
+// Every op of ops.def as a Python function (accel.add, accel.sin, ...), with NumPy's out=,
+// where=, dtype= and casting=.
 #include <span>
 #include <string>
 
@@ -83,8 +84,37 @@ Array huge_operand(OpId op, nb::handle huge, std::span<const Array> operands, si
   return to_operand(huge, device);  // raises the OverflowError again
 }
 
+// NumPy's where= of a ufunc: the result only where the condition holds (broadcast with the
+// operands); out= keeps its own values elsewhere. Without out=, NumPy leaves those elements
+// uninitialised; accel's hold the op's values there.
+nb::object finish_masked_out(OpId op, Array result, nb::handle where, nb::handle out,
+                             Casting casting, Device device) {
+  const char* name = op_name(op);
+  Array mask = to_operand(where, device);
+  if (mask.dtype() != Dtype::bool_)
+    throw DTypeError(std::string("[") + name + "] where= must be a boolean array or bool; got " +
+                     mask.describe() + " (NumPy casts it under the 'safe' rule, which refuses)");
+  const nb::handle target =
+      !out.is_none() && nb::isinstance<nb::tuple>(out) && nb::len(out) == 1 ? out[0] : out;
+  if (out.is_none() || !nb::isinstance<Array>(target)) {
+    const Shape shape = broadcast_shapes(result.shape(), mask.shape(), name);
+    if (shape != result.shape()) result = accel::copy(broadcast_to(result, shape));
+    return finish_elementwise_out(op, std::move(result), out, casting);
+  }
+  const Array& dst = nb::cast<const Array&>(target);
+  if (!can_cast(result.dtype(), dst.dtype(), casting))
+    throw DTypeError(std::string("[") + name + "] cannot cast the result from " +
+                     dtype_name(result.dtype()) + " to out= " + dtype_name(dst.dtype()) +
+                     " with casting rule '" + casting_name(casting) + "'");
+  // In out's dtype before the merge, so that where() promotes nothing (int64 into uint64 out
+  // would otherwise pass through float64). The merge reads out: the write computes it first.
+  Array in_out = result.dtype() == dst.dtype() ? result : astype(result, dst.dtype(), false);
+  Array parts[] = {mask, in_out, dst};
+  return finish_out(elementwise(OpId::where, parts), out, name, false);
+}
+
 nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle out,
-                   nb::handle dtype, nb::handle casting_h) {
+                   nb::handle dtype, nb::handle casting_h, nb::handle where = nb::handle()) {
   Device device = device_of(args);
   // The operands in the frame, not in a std::vector (a malloc and a free per call).
   Array operands[kMaxOpArity];
@@ -103,16 +133,21 @@ nb::object call_op(OpId op, std::initializer_list<nb::handle> args, nb::handle o
   }
   if (huge) operands[huge_at] = huge_operand(op, huge, {operands, n}, huge_at, device);
   const std::span<Array> inputs(operands, n);
-  if (out.is_none() && dtype.is_none() && casting_h.is_none())  // add(a, b): the common call
+  const bool masked = where && !where.is_none() && where.ptr() != Py_True;
+  if (out.is_none() && dtype.is_none() && casting_h.is_none() && !masked)  // add(a, b)
     return wrap(elementwise(op, inputs));
   const Casting casting = casting_h.is_none()
                               ? Casting::same_kind
                               : casting_from_name(nb::cast<std::string>(casting_h), op_name(op));
-  if (!dtype.is_none())
-    return finish_elementwise_out(op, elementwise_in(op, inputs, to_dtype(dtype), casting), out,
-                                  casting);
-  if (casting == Casting::no || casting == Casting::equiv) check_inputs_uncast(op, inputs, casting);
-  return finish_elementwise_out(op, elementwise(op, inputs), out, casting);
+  Array result;
+  if (!dtype.is_none()) {
+    result = elementwise_in(op, inputs, to_dtype(dtype), casting);
+  } else {
+    if (casting == Casting::no || casting == Casting::equiv) check_inputs_uncast(op, inputs, casting);
+    result = elementwise(op, inputs);
+  }
+  if (masked) return finish_masked_out(op, std::move(result), where, out, casting, device);
+  return finish_elementwise_out(op, std::move(result), out, casting);
 }
 
 // op(x1, ..., xN) with no out= and no dtype=, as a new reference.
@@ -144,22 +179,23 @@ nb::list op_registry() {
 void init_elementwise(nb::module_& m) {
   using namespace nb::literals;
 #define ACCEL_PY_OP_1(name)                                                                    \
-  m.def(#name, [](nb::handle x, nb::handle out, nb::handle dtype, nb::handle casting) {        \
-    return call_op(OpId::name, {x}, out, dtype, casting);                                      \
-  }, "x"_a, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),                       \
+  m.def(#name, [](nb::handle x, nb::handle out, nb::handle where, nb::handle dtype,            \
+                  nb::handle casting) {                                                        \
+    return call_op(OpId::name, {x}, out, dtype, casting, where);                               \
+  }, "x"_a, "out"_a = nb::none(), nb::kw_only(), "where"_a = true, "dtype"_a = nb::none(),     \
      "casting"_a = nb::none());
 #define ACCEL_PY_OP_2(name)                                                                    \
-  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle dtype,              \
-                  nb::handle casting) {                                                        \
-    return call_op(OpId::name, {x1, x2}, out, dtype, casting);                                 \
-  }, "x1"_a, "x2"_a, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),              \
-     "casting"_a = nb::none());
+  m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle out, nb::handle where,              \
+                  nb::handle dtype, nb::handle casting) {                                      \
+    return call_op(OpId::name, {x1, x2}, out, dtype, casting, where);                          \
+  }, "x1"_a, "x2"_a, "out"_a = nb::none(), nb::kw_only(), "where"_a = true,                    \
+     "dtype"_a = nb::none(), "casting"_a = nb::none());
 #define ACCEL_PY_OP_3(name)                                                                    \
   m.def(#name, [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out,                \
-                  nb::handle dtype, nb::handle casting) {                                      \
-    return call_op(OpId::name, {x1, x2, x3}, out, dtype, casting);                             \
-  }, "x1"_a, "x2"_a, "x3"_a, "out"_a = nb::none(), nb::kw_only(), "dtype"_a = nb::none(),      \
-     "casting"_a = nb::none());
+                  nb::handle where, nb::handle dtype, nb::handle casting) {                    \
+    return call_op(OpId::name, {x1, x2, x3}, out, dtype, casting, where);                      \
+  }, "x1"_a, "x2"_a, "x3"_a, "out"_a = nb::none(), nb::kw_only(), "where"_a = true,            \
+     "dtype"_a = nb::none(), "casting"_a = nb::none());
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
   if (OpId::name != OpId::cast) { ACCEL_PY_OP_##arity(name) }
 #include "accel/core/ops.def"

@@ -442,6 +442,10 @@ class Builder(LinalgFftMakers):
             v = self.env[x]
             shape = tuple(int(d) for d in self.rng.permutation(v.shape)) if self.chance(0.7) \
                 else (v.size,)
+            if 1 in v.shape and v.ndim > 1:
+                # A length-1 axis has no place in accel's memory order (ops/result_layout.h);
+                # NumPy's places it by the stride it happens to have.
+                shape = v.shape
             text = self.choice([f"xp.zeros_like({x}{order})", f"xp.ones_like({x}, dtype={dt!r})",
                                 f"xp.full_like({x}, 1{order})", f"{x}.copy({order[2:]})",
                                 f"xp.zeros_like({x}, shape={shape}{order})",
@@ -815,6 +819,10 @@ class Builder(LinalgFftMakers):
         # out= by keyword or positionally after the inputs (NumPy's ufuncs take both), chosen
         # by the statement count so each seed's values stay as they were.
         text = f"xp.{op}({a}, {b.text}, {t})" if self.respell() else f"xp.{op}({a}, {b.text}, out={t})"
+        masked = self.env[a].dtype.kind != "c" and self.chance(0.3)
+        if masked:
+            # NumPy's where=: the result where a's sign bit is set, t's own values elsewhere.
+            text = text[:-1] + f", where=xp.signbit({a}))"
         inexact = op in INEXACT or (op in INEXACT_ON_COMPLEX and "c" in {
             self.env[a].dtype.kind, b.value.dtype.kind, self.env[t].dtype.kind})
         guards = []
@@ -824,6 +832,11 @@ class Builder(LinalgFftMakers):
             guards.append(f"no_nan({b.text})")
         if op in ZERO_TIE_OPS:
             guards.append(f"no_zero_tie({a}, {b.text})")
+        if masked:
+            # An operand in out='s memory: NumPy's buffered copy of out is written back whole,
+            # elements outside the mask included (np.logical_and(z, x.T, out=x, where=False)
+            # changes x); accel writes only where the mask holds.
+            guards += [f"no_overlap({t}, {o})" for o in (a, b.text) if o in self.env]
         return self.add(Stmt(text, None, self.uses_of(text), t, kind="write", inexact=inexact,
                              guard=" and ".join(guards)))
 

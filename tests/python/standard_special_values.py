@@ -30,8 +30,9 @@ def floor_divide(x1, x2, out=None, **kwargs):
             return want
         one_infinite = np.isinf(a) != np.isinf(b)
         if out is not None:
-            np.copyto(out, quotient, where=np.broadcast_to(one_infinite, out.shape),
-                      casting="unsafe")
+            # Only where the ufunc wrote (where=): out keeps its own values elsewhere.
+            wrote = one_infinite & np.asarray(kwargs.get("where", True))
+            np.copyto(out, quotient, where=np.broadcast_to(wrote, out.shape), casting="unsafe")
             return out
         return np.where(one_infinite, quotient, want).astype(want.dtype)[()]
 

@@ -144,3 +144,78 @@ def test_clip_takes_numpys_bound_names(device):
         ac.clip(x, 0.0, a_min=1.0)
     with pytest.raises(TypeError, match="given twice"):
         ac.clip(x, max=0.0, a_max=1.0)
+
+
+def _ufuncs():
+    """(name, arity) of every registry op that NumPy has as a ufunc of the same arity."""
+    out = []
+    for name, arity, *_ in ac._core._op_registry():
+        ufunc = getattr(np, name, None)
+        if isinstance(ufunc, np.ufunc) and ufunc.nin == arity and ufunc.nout == 1:
+            out.append((name, arity))
+    return out
+
+
+@pytest.mark.parametrize("name,arity", _ufuncs())
+def test_every_ufunc_takes_where_as_numpy(device, name, arity):
+    """np.<op>(..., out=o, where=mask): the result where mask holds, o's own values elsewhere,
+    the mask broadcast with the operands; out= may be a larger array the operands broadcast
+    to. Each op in a dtype it takes (floats, or ints for the integer ones)."""
+    floats = [np.array([0.5, -1.0, 2.0, 0.0, 3.5, 0.25], dtype=np.float64),
+              np.array([1.5, 2.0, -0.5, 4.0, 1.0, 3.0], dtype=np.float64)]
+    ints = [np.array([3, 5, 12, 1, 7, 2], dtype=np.int64), np.array([2, 1, 3, 4, 1, 5], np.int64)]
+    mask_n = np.array([True, False, True, True, False, True])
+    ufunc = getattr(np, name)
+    for operands in (floats, ints):
+        ops_n = operands[:arity]
+        with np.errstate(all="ignore"):
+            try:
+                plain = ufunc(*ops_n)
+            except TypeError:
+                continue  # NumPy has no loop for these dtypes
+        if plain.dtype == object:
+            continue
+        ops = [ac.asarray(o, device=device) for o in ops_n]
+        fn = getattr(ac, name)
+        # out= of the result's dtype, then a larger out= the operands broadcast to.
+        for shape, mask_shape in (((6,), (6,)), ((2, 6), (6,)), ((2, 6), (2, 1))):
+            o_n = np.full(shape, 9, dtype=plain.dtype)
+            m_n = np.resize(mask_n, mask_shape) if mask_shape != (6,) else mask_n
+            o = ac.asarray(o_n, device=device, copy=True)
+            with np.errstate(all="ignore"):
+                want = ufunc(*ops_n, out=o_n, where=m_n)
+            got = fn(*ops, out=o, where=ac.asarray(m_n, device=device))
+            assert got is o
+            np.testing.assert_allclose(ac.asnumpy(o.to_device("cpu")), want, rtol=1e-12,
+                                       equal_nan=True, err_msg=f"{name} {shape} {mask_shape}")
+        # where=False leaves out= alone; where=True is the plain call.
+        o = ac.asarray(np.full(6, 9, dtype=plain.dtype), device=device, copy=True)
+        fn(*ops, out=o, where=False)
+        np.testing.assert_array_equal(ac.asnumpy(o.to_device("cpu")), np.full(6, 9, plain.dtype))
+        with np.errstate(all="ignore"):
+            np.testing.assert_allclose(ac.asnumpy(fn(*ops, where=True).to_device("cpu")), plain,
+                                       rtol=1e-12, equal_nan=True)
+
+
+def test_ufunc_where_errors_and_no_out(device):
+    x = ac.arange(6.0, device=device)
+    with pytest.raises(TypeError, match="where= must be a boolean"):
+        ac.add(x, 1, where=ac.arange(6, device=device))
+    with pytest.raises(ValueError, match="broadcast"):
+        ac.add(x, 1, where=ac.ones(4, dtype=ac.bool, device=device))
+    out = ac.zeros(6, dtype=ac.int32, device=device)
+    with pytest.raises(TypeError, match="same_kind"):
+        ac.add(x, 1, out=out, where=x > 2)
+    # Without out=, NumPy's elements outside the mask are uninitialised; accel's are the op's
+    # values, and the mask broadcasts the result as NumPy's does.
+    got = ac.add(x, 1, where=x > 2)
+    np.testing.assert_array_equal(ac.asnumpy(got.to_device("cpu")), np.arange(6.0) + 1)
+    assert ac.add(1.0, 2.0, where=ac.ones((2, 3), dtype=ac.bool, device=device)).shape == (2, 3)
+    # In place, reading the array it writes: NumPy's x *= 2 where x > 1.
+    ac.multiply(x, 2, out=x, where=x > 1)
+    np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), [0, 1, 4, 6, 8, 10])
+    # Integers past float64's precision go into out= exactly (no promotion in the merge).
+    big = ac.asarray(np.array([2**62 + 1, 5], dtype=np.uint64), device=device)
+    o = ac.zeros(2, dtype=ac.uint64, device=device)
+    ac.add(big, 2, out=o, where=ac.asarray([True, False], device=device))
+    assert ac.asnumpy(o.to_device("cpu")).tolist() == [2**62 + 3, 0]
