@@ -40,6 +40,8 @@ from ._np_bits import *  # noqa: E402,F401,F403
 from ._np_io import *  # noqa: E402,F401,F403
 from ._np_errstate import *  # noqa: E402,F401,F403
 from . import _ndarray_methods  # noqa: E402,F401
+from ._ufuncs import as_ufuncs as _as_ufuncs  # noqa: E402
+_as_ufuncs(globals())  # accel.add.reduce, accel.add.outer, ...: NumPy's ufunc methods
 from . import _numpy_protocols  # noqa: E402
 _numpy_protocols.install()
 from . import _dask  # noqa: E402

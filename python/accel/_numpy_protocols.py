@@ -16,9 +16,7 @@ from . import _np_creation
 _UFUNC_ALIASES = {"invert": "bitwise_invert", "left_shift": "bitwise_left_shift",
                   "right_shift": "bitwise_right_shift"}
 # ufunc.reduce / ufunc.accumulate as accel reductions and scans.
-_REDUCE = {"add": "sum", "multiply": "prod", "maximum": "max", "minimum": "min",
-           "fmax": "nanmax", "fmin": "nanmin", "logical_and": "all", "logical_or": "any"}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
+_UFUNC_METHODS = ("reduce", "accumulate", "outer", "at", "reduceat")
 # Functions that answer about dtypes: NumPy's own answer over the arrays' NumPy dtypes (accel
 # follows NumPy 2's promotion), so they return NumPy dtypes as callers of NumPy expect.
 _DTYPE_FUNCTIONS = {"result_type", "can_cast", "promote_types"}
@@ -90,19 +88,12 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
         if fn is None:
             raise _not_implemented(what)
     else:
-        table = {"reduce": _REDUCE, "accumulate": _ACCUMULATE}.get(method, {})
-        if name not in table or len(inputs) != 1:
+        # np.add.reduce(x), np.maximum.accumulate(x), np.add.at(x, i, v), ...: the method of
+        # accel's ufunc of the same name (python/accel/_ufuncs.py).
+        ufunc_here = getattr(accel, _UFUNC_ALIASES.get(name, name), None)
+        if not isinstance(ufunc_here, _core.ufunc) or method not in _UFUNC_METHODS:
             raise _not_implemented(what)
-        fn = getattr(accel, table[name])
-        if method == "reduce" and "axis" not in kwargs:
-            kwargs["axis"] = 0  # ufunc.reduce's default, unlike sum's
-        if table[name] not in ("sum", "prod", "cumsum", "cumprod"):
-            # The reduction in dtype (np.max(x) passes dtype=None): the input cast first.
-            dtype = kwargs.pop("dtype", None)
-            if dtype is not None:
-                inputs = (accel.asarray(inputs[0]).astype(dtype),)
-        if method == "accumulate":
-            kwargs.setdefault("axis", 0)
+        fn = getattr(ufunc_here, method)
     kwargs = _single_out(kwargs, what)
     if isinstance(kwargs.get("out"), _np.ndarray):
         out = kwargs.pop("out")

@@ -56,6 +56,7 @@ void init_kernel_templates(nb::module_& m);
 void init_raw_kernels(nb::module_& m);
 void init_random(nb::module_& m);
 void init_profile(nb::module_& m);
+void init_ufunc_type(nb::module_& m);
 void init_operator_slots(nb::module_& m);  // last: it patches what the others defined
 
 // A dtype from an accel dtype, a NumPy dtype or scalar type, a Python type or a name.

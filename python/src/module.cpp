@@ -35,5 +35,6 @@ NB_MODULE(_core, m) {
   init_raw_kernels(m);
   init_random(m);
   init_profile(m);
+  init_ufunc_type(m);
   init_operator_slots(m);
 }

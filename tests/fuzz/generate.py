@@ -833,6 +833,7 @@ class Builder(LinalgFftMakers):
         if op in ZERO_TIE_OPS:
             guards.append(f"no_zero_tie({a}, {b.text})")
         if masked:
+            guards.append(f"no_nan({a})")  # the sign bit of a NaN is its library's
             # An operand in out='s memory: NumPy's buffered copy of out is written back whole,
             # elements outside the mask included (np.logical_and(z, x.T, out=x, where=False)
             # changes x); accel writes only where the mask holds.
@@ -1456,6 +1457,57 @@ class Builder(LinalgFftMakers):
                 guard = f"no_nan({x})"  # where NaNs sort is NumPy's complex order's corner
         return self.define(text, uses, inexact=inexact, guard=guard, layout=layout)
 
+    def ufunc_method(self):
+        """NumPy's ufunc methods on ops whose answer is exact in any order or grouping: reduce
+        (an axis, keepdims, initial), accumulate, outer, reduceat, and at (in place, indices
+        repeating); add, multiply and subtract on integers only (float sums round by their
+        order, which the reductions' own statements guard)."""
+        x = self.pick(lambda v: v.ndim >= 1 and 0 < v.size < 300 and v.dtype.kind in "biuf")
+        if x is None:
+            return False
+        v = self.env[x]
+        ops = ["maximum", "minimum", "fmax", "fmin"]
+        if v.dtype.kind in "biu":
+            ops += ["bitwise_or", "bitwise_and", "bitwise_xor", "logical_xor", "logical_or"]
+            if v.dtype.kind in "iu":
+                ops += ["add", "multiply", "subtract", "gcd"]
+        op = self.choice(ops)
+        ax = int(self.rng.integers(-v.ndim, v.ndim))
+        guards = []
+        if v.dtype.kind == "f":
+            guards.append(f"no_signed_zeros({x})")  # max(0.0, -0.0) is either, by the order
+        r = self.rng.random()
+        if r < 0.8:
+            if r < 0.35:
+                kd = self.choice(["", ", keepdims=True", ", initial=3" if op in (
+                    "maximum", "minimum", "fmax", "fmin", "bitwise_or", "add") else ""])
+                text = f"xp.{op}.reduce({x}, axis={ax}{kd})"
+            elif r < 0.55:
+                text = f"xp.{op}.accumulate({x}, axis={ax})"
+            elif r < 0.7:
+                y = self.pick(lambda u: u.dtype == v.dtype and u.size < 30 and u.ndim <= 2) or x
+                if v.size * self.env[y].size > 3000:
+                    return False
+                text = f"xp.{op}.outer({x}, {y})"
+            else:
+                n = v.shape[ax]
+                idx = sorted(int(i) for i in self.rng.integers(0, n, int(self.rng.integers(1, 5))))
+                if self.chance(0.5):
+                    idx = [int(i) for i in self.rng.permutation(idx)]  # decreasing pairs too
+                text = f"xp.{op}.reduceat({x}, {idx}, axis={ax})"
+            g = " and ".join(guards) or None
+            return self.define(text, self.uses_of(text), guard=g)
+        t = self.pick(lambda u: u.ndim >= 1 and u.size > 0 and u.dtype == v.dtype, writable=True)
+        if t is None:
+            return False
+        n = self.env[t].shape[0]
+        idx = [int(i) for i in self.rng.integers(0, n, int(self.rng.integers(1, 6)))]
+        text = f"xp.{op}.at({t}, {idx}, {int(self.rng.integers(0, 5))})"
+        if self.env[t].dtype.kind == "f":
+            guards.append(f"no_signed_zeros({t})")
+        return self.add(Stmt(text, None, self.uses_of(text), t, kind="write",
+                             guard=" and ".join(guards) or None))
+
     def numpy_tail(self):
         """The rest of NumPy's namespace that no other statement draws: index builders used to
         index an array (tril/triu/diag/mask indices, ix_), unstack and atleast_1d, 2-d and N-d
@@ -1612,7 +1664,7 @@ class Builder(LinalgFftMakers):
               ("setitem", 10), ("out", 3), ("observe", 2), ("sorting", 4),
               ("statistics", 4), ("linalg", 5), ("fft", 3), ("numpy_extras", 4),
               ("numpy_more", 4), ("numpy_writes", 3), ("numpy_rest", 4),
-              ("numpy_tail", 3)]
+              ("numpy_tail", 3), ("ufunc_method", 3)]
 
 
 QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",

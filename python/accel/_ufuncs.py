@@ -1,0 +1,319 @@
+"""accel's elementwise functions as ufuncs: `accel.add` and every other function NumPy has as a
+ufunc of one output is an `accel.ufunc` (python/src/ufunc_type.cpp), whose call is the function
+itself and which has NumPy's methods (reduce, accumulate, outer, at, reduceat) and attributes
+(nin, nout, nargs, identity, ntypes, signature).
+
+The methods are built on accel's own operations: reductions NumPy computes by a kernel of its
+own (add, multiply, maximum, minimum, logical_and, logical_or) are accel's sum, prod, max, min,
+all and any; other associative ops (the bitwise and logical ones, fmax/fmin, gcd) reduce
+pairwise in log2(n) steps of the op, and accumulate by a doubling scan; the rest (subtract,
+divide, power, lcm, ...) go element by element along the axis as NumPy's loops do, one op call per
+step."""
+
+import numpy as _np
+
+from . import _core
+
+_NO_VALUE = _np._NoValue
+
+# Reductions accel has as a function of its own, the dtype= of the reduction passed on.
+_REDUCE_FUNCTIONS = {"add": "sum", "multiply": "prod"}
+_ACCUMULATE_FUNCTIONS = {"add": "cumsum", "multiply": "cumprod"}
+# Ops whose result does not depend on how the operands are grouped or ordered, computed
+# exactly: reduced pairwise and scanned by doubling (a few calls instead of one per element).
+# (Not lcm: its products wrap on overflow, in an order NumPy's loop sets.)
+_EXACT_ASSOCIATIVE = {"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or",
+                      "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor", "gcd"}
+# NumPy's ops without an identity that may still reduce several axes at once.
+_REORDERABLE_NONE = {"maximum", "minimum", "fmax", "fmin"}
+# maximum and minimum propagate NaN as the reduction functions do; fmax/fmin skip it.
+_IDEMPOTENT_REDUCE = {"maximum": "max", "minimum": "min", "logical_and": "all",
+                      "logical_or": "any"}
+
+
+def _name(self):
+    return self.__name__
+
+
+def _op(self):
+    return getattr(_core, _name(self), None) or self
+
+
+def _as_array(x):
+    return x if isinstance(x, _core.ndarray) else _core.asarray(x)
+
+
+def _loop_dtype(self, x):
+    """The dtype the op gives for operands of x's dtype (its loop's), from an empty call."""
+    empty = x[(slice(0, 0),) + (0,) * (x.ndim - 1)] if x.ndim else _core.reshape(x, (1,))[:0]
+    args = (empty,) * self.nin
+    return self(*args).dtype
+
+
+def _reduction_input(self, x, what):
+    """x in the dtype the reduction runs in, found as NumPy finds it: a loop whose result type
+    is its operands' (the running value is fed back in). x's own dtype where the op keeps it;
+    else the op's result dtype where x casts to it safely and it keeps itself (add of bools
+    sums int64, arctan2 of ints runs in float64); the logical ops take any input as bools;
+    otherwise NumPy has no loop (greater of floats gives bools it cannot compare as floats)."""
+    dt = _loop_dtype(self, x)
+    if dt == x.dtype:
+        return x
+    name = _name(self)
+    if name.startswith("logical_") or (
+            _core.can_cast(x.dtype, dt) and _loop_dtype(self, _core.astype(x[:0], dt)) == dt):
+        return _core.astype(x, dt)
+    raise TypeError(f"[{name}.{what}] no loop of {name} takes and returns {x.dtype} (NumPy's "
+                    f"{what} feeds the running value back in, so it needs one)")
+
+
+def _along(x, axis):
+    """x with `axis` moved first."""
+    return _core.moveaxis(x, axis, 0) if axis != 0 else x
+
+
+def _reduce_axis0(self, x, start=_NO_VALUE):
+    """The op reduced over x's first axis (length >= 1), NumPy's grouping where it matters,
+    from `start` (initial=) where given: ((start - x0) - x1) ... for subtract."""
+    n = x.shape[0]
+    if start is not _NO_VALUE and _name(self) not in _EXACT_ASSOCIATIVE:
+        r = _core.astype(_core.asarray(start, device=x.device), _loop_dtype(self, x))
+        for i in range(n):
+            r = self(r, x[i])
+        return r
+    if n == 1:
+        return _core.astype(x[0], _loop_dtype(self, x))
+    if _name(self) in _EXACT_ASSOCIATIVE:
+        while x.shape[0] > 1:
+            half = x.shape[0] // 2
+            y = self(x[:half], x[half:2 * half])
+            x = _core.concat([y, _core.astype(x[2 * half:], y.dtype)]) if x.shape[0] % 2 else y
+        return x[0]
+    r = x[0]
+    for i in range(1, n):  # in order, as NumPy's loop: (x0 - x1) - x2 ...
+        r = self(r, x[i])
+    return r
+
+
+def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NO_VALUE,
+            where=True):
+    """NumPy's ufunc.reduce: the op applied along `axis` (an int, a tuple for reorderable ops, or
+    None for all), starting from `initial` where given; where= leaves elements out (they count
+    as the identity, or as initial for an op without one)."""
+    name = _name(self)
+    if self.nin != 2 or self.nout != 1:
+        raise ValueError(f"[{name}.reduce] only binary ufuncs of one output reduce")
+    x = _as_array(array)
+    if x.ndim == 0:
+        raise ValueError(f"[{name}.reduce] a 0-d array has no axis to reduce")
+    if dtype is not None and name not in _REDUCE_FUNCTIONS:
+        x = _core.astype(x, dtype, copy=False)  # the op's loop in dtype: the input cast first
+    if name not in _REDUCE_FUNCTIONS:
+        x = _reduction_input(self, x, "reduce")
+    axes = tuple(range(x.ndim)) if axis is None else (axis,) if _np.ndim(axis) == 0 else tuple(axis)
+    axes = tuple(sorted(a % x.ndim for a in axes))
+    # NumPy's rule: an op with an identity (hypot, logaddexp too) or one of the extrema may
+    # reduce several axes at once, merged into one in C order.
+    reorderable = self.identity is not None or name in _REORDERABLE_NONE
+    if len(axes) > 1 and not reorderable:
+        raise ValueError(f"[{name}.reduce] {name} is not reorderable, so at most one axis may be "
+                         f"given; got axis={axis!r}")
+    masked = not (where is True)
+    if masked:
+        fill = self.identity if self.identity is not None else initial
+        if fill is _NO_VALUE:
+            raise ValueError(f"[{name}.reduce] where= needs initial= for {name}, which has no "
+                             "identity")
+        x = _core.where(_as_array(where), x, _core.astype(_core.asarray(fill, device=x.device),
+                                                          x.dtype))
+    if name in _REDUCE_FUNCTIONS:
+        r = getattr(_core, _REDUCE_FUNCTIONS[name])(x, axis=axes, dtype=dtype, keepdims=False)
+    else:
+        moved = _core.moveaxis(x, axes, tuple(range(len(axes))))
+        size = 1
+        for a in axes:
+            size *= x.shape[a]
+        moved = _core.reshape(moved, (size,) + moved.shape[len(axes):])
+        if size == 0:
+            if initial is _NO_VALUE and self.identity is None:
+                raise ValueError(f"[{name}.reduce] zero-size array to reduction operation {name} "
+                                 "which has no identity")
+            start = self.identity if initial is _NO_VALUE else initial
+            r = _core.full(moved.shape[1:], start, dtype=_loop_dtype(self, x), device=x.device)
+            initial = _NO_VALUE
+        else:
+            if initial is _NO_VALUE and self.identity is not None and \
+                    name not in _IDEMPOTENT_REDUCE:
+                # NumPy starts from the identity where the op has one: gcd.reduce([-17]) is
+                # 17, hypot.reduce([-3.0]) 3.0.
+                initial = self.identity
+            if name in _IDEMPOTENT_REDUCE and x.dtype.kind in "biuf":
+                r = getattr(_core, _IDEMPOTENT_REDUCE[name])(moved, axis=0)
+                r = _core.astype(r, _loop_dtype(self, x), copy=False)
+            elif name in _EXACT_ASSOCIATIVE:
+                r = _reduce_axis0(self, moved)
+            else:
+                r, initial = _reduce_axis0(self, moved, initial), _NO_VALUE
+    if initial is not _NO_VALUE:
+        r = self(_core.astype(_core.asarray(initial, device=r.device), r.dtype), r)
+    if keepdims:
+        r = _core.expand_dims(r, axes) if r.ndim < x.ndim else r
+    return _deliver(r, out)
+
+
+def _deliver(r, out):
+    if out is None:
+        return r
+    target = out[0] if isinstance(out, tuple) else out
+    target[...] = r
+    return target
+
+
+def _scan_axis0(self, x):
+    """The running op over x's first axis, x cast to the op's dtype first."""
+    dt = _loop_dtype(self, x)
+    x = _core.astype(x, dt, copy=True)
+    n = x.shape[0]
+    if _name(self) in _EXACT_ASSOCIATIVE:
+        step = 1
+        while step < n:  # Hillis-Steele: element i takes op(element i - step, element i)
+            x[step:] = self(x[:-step], x[step:])
+            step *= 2
+        return x
+    for i in range(1, n):
+        x[i] = self(x[i - 1], x[i])
+    return x
+
+
+def _accumulate(self, array, axis=0, dtype=None, out=None):
+    """NumPy's ufunc.accumulate: the running op along `axis` (element i is the op over
+    elements 0..i, in order)."""
+    name = _name(self)
+    if self.nin != 2 or self.nout != 1:
+        raise ValueError(f"[{name}.accumulate] only binary ufuncs of one output accumulate")
+    x = _as_array(array)
+    if x.ndim == 0:
+        raise ValueError(f"[{name}.accumulate] a 0-d array has no axis to accumulate")
+    if axis is None or _np.ndim(axis) != 0:
+        raise TypeError(f"[{name}.accumulate] axis must be an integer; got {axis!r}")
+    axis = axis % x.ndim
+    if name in _ACCUMULATE_FUNCTIONS:
+        return _deliver(getattr(_core, _ACCUMULATE_FUNCTIONS[name])(x, axis=axis, dtype=dtype), out)
+    if dtype is not None:
+        x = _core.astype(x, dtype, copy=False)  # the op's loop in dtype: the input cast first
+    x = _reduction_input(self, x, "accumulate")
+    if x.shape[axis] == 0:
+        r = _core.astype(x, _loop_dtype(self, x), copy=True)
+    else:
+        r = _core.moveaxis(_scan_axis0(self, _along(x, axis)), 0, axis)
+    return _deliver(r, out)
+
+
+def _outer(self, A, B, /, **kwargs):
+    """NumPy's ufunc.outer: the op of every element of A with every element of B (the result's
+    shape is A.shape + B.shape)."""
+    if self.nin != 2:
+        raise ValueError(f"[{_name(self)}.outer] only binary ufuncs have an outer product")
+    a, b = _as_array(A), _as_array(B)
+    return self(_core.reshape(a, a.shape + (1,) * b.ndim), b, **kwargs)
+
+
+def _at(self, a, indices, b=None, /):
+    """NumPy's ufunc.at: a[indices] = op(a[indices], b) in place, unbuffered: an index that
+    repeats takes the op once per occurrence, in order (np.add.at(x, [0, 0], 1) adds 2). The
+    occurrences go in rounds, the k-th occurrence of every index in round k, so each round
+    writes distinct elements; the bookkeeping of the indices is done on the host."""
+    name = _name(self)
+    if not isinstance(a, _core.ndarray):
+        raise TypeError(f"[{name}.at] the first argument must be an accel array; got "
+                        f"{type(a).__name__}")
+    if (b is None) != (self.nin == 1):
+        raise TypeError(f"[{name}.at] {'takes no' if self.nin == 1 else 'needs a'} second operand")
+    flat = _np.arange(a.size).reshape(a.shape)[_host_index(indices)]
+    positions = _np.ravel(flat)
+    if b is not None:
+        values = _core.reshape(_core.broadcast_to(_core.asarray(b, device=a.device), _np.shape(flat)),
+                               (-1,))
+    order = _np.argsort(positions, kind="stable")
+    ranked = positions[order]
+    starts = _np.r_[True, ranked[1:] != ranked[:-1]] if ranked.size else _np.zeros(0, bool)
+    first = _np.maximum.accumulate(_np.where(starts, _np.arange(ranked.size), 0))
+    rank = _np.empty(ranked.size, _np.int64)
+    rank[order] = _np.arange(ranked.size) - first
+    for k in range(int(rank.max()) + 1 if rank.size else 0):
+        sel = _np.nonzero(rank == k)[0]
+        where = tuple(_core.asarray(i, device=a.device) for i in _np.unravel_index(positions[sel], a.shape))
+        current = a[where]
+        if b is None:
+            new = self(current)
+        else:
+            new = self(current, values[_core.asarray(sel, device=a.device)])
+        a[where] = new
+
+
+def _host_index(indices):
+    """An index of ufunc.at as NumPy reads it, with accel arrays in it brought to the host."""
+    def host(i):
+        return _core.asnumpy(i.to_device("cpu")) if isinstance(i, _core.ndarray) else i
+    if isinstance(indices, tuple):
+        return tuple(host(i) for i in indices)
+    return host(indices)
+
+
+def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
+    """NumPy's ufunc.reduceat: for each i, the op reduced over array[indices[i]:indices[i+1]]
+    along `axis` (to the end for the last), or array[indices[i]] where indices[i+1] is not
+    past indices[i]."""
+    name = _name(self)
+    x = _as_array(array)
+    if dtype is not None:
+        x = _core.astype(x, dtype, copy=False)
+    axis = axis % x.ndim
+    idx = [int(i) for i in _np.asarray(_host_index(indices)).reshape(-1)]
+    n = x.shape[axis]
+    for i in idx:
+        if not 0 <= i < n:
+            raise IndexError(f"[{name}.reduceat] index {i} out of bounds for axis {axis} of "
+                             f"size {n}")
+    moved = _along(x, axis)
+    parts = []
+    for j, start in enumerate(idx):
+        stop = idx[j + 1] if j + 1 < len(idx) else n
+        if stop > start:
+            parts.append(_reduce(self, moved[start:stop], axis=0))
+        else:
+            parts.append(_core.astype(moved[start], _loop_dtype(self, x)))
+    dt = _core.result_type(*parts) if parts else _loop_dtype(self, x)
+    r = _core.stack([_core.astype(p, dt, copy=False) for p in parts]) if parts else \
+        _core.empty((0,) + moved.shape[1:], dtype=dt, device=x.device)
+    return _deliver(_core.moveaxis(r, 0, axis), out)
+
+
+def _nargs(self):
+    return self.nin + self.nout
+
+
+def _reduce_ex(self, protocol):
+    return f"{_name(self)}"  # pickled by name: accel.<name> (Dask ships functions so)
+
+
+for _method in (_reduce, _accumulate, _outer, _at, _reduceat):
+    setattr(_core.ufunc, _method.__name__[1:], _method)
+_core.ufunc.nargs = property(_nargs)
+_core.ufunc.__reduce__ = _reduce_ex
+_core.ufunc.__reduce_ex__ = _reduce_ex
+
+
+def as_ufuncs(namespace):
+    """Replaces every function of `namespace` (accel's) that NumPy has as a ufunc of one output
+    (gufuncs such as matmul stay functions) by an accel.ufunc calling it."""
+    for name, fn in list(namespace.items()):
+        ref = getattr(_np, name, None)
+        if not isinstance(ref, _np.ufunc) or ref.nout != 1 or ref.signature is not None:
+            continue
+        if not callable(fn) or isinstance(fn, _core.ufunc):
+            continue
+        namespace[name] = _core._make_ufunc(fn, {
+            "__name__": name, "__qualname__": name, "__module__": "accel",
+            "__doc__": fn.__doc__, "nin": ref.nin, "nout": ref.nout, "identity": ref.identity,
+            "ntypes": ref.ntypes, "signature": None, "__wrapped__": fn})

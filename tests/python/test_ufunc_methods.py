@@ -1,0 +1,223 @@
+"""accel's elementwise functions as ufuncs (python/accel/_ufuncs.py): NumPy's methods reduce,
+accumulate, outer, at and reduceat, and its attributes, against NumPy's own ufuncs on every
+device; NumPy's ufunc methods called on accel arrays reach them too."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import accel as ac
+
+RNG = np.random.default_rng(77)
+
+# Binary ufuncs and the operands they are tried on: floats, ints or bools.
+BINARY = {
+    "add": "f", "subtract": "f", "multiply": "f", "divide": "f", "maximum": "f", "minimum": "f",
+    "fmax": "f", "fmin": "f", "hypot": "f", "arctan2": "f", "power": "p", "logaddexp": "f",
+    "copysign": "f", "logical_and": "b", "logical_or": "b", "logical_xor": "b",
+    "bitwise_and": "i", "bitwise_or": "i", "bitwise_xor": "i", "gcd": "i", "lcm": "i",
+    "left_shift": "s", "floor_divide": "d", "remainder": "d", "greater": "f", "equal": "i",
+}
+# The exact ones compare element for element; the others (libm's last place, sums' order)
+# closely.
+EXACT = {"maximum", "minimum", "fmax", "fmin", "logical_and", "logical_or", "logical_xor",
+         "bitwise_and", "bitwise_or", "bitwise_xor", "gcd", "lcm", "left_shift", "greater",
+         "equal", "copysign", "floor_divide", "remainder"}
+
+
+def operand(kind, shape):
+    if kind == "f":
+        x = RNG.standard_normal(shape)
+        x.flat[::7] = np.nan if x.size > 7 else x.flat[::7]
+        return x
+    if kind == "p":
+        return RNG.uniform(0.5, 1.5, shape)
+    if kind == "b":
+        return RNG.random(shape) < 0.6
+    if kind == "s":
+        return RNG.integers(0, 3, shape)
+    if kind == "d":
+        return RNG.integers(1, 9, shape) * RNG.choice([-1, 1], shape)
+    return RNG.integers(-40, 40, shape)
+
+
+def check(got, want, name):
+    assert isinstance(got, ac.ndarray), name
+    host = ac.asnumpy(got.to_device("cpu"))
+    want = np.asarray(want)
+    assert host.shape == want.shape, (name, host.shape, want.shape)
+    assert host.dtype == want.dtype, (name, host.dtype, want.dtype)
+    if name in EXACT:
+        np.testing.assert_array_equal(host, want, err_msg=name)
+    else:
+        np.testing.assert_allclose(host, want, rtol=1e-12, atol=1e-300, equal_nan=True,
+                                   err_msg=name)
+
+
+def test_ufunc_attributes_call_and_pickle(device):
+    x = ac.arange(4.0, device=device)
+    for name in ("add", "sin", "maximum", "logical_not", "gcd", "ldexp", "rint", "abs"):
+        u, ref = getattr(ac, name), getattr(np, name)
+        assert isinstance(u, ac.ufunc), name
+        assert (u.nin, u.nout, u.nargs) == (ref.nin, ref.nout, ref.nin + ref.nout), name
+        assert u.identity == ref.identity and u.signature is None and u.__name__ == name
+        assert repr(u) == f"<ufunc '{name}'>"
+        assert pickle.loads(pickle.dumps(u)) is u  # Dask ships functions by name
+    assert ac.add(x, 1.0).tolist() == [1.0, 2.0, 3.0, 4.0]  # a call is the function's
+    assert ac.add(x, 1.0, out=x) is x and x.tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert "Absolute" in ac.abs.__doc__ or ac.abs.__doc__  # the function's documentation
+    # gufuncs and functions of two outputs stay functions, as they have no such methods here.
+    assert not isinstance(ac.matmul, ac.ufunc) and not isinstance(ac.divmod, ac.ufunc)
+
+
+@pytest.mark.parametrize("name", list(BINARY))
+@pytest.mark.parametrize("shape,axis", [((5, 4), 0), ((5, 4), 1), ((3, 4, 2), -1), ((6,), 0),
+                                        ((3, 4, 2), None), ((3, 4, 2), (0, 2)), ((1, 3), 0)])
+def test_reduce_equals_numpy(device, name, shape, axis):
+    xn = operand(BINARY[name], shape)
+    x = ac.asarray(xn, device=device)
+    u, ref = getattr(ac, name), getattr(np, name)
+    with np.errstate(all="ignore"):
+        try:
+            want = ref.reduce(xn, axis=axis)
+        except (ValueError, TypeError) as e:  # not reorderable, no loop: the same refusal
+            with pytest.raises(TypeError if isinstance(e, TypeError) else ValueError,
+                               match="reorderable|no loop"):
+                u.reduce(x, axis=axis)
+            return
+        check(u.reduce(x, axis=axis), want, name)
+        check(u.reduce(x, axis=axis, keepdims=True), ref.reduce(xn, axis=axis, keepdims=True),
+              name)
+        if BINARY[name] in "fp":
+            check(u.reduce(x, axis=axis, initial=0.5), ref.reduce(xn, axis=axis, initial=0.5),
+                  name)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "minimum", "logical_or",
+                                  "bitwise_or"])
+def test_reduce_with_where_dtype_and_out(device, name):
+    kind = BINARY[name]
+    xn = operand(kind, (4, 5))
+    if kind == "f":
+        xn = np.abs(np.nan_to_num(xn)) + 0.5
+    mask = RNG.random((4, 5)) < 0.5
+    x, m = ac.asarray(xn, device=device), ac.asarray(mask, device=device)
+    u, ref = getattr(ac, name), getattr(np, name)
+    extra = {} if ref.identity is not None else {"initial": xn.min() if name == "maximum" else xn.max()}
+    check(u.reduce(x, axis=1, where=m, **extra), ref.reduce(xn, axis=1, where=mask, **extra), name)
+    out = ac.zeros(5, dtype=u.reduce(x).dtype, device=device)
+    assert u.reduce(x, axis=0, out=out) is out
+    check(out, ref.reduce(xn, axis=0), name)
+    if kind == "f":
+        check(u.reduce(x, axis=0, dtype=ac.float32), ref.reduce(xn, axis=0, dtype=np.float32),
+              name)
+
+
+@pytest.mark.parametrize("name", list(BINARY))
+@pytest.mark.parametrize("shape,axis", [((7,), 0), ((5, 4), 0), ((5, 4), 1), ((2, 3, 4), -1),
+                                        ((0, 3), 0)])
+def test_accumulate_equals_numpy(device, name, shape, axis):
+    xn = operand(BINARY[name], shape)
+    x = ac.asarray(xn, device=device)
+    with np.errstate(all="ignore"):
+        try:
+            want = getattr(np, name).accumulate(xn, axis=axis)
+        except TypeError:  # no loop that returns its operands' dtype: the same refusal
+            with pytest.raises(TypeError, match="no loop"):
+                getattr(ac, name).accumulate(x, axis=axis)
+            return
+    check(getattr(ac, name).accumulate(x, axis=axis), want, name)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "maximum", "power", "greater",
+                                  "bitwise_and", "arctan2"])
+def test_outer_equals_numpy(device, name):
+    kind = BINARY[name]
+    an, bn = operand(kind, (3, 2)), operand(kind, (4,))
+    a, b = ac.asarray(an, device=device), ac.asarray(bn, device=device)
+    with np.errstate(all="ignore"):
+        check(getattr(ac, name).outer(a, b), getattr(np, name).outer(an, bn), name)
+        check(getattr(ac, name).outer(b, 2), getattr(np, name).outer(bn, 2), name)
+
+
+@pytest.mark.parametrize("name,index", [
+    ("add", [0, 1, 0, 3, 0]), ("subtract", [2, 2, 2]), ("multiply", [1, 4, 1]),
+    ("maximum", [0, 0, 5, 5]), ("minimum", np.array([3, 3, 1])), ("add", slice(1, 4)),
+    ("add", (np.array([0, 0, 1]), np.array([1, 1, 2]))), ("negative", [1, 1, 2]),
+    ("add", 2), ("bitwise_xor", [0, 0, 1])])
+def test_at_applies_every_occurrence_in_order(device, name, index):
+    kind = "i" if name == "bitwise_xor" else "f"
+    two_d = isinstance(index, tuple)
+    an = operand(kind, (3, 4) if two_d else (6,))
+    an = np.nan_to_num(an)
+    u, ref = getattr(ac, name), getattr(np, name)
+    a = ac.asarray(an, device=device, copy=True)
+    selected = an[index]
+    args = () if u.nin == 1 else (operand(kind, np.shape(selected)) if np.ndim(selected) else 1.5,)
+    if kind == "i" and args:
+        args = (np.asarray(args[0]).astype(an.dtype),)
+    ref.at(an, index, *args)
+    acc_index = tuple(ac.asarray(i, device=device) for i in index) if two_d else index
+    u.at(a, acc_index, *(ac.asarray(v, device=device) for v in args))
+    check(a, an, "bitwise_xor" if kind == "i" else name + "_at")
+
+
+def test_at_errors(device):
+    a = ac.zeros(3, device=device)
+    with pytest.raises(TypeError, match="accel array"):
+        ac.add.at(np.zeros(3), [0], 1)
+    with pytest.raises(TypeError, match="needs a second operand"):
+        ac.add.at(a, [0])
+    with pytest.raises(TypeError, match="takes no second operand"):
+        ac.negative.at(a, [0], 1)
+    with pytest.raises(IndexError):
+        ac.add.at(a, [5], 1)
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "subtract", "bitwise_or"])
+@pytest.mark.parametrize("indices", [[0, 4, 1, 5], [0, 3, 6], [2], [5, 5, 1], [7, 0]])
+def test_reduceat_equals_numpy(device, name, indices):
+    kind = "i" if name == "bitwise_or" else "f"
+    xn = np.nan_to_num(operand(kind, (8, 3)))
+    x = ac.asarray(xn, device=device)
+    check(getattr(ac, name).reduceat(x, indices), getattr(np, name).reduceat(xn, indices), name)
+    check(getattr(ac, name).reduceat(x.T, indices[:1] + [1] if indices[0] < 3 else [0, 2], axis=1),
+          getattr(np, name).reduceat(xn.T, indices[:1] + [1] if indices[0] < 3 else [0, 2],
+                                     axis=1), name)
+    with pytest.raises(IndexError):
+        getattr(ac, name).reduceat(x, [0, 8])
+
+
+def test_method_errors(device):
+    x = ac.ones((2, 3), device=device)
+    with pytest.raises(ValueError, match="binary"):
+        ac.sin.reduce(x)
+    with pytest.raises(ValueError, match="not reorderable"):
+        ac.subtract.reduce(x, axis=(0, 1))
+    with pytest.raises(ValueError, match="no identity"):
+        ac.maximum.reduce(ac.ones((0, 3), device=device))
+    assert ac.add.reduce(ac.ones((0, 3), device=device)).tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match="0-d"):
+        ac.add.reduce(ac.asarray(1.0, device=device))
+    with pytest.raises(ValueError, match="outer"):
+        ac.sin.outer(x, x)
+
+
+def test_numpys_ufunc_methods_on_accel_arrays(device):
+    if device != "cpu":
+        pytest.skip("NumPy dispatches to accel only for arrays it could also read: CPU ones")
+    xn = operand("f", (4, 3))
+    x = ac.asarray(xn, device=device)
+    with np.errstate(all="ignore"):
+        for got, want, name in [
+                (np.subtract.reduce(x, axis=1), np.subtract.reduce(xn, axis=1), "subtract"),
+                (np.maximum.accumulate(x), np.maximum.accumulate(xn), "maximum"),
+                (np.add.outer(x[0], x[1]), np.add.outer(xn[0], xn[1]), "add"),
+                (np.multiply.reduceat(x, [0, 2]), np.multiply.reduceat(xn, [0, 2]), "multiply"),
+                (np.fmax.reduce(x, axis=0), np.fmax.reduce(xn, axis=0), "fmax")]:
+            check(got, want, name)
+    a, an = ac.zeros(4, device=device), np.zeros(4)
+    np.add.at(a, [0, 0, 3], 2.0)
+    np.add.at(an, [0, 0, 3], 2.0)
+    check(a, an, "add")
