@@ -7,7 +7,9 @@
 #include "accel/backend/backend.h"
 #include "accel/eval/eval.h"
 #include "accel/ops/copy.h"
+#include "accel/ops/creation.h"
 #include "accel/ops/elementwise.h"
+#include "accel/ops/manipulation.h"
 #include "accel/ops/result_layout.h"
 #include "accel/runtime/errors.h"
 
@@ -110,20 +112,20 @@ Array cumulative(ScanOp op, const Array& x, std::optional<int64_t> axis, std::op
   in.eval();
   const int ax = normalize_axis(axis.value_or(0), in.ndim(), name);
   const Dtype acc = dtype.value_or(sum_dtype(x.dtype()));
-  Shape shape = in.shape();
-  if (include_initial) ++shape[ax];
   // Laid out in x's axis order (broadcast axes telling nothing), as NumPy's accumulate.
-  Array out = Array::empty(shape, acc, in.device(), kept_layout(shape, {&in, 1}));
-  Array body = out;
-  if (include_initial) {
-    Shape first = shape;
-    first[ax] = 1;
-    assign(Array::view_of(out, first, out.strides(), 0),
-           Array::scalar_of(acc, op == ScanOp::sum ? 0.0 : 1.0, in.device()), name);
-    body = Array::view_of(out, in.shape(), out.strides(), out.strides()[ax]);
-  }
-  backend_for(in.device()).scan(op, in, ax, body);
-  return out;
+  Array out = Array::empty(in.shape(), acc, in.device(), kept_layout(in.shape(), {&in, 1}));
+  backend_for(in.device()).scan(op, in, ax, out);
+  if (!include_initial) return out;
+  // NumPy joins the initial value, full_like(out, shape=...) of length 1 along the axis, before
+  // the scan with concatenate, whose layout rule decides the result's: where the axis had
+  // length 1 it told nothing about its place, and the join puts it where C order has it.
+  Shape first = in.shape();
+  first[ax] = 1;
+  const Array parts[] = {
+      full_like(out, Array::scalar_of(acc, op == ScanOp::sum ? 0.0 : 1.0, in.device()),
+                std::nullopt, std::nullopt, Order::K, first),
+      out};
+  return concat(parts, ax);
 }
 
 }  // namespace

@@ -268,6 +268,10 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
     x = _as_array(array)
     if dtype is not None:
         x = _core.astype(x, dtype, copy=False)
+    elif name in _REDUCE_FUNCTIONS and x.dtype.kind in "biu" and x.dtype.itemsize < 8:
+        # As sum and prod: small integers and bools add up in 64 bits.
+        x = _core.astype(x, _core.uint64 if x.dtype.kind == "u" else _core.int64)
+    x = _reduction_input(self, x, "reduceat")
     axis = axis % x.ndim
     idx = [int(i) for i in _np.asarray(_host_index(indices)).reshape(-1)]
     n = x.shape[axis]
@@ -279,10 +283,9 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
     parts = []
     for j, start in enumerate(idx):
         stop = idx[j + 1] if j + 1 < len(idx) else n
-        if stop > start:
-            parts.append(_reduce(self, moved[start:stop], axis=0))
-        else:
-            parts.append(_core.astype(moved[start], _loop_dtype(self, x)))
+        # From the segment's first element, in order (NumPy's reduceat starts no segment from
+        # the identity: gcd.reduceat of one -3 is -3).
+        parts.append(_reduce_axis0(self, moved[start:stop]) if stop > start else moved[start])
     dt = _core.result_type(*parts) if parts else _loop_dtype(self, x)
     r = _core.stack([_core.astype(p, dt, copy=False) for p in parts]) if parts else \
         _core.empty((0,) + moved.shape[1:], dtype=dt, device=x.device)

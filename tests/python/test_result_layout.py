@@ -825,3 +825,19 @@ def test_real_if_close_is_a_view_of_the_real_parts(device):
     assert ac.real_if_close(x) is x  # a real array comes back as itself, as NumPy's
     c = ac.asarray([1 + 1j], device=device)
     assert ac.real_if_close(c) is c
+
+
+@pytest.mark.parametrize("func", ["cumulative_sum", "cumulative_prod"])
+@pytest.mark.parametrize("shape,perm,axis", [((1, 3, 1, 4), (0, 1, 2, 3), -2),
+                                             ((4, 1, 3), (2, 1, 0), 1), ((3, 4), (1, 0), 0),
+                                             ((2, 1), (1, 0), 1)])
+def test_cumulative_with_the_initial_value_lays_out_as_numpys(func, shape, perm, axis, device):
+    # NumPy joins full_like(scan, shape=...) and the scan with concatenate: where the axis had
+    # length 1 the join puts it where C order has it (fuzz seed 2190772: a cumulative_prod of a
+    # linspace along a length-1 axis came out with that axis outermost).
+    base = np.arange(1, 1 + int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    xn = np.asfortranarray(base) if perm != tuple(range(len(shape))) else base
+    x = ac.asarray(xn, device=device)
+    want = getattr(np, func)(xn, axis=axis, include_initial=True)
+    got = getattr(ac, func)(x, axis=axis, include_initial=True)
+    check(got.to_device("cpu"), want)

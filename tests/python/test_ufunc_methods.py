@@ -221,3 +221,14 @@ def test_numpys_ufunc_methods_on_accel_arrays(device):
     np.add.at(a, [0, 0, 3], 2.0)
     np.add.at(an, [0, 0, 3], 2.0)
     check(a, an, "add")
+
+
+def test_reduceat_starts_each_segment_from_its_first_element(device):
+    # NumPy's reduceat applies no identity: a one-element segment of gcd is the element, sign
+    # included (fuzz seed 2088090), where gcd.reduce of it starts from 0 and gives |x|.
+    xn = np.array([-3, 2, 6, -4, 8], dtype=np.int32)
+    x = ac.asarray(xn, device=device)
+    for name in ("gcd", "add", "subtract", "bitwise_or"):
+        check(getattr(ac, name).reduceat(x, [0, 1, 3, 2]), getattr(np, name).reduceat(xn, [0, 1, 3, 2]),
+              "gcd" if name == "gcd" else "bitwise_or")
+    check(ac.gcd.reduce(x[:1]), np.gcd.reduce(xn[:1]), "gcd")
