@@ -55,7 +55,7 @@ def _single_out(kwargs, what):
     return kwargs
 
 
-def _into_numpy(result, out, what):
+def _into_numpy(result, out, what, where=True):
     """A result written into out= a NumPy array, which is returned, as NumPy's ufuncs do: a
     NumPy array's in-place operator with an accel operand (`np_array += accel_array` calls
     numpy.add(np_array, accel_array, out=(np_array,))) leaves a NumPy array with the values.
@@ -68,8 +68,13 @@ def _into_numpy(result, out, what):
     if tuple(out.shape) != tuple(result.shape):
         raise ValueError(f"[{what}] out= has shape {tuple(out.shape)} but the result has shape "
                          f"{tuple(result.shape)}")
+    if where is not True:  # where=: out keeps its values where the mask does not hold
+        where = accel.asnumpy(where) if isinstance(where, _core.ndarray) else _np.asarray(where)
+        if where.dtype != _np.bool_:
+            raise TypeError(f"[{what}] where= must be a boolean array or bool; got {where.dtype}")
+        where = _np.broadcast_to(where, out.shape)
     try:
-        _np.copyto(out, accel.asnumpy(result), casting="same_kind")
+        _np.copyto(out, accel.asnumpy(result), casting="same_kind", where=where)
     except TypeError as e:
         raise TypeError(f"[{what}] {e} (out= is a NumPy array of {out.dtype})") from None
     return out
@@ -97,7 +102,10 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
     kwargs = _single_out(kwargs, what)
     if isinstance(kwargs.get("out"), _np.ndarray):
         out = kwargs.pop("out")
-        return _into_numpy(fn(*inputs, **kwargs), out, what)
+        # The mask applies to the copy into NumPy's out (fuzz seed 2092561), not to accel's
+        # result, which has no out= of its own here.
+        where = kwargs.pop("where", True) if method == "__call__" else True
+        return _into_numpy(fn(*inputs, **kwargs), out, what, where)
     return fn(*inputs, **kwargs)
 
 

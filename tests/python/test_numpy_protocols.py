@@ -249,3 +249,19 @@ def test_numpy_functions_returning_python_values(call, device):
     x, y = ac.asarray(a, device=device), ac.asarray(b, device=device)
     want, got = call(np, a, b), call(np, x, y)
     assert type(got) is type(want) and got == want
+
+
+def test_a_numpy_out_with_where_keeps_its_values_outside_the_mask(device):
+    # np.add(accel_x, 1, numpy_out, where=mask): only the masked elements are written (fuzz
+    # --namespace numpy, seed 2092561: the whole result was copied in).
+    x = ac.asarray(np.array([0.0, -1.0, 2.0, -3.0]), device=device)
+    if x.device.type != "cpu":
+        pytest.skip("a NumPy out= takes CPU results only (test_out_may_be_a_numpy_array)")
+    for mask in (ac.signbit(x), np.array([True, False, False, True]), [False] * 4, True):
+        out = np.full(4, 7.0)
+        np.add(x, 1, out, where=mask)
+        m = np.broadcast_to(np.asarray(ac.asnumpy(mask) if isinstance(mask, ac.ndarray)
+                                       else mask), 4)
+        np.testing.assert_array_equal(out, np.where(m, ac.asnumpy(x) + 1, 7.0))
+    with pytest.raises(TypeError, match="where= must be a boolean"):
+        np.add(x, 1, np.zeros(4), where=np.arange(4))
