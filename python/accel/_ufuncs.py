@@ -72,6 +72,18 @@ def _along(x, axis):
     return _core.moveaxis(x, axis, 0) if axis != 0 else x
 
 
+def _binary_operand(self, array, what):
+    """The array reduce/accumulate run along: only binary ufuncs of one output have them, and
+    only over an array with an axis."""
+    name = _name(self)
+    if self.nin != 2 or self.nout != 1:
+        raise ValueError(f"[{name}.{what}] only binary ufuncs of one output {what}")
+    x = _as_array(array)
+    if x.ndim == 0:
+        raise ValueError(f"[{name}.{what}] a 0-d array has no axis to {what}")
+    return x
+
+
 def _reduce_axis0(self, x, start=_NO_VALUE):
     """The op reduced over x's first axis (length >= 1), NumPy's grouping where it matters,
     from `start` (initial=) where given: ((start - x0) - x1) ... for subtract."""
@@ -101,11 +113,7 @@ def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
     None for all), starting from `initial` where given; where= leaves elements out (they count
     as the identity, or as initial for an op without one)."""
     name = _name(self)
-    if self.nin != 2 or self.nout != 1:
-        raise ValueError(f"[{name}.reduce] only binary ufuncs of one output reduce")
-    x = _as_array(array)
-    if x.ndim == 0:
-        raise ValueError(f"[{name}.reduce] a 0-d array has no axis to reduce")
+    x = _binary_operand(self, array, "reduce")
     if dtype is not None and name not in _REDUCE_FUNCTIONS:
         x = _core.astype(x, dtype, copy=False)  # the op's loop in dtype: the input cast first
     if name not in _REDUCE_FUNCTIONS:
@@ -189,11 +197,7 @@ def _accumulate(self, array, axis=0, dtype=None, out=None):
     """NumPy's ufunc.accumulate: the running op along `axis` (element i is the op over
     elements 0..i, in order)."""
     name = _name(self)
-    if self.nin != 2 or self.nout != 1:
-        raise ValueError(f"[{name}.accumulate] only binary ufuncs of one output accumulate")
-    x = _as_array(array)
-    if x.ndim == 0:
-        raise ValueError(f"[{name}.accumulate] a 0-d array has no axis to accumulate")
+    x = _binary_operand(self, array, "accumulate")
     if axis is None or _np.ndim(axis) != 0:
         raise TypeError(f"[{name}.accumulate] axis must be an integer; got {axis!r}")
     axis = axis % x.ndim
