@@ -70,11 +70,6 @@ const char* c_type(Dtype dt) {
   return "?";
 }
 
-namespace {
-
-using ir::Instr;
-using ir::InstrKind;
-
 const char* functor_name(OpId op) {
   switch (op) {
 #define ACCEL_OP(name, arity, functor, bools, domain, output) \
@@ -85,6 +80,11 @@ const char* functor_name(OpId op) {
   }
   return "?";
 }
+
+namespace {
+
+using ir::Instr;
+using ir::InstrKind;
 
 // Operand k (see Dialect: its index among the operands in memory, or its input index when by
 // value) of `dt` and `layout` at the current element.

@@ -24,5 +24,7 @@ std::string emit_prelude(const Dialect& dialect);
 std::string fill(const char* tmpl, std::initializer_list<std::pair<const char*, std::string>> vars);
 // The C++ type of a dtype in generated source ("float", "std::complex<double>", ...).
 const char* c_type(Dtype dtype);
+// The scalar functor of scalar_ops.h that computes `op` ("AddOp"), without its namespace.
+const char* functor_name(OpId op);
 
 }  // namespace accel::codegen

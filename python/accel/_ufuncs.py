@@ -16,6 +16,9 @@ from . import _core
 
 _NO_VALUE = _np._NoValue
 
+# The binary ops of the C++ registry (core/ops.def): the ones ufunc.at folds in one C++ pass.
+_REGISTRY_BINARY = frozenset(_core._binary_op_names())
+
 # Reductions accel has as a function of its own, the dtype= of the reduction passed on.
 _REDUCE_FUNCTIONS = {"add": "sum", "multiply": "prod"}
 _ACCUMULATE_FUNCTIONS = {"add": "cumsum", "multiply": "cumprod"}
@@ -43,10 +46,14 @@ def _as_array(x):
     return x if isinstance(x, _core.ndarray) else _core.asarray(x)
 
 
+def _empty_of(x):
+    """A 1-d empty view of x (its dtype, no copy), for asking what an op would give."""
+    return x[(slice(0, 0),) + (0,) * (x.ndim - 1)] if x.ndim else _core.reshape(x, (1,))[:0]
+
+
 def _loop_dtype(self, x):
     """The dtype the op gives for operands of x's dtype (its loop's), from an empty call."""
-    empty = x[(slice(0, 0),) + (0,) * (x.ndim - 1)] if x.ndim else _core.reshape(x, (1,))[:0]
-    args = (empty,) * self.nin
+    args = (_empty_of(x),) * self.nin
     return self(*args).dtype
 
 
@@ -224,17 +231,32 @@ def _outer(self, A, B, /, **kwargs):
 
 def _at(self, a, indices, b=None, /):
     """NumPy's ufunc.at: a[indices] = op(a[indices], b) in place, unbuffered: an index that
-    repeats takes the op once per occurrence, in order (np.add.at(x, [0, 0], 1) adds 2). The
-    occurrences go in rounds, the k-th occurrence of every index in round k, so each round
-    writes distinct elements; the bookkeeping of the indices is done on the host."""
+    repeats takes the op once per occurrence, in order (np.add.at(x, [0, 0], 1) adds 2).
+    NumPy's index forms are turned into flat positions on the host (an integer array into a
+    1-d array is one already); the binary ops of the registry that keep a's dtype then fold
+    them in one C++ pass on a's device (ops/ufunc_at.h). The others go in rounds, the k-th
+    occurrence of every index in round k, so each round writes distinct elements."""
     name = _name(self)
     if not isinstance(a, _core.ndarray):
         raise TypeError(f"[{name}.at] the first argument must be an accel array; got "
                         f"{type(a).__name__}")
     if (b is None) != (self.nin == 1):
         raise TypeError(f"[{name}.at] {'takes no' if self.nin == 1 else 'needs a'} second operand")
+    folds = b is not None and _folds_in_place(self, a, b)
+    if folds and a.ndim == 1 and isinstance(indices, (_core.ndarray, _np.ndarray)) and \
+            indices.dtype.kind in "iu":
+        # An integer array into a 1-d array is its own list of flat positions (checked and
+        # counted from the end in C++), on the device, with no host bookkeeping.
+        values = _core.broadcast_to(_core.asarray(b, device=a.device), indices.shape)
+        _core._ufunc_at(name, a, indices, _core.reshape(values, (-1,)))
+        return
     flat = _np.arange(a.size).reshape(a.shape)[_host_index(indices)]
     positions = _np.ravel(flat)
+    if folds:
+        values = _core.broadcast_to(_core.asarray(b, device=a.device), _np.shape(flat))
+        _core._ufunc_at(name, a, _core.asarray(positions, device=a.device),
+                        _core.reshape(values, (-1,)))
+        return
     if b is not None:
         values = _core.reshape(_core.broadcast_to(_core.asarray(b, device=a.device), _np.shape(flat)),
                                (-1,))
@@ -253,6 +275,21 @@ def _at(self, a, indices, b=None, /):
         else:
             new = self(current, values[_core.asarray(sel, device=a.device)])
         a[where] = new
+
+
+def _folds_in_place(self, a, b):
+    """Whether `self.at(a, ..., b)` is the C++ fold (ops/ufunc_at.h: every listed position in
+    order, one pass): a binary op of the registry whose loop for a and b is a's own dtype (NumPy
+    casts b to it). Others (mixed loops, the ops written in Python) take the rounds below."""
+    if _name(self) not in _REGISTRY_BINARY:
+        return False
+    # A Python number stays one (weak, as NumPy's), an array speaks by its dtype.
+    sample = b if not isinstance(b, (_core.ndarray, _np.ndarray, list, tuple)) else \
+        _empty_of(_as_array(b))
+    try:
+        return self(_empty_of(a), sample).dtype == a.dtype
+    except (TypeError, ValueError, OverflowError):
+        return False  # the rounds raise NumPy's error
 
 
 def _host_index(indices):

@@ -6,6 +6,7 @@
 
 #include "bindings.h"
 #include "accel/ops/axis_view.h"
+#include "accel/ops/ufunc_at.h"
 
 namespace accel::py {
 namespace {
@@ -232,6 +233,26 @@ void init_indexing(nb::module_& m) {
   m.def("put", [](const Array& x, nb::handle indices, nb::handle values, const std::string& mode) {
     put(x, to_operand(indices, x.device()), to_operand(values, x.device()), to_mode(mode, "put"));
   }, "a"_a, "ind"_a, "v"_a, "mode"_a = "raise", "x.flat[ind] = v, with v repeated as needed.");
+  // NumPy's ufunc.at for the registry's binary ops (python/accel/_ufuncs.py calls it with the
+  // flat positions it has worked out from NumPy's index forms).
+  m.def("_binary_op_names", [] {
+    std::vector<std::string> names;
+    for (int i = 0; i < kNumOps; ++i)
+      if (op_info(static_cast<OpId>(i)).arity == 2) names.push_back(op_info(static_cast<OpId>(i)).name);
+    return names;
+  }, "The names of the registry's binary elementwise ops (core/ops.def).");
+  m.def("_ufunc_at", [](const std::string& name, const Array& x, nb::handle indices,
+                        nb::handle values) {
+    for (int i = 0; i < kNumOps; ++i)
+      if (name == op_info(static_cast<OpId>(i)).name) {
+        ufunc_at(static_cast<OpId>(i), x, to_operand(indices, x.device()),
+                 to_operand(values, x.device()));
+        return;
+      }
+    throw ValueError("[ufunc_at] no elementwise op is called '" + name + "'");
+  }, "op"_a, "x"_a, "indices"_a, "values"_a,
+     "x.flat[indices[k]] = op(x.flat[indices[k]], values[k]) for each k in order (repeated "
+     "indices fold every value in, in order); the op must keep x's dtype.");
   m.def("nonzero", [](nb::handle x) { return to_tuple(nonzero(to_operand(x, device_of({x})))); },
         "x"_a, "The coordinates of the nonzero elements: one int64 array per axis.");
   m.def("argwhere", [](nb::handle x) { return argwhere(to_operand(x, device_of({x}))); }, "x"_a);

@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "accel/backend/cuda/compiler.h"
+#include "accel/backend/cuda/fold_at.h"
 #include "accel/backend/cuda/nvrtc.h"
 #include "accel/backend/cuda/reduce_kernels.h"
 #include "accel/backend/cuda/reduce_plan.h"
@@ -160,6 +161,28 @@ TEST_F(CudaReduceCompile, every_sort_instantiation_compiles_for_sm_90) {
   compile_batch(requests, "sort.cu");
 }
 
+// ufunc_at's fold: every binary op of the registry on a dtype it keeps, for float64, int32,
+// float16 (InFloat) and complex64; add on every dtype.
+TEST_F(CudaReduceCompile, every_fold_at_functor_compiles_for_sm_90) {
+  std::vector<Request> requests;
+  auto request = [&](accel::OpId op, Dtype dt) {
+    if (accel::op_info(op).arity != 2) return;
+    try {
+      const accel::OpTypes t = accel::resolve_op_types(op, dt);
+      if (t.compute != dt || t.out != dt) return;
+    } catch (const accel::DTypeError&) {
+      return;  // the op does not take dt
+    }
+    requests.push_back({std::string("fold_at of ") + accel::op_name(op) + " on " + accel::dtype_name(dt),
+                        {cu::fold_at_kernel_name(op, dt)}});
+  };
+  for (int i = 0; i < accel::kNumOps; ++i)
+    for (Dtype dt : {Dtype::float64, Dtype::int32, Dtype::float16, Dtype::complex64})
+      request(static_cast<accel::OpId>(i), dt);
+  for (Dtype dt : all_dtypes()) request(accel::OpId::add, dt);
+  compile_batch(requests, "fold_at.cu");
+}
+
 // Code generation for every kernel template, with the states that stress it most: the widest
 // (argmax of complex128: 24 bytes, a 256-entry shared tree), complex sums (scan tiles of 16-byte
 // states: 36 KiB of shared memory), wrapping integer products, bools, the any-dtype reader.
@@ -189,6 +212,12 @@ TEST_F(CudaReduceCompile, every_kernel_template_compiles_to_a_cubin_for_sm_90) {
   requests.push_back({sn.keys,
                       {sn.keys, sn.write, sn.search, cu::kSortSegmentKeys, cu::kSortCount,
                        cu::kSortScanCounts, cu::kSortScatter}});
+  // ufunc_at's fold, on the widest element and through InFloat.
+  for (auto [op, dt] : {std::pair{accel::OpId::add, Dtype::complex128},
+                        std::pair{accel::OpId::multiply, Dtype::float16}}) {
+    const std::string f = cu::fold_at_kernel_name(op, dt);
+    requests.push_back({f, {f}});
+  }
   compile_batch(requests, "reduce_templates.cu", true);
 }
 

@@ -2,7 +2,9 @@
 // (simt_host.h) through the backend's own orchestration (run_sort / run_searchsorted with an
 // emulated KernelRunner), checked bit for bit against the CPU backend's sort: every dtype,
 // ascending and descending, NaN / inf / -0.0 and many ties (stability), rows of length 0, 1, 37
-// and 100,000, views with any strides, values and / or indices, several block orders.
+// and 100,000, views with any strides, values and / or indices, several block orders. And the
+// fold behind ufunc_at (device_src/fold_at.cuh), which sorts its positions with these kernels:
+// run_fold_at against the CPU's fold, bit for bit.
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -15,7 +17,9 @@
 #include <vector>
 
 #include "accel/accel.h"
+#include "accel/backend/cpu/fold_at.h"
 #include "accel/backend/cpu/sort.h"
+#include "accel/backend/cuda/fold_at.h"
 #include "accel/backend/cuda/sort_kernels.h"
 #include "accel/device_src/scalar_ops.h"
 // clang-format off
@@ -25,6 +29,7 @@
 #include "accel/device_src/sort_params.h"
 #include "accel/device_src/sort_key.h"
 #include "accel/device_src/sort.cuh"
+#include "accel/device_src/fold_at.cuh"
 // clang-format on
 
 using namespace accel;
@@ -83,6 +88,31 @@ void add_typed(EmulatedRunner& r, Dtype dt) {
                       [](const kk::SearchParams& p) { kk::sort_search<Bits, Kind>(p); }));
 }
 
+// The folds the tests run: the typed CPU walks (add, multiply, maximum, subtract) and the
+// per-element inner loops (divide, fmax, bitwise_xor), float16 through InFloat as on a GPU.
+// (Not complex multiply: the library's host build fuses its products where the CPU has FMA,
+// as NumPy's loops do, and this test is not built for the CPU's FMA.)
+template <class Op, class T>
+void add_fold(EmulatedRunner& r, OpId op, Dtype dt) {
+  r.add(cu::fold_at_kernel_name(op, dt),
+        emulate<kk::FoldAtParams>([](const kk::FoldAtParams& p) { kk::fold_at<Op, T>(p); }));
+}
+
+void add_folds(EmulatedRunner& r) {
+  namespace sc = accel::scalar;
+  add_fold<sc::AddOp, double>(r, OpId::add, Dtype::float64);
+  add_fold<sc::AddOp, float>(r, OpId::add, Dtype::float32);
+  add_fold<sc::AddOp, bool>(r, OpId::add, Dtype::bool_);
+  add_fold<sc::InFloat<sc::AddOp>, accel::half>(r, OpId::add, Dtype::float16);
+  add_fold<sc::AddOp, std::complex<float>>(r, OpId::add, Dtype::complex64);
+  add_fold<sc::MultiplyOp, float>(r, OpId::multiply, Dtype::float32);
+  add_fold<sc::MaximumOp, double>(r, OpId::maximum, Dtype::float64);
+  add_fold<sc::SubtractOp, int8_t>(r, OpId::subtract, Dtype::int8);
+  add_fold<sc::DivideOp, double>(r, OpId::divide, Dtype::float64);
+  add_fold<sc::FmaxOp, float>(r, OpId::fmax, Dtype::float32);
+  add_fold<sc::BitwiseXorOp, uint16_t>(r, OpId::bitwise_xor, Dtype::uint16);
+}
+
 EmulatedRunner& runner() {
   static EmulatedRunner* r = [] {
     auto* e = new EmulatedRunner();
@@ -109,6 +139,7 @@ EmulatedRunner& runner() {
     add_typed<uint64_t, kk::kSortFloat>(*e, Dtype::float64);
     add_typed<uint32_t, kk::kSortComplex>(*e, Dtype::complex64);
     add_typed<uint64_t, kk::kSortComplex>(*e, Dtype::complex128);
+    add_folds(*e);
     return e;
   }();
   return *r;
@@ -347,4 +378,41 @@ TEST(CudaSearchsortedEmulated, empty_values_and_an_empty_sorted_array) {
   runner().launched.clear();
   cu::run_searchsorted(runner(), v, none, true, out);
   EXPECT_TRUE(runner().launched.empty());
+}
+
+// x with every NaN made one NaN: a NaN's sign after float16 arithmetic is the conversion's
+// (F16C on the CPU, software here, the GPU's own there), not part of the value.
+Array nan_as_one(const Array& x) {
+  if (!is_floating(x.dtype()) && !is_complex(x.dtype())) return x;
+  return where(isnan(x), full(x.shape(), Array::scalar(std::nan(""), false, host), x.dtype(), host), x);
+}
+
+// The emulated GPU fold against the CPU's, bit for bit (NaNs alike): every listed position takes its values
+// in the listed order (a float sum of repeats is not reassociated), with NaN, inf and -0.0
+// among the values, positions repeating up to thousands of times, and positions never listed.
+TEST(CudaFoldAtEmulated, folds_every_listing_in_order_like_the_cpu) {
+  const std::pair<OpId, Dtype> cases[] = {
+      {OpId::add, Dtype::float64},      {OpId::add, Dtype::float32},
+      {OpId::add, Dtype::bool_},        {OpId::add, Dtype::float16},
+      {OpId::add, Dtype::complex64},    {OpId::multiply, Dtype::float32},
+      {OpId::maximum, Dtype::float64},
+      {OpId::subtract, Dtype::int8},    {OpId::divide, Dtype::float64},
+      {OpId::fmax, Dtype::float32},     {OpId::bitwise_xor, Dtype::uint16}};
+  unsigned seed = 500;
+  for (const auto& [op, dt] : cases)
+    for (const auto& [size, count] : {std::pair<int64_t, int64_t>{7, 5000}, {1000, 3000}, {50, 1},
+                                     {3, 0}}) {
+      std::mt19937_64 rng(seed);
+      std::vector<int64_t> at(static_cast<size_t>(count));
+      for (auto& p : at) p = static_cast<int64_t>(rng() % static_cast<uint64_t>(size));
+      Array positions = Array::from_vector(at, {count}, host);
+      Array values = random_array({count}, dt, seed + 1);
+      Array start = random_array({size}, dt, seed + 2);
+      Array want = copy(start), got = copy(start);
+      cpu::fold_at(op, want, positions, values);
+      cu::run_fold_at(runner(), op, got, positions, values);
+      ASSERT_EQ(bytes_of(nan_as_one(got)), bytes_of(nan_as_one(want)))
+          << op_name(op) << " of " << dtype_name(dt) << ", " << count << " listings of " << size;
+      seed += 3;
+    }
 }

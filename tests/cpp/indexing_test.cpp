@@ -315,3 +315,48 @@ TEST(Compress, KeepsSlicesWhereConditionHolds) {
   EXPECT_EQ(extract(greater(x, Array::scalar(3.0, true)), x).to_vector<double>(),
             (std::vector<double>{4, 5}));
 }
+
+// ufunc_at (ops/ufunc_at.h): every listing folds in, in order; negative positions count from
+// the end; a strided x is written through; errors before anything is written.
+TEST(UfuncAt, RepeatedPositionsFoldEveryValueInOrder) {
+  Array x = zeros({4}, float64, Device::cpu());
+  ufunc_at(OpId::add, x, ints({0, 0, 3, -1, 0}), Array::from_vector<double>({1, 2, 4, 8, 16}, {5}, Device::cpu()));
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{19, 0, 0, 12}));
+  // Sequential float sum: 1e16 + 1 + 1 stays 1e16 in NumPy's order (pairwise would give 1e16+2).
+  Array big = full({1}, Array::scalar(1e16, false, Device::cpu()), float64, Device::cpu());
+  ufunc_at(OpId::add, big, ints({0, 0}), Array::scalar(1.0, false, Device::cpu()));
+  EXPECT_EQ(big.to_vector<double>()[0], 1e16);
+  // (((10 - 1) - 2) - 3) on int8, and a maximum fold.
+  Array s = full({2}, Array::scalar(int64_t{10}, false, Device::cpu()), int8, Device::cpu());
+  ufunc_at(OpId::subtract, s, ints({1, 1, 1}), astype(ints({1, 2, 3}), int8));
+  EXPECT_EQ(astype(s, int64).to_vector<int64_t>(), (std::vector<int64_t>{10, 4}));
+}
+
+TEST(UfuncAt, StridedTargetsAndOtherOps) {
+  // x is the transpose of a 3x2 array: flat C-order positions of the (2, 3) view.
+  Array base = zeros({3, 2}, float64, Device::cpu());
+  Array x = permute_dims(base, {1, 0});
+  ufunc_at(OpId::add, x, ints({1, 1, 5}), Array::scalar(1.5, false, Device::cpu()));
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{0, 3, 0, 0, 0, 1.5}));
+  EXPECT_EQ(base.to_vector<double>(), (std::vector<double>{0, 0, 3, 0, 0, 1.5}));
+  // An op without a typed walk (the inner loop per element), on float16.
+  Array h = astype(arange_f({3}), float16);
+  ufunc_at(OpId::divide, h, ints({2, 2}), astype(Array::from_vector<double>({2, 4}, {2}, Device::cpu()), float16));
+  EXPECT_EQ(astype(h, float64).to_vector<double>(), (std::vector<double>{0, 1, 0.25}));
+}
+
+TEST(UfuncAt, BadArgumentsRaiseBeforeWriting) {
+  Array x = arange_f({3});
+  EXPECT_TRUE(contains(message_of([&] {
+    ufunc_at(OpId::add, x, ints({0, 3}), Array::scalar(1.0, false, Device::cpu()));
+  }), "index 3 is out of bounds for an array of size 3"));
+  EXPECT_TRUE(contains(message_of([&] {
+    ufunc_at(OpId::add, x, ints({-4}), Array::scalar(1.0, false, Device::cpu()));
+  }), "index -4"));
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{0, 1, 2}));
+  EXPECT_THROW(ufunc_at(OpId::less, x, ints({0}), x), DTypeError);   // gives bool
+  EXPECT_THROW(ufunc_at(OpId::negative, x, ints({0}), x), ValueError);  // unary
+  EXPECT_THROW(ufunc_at(OpId::add, x, arange_f({1}), x), DTypeError);  // float indices
+  EXPECT_THROW(ufunc_at(OpId::add, x, ints({0, 1}), arange_f({3})), ShapeError);
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{0, 1, 2}));
+}

@@ -218,6 +218,12 @@ class Builder(LinalgFftMakers):
                 stmt.text = f"{stmt.defines} = xp.asarray({stmt.text.split(' = ', 1)[1]})"
             if stmt.kind == "view" and not v.flags.writeable:
                 self.readonly.add(stmt.defines)
+            # Views of a read-only view that other statements make (array_split's parts of a
+            # sliding window) are read-only in accel too; NumPy's ufunc.at writes through them
+            # (fuzz seed 2223250), so no write may pick them.
+            if any(u in self.readonly and isinstance(self.env.get(u), np.ndarray) and
+                   np.shares_memory(v, self.env[u]) for u in stmt.uses):
+                self.readonly.add(stmt.defines)
             # A result NumPy lays out otherwise than C may be laid out otherwise in accel, and
             # views inherit the difference; except a statement whose layout the oracle checks
             # (layout=True: elementwise, astype, sorts, joins, scans, fancy indexing, pads) over
@@ -686,7 +692,9 @@ class Builder(LinalgFftMakers):
         if op in ("mean", "var", "std") and v.dtype.kind in "iu":
             guard = f"exact_float_sum({x})"  # integers the float64 sum cannot hold round in it
         if op in ("var", "std") and v.dtype.kind in "fc":
-            guard = f"no_flat_lane({x}, {axis})"  # 0 exactly or a rounding residue
+            # 0 exactly or a rounding residue, over the values where= and the NaN forms keep
+            mask = next((a[len("where="):] for a in args if a.startswith("where=")), None)
+            guard = f"no_flat_lane({x}, {axis}" + (f", where={mask})" if mask else ")")
         # Reductions keep x's axis order (NumPy's iterator; argmin/argmax are C-ordered) and
         # running sums and products are laid out after x, as NumPy's accumulate; the nan forms
         # (but nanmin/nanmax) reduce a copy of x, laid out as empty_like(x).
@@ -834,6 +842,9 @@ class Builder(LinalgFftMakers):
             guards.append(f"no_zero_tie({a}, {b.text})")
         if masked:
             guards.append(f"no_nan({a})")  # the sign bit of a NaN is its library's
+            if a in self.rounded:
+                # nor is the sign of a rounding residue near 0 (-1e-17 here, 1e-17 there)
+                guards.append(f"no_near_zero({a}, {self.rounding_eps.get(a, 0.0)!r})")
             # An operand in out='s memory: NumPy's buffered copy of out is written back whole,
             # elements outside the mask included (np.logical_and(z, x.T, out=x, where=False)
             # changes x); accel writes only where the mask holds.
@@ -919,7 +930,9 @@ class Builder(LinalgFftMakers):
             if self.chance(0.3):
                 args.append("keepdims=True")
             text = f"xp.{fn}({', '.join(args)})"
-            guard = f"halves_finite({x})"
+            # (and which zero an order statistic of 0.0 and -0.0 is, is the partition's choice:
+            # NumPy's is not stable; fuzz seed 2224098)
+            guard = f"halves_finite({x}) and no_signed_zeros({x})"
             if fn.startswith("nan") and "median" not in fn and isinstance(q, list):
                 # An array q: NumPy's apply_along_axis takes the result's dtype from the first
                 # slice's, and an all-NaN first slice keeps float32 (float64 otherwise).
@@ -1460,8 +1473,9 @@ class Builder(LinalgFftMakers):
     def ufunc_method(self):
         """NumPy's ufunc methods on ops whose answer is exact in any order or grouping: reduce
         (an axis, keepdims, initial), accumulate, outer, reduceat, and at (in place, indices
-        repeating); add, multiply and subtract on integers only (float sums round by their
-        order, which the reductions' own statements guard)."""
+        repeating, negative, as a list or an array); add, multiply and subtract on integers only
+        for the others (float sums round by their order, which the reductions' own statements
+        guard) but on floats too for at, whose order is NumPy's."""
         x = self.pick(lambda v: v.ndim >= 1 and 0 < v.size < 300 and v.dtype.kind in "biuf")
         if x is None:
             return False
@@ -1500,9 +1514,20 @@ class Builder(LinalgFftMakers):
         t = self.pick(lambda u: u.ndim >= 1 and u.size > 0 and u.dtype == v.dtype, writable=True)
         if t is None:
             return False
+        if v.dtype.kind == "f" and self.chance(0.5):
+            # at folds every listing in NumPy's order (ops/ufunc_at.h), so float sums and
+            # products of repeated positions are exact too.
+            op = self.choice(["add", "multiply", "subtract"])
         n = self.env[t].shape[0]
-        idx = [int(i) for i in self.rng.integers(0, n, int(self.rng.integers(1, 6)))]
-        text = f"xp.{op}.at({t}, {idx}, {int(self.rng.integers(0, 5))})"
+        idx = [int(i) for i in self.rng.integers(-n, n, int(self.rng.integers(1, 12)))]
+        # An integer array into a 1-d target is the device path (no host bookkeeping).
+        idx_text = f"xp.asarray({idx})" if self.env[t].ndim == 1 and self.chance(0.5) else str(idx)
+        # Integer values typed as the target: NumPy's at runs uint64 with a Python int in its
+        # float64 loop and casts negative results back as garbage (subtract.at of uint64 [1]
+        # at [0, 0] by 2 leaves 0), where its ufuncs (and accel) keep uint64 (NEP 50).
+        value = self.choice([str(int(self.rng.integers(0, 5))), "-1.5", "0.25"]) \
+            if v.dtype.kind == "f" else f"np.{v.dtype.name}({int(self.rng.integers(0, 5))})"
+        text = f"xp.{op}.at({t}, {idx_text}, {value})"
         if self.env[t].dtype.kind == "f":
             guards.append(f"no_signed_zeros({t})")
         return self.add(Stmt(text, None, self.uses_of(text), t, kind="write",

@@ -500,21 +500,30 @@ def no_extreme_tie(x, largest, axis, eps=0.0):
     return not (near | np.isinf(a) & (a == b)).any()
 
 
-def no_flat_lane(x, axis):
+def no_flat_lane(x, axis, where=True):
     """var/std along `axis` (None: all of x) of no run of two or more equal nonzero finite
     values: their variance is 0, but NumPy's mean of them may round an ulp off (float16's mean of
     three equal values, computed in float32) and leave a residue far below the values' rounding,
     which the noise runs do not move (the values stay equal) and a division then tells from 0
-    (fuzz seed 1082323: std of a broadcast, divided by itself, is 1.0 in NumPy and NaN here)."""
+    (fuzz seed 1082323: std of a broadcast, divided by itself, is 1.0 in NumPy and NaN here).
+    A lane's values are those where= selects, NaNs left out: nanvar of equal values and NaNs
+    is such a residue too (NumPy 5e-32, accel 0; fuzz seed 2196158)."""
     x = np.asarray(x)
     if x.dtype.kind not in "fc" or x.size < 2:
         return True
-    x = x.reshape(-1, 1) if axis is None else np.moveaxis(x, axis, 0)
-    if x.shape[0] < 2:
-        return True
-    with np.errstate(all="ignore"):
-        flat = np.all(x == x[:1], axis=0) & np.isfinite(x[0]) & (x[0] != 0)
-    return not flat.any()
+    keep = np.broadcast_to(np.asarray(where, dtype=bool), x.shape) & ~np.isnan(x)
+    if axis is None:
+        x, keep = x.reshape(-1, 1), keep.reshape(-1, 1)
+    else:
+        x, keep = np.moveaxis(x, axis, 0), np.moveaxis(keep, axis, 0)
+        x, keep = x.reshape(x.shape[0], -1), keep.reshape(x.shape[0], -1)
+    for lane, kept in zip(x.T, keep.T):
+        values = lane[kept]
+        with np.errstate(all="ignore"):
+            if (values.size >= 2 and np.all(values == values[0]) and np.isfinite(values[0])
+                    and values[0] != 0):
+                return False
+    return True
 
 
 def exact_float_sum(x):

@@ -230,3 +230,137 @@ def test_reduceat_starts_each_segment_from_its_first_element(device):
         check(getattr(ac, name).reduceat(x, [0, 1, 3, 2]), getattr(np, name).reduceat(xn, [0, 1, 3, 2]),
               "gcd" if name == "gcd" else "bitwise_or")
     check(ac.gcd.reduce(x[:1]), np.gcd.reduce(xn[:1]), "gcd")
+
+
+# ufunc.at's one-pass fold (ops/ufunc_at.h): the registry's binary ops on a dtype they keep.
+AT_FOLDS = [
+    ("add", "float64"), ("add", "float32"), ("add", "float16"), ("add", "complex128"),
+    ("add", "int8"), ("add", "uint64"), ("add", "bool"), ("subtract", "float32"),
+    ("subtract", "int16"), ("multiply", "float64"), ("multiply", "complex64"),
+    ("multiply", "uint8"), ("maximum", "float64"), ("minimum", "float32"), ("fmax", "float64"),
+    ("fmin", "float16"), ("divide", "float64"), ("power", "float64"), ("hypot", "float32"),
+    ("arctan2", "float64"), ("copysign", "float64"), ("bitwise_and", "int32"),
+    ("bitwise_or", "uint16"), ("bitwise_xor", "int64"), ("left_shift", "uint32"),
+    ("floor_divide", "int64"), ("remainder", "float64"), ("logaddexp", "float64"),
+    ("logical_and", "bool"), ("logical_or", "bool"), ("logical_xor", "bool"),
+]
+# Exact in NumPy's order: the fold takes every listing in order, as NumPy's loop does.
+AT_EXACT = {"add", "subtract", "multiply", "maximum", "minimum", "fmax", "fmin", "copysign",
+            "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift", "floor_divide",
+            "logical_and", "logical_or", "logical_xor"}
+
+
+def at_values(name, dtype, n):
+    dt = np.dtype(dtype)
+    if dt == bool:
+        return RNG.random(n) < 0.5
+    if name in ("left_shift",):
+        return RNG.integers(0, 3, n).astype(dt)
+    if name in ("floor_divide",):
+        return (RNG.integers(1, 4, n) * RNG.choice([-1, 1], n)).astype(dt)
+    if dt.kind in "iu":
+        return RNG.integers(0 if dt.kind == "u" else -50, 50, n).astype(dt)
+    if name in ("power", "multiply", "divide"):
+        v = RNG.uniform(0.9, 1.1, n)
+    else:
+        v = RNG.standard_normal(n) * 10
+    if dt.kind == "c":
+        v = v + 1j * RNG.standard_normal(n)
+    v = v.astype(dt)
+    if name not in ("power", "multiply", "divide"):
+        v[::13] = [np.nan, np.inf, -np.inf, -0.0][: len(v[::13])] * (len(v[::13]) // 4) + \
+            [np.nan, np.inf, -np.inf, -0.0][: len(v[::13]) % 4]
+    return v
+
+
+@pytest.mark.parametrize("name,dtype", AT_FOLDS)
+def test_at_folds_repeated_positions_like_numpy(device, name, dtype):
+    # 600 listings of 9 positions (negative ones too), an accel index array into a 1-d array
+    # (the device path) and a list into a 2-d one (flat positions worked out on the host).
+    ref, u = getattr(np, name), getattr(ac, name)
+    start = at_values(name, dtype, 9) if name not in ("power",) else RNG.uniform(0.5, 2, 9)
+    start = np.asarray(start).astype(dtype)
+    index = RNG.integers(-9, 9, 600)
+    values = at_values(name, dtype, 600)
+    want = start.copy()
+    with np.errstate(all="ignore"):
+        ref.at(want, index, values)
+    a = ac.asarray(start, device=device, copy=True)
+    u.at(a, ac.asarray(index, device=device), ac.asarray(values, device=device))
+    got = ac.asnumpy(a.to_device("cpu"))
+    assert got.dtype == want.dtype
+    # (Complex products: accel's, as NumPy's a * b, fuse where the CPU has FMA; NumPy's at runs
+    # its loop one element at a time, which does not, so the last bits of each step differ.)
+    exact = name in AT_EXACT and not (name == "multiply" and dtype.startswith("complex"))
+    if exact:
+        np.testing.assert_array_equal(got, want, err_msg=f"{name}.at {dtype}")
+    else:
+        np.testing.assert_allclose(got, want, rtol=1e-5 if dtype in ("float32", "complex64") else 1e-12,
+                                   equal_nan=True, err_msg=f"{name}.at {dtype}")
+    # A 2-d target, rows picked by a list (NumPy's index forms, flattened on the host).
+    start2 = np.asarray(at_values(name, dtype, 12)).astype(dtype).reshape(3, 4)
+    if name == "power":
+        start2 = RNG.uniform(0.5, 2, (3, 4))
+    rows = [0, 2, 2, -1, 0]
+    vals2 = np.asarray(at_values(name, dtype, 20)).astype(dtype).reshape(5, 4)
+    want2 = start2.copy()
+    with np.errstate(all="ignore"):
+        ref.at(want2, rows, vals2)
+    a2 = ac.asarray(start2, device=device, copy=True)
+    u.at(a2, rows, ac.asarray(vals2, device=device))
+    got2 = ac.asnumpy(a2.to_device("cpu"))
+    if exact:
+        np.testing.assert_array_equal(got2, want2, err_msg=f"{name}.at 2-d {dtype}")
+    else:
+        np.testing.assert_allclose(got2, want2, rtol=1e-5 if dtype in ("float32", "complex64") else 1e-12,
+                                   equal_nan=True, err_msg=f"{name}.at 2-d {dtype}")
+
+
+def test_at_sums_repeats_in_numpys_order(device):
+    # 1e16 + 1 + 1 ... in order stays 1e16 (NumPy's loop); any reassociation would not.
+    want = np.array([1e16, 0.0])
+    idx = np.array([0] * 50 + [1, 1])
+    np.add.at(want, idx, 1.0)
+    a = ac.asarray([1e16, 0.0], device=device)
+    ac.add.at(a, ac.asarray(idx, device=device), 1.0)
+    np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), want)
+    # A scalar value, broadcast; an empty index list changes nothing.
+    ac.add.at(a, ac.asarray(np.zeros(0, np.int64), device=device), 5.0)
+    np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), want)
+
+
+def test_at_strided_targets_and_views_write_through(device):
+    base = RNG.standard_normal((4, 6))
+    want = base.copy()
+    np.add.at(want.T, (np.array([0, 5, 5]), np.array([1, 3, 3])), 2.5)
+    np.maximum.at(want[:, ::2], np.array([1, 1, -1]), np.array([100.0, 7.0, -3.0]))
+    a = ac.asarray(base, device=device, copy=True)
+    ac.add.at(a.T, (ac.asarray([0, 5, 5], device=device), ac.asarray([1, 3, 3], device=device)),
+              2.5)
+    ac.maximum.at(a[:, ::2], ac.asarray([1, 1, -1], device=device),
+                  ac.asarray([100.0, 7.0, -3.0], device=device))
+    np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), want)
+
+
+def test_at_bad_index_writes_nothing_and_mixed_dtypes_follow_numpy(device):
+    a = ac.asarray([1.0, 2.0, 3.0], device=device)
+    for index in (ac.asarray([0, 3], device=device), [0, -4], np.array([1, 7])):
+        with pytest.raises(IndexError, match="out of bounds"):
+            ac.add.at(a, index, 1.0)
+        np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), [1.0, 2.0, 3.0])
+    ro = ac.asarray(np.arange(3.0), device=device)
+    ro.flags.writeable = False
+    with pytest.raises((ValueError, TypeError), match="read-only|writ"):
+        ac.add.at(ro, [0], 1.0)
+    # float32 target, float64 values: NumPy's loop runs in float64 and casts back each step.
+    want = np.ones(3, np.float32)
+    np.add.at(want, [0, 0, 2], np.array([1e-8, 0.5, 0.25]))
+    b = ac.ones(3, dtype=ac.float32, device=device)
+    ac.add.at(b, [0, 0, 2], ac.asarray([1e-8, 0.5, 0.25], device=device))
+    np.testing.assert_array_equal(ac.asnumpy(b.to_device("cpu")), want)
+    # Integers into an int8 target wrap as NumPy's do.
+    want8 = np.array([120, 0], np.int8)
+    np.add.at(want8, [0, 0, 0], np.int8(5))
+    c = ac.asarray(np.array([120, 0], np.int8), device=device)
+    ac.add.at(c, ac.asarray([0, 0, 0], device=device), ac.asarray(np.int8(5), device=device))
+    np.testing.assert_array_equal(ac.asnumpy(c.to_device("cpu")), want8)

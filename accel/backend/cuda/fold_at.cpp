@@ -1,0 +1,50 @@
+#include "accel/backend/cuda/fold_at.h"
+
+#include <algorithm>
+
+#include "accel/backend/cuda/sort_kernels.h"
+#include "accel/backend/cuda/stream_order.h"
+#include "accel/codegen/emit.h"
+#include "accel/device_src/reduce_params.h"
+
+namespace accel::cuda {
+
+std::string fold_at_kernel_name(OpId op, Dtype dtype) {
+  // float16 and bfloat16 compute in float and round once per step, as their CPU loops
+  // (half_loops.h) and the fused kernels (emit.cpp) do.
+  const bool narrow = dtype == Dtype::float16 || dtype == Dtype::bfloat16;
+  std::string name = "accel::kernels::fold_at<";
+  name += narrow ? "accel::scalar::InFloat<accel::scalar::" : "accel::scalar::";
+  name += codegen::functor_name(op);
+  name += narrow ? ">, " : ", ";
+  name += codegen::c_type(dtype);
+  name += " >";
+  return name;
+}
+
+void run_fold_at(KernelRunner& runner, OpId op, const Array& dst, const Array& positions,
+                 const Array& values) {
+  const int64_t n = positions.size();
+  if (n == 0) return;
+  const std::string name = fold_at_kernel_name(op, dst.dtype());
+  Array sorted = runner.empty({n}, Dtype::int64);
+  Array order = runner.empty({n}, Dtype::int64);
+  run_sort(runner, positions, 0, false, &sorted, &order);
+  kernels::FoldAtParams p{dst.data(), values.data(), sorted.data<int64_t>(),
+                          order.data<int64_t>(), n};
+  // One thread per listed position (most skip: only the first of each run folds).
+  const int64_t wanted = (n + kernels::kThreads - 1) / kernels::kThreads;
+  const int64_t cap = std::max<int64_t>(runner.threads_wanted() / kernels::kThreads, 1);
+  runner.prepare({name});
+  runner.launch(name, Grid{static_cast<unsigned>(std::clamp<int64_t>(wanted, 1, cap)), 1}, &p,
+                sizeof p);
+}
+
+void fold_at(OpId op, const Array& dst, const Array& positions, const Array& values) {
+  const int device = dst.device().index;
+  const Stream s = current_stream(device);
+  for (const Array* a : {&dst, &positions, &values}) order_use(*a, s);
+  run_fold_at(*cuda_runner(device), op, dst, positions, values);
+}
+
+}  // namespace accel::cuda

@@ -1,0 +1,75 @@
+#include "accel/ops/ufunc_at.h"
+
+#include <string>
+
+#include "accel/backend/fold_at.h"
+#include "accel/ops/advanced_index.h"
+#include "accel/ops/copy.h"
+#include "accel/ops/elementwise.h"
+#include "accel/ops/manipulation.h"
+#include "accel/ops/reduction.h"
+#include "accel/runtime/errors.h"
+
+namespace accel {
+namespace {
+
+std::string tag(OpId op) { return std::string("[") + op_name(op) + ".at] "; }
+
+// The flat positions of `indices` (int64, 1-d, contiguous) in [0, n): negative ones counted
+// from the end; IndexError naming the first that is outside [-n, n). Two reductions read back
+// settle the common case (all in [0, n)) without another pass.
+Array checked_positions(OpId op, const Array& indices, int64_t n, Device device) {
+  Array index = detail::flatten(detail::int64_index(indices, device, op_name(op))).eval();
+  if (index.size() == 0) return index;
+  const int64_t low = min(index).item<int64_t>(), high = max(index).item<int64_t>();
+  if (low >= 0 && high < n) return index;
+  const Array size = Array::scalar(n, false, device);
+  if (low < -n || high >= n) {
+    Array bad = logical_or(less(index, negative(size)), greater_equal(index, size));
+    const int64_t first = argmax(bad).item<int64_t>();
+    const int64_t value = Array::view_of(index, {}, {}, index.offset() + first).item<int64_t>();
+    throw IndexError(tag(op) + "index " + std::to_string(value) + " is out of bounds for an "
+                     "array of size " + std::to_string(n));
+  }
+  const Array zero = Array::scalar(int64_t{0}, false, device);
+  return detail::flatten(where(less(index, zero), add(index, size), index)).eval();
+}
+
+}  // namespace
+
+void ufunc_at(OpId op, const Array& x, const Array& indices, const Array& values) {
+  if (op_info(op).arity != 2)
+    throw ValueError(tag(op) + op_name(op) + " takes " + std::to_string(op_info(op).arity) +
+                     " operands; ufunc_at folds binary ops");
+  check_writable(x, "ufunc_at");
+  const OpTypes types = resolve_op_types(op, x.dtype());
+  if (types.compute != x.dtype() || types.out != x.dtype())
+    throw DTypeError(tag(op) + op_name(op) + " of two " + dtype_name(x.dtype()) + " operands " +
+                     "computes in " + dtype_name(types.compute) + " and gives " +
+                     dtype_name(types.out) + "; ufunc_at needs an op that keeps x's dtype");
+  if (!is_integer(indices.dtype()))
+    throw DTypeError(tag(op) + "indices must be an integer array; got " + indices.describe());
+  if (values.device() != x.device())
+    throw DeviceError(tag(op) + "values on " + values.device().str() + " for an array on " +
+                      x.device().str() + "; move them with to_device() first");
+  // Checked first, so nothing is written when the values do not fit.
+  Array spread = broadcast_to(values, indices.shape());
+  const Array positions = checked_positions(op, indices, x.size(), x.device());
+  if (positions.size() == 0) return;
+  Array v = detail::flatten(astype(spread, x.dtype(), false)).eval();
+  if (v.shares_memory_with(x)) v = copy(v).eval();
+  x.eval();
+  // Arrays still to be computed from x's memory must see its old values.
+  x.buffer()->evaluate_pending_readers();
+  if (x.is_contiguous()) {
+    fold_at_on_device(op, Array::view_of(x, {x.size()}, {1}, x.offset()), positions, v);
+    return;
+  }
+  // A strided x is folded in a contiguous copy, so flat positions stay C order (as put).
+  Array flat = detail::flatten(copy(x).eval());
+  fold_at_on_device(op, flat, positions, v);
+  assign(x, Array::view_of(flat, x.shape(), contiguous_strides(x.shape()), flat.offset()),
+         "ufunc_at");
+}
+
+}  // namespace accel
