@@ -1,6 +1,7 @@
 """Indexing vs NumPy, same run: scalar and slice indexing (view creation cost), integer-array
 gathers (rows and elements, 1-d and 2-d), boolean masks, take / take_along_axis, scatters
-(x[idx] = v, x[mask] = s) and nonzero. Results are computed (eval) inside the timing."""
+(x[idx] = v, x[mask] = s), ufunc.at (add.at / maximum.at: histograms, 2-d scatter-adds) and
+nonzero. Results are computed (eval) inside the timing."""
 
 import os
 import sys
@@ -70,6 +71,30 @@ def main():
         dst_n[mask_n] = 1.0
 
     case("x[mask] = 1.0 10M", set_mask, set_mask_np)
+
+    # ufunc.at: the scatter that accumulates repeated positions (histograms, scatter-adds).
+    bins_n = np.zeros(1000)
+    bins = ac.asarray(bins_n.copy())
+    hidx_n = rng.integers(0, 1000, size=1_000_000)
+    hidx = ac.asarray(hidx_n)
+    w_n = rng.random(1_000_000)
+    w = ac.asarray(w_n)
+    case("add.at 1M into 1000 bins, f64", lambda: ac.add.at(bins, hidx, w),
+         lambda: np.add.at(bins_n, hidx_n, w_n), ">= 1x")
+    case("maximum.at 1M into 1000 bins", lambda: ac.maximum.at(bins, hidx, w),
+         lambda: np.maximum.at(bins_n, hidx_n, w_n))
+    small_bins_n = np.zeros(10)
+    small_bins = ac.asarray(small_bins_n.copy())
+    sidx_n = rng.integers(0, 10, size=1000)
+    sidx = ac.asarray(sidx_n)
+    case("add.at 1000 into 10 bins, +1", lambda: ac.add.at(small_bins, sidx, 1.0),
+         lambda: np.add.at(small_bins_n, sidx_n, 1.0))
+    grid_n = np.zeros((100, 100))
+    grid = ac.asarray(grid_n.copy())
+    gi_n, gj_n = rng.integers(0, 100, size=(2, 100_000))
+    gi, gj = ac.asarray(gi_n), ac.asarray(gj_n)
+    case("add.at (i, j) 100k into 100x100", lambda: ac.add.at(grid, (gi, gj), 1.0),
+         lambda: np.add.at(grid_n, (gi_n, gj_n), 1.0))
     print_table(f"Indexing ({ac.__name__} threads: {os.environ.get('ACCEL_NUM_THREADS', 'all')})", rows)
 
 

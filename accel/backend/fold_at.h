@@ -9,8 +9,8 @@ namespace accel {
 // dst[positions[k]] = op(dst[positions[k]], values[k]) for k = 0, 1, ... in order: each element
 // takes its operands in the order they are listed, as NumPy's unbuffered ufunc.at does. dst:
 // contiguous 1-d of the op's dtype (it computes in and returns it); positions: contiguous int64
-// in [0, dst.size()) (checked by the caller); values: contiguous, dst's dtype, positions' length;
-// all on dst's device, evaluated.
+// in [0, dst.size()) (checked by the caller); values: contiguous, dst's dtype, positions' length
+// or one value for every position; all on dst's device, evaluated.
 void fold_at_on_device(OpId op, const Array& dst, const Array& positions, const Array& values);
 
 }  // namespace accel

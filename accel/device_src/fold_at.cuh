@@ -20,7 +20,7 @@ __global__ void __launch_bounds__(kThreads) fold_at(const __grid_constant__ Fold
     const int64_t at = p.sorted[k];
     if (k > 0 && p.sorted[k - 1] == at) continue;  // not the first of its run
     T acc = dst[at];
-    for (int64_t j = k; j < p.n && p.sorted[j] == at; ++j) acc = Op::apply(acc, values[p.order[j]]);
+    for (int64_t j = k; j < p.n && p.sorted[j] == at; ++j) acc = Op::apply(acc, values[p.order[j] * p.value_step]);
     dst[at] = acc;
   }
 }

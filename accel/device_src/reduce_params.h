@@ -66,16 +66,18 @@ struct NonzeroParams {
 };
 static_assert(sizeof(NonzeroParams) == 8 * 6 + 8 + 8 * 2 * kMaxDims, "NonzeroParams layout");
 
-// NumPy's ufunc.at (fold_at.cuh): dst[sorted[k]] = op(dst[sorted[k]], values[order[k]]) for the
-// n positions `sorted` (ascending, ties in NumPy's order: a stable sort), order[k] being where
-// position k was in the caller's list. dst and values are contiguous, of the op's dtype.
+// NumPy's ufunc.at (fold_at.cuh): dst[sorted[k]] = op(dst[sorted[k]], values[order[k] * step])
+// for the n positions `sorted` (ascending, ties in NumPy's order: a stable sort), order[k] being
+// where position k was in the caller's list. dst is contiguous, of the op's dtype, as values,
+// whose step is 1, or 0 for one value for every position.
 struct FoldAtParams {
   void* dst;
   const void* values;
   const int64_t* sorted;
   const int64_t* order;
   int64_t n;
+  int64_t value_step;
 };
-static_assert(sizeof(FoldAtParams) == 8 * 5, "FoldAtParams layout");
+static_assert(sizeof(FoldAtParams) == 8 * 6, "FoldAtParams layout");
 
 }  // namespace accel::kernels

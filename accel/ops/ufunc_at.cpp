@@ -1,5 +1,6 @@
 #include "accel/ops/ufunc_at.h"
 
+#include <algorithm>
 #include <string>
 
 #include "accel/backend/fold_at.h"
@@ -16,12 +17,25 @@ namespace {
 std::string tag(OpId op) { return std::string("[") + op_name(op) + ".at] "; }
 
 // The flat positions of `indices` (int64, 1-d, contiguous) in [0, n): negative ones counted
-// from the end; IndexError naming the first that is outside [-n, n). Two reductions read back
-// settle the common case (all in [0, n)) without another pass.
+// from the end; IndexError naming the first that is outside [-n, n). The lowest and highest
+// settle the common case (all in [0, n)) without another pass (min and max: threaded,
+// vectorized reductions for many positions).
 Array checked_positions(OpId op, const Array& indices, int64_t n, Device device) {
   Array index = detail::flatten(detail::int64_index(indices, device, op_name(op))).eval();
   if (index.size() == 0) return index;
-  const int64_t low = min(index).item<int64_t>(), high = max(index).item<int64_t>();
+  int64_t low, high;
+  if (device.is_cpu() && index.size() < (1 << 16)) {
+    // A few host positions in one pass: two reductions cost more than the walk at this size.
+    const int64_t* p = index.data<int64_t>();
+    low = high = p[0];
+    for (int64_t i = 1, n = index.size(); i < n; ++i) {
+      low = std::min(low, p[i]);
+      high = std::max(high, p[i]);
+    }
+  } else {
+    low = min(index).item<int64_t>();
+    high = max(index).item<int64_t>();
+  }
   if (low >= 0 && high < n) return index;
   const Array size = Array::scalar(n, false, device);
   if (low < -n || high >= n) {
@@ -56,7 +70,10 @@ void ufunc_at(OpId op, const Array& x, const Array& indices, const Array& values
   Array spread = broadcast_to(values, indices.shape());
   const Array positions = checked_positions(op, indices, x.size(), x.device());
   if (positions.size() == 0) return;
-  Array v = detail::flatten(astype(spread, x.dtype(), false)).eval();
+  // One value for every position stays one (the fold steps 0 through it).
+  Array v = values.size() == 1 && positions.size() > 1
+                ? detail::flatten(astype(values, x.dtype(), false)).eval()
+                : detail::flatten(astype(spread, x.dtype(), false)).eval();
   if (v.shares_memory_with(x)) v = copy(v).eval();
   x.eval();
   // Arrays still to be computed from x's memory must see its old values.

@@ -246,16 +246,14 @@ def _at(self, a, indices, b=None, /):
     if folds and a.ndim == 1 and isinstance(indices, (_core.ndarray, _np.ndarray)) and \
             indices.dtype.kind in "iu":
         # An integer array into a 1-d array is its own list of flat positions (checked and
-        # counted from the end in C++), on the device, with no host bookkeeping.
-        values = _core.broadcast_to(_core.asarray(b, device=a.device), indices.shape)
-        _core._ufunc_at(name, a, indices, _core.reshape(values, (-1,)))
+        # counted from the end in C++), on the device, with no host bookkeeping. (The values
+        # broadcast to the positions' shape there.)
+        _core._ufunc_at(name, a, indices, b)
         return
     flat = _np.arange(a.size).reshape(a.shape)[_host_index(indices)]
     positions = _np.ravel(flat)
     if folds:
-        values = _core.broadcast_to(_core.asarray(b, device=a.device), _np.shape(flat))
-        _core._ufunc_at(name, a, _core.asarray(positions, device=a.device),
-                        _core.reshape(values, (-1,)))
+        _core._ufunc_at(name, a, _core.asarray(flat, device=a.device), b)
         return
     if b is not None:
         values = _core.reshape(_core.broadcast_to(_core.asarray(b, device=a.device), _np.shape(flat)),
@@ -280,16 +278,29 @@ def _at(self, a, indices, b=None, /):
 def _folds_in_place(self, a, b):
     """Whether `self.at(a, ..., b)` is the C++ fold (ops/ufunc_at.h: every listed position in
     order, one pass): a binary op of the registry whose loop for a and b is a's own dtype (NumPy
-    casts b to it). Others (mixed loops, the ops written in Python) take the rounds below."""
-    if _name(self) not in _REGISTRY_BINARY:
+    casts b to it). Others (mixed loops, the ops written in Python) take the rounds below.
+    Decided once per (op, a's dtype, b's dtype or Python type)."""
+    name = _name(self)
+    if name not in _REGISTRY_BINARY:
         return False
-    # A Python number stays one (weak, as NumPy's), an array speaks by its dtype.
-    sample = b if not isinstance(b, (_core.ndarray, _np.ndarray, list, tuple)) else \
-        _empty_of(_as_array(b))
-    try:
-        return self(_empty_of(a), sample).dtype == a.dtype
-    except (TypeError, ValueError, OverflowError):
-        return False  # the rounds raise NumPy's error
+    array = isinstance(b, (_core.ndarray, _np.ndarray, list, tuple))
+    if array:
+        b = _as_array(b)
+    key = (name, a.dtype, b.dtype if array else type(b))
+    known = _FOLDS.get(key)
+    if known is None:
+        # A Python number stays one (weak, as NumPy's), an array speaks by its dtype. A Python
+        # int is asked about as 0: one that does not fit a's dtype wraps in NumPy's at too.
+        sample = _empty_of(b) if array else (0 if type(b) is int else b)
+        try:
+            known = self(_empty_of(a), sample).dtype == a.dtype
+        except (TypeError, ValueError, OverflowError):
+            known = False  # the rounds raise NumPy's error
+        _FOLDS[key] = known
+    return known
+
+
+_FOLDS = {}
 
 
 def _host_index(indices):

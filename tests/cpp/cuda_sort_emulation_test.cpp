@@ -413,6 +413,12 @@ TEST(CudaFoldAtEmulated, folds_every_listing_in_order_like_the_cpu) {
       cu::run_fold_at(runner(), op, got, positions, values);
       ASSERT_EQ(bytes_of(nan_as_one(got)), bytes_of(nan_as_one(want)))
           << op_name(op) << " of " << dtype_name(dt) << ", " << count << " listings of " << size;
+      // One value for every listing (the fold steps 0 through it).
+      Array one = random_array({1}, dt, seed + 4);
+      cpu::fold_at(op, want, positions, one);
+      cu::run_fold_at(runner(), op, got, positions, one);
+      ASSERT_EQ(bytes_of(nan_as_one(got)), bytes_of(nan_as_one(want)))
+          << op_name(op) << " of " << dtype_name(dt) << ", one value, " << count << " listings";
       seed += 3;
     }
 }

@@ -17,7 +17,12 @@ namespace accel::cpu {
 namespace {
 
 template <class Op, class T>
-void typed_walk(T* dst, const int64_t* at, const T* values, int64_t n) {
+void typed_walk(T* dst, const int64_t* at, const T* values, int64_t step, int64_t n) {
+  if (step == 0) {
+    const T v = values[0];
+    for (int64_t k = 0; k < n; ++k) dst[at[k]] = Op::apply(dst[at[k]], v);
+    return;
+  }
   for (int64_t k = 0; k < n; ++k) dst[at[k]] = Op::apply(dst[at[k]], values[k]);
 }
 
@@ -29,7 +34,8 @@ bool try_typed(const Array& dst, const Array& positions, const Array& values) {
     if constexpr (is_narrow_float_v<T>) {
       return false;
     } else {
-      typed_walk<Op>(dst.data<T>(), positions.data<int64_t>(), values.data<T>(), positions.size());
+      typed_walk<Op>(dst.data<T>(), positions.data<int64_t>(), values.data<T>(),
+                     values.size() == 1 ? 0 : 1, positions.size());
       return true;
     }
   });
@@ -65,13 +71,13 @@ void fold_at(OpId op, const Array& dst, const Array& positions, const Array& val
   const int64_t* at = positions.data<int64_t>();
   const size_t isz = dst.itemsize();
   const int64_t strides[3] = {0, 0, 0};  // one element per call
+  const int64_t value_step = values.size() == 1 ? 0 : static_cast<int64_t>(isz);
   // The loops take their operands as __restrict: the element is read from a copy.
   alignas(16) char current[16];
   for (int64_t k = 0, n = positions.size(); k < n; ++k) {
     char* element = base + at[k] * static_cast<int64_t>(isz);
     std::memcpy(current, element, isz);
-    char* const ptrs[3] = {current, const_cast<char*>(vals + k * static_cast<int64_t>(isz)),
-                           element};
+    char* const ptrs[3] = {current, const_cast<char*>(vals + k * value_step), element};
     loop(ptrs, strides, 1);
   }
 }

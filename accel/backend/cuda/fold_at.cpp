@@ -30,8 +30,8 @@ void run_fold_at(KernelRunner& runner, OpId op, const Array& dst, const Array& p
   Array sorted = runner.empty({n}, Dtype::int64);
   Array order = runner.empty({n}, Dtype::int64);
   run_sort(runner, positions, 0, false, &sorted, &order);
-  kernels::FoldAtParams p{dst.data(), values.data(), sorted.data<int64_t>(),
-                          order.data<int64_t>(), n};
+  kernels::FoldAtParams p{dst.data(),           values.data(), sorted.data<int64_t>(),
+                          order.data<int64_t>(), n,             values.size() == 1 ? 0 : 1};
   // One thread per listed position (most skip: only the first of each run folds).
   const int64_t wanted = (n + kernels::kThreads - 1) / kernels::kThreads;
   const int64_t cap = std::max<int64_t>(runner.threads_wanted() / kernels::kThreads, 1);
