@@ -6,13 +6,14 @@ itself and which has NumPy's methods (reduce, accumulate, outer, at, reduceat) a
 The methods are built on accel's own operations: reductions NumPy computes by a kernel of its
 own (add, multiply, maximum, minimum, logical_and, logical_or) are accel's sum, prod, max, min,
 all and any; other associative ops (the bitwise and logical ones, fmax/fmin, gcd) reduce
-pairwise in log2(n) steps of the op, and accumulate by a doubling scan; the rest (subtract,
-divide, power, lcm, ...) go element by element along the axis as NumPy's loops do, one op call per
-step."""
+pairwise in log2(n) steps of the op, and accumulate by a doubling scan; subtract is a cumsum of
+the negated terms (exact: a - b is a + (-b)); the rest (divide, power, lcm, ...) go element by
+element along the axis as NumPy's loops do, one op call per step. ufunc.at folds in C++
+(ops/ufunc_at.h)."""
 
 import numpy as _np
 
-from . import _core
+from . import _common, _core
 
 _NO_VALUE = _np._NoValue
 
@@ -91,10 +92,46 @@ def _binary_operand(self, array, what):
     return x
 
 
-def _reduce_axis0(self, x, start=_NO_VALUE):
+def _negated_sum_order(self, x, inner=False):
+    """Whether the op over x's first axis is a running sum of x0, -x1, -x2, ...: subtract, whose
+    a - b is a + (-b) exactly (IEEE's definition; integers wrap alike), so accel's cumsum, which
+    adds in order as NumPy's loop does, gives NumPy's answer in one pass. float16 only where
+    `inner` (NumPy's half loop along its inner axis keeps a float32 running value, which
+    _reduce_axis0 does too); along the other axes NumPy rounds each step to float16."""
+    return _name(self) == "subtract" and x.dtype.kind in "iufc" and (
+        x.dtype != _core.float16 or inner)
+
+
+def _innermost(x, axis):
+    """Whether `axis` is the one NumPy's iterator makes its inner loop when reducing over it
+    alone: the smallest step in memory among x's axes of more than one element."""
+    steps = [abs(s) for s, n in zip(x.strides, x.shape) if n > 1]
+    return x.shape[axis] > 1 and abs(x.strides[axis]) == min(steps)
+
+
+def _running_difference(x, start=None):
+    """start - x0 - x1 - ... (x0 - x1 - ... without start) at each step along x's first axis, in
+    x's dtype, as a cumsum of the negated terms."""
+    head = x[:1] if start is None else _core.reshape(start, (1,) + x.shape[1:]) \
+        if start.ndim else _core.broadcast_to(start, (1,) + x.shape[1:])
+    rest = x[1:] if start is None else x
+    terms = _core.concat([_core.astype(head, x.dtype), _core.negative(rest)])
+    return _core.cumsum(terms, axis=0, dtype=x.dtype)
+
+
+def _reduce_axis0(self, x, start=_NO_VALUE, inner=False):
     """The op reduced over x's first axis (length >= 1), NumPy's grouping where it matters,
-    from `start` (initial=) where given: ((start - x0) - x1) ... for subtract."""
+    from `start` (initial=) where given: ((start - x0) - x1) ... for subtract. inner: the axis
+    is NumPy's inner loop, where its float16 loops run in float32 and round once."""
     n = x.shape[0]
+    if _negated_sum_order(self, x, inner):
+        first = None if start is _NO_VALUE else _core.asarray(start, device=x.device)
+        if x.dtype == _core.float16:
+            if first is not None:
+                first = _core.astype(_core.astype(first, _core.float16), _core.float32)
+            return _core.astype(_running_difference(_core.astype(x, _core.float32), first)[-1],
+                                _core.float16)
+        return _running_difference(x, first)[-1]
     if start is not _NO_VALUE and _name(self) not in _EXACT_ASSOCIATIVE:
         r = _core.astype(_core.asarray(start, device=x.device), _loop_dtype(self, x))
         for i in range(n):
@@ -168,7 +205,8 @@ def _reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_
             elif name in _EXACT_ASSOCIATIVE:
                 r = _reduce_axis0(self, moved)
             else:
-                r, initial = _reduce_axis0(self, moved, initial), _NO_VALUE
+                inner = len(axes) == 1 and _innermost(x, axes[0])
+                r, initial = _reduce_axis0(self, moved, initial, inner), _NO_VALUE
     if initial is not _NO_VALUE:
         r = self(_core.astype(_core.asarray(initial, device=r.device), r.dtype), r)
     if keepdims:
@@ -189,6 +227,8 @@ def _scan_axis0(self, x):
     dt = _loop_dtype(self, x)
     x = _core.astype(x, dt, copy=True)
     n = x.shape[0]
+    if _negated_sum_order(self, x):
+        return _running_difference(x)
     if _name(self) in _EXACT_ASSOCIATIVE:
         step = 1
         while step < n:  # Hillis-Steele: element i takes op(element i - step, element i)
@@ -337,11 +377,25 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
         stop = idx[j + 1] if j + 1 < len(idx) else n
         # From the segment's first element, in order (NumPy's reduceat starts no segment from
         # the identity: gcd.reduceat of one -3 is -3).
-        parts.append(_reduce_axis0(self, moved[start:stop]) if stop > start else moved[start])
+        # (each segment is NumPy's inner loop: float16 runs in float32 there)
+        parts.append(_reduce_axis0(self, moved[start:stop], inner=True) if stop > start
+                     else moved[start])
     dt = _core.result_type(*parts) if parts else _loop_dtype(self, x)
     r = _core.stack([_core.astype(p, dt, copy=False) for p in parts]) if parts else \
         _core.empty((0,) + moved.shape[1:], dtype=dt, device=x.device)
-    return _deliver(_core.moveaxis(r, 0, axis), out)
+    r = _core.moveaxis(r, 0, axis)
+    # Laid out as NumPy's iterator lays reduceat's output out: by x's steps, the segment axis
+    # (which x does not step along per segment) telling nothing, so it stays where C puts it
+    # unless the others move around it (fuzz seed 2232004).
+    shape = tuple(r.shape)
+    if all(shape):
+        proto = _core.broadcast_to(_along(x, axis)[:1] if axis == 0 else
+                                   _core.moveaxis(_along(x, axis)[:1], 0, axis), shape)
+        laid = _common.empty_in_order(shape, _common.iteration_order(shape, [proto]), dt,
+                                      x.device)
+        laid[...] = r
+        r = laid
+    return _deliver(r, out)
 
 
 def _nargs(self):

@@ -1485,6 +1485,8 @@ class Builder(LinalgFftMakers):
             ops += ["bitwise_or", "bitwise_and", "bitwise_xor", "logical_xor", "logical_or"]
             if v.dtype.kind in "iu":
                 ops += ["add", "multiply", "subtract", "gcd"]
+        elif v.dtype in (np.float32, np.float64):
+            ops.append("subtract")  # a running sum of the negated terms, in NumPy's order
         op = self.choice(ops)
         ax = int(self.rng.integers(-v.ndim, v.ndim))
         guards = []
