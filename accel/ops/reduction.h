@@ -60,10 +60,12 @@ Array argmax(const Array& x, std::optional<int64_t> axis = std::nullopt, bool ke
 // the bool array `where` (broadcast to x) is false take no part, as if they held the
 // reduction's identity; `initial` joins every reduction (sum/prod combine it, max/min compare
 // it, and an empty max/min gives it). max/min need an initial for a where (they have no
-// identity: ValueError); mean/var/std divide by the number of elements taken.
+// identity: ValueError); mean/var/std divide by the number of elements taken. `mean` (var and
+// std only, NumPy 2's mean=): x's mean as keepdims=True gives it, used instead of computing it.
 struct ReduceOptions {
   std::optional<Array> where;
   std::optional<Array> initial;
+  std::optional<Array> mean;
 };
 Array sum(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<Dtype> dtype,
           const ReduceOptions& options);

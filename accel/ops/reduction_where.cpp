@@ -136,17 +136,28 @@ Array mean(const Array& x, const ReduceAxes& axis, bool keepdims, std::optional<
 
 Array var(const Array& x, const ReduceAxes& axis, double correction, bool keepdims,
           std::optional<Dtype> dtype, const ReduceOptions& o) {
-  if (!o.where) return var(x, axis, correction, keepdims, dtype);
+  if (!o.where && !o.mean) return var(x, axis, correction, keepdims, dtype);
   const Dtype acc = dtype.value_or(is_inexact(x.dtype()) ? x.dtype() : Dtype::float64);
   const Array xa = cast_operand(x, acc);  // laid out as the deviations (reduction.cpp)
   const Array zero = weak_integer(0);
-  Array m = divided_in_place(sum(with_identity(xa, o, zero, "var"), axis, true, acc),
-                             count_taken(xa, o, axis, true, real_dtype(acc), "var"), "var");
+  // Without where= every element is taken (the counts below are then the plain ones).
+  ReduceOptions taken = o;
+  if (!taken.where) taken.where = Array::scalar(true, false, x.device());
+  Array m = o.mean ? *o.mean
+                   : divided_in_place(sum(with_identity(xa, o, zero, "var"), axis, true, acc),
+                                      count_taken(xa, taken, axis, true, real_dtype(acc), "var"),
+                                      "var");
+  if (m.device() != x.device())
+    throw DeviceError("[var] mean= is on " + m.device().str() + " and x on " +
+                      x.device().str());
+  // A given mean of another dtype promotes the deviations, as NumPy's arr - mean does; their
+  // squares are summed in the deviations' real dtype unless dtype= says otherwise.
   Array d = subtract(xa, m);
-  Array sq = is_complex(acc) ? real(multiply(d, conj(d))) : square(d);
-  Array s = sum(with_identity(sq, o, zero, "var"), axis, keepdims, real_dtype(acc));
+  const Dtype sum_dtype = dtype ? real_dtype(acc) : real_dtype(d.dtype());
+  Array sq = is_complex(d.dtype()) ? real(multiply(d, conj(d))) : square(d);
+  Array s = sum(with_identity(sq, o, zero, "var"), axis, keepdims, sum_dtype);
   // NumPy divides by max(N - ddof, 0), N the elements taken.
-  Array dof = maximum(subtract(count_taken(xa, o, axis, keepdims, real_dtype(acc), "var"),
+  Array dof = maximum(subtract(count_taken(xa, taken, axis, keepdims, sum_dtype, "var"),
                                Array::scalar(correction, true)),
                       zero);
   return divided_in_place(s, dof, "var");

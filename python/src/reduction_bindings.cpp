@@ -98,14 +98,15 @@ template <Array (*Fn)(const Array&, const ReduceAxes&, double, bool, std::option
           Array (*WithOptions)(const Array&, const ReduceAxes&, double, bool,
                                std::optional<Dtype>, const ReduceOptions&)>
 nb::object var_like(nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out,
-                    nb::handle ddof, bool keepdims, nb::handle where, nb::handle correction,
-                    const char* name) {
+                    nb::handle ddof, bool keepdims, nb::handle where, nb::handle mean,
+                    nb::handle correction, const char* name) {
   ArrayArg x(a);
   const double c = correction_of(ddof, correction, name);
-  if (where.is_none())
+  if (where.is_none() && mean.is_none())
     return finish_out(Fn(x, axes_of(axis), c, keepdims, to_optional_dtype(dtype)), out, name);
-  return finish_out(WithOptions(x, axes_of(axis), c, keepdims, to_optional_dtype(dtype),
-                                options_of(where, nb::none(), x, name, false)),
+  ReduceOptions o = options_of(where, nb::none(), x, name, false);
+  if (!mean.is_none()) o.mean = to_operand(mean, static_cast<const Array&>(x).device());
+  return finish_out(WithOptions(x, axes_of(axis), c, keepdims, to_optional_dtype(dtype), o),
                     out, name);
 }
 
@@ -183,12 +184,13 @@ void init_reduction(nb::module_& m) {
   def_function_and_method(                                                                    \
       m, cls, py,                                                                             \
       [](nb::handle a, nb::handle axis, nb::handle dtype, nb::handle out, nb::handle ddof,    \
-         bool keepdims, nb::handle where, nb::handle correction) {                            \
-        return var_like<&fn, &fn>(a, axis, dtype, out, ddof, keepdims, where, correction, py); \
+         bool keepdims, nb::handle where, nb::handle mean, nb::handle correction) {           \
+        return var_like<&fn, &fn>(a, axis, dtype, out, ddof, keepdims, where, mean,           \
+                                  correction, py);                                            \
       },                                                                                      \
       "axis"_a = nb::none(), "dtype"_a = nb::none(), "out"_a = nb::none(),                    \
       "ddof"_a = nb::none(), "keepdims"_a = false, nb::kw_only(), "where"_a = nb::none(),     \
-      "correction"_a = nb::none());
+      "mean"_a = nb::none(), "correction"_a = nb::none());
   ACCEL_PY_VAR_LIKE("var", accel::var)
   ACCEL_PY_VAR_LIKE("std", accel::std)
 #undef ACCEL_PY_VAR_LIKE

@@ -661,6 +661,9 @@ class Builder(LinalgFftMakers):
             args.append(f"where={mask or self.choice([f'({x} != 0)' if exact else f'xp.isnan({x})', f'xp.isfinite({x})'])}")
             if op in ("min", "max") or (op in ("sum", "prod") and self.chance(0.5)):
                 args.append(f"initial={self.choice(['1', '2', '-1', '-3', '7'])}")
+        if op in ("var", "std") and not nan_form and self.chance(0.15) and \
+                not any(a.startswith("where=") for a in args):
+            args.append(f"mean=xp.mean({x}, axis={axis}, keepdims=True)")  # NumPy 2's mean=
         if nan_form:
             text = f"xp.nan{op}({', '.join(args)})"
         elif self.chance(0.3) and op not in ("count_nonzero", "cumulative_sum"):

@@ -219,3 +219,29 @@ def test_ufunc_where_errors_and_no_out(device):
     o = ac.zeros(2, dtype=ac.uint64, device=device)
     ac.add(big, 2, out=o, where=ac.asarray([True, False], device=device))
     assert ac.asnumpy(o.to_device("cpu")).tolist() == [2**62 + 3, 0]
+
+
+@pytest.mark.parametrize("name", ["var", "std"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "complex128"])
+def test_var_and_std_take_a_precomputed_mean(device, name, dtype):
+    # NumPy 2's mean=: the mean as keepdims=True gives it, used as it is (not recomputed); a
+    # mean of another dtype promotes the deviations as arr - mean does.
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((4, 6)) * 10
+    x = (x + 1j * x[::-1]) if dtype == "complex128" else x.astype(dtype)
+    a = ac.asarray(x, device=device)
+    for axis in (0, 1, (0, 1)):
+        m = np.mean(x, axis=axis, keepdims=True)
+        for kw in ({}, {"ddof": 1, "keepdims": True}, {"where": x.real > 0}):
+            want = getattr(np, name)(x, axis=axis, mean=m, **kw)
+            akw = {k: (ac.asarray(v, device=device) if k == "where" else v) for k, v in kw.items()}
+            got = getattr(ac, name)(a, axis=axis, mean=ac.asarray(m, device=device), **akw)
+            host = ac.asnumpy(got.to_device("cpu"))
+            assert host.dtype == want.dtype and host.shape == want.shape, (axis, kw)
+            np.testing.assert_allclose(host, want, rtol=1e-5 if dtype == "float32" else 1e-12)
+    # Another mean is used as given (NumPy's deviations from it), and the method takes it too.
+    want = getattr(np, name)(x, axis=0, mean=np.zeros((1, 6)))
+    got = getattr(a, name)(axis=0, mean=ac.zeros((1, 6), device=device))
+    np.testing.assert_allclose(ac.asnumpy(got.to_device("cpu")), want, rtol=1e-5)
+    with pytest.raises((ValueError, ac.ShapeError)):
+        getattr(ac, name)(a, axis=0, mean=ac.zeros((3,), device=device))
