@@ -69,6 +69,8 @@ def calls(n):
         ("a2.T", lambda: a2.T, lambda: an2.T),
         ("a[None]", lambda: a[None], lambda: an[None]),
         ("a2[0]", lambda: a2[0], lambda: an2[0]),
+        ("a2[:, 1]", lambda: a2[:, 1], lambda: an2[:, 1]),
+        ("a2[..., 1:]", lambda: a2[..., 1:], lambda: an2[..., 1:]),
         # indexing that copies
         ("a[int array]", lambda: a[idx], lambda: an[idx_n]),
         ("a[bool mask]", lambda: a[mask], lambda: an[mask_n]),

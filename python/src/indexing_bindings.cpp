@@ -138,6 +138,77 @@ nb::tuple to_tuple(const std::vector<Array>& arrays) {
 
 }  // namespace
 
+// x[key] for a tuple of Python ints, slices, None and at most one Ellipsis (m[:, 3],
+// x[..., 1], img[1:-1, ::2]): NumPy's basic indexing, the view's layout worked out here in one
+// pass, without the general path's Index entries and plan. Anything else (arrays, bools, NumPy
+// integers, an index out of range, too many indices) returns nullopt for the general path,
+// which raises NumPy's errors.
+namespace {
+std::optional<Array> basic_tuple_getitem(const Array& x, PyObject* key) {
+  const Py_ssize_t k = PyTuple_GET_SIZE(key);
+  int consumed = 0;
+  bool ellipsis = false;
+  for (Py_ssize_t i = 0; i < k; ++i) {
+    PyObject* item = PyTuple_GET_ITEM(key, i);
+    if (PyLong_CheckExact(item) || PySlice_Check(item)) {
+      ++consumed;
+    } else if (item == Py_Ellipsis) {
+      if (ellipsis) return std::nullopt;
+      ellipsis = true;
+    } else if (item != Py_None) {
+      return std::nullopt;
+    }
+  }
+  const int nd = x.ndim();
+  if (consumed > nd) return std::nullopt;
+  const Shape& xs = x.shape();
+  const Strides& xt = x.strides();
+  Shape shape;
+  Strides strides;
+  int64_t offset = x.offset();
+  int axis = 0;
+  for (Py_ssize_t i = 0; i < k; ++i) {
+    PyObject* item = PyTuple_GET_ITEM(key, i);
+    if (PyLong_CheckExact(item)) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+      const int64_t n = xs[static_cast<size_t>(axis)];
+      if (overflow || v < -n || v >= n) return std::nullopt;
+      if (v < 0) v += n;
+      offset += v * xt[static_cast<size_t>(axis)];
+      ++axis;
+    } else if (PySlice_Check(item)) {
+      Py_ssize_t start = 0, stop = 0, step = 0;
+      if (PySlice_Unpack(item, &start, &stop, &step) < 0) {
+        PyErr_Clear();
+        return std::nullopt;
+      }
+      const int64_t n = xs[static_cast<size_t>(axis)];
+      const Py_ssize_t length =
+          PySlice_AdjustIndices(static_cast<Py_ssize_t>(n), &start, &stop, step);
+      const int64_t stride = xt[static_cast<size_t>(axis)];
+      if (length > 0) offset += start * stride;
+      shape.push_back(length);
+      strides.push_back(stride * step);
+      ++axis;
+    } else if (item == Py_None) {
+      shape.push_back(1);
+      strides.push_back(0);
+    } else {  // the Ellipsis: every axis no other entry takes
+      for (int j = 0; j < nd - consumed; ++j, ++axis) {
+        shape.push_back(xs[static_cast<size_t>(axis)]);
+        strides.push_back(xt[static_cast<size_t>(axis)]);
+      }
+    }
+  }
+  for (; axis < nd; ++axis) {
+    shape.push_back(xs[static_cast<size_t>(axis)]);
+    strides.push_back(xt[static_cast<size_t>(axis)]);
+  }
+  return Array::view_of(x, std::move(shape), std::move(strides), offset);
+}
+}  // namespace
+
 std::optional<Array> basic_getitem(const Array& x, PyObject* key) {
   if (x.ndim() == 0) return std::nullopt;
   const int64_t n = x.shape()[0];
@@ -163,6 +234,7 @@ std::optional<Array> basic_getitem(const Array& x, PyObject* key) {
     return v;
   }
   if (key == Py_None) return insert_axis(x, 0, 1, 0);
+  if (PyTuple_CheckExact(key)) return basic_tuple_getitem(x, key);
   return std::nullopt;
 }
 

@@ -876,3 +876,31 @@ def test_single_int_slice_and_none_keys_match_numpy_over_every_bound(device):
             got = x[k]
             assert got.shape == want.shape, (vk, k, got.shape, want.shape)
             np.testing.assert_array_equal(ac.asnumpy(got), want, err_msg=f"{vk} {k}")
+
+
+def test_basic_index_tuples_are_views_laid_out_as_numpys(device):
+    # Tuples of ints, slices, None and one Ellipsis take the bindings' one-pass view
+    # (basic_tuple_getitem); their views must be NumPy's: values, shape, strides, memory.
+    rng = np.random.default_rng(11)
+    n = np.arange(3 * 4 * 5, dtype=np.float64).reshape(3, 4, 5)
+    bases = {"C": n, "T": n.transpose(2, 0, 1), "strided": n[::-1, ::2]}
+    entries = [0, 1, -1, 2, slice(None), slice(1, None), slice(None, None, -2), slice(-2, 0, -1),
+               slice(5, 9), slice(None, None, 3), None, Ellipsis]
+    for name, base in bases.items():
+        x = ac.asarray(np.ascontiguousarray(n), device=device)
+        x = x.transpose(2, 0, 1) if name == "T" else x[::-1, ::2] if name == "strided" else x
+        for _ in range(300):
+            key = tuple(entries[i] for i in rng.integers(0, len(entries), rng.integers(0, 5)))
+            want, err = numpy_or_error(lambda: base[key])
+            if err is not None:
+                with pytest.raises(err):
+                    x[key]
+                continue
+            got = x[key]
+            if not isinstance(want, np.ndarray):  # NumPy's scalar: accel's 0-d view
+                want = base[key + (Ellipsis,)] if Ellipsis not in key else np.asarray(want)
+            assert got.shape == want.shape, (name, key)
+            assert ac.shares_memory(got, x) or got.size == 0, (name, key)
+            assert tuple(got.strides) == tuple(want.strides) or got.size <= 1, \
+                (name, key, got.strides, want.strides)
+            np.testing.assert_array_equal(ac.asnumpy(got.to_device("cpu")), want)
