@@ -365,24 +365,30 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
         x = _core.astype(x, _core.uint64 if x.dtype.kind == "u" else _core.int64)
     x = _reduction_input(self, x, "reduceat")
     axis = axis % x.ndim
-    idx = [int(i) for i in _np.asarray(_host_index(indices)).reshape(-1)]
+    host = _np.asarray(_host_index(indices)).reshape(-1)
     n = x.shape[axis]
-    for i in idx:
-        if not 0 <= i < n:
-            raise IndexError(f"[{name}.reduceat] index {i} out of bounds for axis {axis} of "
-                             f"size {n}")
+    bad = _np.flatnonzero((host < 0) | (host >= n))
+    if bad.size:
+        raise IndexError(f"[{name}.reduceat] index {int(host[bad[0]])} out of bounds for axis "
+                         f"{axis} of size {n}")
+    idx = host.astype(_np.int64).tolist()
     moved = _along(x, axis)
-    parts = []
-    for j, start in enumerate(idx):
-        stop = idx[j + 1] if j + 1 < len(idx) else n
-        # From the segment's first element, in order (NumPy's reduceat starts no segment from
-        # the identity: gcd.reduceat of one -3 is -3).
-        # (each segment is NumPy's inner loop: float16 runs in float32 there)
-        parts.append(_reduce_axis0(self, moved[start:stop], inner=True) if stop > start
-                     else moved[start])
-    dt = _core.result_type(*parts) if parts else _loop_dtype(self, x)
-    r = _core.stack([_core.astype(p, dt, copy=False) for p in parts]) if parts else \
-        _core.empty((0,) + moved.shape[1:], dtype=dt, device=x.device)
+    if idx and name in _REGISTRY_BINARY and x.dtype != _core.float16 and \
+            _loop_dtype(self, x) == x.dtype:
+        dt = x.dtype
+        r = _folded_segments(name, moved, idx, n)
+    else:
+        parts = []
+        for j, start in enumerate(idx):
+            stop = idx[j + 1] if j + 1 < len(idx) else n
+            # From the segment's first element, in order (NumPy's reduceat starts no segment
+            # from the identity: gcd.reduceat of one -3 is -3).
+            # (each segment is NumPy's inner loop: float16 runs in float32 there)
+            parts.append(_reduce_axis0(self, moved[start:stop], inner=True) if stop > start
+                         else moved[start])
+        dt = _core.result_type(*parts) if parts else _loop_dtype(self, x)
+        r = _core.stack([_core.astype(p, dt, copy=False) for p in parts]) if parts else \
+            _core.empty((0,) + moved.shape[1:], dtype=dt, device=x.device)
     r = _core.moveaxis(r, 0, axis)
     # Laid out as NumPy's iterator lays reduceat's output out: by x's steps, the segment axis
     # (which x does not step along per segment) telling nothing, so it stays where C puts it
@@ -396,6 +402,31 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
         laid[...] = r
         r = laid
     return _deliver(r, out)
+
+
+def _folded_segments(name, moved, idx, n):
+    """reduceat over moved's first axis for an op of the registry that keeps moved's dtype, in
+    one C++ fold (ops/ufunc_at.h) rather than a loop over the segments: each segment starts as
+    its first element (the whole answer where the next index is not past it) and takes the
+    segment's other elements in order, as NumPy's loop does. The listings are built on the host:
+    every (segment, later element) pair, elements in increasing order within a segment."""
+    starts = _np.asarray(idx, dtype=_np.int64)
+    stops = _np.append(starts[1:], n)
+    later = _np.maximum(stops - starts - 1, 0)  # each segment's elements after its first
+    segment = _np.repeat(_np.arange(starts.size), later)
+    element = starts[segment] + 1 + (_np.arange(segment.size) - (_np.cumsum(later) - later)[segment])
+    device = moved.device
+    r = _core.take(moved, _core.asarray(starts, device=device), axis=0)
+    row = 1
+    for d in moved.shape[1:]:
+        row *= d
+    if segment.size and row:
+        values = _core.take(moved, _core.asarray(element, device=device), axis=0)
+        positions = segment if row == 1 else \
+            (segment[:, None] * row + _np.arange(row)[None, :]).reshape(-1)
+        _core._ufunc_at(name, r, _core.asarray(positions, device=device),
+                        _core.reshape(values, (-1,)))
+    return r
 
 
 def _nargs(self):

@@ -404,3 +404,18 @@ def test_reduceat_lays_its_result_out_as_numpy(device, layout):
         got = ac.add.reduceat(a, [0, 2], axis=axis)
         assert got.strides == want.strides, (axis, got.strides, want.strides)
         np.testing.assert_allclose(ac.asnumpy(got.to_device("cpu")), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name,kind", [("add", "i"), ("add", "f"), ("maximum", "f"),
+                                       ("bitwise_xor", "i"), ("multiply", "p"), ("fmin", "f")])
+def test_reduceat_of_many_segments_folds_like_numpy(device, name, kind):
+    # Many segments (sorted, repeated, decreasing pairs) fold in one C++ pass
+    # (_folded_segments); each starts as its first element and takes the rest in order.
+    x = operand(kind, (400, 7))
+    a = ac.asarray(x, device=device)
+    idx = np.sort(RNG.integers(0, 400, 120))
+    idx[::9] = idx[::9][::-1]  # some decreasing pairs: those segments are one element
+    for axis, index in ((0, idx), (1, [0, 3, 3, 6, 1])):
+        want = getattr(np, name).reduceat(x, index, axis=axis)
+        got = getattr(ac, name).reduceat(a, ac.asarray(index, device=device), axis=axis)
+        check(got, want, name if kind != "f" or name != "add" else "add_close")
