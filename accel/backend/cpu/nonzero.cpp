@@ -105,13 +105,19 @@ Array CpuBackend::nonzero(const Array& x) {
         for_rows(w, chunk_begin(c), chunk_begin(c + 1), [&](const char* p, const int64_t* pos, int64_t n) {
           // Branch-free: every element's coordinate is written at slot k, which only advances
           // past a nonzero one (the mask of a filter is unpredictable; a mispredicted branch
-          // per element would dominate). Stopping at k_end keeps writes inside this chunk.
+          // per element would dominate). Writes stay inside this chunk's slots: below, by
+          // leaving out the row's trailing zeros; in the strided loop, by stopping at k_end.
           int64_t* last = coords + (nd - 1) * found;
           const int64_t base = pos[nd - 1];
           int64_t kk = k;
           if (step == static_cast<int64_t>(sizeof(T)) && is_aligned<T>(p)) {
             const T* v = reinterpret_cast<const T*>(p);
-            for (int64_t i = 0; i < n && kk < k_end; ++i) {
+            // The row's trailing zeros are left out, so every write below lands at a slot
+            // before this chunk's end (the last one at the last nonzero element's own slot)
+            // and the loop needs no bound on k: one compare and one store per element.
+            int64_t m = n;
+            while (m > 0 && v[m - 1] == T(0)) --m;
+            for (int64_t i = 0; i < m; ++i) {
               last[kk] = base + i;
               kk += v[i] != T(0);
             }
