@@ -2,7 +2,8 @@
 columns / along the rows of a 3162x3162 view), mean, max, argmax and cumsum, plus an integer
 sum (int32 -> int64 while reading), a reduction over a transposed view, and reductions of
 elementwise chains (computed block by block as they are reduced, never stored: sum(x * x),
-count_nonzero(x > t), var, std) and the Frobenius norm."""
+count_nonzero(x > t), var, std) and the Frobenius norm; and NumPy's ufunc methods subtract.accumulate,
+subtract.reduce and reduceat."""
 
 import os
 import sys
@@ -24,6 +25,8 @@ def main():
     # Chains over arrays accel owns stay lazy (over NumPy's memory they run at once, since
     # NumPy could write it behind accel's back), so their reductions read them as computed.
     xo, mo = ac.asarray(x_np, copy=True), ac.asarray(m_np, copy=True)
+    seg = np.sort(rng.choice(10**7, 10**4, replace=False))
+    seg[0] = 0
     cases = [
         ("sum float32 1e7", lambda: x.sum(), lambda: x_np.sum(), ">= 1.3x"),
         ("sum float32 3162x3162 axis=0", lambda: m.sum(axis=0), lambda: m_np.sum(axis=0)),
@@ -46,6 +49,16 @@ def main():
         ("linalg.norm float32 3162x3162", lambda: ac.linalg.norm(m), lambda: np.linalg.norm(m_np)),
         ("cumsum float32 1e7", lambda: x.cumsum(), lambda: x_np.cumsum()),
         ("cumsum float32 3162x3162 axis=0", lambda: m.cumsum(axis=0), lambda: m_np.cumsum(axis=0)),
+        # NumPy's ufunc methods: subtract as one running sum of the negated terms, reduceat of
+        # 10^4 segments as one fold (python/accel/_ufuncs.py).
+        ("subtract.accumulate float32 1e7", lambda: ac.subtract.accumulate(x).eval(),
+         lambda: np.subtract.accumulate(x_np)),
+        ("subtract.reduce float32 3162x3162 axis=0", lambda: ac.subtract.reduce(m, axis=0).eval(),
+         lambda: np.subtract.reduce(m_np, axis=0)),
+        ("add.reduceat float32 1e7, 1e4 segments", lambda: ac.add.reduceat(x, seg).eval(),
+         lambda: np.add.reduceat(x_np, seg)),
+        ("maximum.reduceat float32 1e7, 1e4 segments",
+         lambda: ac.maximum.reduceat(x, seg).eval(), lambda: np.maximum.reduceat(x_np, seg)),
     ]
     z_np = np.zeros(10**7, dtype=np.float32)
     z_np[-1] = 1
