@@ -28,7 +28,7 @@ Array checked_positions(OpId op, const Array& indices, int64_t n, Device device)
     // A few host positions in one pass: two reductions cost more than the walk at this size.
     const int64_t* p = index.data<int64_t>();
     low = high = p[0];
-    for (int64_t i = 1, n = index.size(); i < n; ++i) {
+    for (int64_t i = 1, count = index.size(); i < count; ++i) {
       low = std::min(low, p[i]);
       high = std::max(high, p[i]);
     }
