@@ -80,4 +80,18 @@ struct FoldAtParams {
 };
 static_assert(sizeof(FoldAtParams) == 8 * 6, "FoldAtParams layout");
 
+// NumPy's ufunc.reduceat (fold_at.cuh): src is contiguous (outer, n, inner) and out contiguous
+// (outer, segments, inner), both of the op's dtype; segment k of every (outer, inner) lane folds
+// src rows starts[k] .. stop - 1 in order, stop being starts[k + 1] (n for the last) where that
+// is past starts[k], else starts[k] + 1 (the segment is its first row alone). rest_first (add of
+// floats, as NumPy's reduceat adds): the segment's later rows are summed first, then its first
+// row is added to that sum.
+struct FoldSegmentsParams {
+  void* out;
+  const void* src;
+  const int64_t* starts;
+  int64_t outer, n, inner, segments, rest_first;
+};
+static_assert(sizeof(FoldSegmentsParams) == 8 * 8, "FoldSegmentsParams layout");
+
 }  // namespace accel::kernels

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "accel/backend/fold_at.h"
 #include "accel/ops/advanced_index.h"
@@ -14,7 +15,37 @@
 namespace accel {
 namespace {
 
-std::string tag(OpId op) { return std::string("[") + op_name(op) + ".at] "; }
+std::string tag(OpId op, const char* method = "at") {
+  return std::string("[") + op_name(op) + "." + method + "] ";
+}
+
+// The loop of a binary op on two x.dtype operands must compute in and give x's dtype.
+void check_folds(OpId op, Dtype dtype, const char* method, const char* entry) {
+  if (op_info(op).arity != 2)
+    throw ValueError(tag(op, method) + op_name(op) + " takes " +
+                     std::to_string(op_info(op).arity) + " operands; " + entry +
+                     " folds binary ops");
+  const OpTypes types = resolve_op_types(op, dtype);
+  if (types.compute != dtype || types.out != dtype)
+    throw DTypeError(tag(op, method) + op_name(op) + " of two " + dtype_name(dtype) +
+                     " operands computes in " + dtype_name(types.compute) + " and gives " +
+                     dtype_name(types.out) + "; " + entry + " needs an op that keeps x's dtype");
+}
+
+// The lowest and highest of a non-empty contiguous int64 array, evaluated.
+std::pair<int64_t, int64_t> lowest_and_highest(const Array& index) {
+  if (index.device().is_cpu() && index.size() < (1 << 16)) {
+    // A few host positions in one pass: two reductions cost more than the walk at this size.
+    const int64_t* p = index.data<int64_t>();
+    int64_t low = p[0], high = p[0];
+    for (int64_t i = 1, count = index.size(); i < count; ++i) {
+      low = std::min(low, p[i]);
+      high = std::max(high, p[i]);
+    }
+    return {low, high};
+  }
+  return {min(index).item<int64_t>(), max(index).item<int64_t>()};
+}
 
 // The flat positions of `indices` (int64, 1-d, contiguous) in [0, n): negative ones counted
 // from the end; IndexError naming the first that is outside [-n, n). The lowest and highest
@@ -23,19 +54,7 @@ std::string tag(OpId op) { return std::string("[") + op_name(op) + ".at] "; }
 Array checked_positions(OpId op, const Array& indices, int64_t n, Device device) {
   Array index = detail::flatten(detail::int64_index(indices, device, op_name(op))).eval();
   if (index.size() == 0) return index;
-  int64_t low, high;
-  if (device.is_cpu() && index.size() < (1 << 16)) {
-    // A few host positions in one pass: two reductions cost more than the walk at this size.
-    const int64_t* p = index.data<int64_t>();
-    low = high = p[0];
-    for (int64_t i = 1, count = index.size(); i < count; ++i) {
-      low = std::min(low, p[i]);
-      high = std::max(high, p[i]);
-    }
-  } else {
-    low = min(index).item<int64_t>();
-    high = max(index).item<int64_t>();
-  }
+  const auto [low, high] = lowest_and_highest(index);
   if (low >= 0 && high < n) return index;
   const Array size = Array::scalar(n, false, device);
   if (low < -n || high >= n) {
@@ -52,15 +71,8 @@ Array checked_positions(OpId op, const Array& indices, int64_t n, Device device)
 }  // namespace
 
 void ufunc_at(OpId op, const Array& x, const Array& indices, const Array& values) {
-  if (op_info(op).arity != 2)
-    throw ValueError(tag(op) + op_name(op) + " takes " + std::to_string(op_info(op).arity) +
-                     " operands; ufunc_at folds binary ops");
+  check_folds(op, x.dtype(), "at", "ufunc_at");
   check_writable(x, "ufunc_at");
-  const OpTypes types = resolve_op_types(op, x.dtype());
-  if (types.compute != x.dtype() || types.out != x.dtype())
-    throw DTypeError(tag(op) + op_name(op) + " of two " + dtype_name(x.dtype()) + " operands " +
-                     "computes in " + dtype_name(types.compute) + " and gives " +
-                     dtype_name(types.out) + "; ufunc_at needs an op that keeps x's dtype");
   if (!is_integer(indices.dtype()))
     throw DTypeError(tag(op) + "indices must be an integer array; got " + indices.describe());
   if (values.device() != x.device())
@@ -87,6 +99,40 @@ void ufunc_at(OpId op, const Array& x, const Array& indices, const Array& values
   fold_at_on_device(op, flat, positions, v);
   assign(x, Array::view_of(flat, x.shape(), contiguous_strides(x.shape()), flat.offset()),
          "ufunc_at");
+}
+
+Array ufunc_reduceat(OpId op, const Array& x, const Array& indices, int64_t axis) {
+  check_folds(op, x.dtype(), "reduceat", "ufunc_reduceat");
+  if (x.ndim() == 0)
+    throw ValueError(tag(op, "reduceat") + "x must have at least one axis; got a 0-d array");
+  const int ax = normalize_axis(axis, x.ndim(), "ufunc_reduceat");
+  if (!is_integer(indices.dtype()) || indices.ndim() != 1)
+    throw DTypeError(tag(op, "reduceat") + "indices must be a 1-d integer array; got " +
+                     indices.describe());
+  const int64_t n = x.shape()[ax];
+  Array starts = detail::int64_index(indices, x.device(), "ufunc_reduceat");
+  starts = starts.is_contiguous() ? starts.eval() : copy(starts).eval();
+  const int64_t m = starts.size();
+  if (m > 0) {
+    // NumPy takes no negative index here: each must be a row of the axis.
+    const auto [low, high] = lowest_and_highest(starts);
+    if (low < 0 || high >= n) {
+      const int64_t bad = low < 0 ? low : high;
+      throw IndexError(tag(op, "reduceat") + "index " + std::to_string(bad) +
+                       " is out of bounds for axis " + std::to_string(ax) + " of size " +
+                       std::to_string(n));
+    }
+  }
+  Shape shape = x.shape();
+  shape[static_cast<size_t>(ax)] = m;
+  Array out = Array::empty(shape, x.dtype(), x.device());
+  if (out.size() == 0) return out;
+  int64_t outer = 1, inner = 1;
+  for (int d = 0; d < ax; ++d) outer *= x.shape()[static_cast<size_t>(d)];
+  for (int d = ax + 1; d < x.ndim(); ++d) inner *= x.shape()[static_cast<size_t>(d)];
+  const Array src = x.is_contiguous() ? x.eval() : copy(x).eval();
+  fold_segments_on_device(op, out, src, starts, outer, n, inner);
+  return out;
 }
 
 }  // namespace accel

@@ -1,5 +1,6 @@
-// NumPy's ufunc.at for the binary ops of the registry (np.add.at, np.maximum.at, ...): the
-// scatter that accumulates, where x[idx] += v does not.
+// NumPy's ufunc.at and ufunc.reduceat for the binary ops of the registry (np.add.at,
+// np.maximum.reduceat, ...): the scatter that accumulates, where x[idx] += v does not, and the
+// reduction over segments of an axis.
 #pragma once
 #include "accel/core/array.h"
 #include "accel/core/op_id.h"
@@ -16,5 +17,16 @@ namespace accel {
 // Throws IndexError naming the first bad index, DTypeError, DeviceError or ReadOnlyError
 // before anything is written.
 void ufunc_at(OpId op, const Array& x, const Array& indices, const Array& values);
+
+// NumPy's op.reduceat(x, indices, axis): along `axis`, result[..., k, ...] is x[..., start, ...]
+// folded with the rows start + 1 .. stop - 1 in order, where start = indices[k] and stop =
+// indices[k + 1] (the axis' length for the last) if that is past start, else start + 1 (the
+// segment is its first row alone: no identity, so gcd.reduceat of one -3 is -3). indices: 1-d,
+// integers in [0, len(axis)) (IndexError otherwise; NumPy takes no negative ones here). The op
+// must keep x's dtype as for ufunc_at; the result is a new C-contiguous array of x's dtype on x's
+// device. Sums of float32, float64 and complex numbers are NumPy's to the bit on the CPU (the
+// first row plus the rest summed pairwise, grouped as NumPy groups them); CUDA adds the rest in
+// order. float16 / bfloat16 round every step.
+Array ufunc_reduceat(OpId op, const Array& x, const Array& indices, int64_t axis);
 
 }  // namespace accel

@@ -124,6 +124,12 @@ def _reduce_axis0(self, x, start=_NO_VALUE, inner=False):
     from `start` (initial=) where given: ((start - x0) - x1) ... for subtract. inner: the axis
     is NumPy's inner loop, where its float16 loops run in float32 and round once."""
     n = x.shape[0]
+    if _name(self) == "subtract" and start is _NO_VALUE and x.dtype.kind in "iufc" and \
+            not (x.dtype == _core.float16 and inner):
+        # x0 - x1 - x2 - ... in order, one pass on x's device: reduceat's segmented fold over
+        # one segment (ops/ufunc_at.h); float16 rounds each step, as NumPy's loop off its inner
+        # axis does.
+        return _core._ufunc_reduceat("subtract", x, _core.asarray([0], device=x.device), 0)[0]
     if _negated_sum_order(self, x, inner):
         first = None if start is _NO_VALUE else _core.asarray(start, device=x.device)
         if x.dtype == _core.float16:
@@ -357,7 +363,7 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
     along `axis` (to the end for the last), or array[indices[i]] where indices[i+1] is not
     past indices[i]."""
     name = _name(self)
-    x = _as_array(array)
+    x = _binary_operand(self, array, "reduceat")
     if dtype is not None:
         x = _core.astype(x, dtype, copy=False)
     elif name in _REDUCE_FUNCTIONS and x.dtype.kind in "biu" and x.dtype.itemsize < 8:
@@ -371,13 +377,15 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
     if bad.size:
         raise IndexError(f"[{name}.reduceat] index {int(host[bad[0]])} out of bounds for axis "
                          f"{axis} of size {n}")
-    idx = host.astype(_np.int64).tolist()
-    moved = _along(x, axis)
-    if idx and name in _REGISTRY_BINARY and x.dtype != _core.float16 and \
+    if host.size and name in _REGISTRY_BINARY and x.dtype != _core.float16 and \
             _loop_dtype(self, x) == x.dtype:
+        # One segmented fold on x's device (ops/ufunc_at.h).
         dt = x.dtype
-        r = _folded_segments(name, moved, idx, n)
+        r = _core._ufunc_reduceat(name, x, _core.asarray(host.astype(_np.int64), device=x.device),
+                                  axis)
     else:
+        idx = host.astype(_np.int64).tolist()
+        moved = _along(x, axis)
         parts = []
         for j, start in enumerate(idx):
             stop = idx[j + 1] if j + 1 < len(idx) else n
@@ -389,7 +397,7 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
         dt = _core.result_type(*parts) if parts else _loop_dtype(self, x)
         r = _core.stack([_core.astype(p, dt, copy=False) for p in parts]) if parts else \
             _core.empty((0,) + moved.shape[1:], dtype=dt, device=x.device)
-    r = _core.moveaxis(r, 0, axis)
+        r = _core.moveaxis(r, 0, axis)
     # Laid out as NumPy's iterator lays reduceat's output out: by x's steps, the segment axis
     # (which x does not step along per segment) telling nothing, so it stays where C puts it
     # unless the others move around it (fuzz seed 2232004).
@@ -397,36 +405,12 @@ def _reduceat(self, array, indices, axis=0, dtype=None, out=None):
     if all(shape):
         proto = _core.broadcast_to(_along(x, axis)[:1] if axis == 0 else
                                    _core.moveaxis(_along(x, axis)[:1], 0, axis), shape)
-        laid = _common.empty_in_order(shape, _common.iteration_order(shape, [proto]), dt,
-                                      x.device)
-        laid[...] = r
-        r = laid
+        order = _common.iteration_order(shape, [proto])
+        if order != list(range(len(shape))) or not r.flags.c_contiguous:
+            laid = _common.empty_in_order(shape, order, dt, x.device)
+            laid[...] = r
+            r = laid
     return _deliver(r, out)
-
-
-def _folded_segments(name, moved, idx, n):
-    """reduceat over moved's first axis for an op of the registry that keeps moved's dtype, in
-    one C++ fold (ops/ufunc_at.h) rather than a loop over the segments: each segment starts as
-    its first element (the whole answer where the next index is not past it) and takes the
-    segment's other elements in order, as NumPy's loop does. The listings are built on the host:
-    every (segment, later element) pair, elements in increasing order within a segment."""
-    starts = _np.asarray(idx, dtype=_np.int64)
-    stops = _np.append(starts[1:], n)
-    later = _np.maximum(stops - starts - 1, 0)  # each segment's elements after its first
-    segment = _np.repeat(_np.arange(starts.size), later)
-    element = starts[segment] + 1 + (_np.arange(segment.size) - (_np.cumsum(later) - later)[segment])
-    device = moved.device
-    r = _core.take(moved, _core.asarray(starts, device=device), axis=0)
-    row = 1
-    for d in moved.shape[1:]:
-        row *= d
-    if segment.size and row:
-        values = _core.take(moved, _core.asarray(element, device=device), axis=0)
-        positions = segment if row == 1 else \
-            (segment[:, None] * row + _np.arange(row)[None, :]).reshape(-1)
-        _core._ufunc_at(name, r, _core.asarray(positions, device=device),
-                        _core.reshape(values, (-1,)))
-    return r
 
 
 def _nargs(self):

@@ -9,7 +9,15 @@
 #include "accel/ops/ufunc_at.h"
 
 namespace accel::py {
+
 namespace {
+
+// The registry's op called `name`; ValueError naming `entry` for none.
+OpId named_op(const std::string& name, const char* entry) {
+  for (int i = 0; i < kNumOps; ++i)
+    if (name == op_info(static_cast<OpId>(i)).name) return static_cast<OpId>(i);
+  throw ValueError(std::string("[") + entry + "] no elementwise op is called '" + name + "'");
+}
 
 const char* kValidIndices =
     "only integers, slices (`:`), ellipsis (`...`), None (new axis) and integer or boolean "
@@ -315,16 +323,18 @@ void init_indexing(nb::module_& m) {
   }, "The names of the registry's binary elementwise ops (core/ops.def).");
   m.def("_ufunc_at", [](const std::string& name, const Array& x, nb::handle indices,
                         nb::handle values) {
-    for (int i = 0; i < kNumOps; ++i)
-      if (name == op_info(static_cast<OpId>(i)).name) {
-        ufunc_at(static_cast<OpId>(i), x, to_operand(indices, x.device()),
-                 to_operand(values, x.device()));
-        return;
-      }
-    throw ValueError("[ufunc_at] no elementwise op is called '" + name + "'");
+    ufunc_at(named_op(name, "ufunc_at"), x, to_operand(indices, x.device()),
+             to_operand(values, x.device()));
   }, "op"_a, "x"_a, "indices"_a, "values"_a,
      "x.flat[indices[k]] = op(x.flat[indices[k]], values[k]) for each k in order (repeated "
      "indices fold every value in, in order); the op must keep x's dtype.");
+  m.def("_ufunc_reduceat", [](const std::string& name, const Array& x, nb::handle indices,
+                              int64_t axis) {
+    return ufunc_reduceat(named_op(name, "ufunc_reduceat"), x, to_operand(indices, x.device()),
+                          axis);
+  }, "op"_a, "x"_a, "indices"_a, "axis"_a,
+     "NumPy's op.reduceat(x, indices, axis) for an op that keeps x's dtype, as one segmented "
+     "fold on x's device.");
   m.def("nonzero", [](nb::handle x) { return to_tuple(nonzero(to_operand(x, device_of({x})))); },
         "x"_a, "The coordinates of the nonzero elements: one int64 array per axis.");
   m.def("argwhere", [](nb::handle x) { return argwhere(to_operand(x, device_of({x}))); }, "x"_a);

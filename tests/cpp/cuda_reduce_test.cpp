@@ -161,8 +161,8 @@ TEST_F(CudaReduceCompile, every_sort_instantiation_compiles_for_sm_90) {
   compile_batch(requests, "sort.cu");
 }
 
-// ufunc_at's fold: every binary op of the registry on a dtype it keeps, for float64, int32,
-// float16 (InFloat) and complex64; add on every dtype.
+// ufunc_at's fold and reduceat's segmented fold: every binary op of the registry on a dtype it
+// keeps, for float64, int32, float16 (InFloat) and complex64; add on every dtype.
 TEST_F(CudaReduceCompile, every_fold_at_functor_compiles_for_sm_90) {
   std::vector<Request> requests;
   auto request = [&](accel::OpId op, Dtype dt) {
@@ -174,7 +174,7 @@ TEST_F(CudaReduceCompile, every_fold_at_functor_compiles_for_sm_90) {
       return;  // the op does not take dt
     }
     requests.push_back({std::string("fold_at of ") + accel::op_name(op) + " on " + accel::dtype_name(dt),
-                        {cu::fold_at_kernel_name(op, dt)}});
+                        {cu::fold_at_kernel_name(op, dt), cu::fold_segments_kernel_name(op, dt)}});
   };
   for (int i = 0; i < accel::kNumOps; ++i)
     for (Dtype dt : {Dtype::float64, Dtype::int32, Dtype::float16, Dtype::complex64})
@@ -212,11 +212,11 @@ TEST_F(CudaReduceCompile, every_kernel_template_compiles_to_a_cubin_for_sm_90) {
   requests.push_back({sn.keys,
                       {sn.keys, sn.write, sn.search, cu::kSortSegmentKeys, cu::kSortCount,
                        cu::kSortScanCounts, cu::kSortScatter}});
-  // ufunc_at's fold, on the widest element and through InFloat.
+  // ufunc_at's and reduceat's folds, on the widest element and through InFloat.
   for (auto [op, dt] : {std::pair{accel::OpId::add, Dtype::complex128},
                         std::pair{accel::OpId::multiply, Dtype::float16}}) {
     const std::string f = cu::fold_at_kernel_name(op, dt);
-    requests.push_back({f, {f}});
+    requests.push_back({f, {f, cu::fold_segments_kernel_name(op, dt)}});
   }
   compile_batch(requests, "reduce_templates.cu", true);
 }

@@ -4,7 +4,8 @@
 // ascending and descending, NaN / inf / -0.0 and many ties (stability), rows of length 0, 1, 37
 // and 100,000, views with any strides, values and / or indices, several block orders. And the
 // fold behind ufunc_at (device_src/fold_at.cuh), which sorts its positions with these kernels:
-// run_fold_at against the CPU's fold, bit for bit.
+// run_fold_at against the CPU's fold, bit for bit; and reduceat's segmented fold
+// (run_fold_segments against the CPU's).
 #include <gtest/gtest.h>
 
 #include <complex>
@@ -96,6 +97,9 @@ template <class Op, class T>
 void add_fold(EmulatedRunner& r, OpId op, Dtype dt) {
   r.add(cu::fold_at_kernel_name(op, dt),
         emulate<kk::FoldAtParams>([](const kk::FoldAtParams& p) { kk::fold_at<Op, T>(p); }));
+  r.add(cu::fold_segments_kernel_name(op, dt),
+        emulate<kk::FoldSegmentsParams>(
+            [](const kk::FoldSegmentsParams& p) { kk::fold_segments<Op, T>(p); }));
 }
 
 void add_folds(EmulatedRunner& r) {
@@ -419,6 +423,50 @@ TEST(CudaFoldAtEmulated, folds_every_listing_in_order_like_the_cpu) {
       cu::run_fold_at(runner(), op, got, positions, one);
       ASSERT_EQ(bytes_of(nan_as_one(got)), bytes_of(nan_as_one(want)))
           << op_name(op) << " of " << dtype_name(dt) << ", one value, " << count << " listings";
+      seed += 3;
+    }
+}
+
+// reduceat's segmented fold on the emulator against the CPU's, bit for bit: segments of every
+// length (decreasing and repeated starts: one-element segments), folded along contiguous runs
+// (inner 1) and along rows (inner > 1), the sums of floats from their second element with the
+// first added last. The CPU adds float32 / float64 / complex segments pairwise (NumPy's
+// grouping), the GPU in order: those sums use values whose sums are exact (whole numbers below
+// 16), the others any (float16 sums round every step on both).
+TEST(CudaFoldSegmentsEmulated, folds_every_segment_in_order_like_the_cpu) {
+  const std::pair<OpId, Dtype> cases[] = {
+      {OpId::add, Dtype::float64},      {OpId::add, Dtype::float32},
+      {OpId::add, Dtype::bool_},        {OpId::add, Dtype::float16},
+      {OpId::add, Dtype::complex64},    {OpId::multiply, Dtype::float32},
+      {OpId::maximum, Dtype::float64},
+      {OpId::subtract, Dtype::int8},    {OpId::divide, Dtype::float64},
+      {OpId::fmax, Dtype::float32},     {OpId::bitwise_xor, Dtype::uint16}};
+  const std::tuple<int64_t, int64_t, int64_t, int64_t> shapes[] = {
+      {1, 3000, 1, 40}, {3, 40, 5, 9}, {2, 17, 300, 6}, {1, 1, 1, 1}, {4, 9, 1, 12}};
+  unsigned seed = 900;
+  for (const auto& [op, dt] : cases)
+    for (const auto& [outer, n, inner, m] : shapes) {
+      std::mt19937_64 rng(seed);
+      std::vector<int64_t> at(static_cast<size_t>(m));
+      for (auto& p : at) p = static_cast<int64_t>(rng() % static_cast<uint64_t>(n));
+      std::sort(at.begin(), at.end());
+      if (m > 3) std::swap(at[1], at[2]);  // a decreasing pair
+      if (m > 5) at[4] = at[3];            // a repeated start
+      Array starts = Array::from_vector(at, {m}, host);
+      Array src = random_array({outer, n, inner}, dt, seed + 1);
+      const bool exact_sums = op == OpId::add && (dt == Dtype::float32 || dt == Dtype::float64 ||
+                                                  dt == Dtype::complex64);
+      if (exact_sums)
+        src = astype(remainder(round(random_array({outer, n, inner}, Dtype::float64, seed + 1)),
+                               Array::scalar(16.0, false, host)),
+                     dt);
+      Array want = Array::empty({outer, m, inner}, dt, host);
+      Array got = Array::empty({outer, m, inner}, dt, host);
+      cpu::fold_segments(op, want, src, starts, outer, n, inner);
+      cu::run_fold_segments(runner(), op, got, src, starts, outer, n, inner);
+      ASSERT_EQ(bytes_of(nan_as_one(got)), bytes_of(nan_as_one(want)))
+          << op_name(op) << " of " << dtype_name(dt) << ", (" << outer << ", " << n << ", "
+          << inner << ") in " << m << " segments";
       seed += 3;
     }
 }

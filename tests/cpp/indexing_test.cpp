@@ -360,3 +360,42 @@ TEST(UfuncAt, BadArgumentsRaiseBeforeWriting) {
   EXPECT_THROW(ufunc_at(OpId::add, x, ints({0, 1}), arange_f({3})), ShapeError);
   EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{0, 1, 2}));
 }
+
+// ufunc_reduceat (ops/ufunc_at.h): each segment starts as its first row and takes the rest in
+// order; a start not before the next is its row alone; the last runs to the end.
+TEST(UfuncReduceat, SegmentsFoldFromTheirFirstRow) {
+  Array x = Array::from_vector<double>({1, 2, 3, 4, 5, 6}, {6}, Device::cpu());
+  EXPECT_EQ(ufunc_reduceat(OpId::add, x, ints({0, 2, 2, 1, 5}), 0).to_vector<double>(),
+            (std::vector<double>{3, 3, 3, 14, 6}));
+  // subtract in order along each axis of a 3x4 array: x0 - x1 - x2 (columns), and rows.
+  Array m = arange_f({3, 4});
+  EXPECT_EQ(ufunc_reduceat(OpId::subtract, m, ints({0}), 0).to_vector<double>(),
+            (std::vector<double>{-12, -13, -14, -15}));
+  EXPECT_EQ(ufunc_reduceat(OpId::subtract, m, ints({1, 3}), -1).to_vector<double>(),
+            (std::vector<double>{-1, 3, -1, 7, -1, 11}));
+  // A transposed (strided) x folds through a contiguous copy; maximum keeps NaN.
+  Array t = permute_dims(m, {1, 0});
+  EXPECT_EQ(ufunc_reduceat(OpId::maximum, t, ints({0, 2}), 0).to_vector<double>(),
+            (std::vector<double>{1, 5, 9, 3, 7, 11}));
+  Array nan = Array::from_vector<double>({1, std::nan(""), 0}, {3}, Device::cpu());
+  EXPECT_TRUE(std::isnan(ufunc_reduceat(OpId::maximum, nan, ints({0}), 0).to_vector<double>()[0]));
+  // Sums of floats add the rest first (NumPy's grouping): 1 + (1e16 + -1e16) is 1.
+  Array g = Array::from_vector<double>({1, 1e16, -1e16}, {3}, Device::cpu());
+  EXPECT_EQ(ufunc_reduceat(OpId::add, g, ints({0}), 0).to_vector<double>()[0], 1.0);
+  // No indices: an empty axis.
+  EXPECT_EQ(ufunc_reduceat(OpId::add, m, ints({}), 1).shape(), (Shape{3, 0}));
+}
+
+TEST(UfuncReduceat, BadArgumentsRaise) {
+  Array m = arange_f({3, 4});
+  EXPECT_TRUE(contains(message_of([&] { ufunc_reduceat(OpId::add, m, ints({0, 3}), 0); }),
+                       "index 3 is out of bounds for axis 0 of size 3"));
+  EXPECT_TRUE(contains(message_of([&] { ufunc_reduceat(OpId::add, m, ints({-1}), 1); }),
+                       "index -1"));
+  EXPECT_THROW(ufunc_reduceat(OpId::add, m, ints({0}), 2), AxisError);
+  EXPECT_THROW(ufunc_reduceat(OpId::less, m, ints({0}), 0), DTypeError);  // gives bool
+  EXPECT_THROW(ufunc_reduceat(OpId::negative, m, ints({0}), 0), ValueError);  // unary
+  EXPECT_THROW(ufunc_reduceat(OpId::add, m, arange_f({1}), 0), DTypeError);  // float indices
+  EXPECT_THROW(ufunc_reduceat(OpId::add, Array::scalar(1.0, false, Device::cpu()), ints({0}), 0),
+               ValueError);
+}

@@ -1478,7 +1478,7 @@ class Builder(LinalgFftMakers):
         (an axis, keepdims, initial), accumulate, outer, reduceat, and at (in place, indices
         repeating, negative, as a list or an array); add, multiply and subtract on integers only
         for the others (float sums round by their order, which the reductions' own statements
-        guard) but on floats too for at, whose order is NumPy's."""
+        guard) but on floats too for at and reduceat, whose order is NumPy's."""
         x = self.pick(lambda v: v.ndim >= 1 and 0 < v.size < 300 and v.dtype.kind in "biuf")
         if x is None:
             return False
@@ -1513,6 +1513,10 @@ class Builder(LinalgFftMakers):
                 idx = sorted(int(i) for i in self.rng.integers(0, n, int(self.rng.integers(1, 5))))
                 if self.chance(0.5):
                     idx = [int(i) for i in self.rng.permutation(idx)]  # decreasing pairs too
+                if v.dtype in (np.float32, np.float64) and self.chance(0.4):
+                    # reduceat's float sums group as NumPy's (the first element plus the rest
+                    # pairwise: ops/ufunc_at.h), so they are exact too.
+                    op = "add"
                 text = f"xp.{op}.reduceat({x}, {idx}, axis={ax})"
             g = " and ".join(guards) or None
             return self.define(text, self.uses_of(text), guard=g)

@@ -373,9 +373,10 @@ def test_at_bad_index_writes_nothing_and_mixed_dtypes_follow_numpy(device):
                                    "int64"])
 @pytest.mark.parametrize("layout", ["C", "F", "T"])
 def test_subtract_methods_are_numpys_running_difference(device, dtype, layout):
-    # subtract's reduce / accumulate / reduceat run as a cumsum of the negated terms (exact: a - b
-    # is a + (-b)); float16 along NumPy's inner loop runs in float32 and rounds once, as NumPy's
-    # half loop does, and rounds every step along the other axes.
+    # subtract's reduce and reduceat are the segmented fold x0 - x1 - ... in order, accumulate a
+    # cumsum of the negated terms (exact: a - b is a + (-b)); float16 along NumPy's inner loop
+    # runs in float32 and rounds once, as NumPy's half loop does, and rounds every step along
+    # the other axes.
     x = (RNG.standard_normal((9, 5, 4)) * 100).astype(dtype) if dtype[0] in "fc" else \
         RNG.integers(0, 120, (9, 5, 4)).astype(dtype)
     x = np.asfortranarray(x) if layout == "F" else x.transpose(1, 2, 0) if layout == "T" else x
@@ -412,8 +413,8 @@ def test_reduceat_lays_its_result_out_as_numpy(device, layout):
 @pytest.mark.parametrize("name,kind", [("add", "i"), ("add", "f"), ("maximum", "f"),
                                        ("bitwise_xor", "i"), ("multiply", "p"), ("fmin", "f")])
 def test_reduceat_of_many_segments_folds_like_numpy(device, name, kind):
-    # Many segments (sorted, repeated, decreasing pairs) fold in one C++ pass
-    # (_folded_segments); each starts as its first element and takes the rest in order.
+    # Many segments (sorted, repeated, decreasing pairs) fold in one C++ pass (ufunc_reduceat's
+    # segmented fold); each starts as its first element and takes the rest in order.
     # Integer-valued floats for add: NumPy adds a segment's later elements pairwise, then to its
     # first; exact sums make that grouping not matter (a cancelling sum would magnify it).
     x = operand("i", (400, 7)).astype(np.float64) if (name, kind) == ("add", "f") else \
@@ -427,3 +428,78 @@ def test_reduceat_of_many_segments_folds_like_numpy(device, name, kind):
         want = getattr(np, name).reduceat(x, index, axis=axis)
         got = getattr(ac, name).reduceat(a, ac.asarray(index, device=device), axis=axis)
         check(got, want, "maximum" if (name, kind) == ("add", "f") else name)  # exact
+
+
+REDUCEAT_OPS = ["add", "subtract", "multiply", "divide", "maximum", "minimum", "fmax", "fmin",
+                "hypot", "arctan2", "copysign", "logical_and", "logical_xor", "bitwise_and",
+                "bitwise_xor", "floor_divide", "remainder", "power", "logaddexp"]
+
+
+@pytest.mark.parametrize("name", REDUCEAT_OPS)
+@pytest.mark.parametrize("layout", ["C", "T", "strided"])
+def test_reduceat_of_every_op_that_keeps_its_dtype(device, name, layout):
+    # The segmented fold of ops/ufunc_at.h for each registry op: along every axis, segments of
+    # one, of several and to the end, a repeated index and decreasing pairs, C, transposed and
+    # strided operands (a contiguous copy folds), NaN among the floats.
+    kind = BINARY[name]
+    x = operand(kind, (11, 6, 5))
+    x = x.transpose(2, 0, 1) if layout == "T" else x[::-1, ::2] if layout == "strided" else x
+    a = ac.asarray(x, device=device)
+    for axis in range(3):
+        n = x.shape[axis]
+        for index in ([0, 1, n - 2, 2], [n - 1], [0, 0, min(3, n - 1), 2, n - 1]):
+            with np.errstate(all="ignore"):
+                want = getattr(np, name).reduceat(x, index, axis=axis)
+                got = getattr(ac, name).reduceat(a, index, axis=axis)
+            check(got, want, name)
+
+
+def test_reduceat_sums_as_numpy_groups_them(device):
+    # NumPy adds a segment's later elements first (pairwise, from -0.0) and its first element to
+    # their sum: a short segment (under 8 later elements, which NumPy adds in order) is NumPy's
+    # to the bit on every device, along any axis, and a segment of -0.0s sums to -0.0.
+    x = RNG.standard_normal((40, 6)) * 10.0 ** RNG.integers(-8, 9, (40, 6))
+    x[5:9] = -0.0
+    x[20, 2] = np.inf
+    a = ac.asarray(x, device=device)
+    index = [0, 3, 5, 9, 12, 12, 17, 24, 30, 36, 39]
+    for axis, (xs, xa) in enumerate([(x, a), (x.T, a.T)]):
+        want = np.add.reduceat(xs, index, axis=axis)
+        got = ac.asnumpy(ac.add.reduceat(xa, index, axis=axis).to_device("cpu"))
+        np.testing.assert_array_equal(got, want, err_msg=f"axis {axis}")
+        assert np.array_equal(np.signbit(got), np.signbit(want)), axis
+    for dtype in (np.float32, np.complex128):
+        z = np.array([-0.0, -0.0, -0.0, 0.0, -0.0, 1.5, -1.5, -0.0], dtype=dtype)
+        index = [0, 2, 3, 5, 7]
+        got = ac.asnumpy(ac.add.reduceat(ac.asarray(z, device=device), index).to_device("cpu"))
+        want = np.add.reduceat(z, index)
+        np.testing.assert_array_equal(got, want)
+        for part in (np.real, np.imag):
+            assert np.array_equal(np.signbit(part(got)), np.signbit(part(want))), (dtype, got)
+    # Long segments: the CPU groups a contiguous run's rest as NumPy's pairwise sum does (to the
+    # bit); the GPU's thread per segment adds in order.
+    long = RNG.standard_normal(100000).astype(np.float32)
+    index = np.sort(RNG.integers(0, 100000, 37))
+    rows = RNG.standard_normal((3000, 40)) * 10.0 ** RNG.integers(-6, 7, (3000, 40))
+    for xs, axis, index in ((long, 0, index), (long.astype(np.complex128) * (1 - 2j), 0, index),
+                            (rows, 0, [0, 5, 1000, 2999]), (rows.T, 1, [0, 2000]),
+                            (rows.astype(np.complex64)[:, :9], 0, [0, 300])):
+        want = np.add.reduceat(xs, index, axis=axis)
+        got = ac.asnumpy(ac.add.reduceat(ac.asarray(xs, device=device), index, axis=axis)
+                         .to_device("cpu"))
+        if device == "cpu":
+            np.testing.assert_array_equal(got, want)
+        else:
+            np.testing.assert_allclose(got, want, rtol=2e-4, atol=2e-3)
+
+
+def test_reduceat_errors(device):
+    x = ac.ones((4, 3), device=device)
+    with pytest.raises(IndexError, match="index 4 out of bounds for axis 0 of size 4"):
+        ac.add.reduceat(x, [0, 4])
+    with pytest.raises(IndexError, match="-1"):
+        ac.maximum.reduceat(x, [-1], axis=1)
+    with pytest.raises(ValueError, match="0-d"):
+        ac.add.reduceat(ac.asarray(1.0, device=device), [0])
+    got = ac.add.reduceat(x, [], axis=1)
+    assert got.shape == (4, 0) and got.dtype == ac.float64
