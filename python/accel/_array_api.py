@@ -192,11 +192,13 @@ def _supports_boolean_indexing():
         return False
 
 
-def clip(x, /, min=None, max=None, out=None, *, a_min=None, a_max=None):  # noqa: A002
-    """x limited to [min, max] elementwise (either bound may be None, a scalar or an array).
+def clip(a, min=None, max=None, out=None, *, a_min=None, a_max=None):  # noqa: A002
+    """a limited to [min, max] elementwise (either bound may be None, a scalar or an array).
     Python, not the binding itself, so that inspect.signature sees the standard's signature:
     the Array API suite cannot call an uninspectable clip (it has no example value for min).
-    a_min and a_max are NumPy's names for the bounds (np.clip(x, a_min=0, a_max=1))."""
+    a, a_min and a_max are NumPy's names (np.clip(a=x, a_min=0, a_max=1)); the standard's x
+    is positional-only."""
+    x = a
     if a_min is not None or a_max is not None:
         if (a_min is not None and min is not None) or (a_max is not None and max is not None):
             raise TypeError("[clip] a bound given twice: a_min and min (or a_max and max) name "

@@ -124,7 +124,9 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=None):
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-           correction=None):
+           mean=None, correction=None):
+    """NumPy's nanvar; mean= is the mean of a's non-NaN values along axis with keepdims=True
+    (NumPy 2's, as var's), used instead of computing it."""
     a = _core.asarray(a)
     if correction is not None:
         if ddof != 0:
@@ -132,9 +134,10 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
         ddof = correction
     if not _inexact(a):
         return _core.var(a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
-                         where=where)
+                         where=where, mean=mean)
     a = _dense(a)
-    mean = nanmean(a, axis=axis, dtype=dtype, keepdims=True, where=where)
+    if mean is None:
+        mean = nanmean(a, axis=axis, dtype=dtype, keepdims=True, where=where)
     # Deviations of a's NaNs are 0; an inf's (inf - inf) stays NaN, as NumPy's.
     dev = _core.where(_core.isnan(a), _core.asarray(0, dtype=a.dtype), a - mean)
     sq = _core.real(dev * _core.conj(dev)) if dev.dtype in (_core.complex64, _core.complex128) else dev * dev
@@ -150,9 +153,9 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=None,
-           correction=None):
+           mean=None, correction=None):
     result = _core.sqrt(nanvar(a, axis=axis, dtype=dtype, ddof=ddof, keepdims=keepdims,
-                               where=where, correction=correction))
+                               where=where, mean=mean, correction=correction))
     if out is None:
         return result
     out[...] = result

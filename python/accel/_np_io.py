@@ -115,8 +115,12 @@ def genfromtxt(*args, device=None, **kwargs):
     return _device_array(_np.genfromtxt(*args, **kwargs), device)
 
 
-def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, device=None):
-    """numpy.fromfile: raw binary (or text with sep=) values as a 1-d accel array."""
+def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, device=None, like=None):
+    """numpy.fromfile: raw binary (or text with sep=) values as a 1-d accel array (like=: as
+    asarray's)."""
+    if like is not None:
+        return _core.asarray(_np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset),
+                             device=device, like=like)
     return _device_array(_np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset),
                          device)
 

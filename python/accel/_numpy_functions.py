@@ -64,9 +64,10 @@ def array_equiv(a1, a2):
     return bool(_core.all(_core.equal(x, y)))
 
 
-def copy(a, order="K"):
+def copy(a, order="K", subok=False):
     """A copy laid out as NumPy's: 'K' keeps a's axis order (np.copy's default), 'C' and 'F'
-    are C- and Fortran-ordered, 'A' Fortran-ordered when a is (and not C-ordered)."""
+    are C- and Fortran-ordered, 'A' Fortran-ordered when a is (and not C-ordered). subok is
+    NumPy's, accepted: accel has no subclasses to pass through."""
     x = a if isinstance(a, _core.ndarray) else _core.asarray(a)
     return x.astype(x.dtype, order=order, copy=True)
 

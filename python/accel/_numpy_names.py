@@ -84,8 +84,10 @@ def divmod(x1, x2, /):  # noqa: A001 - NumPy's name
     return _core.floor_divide(x1, x2), _core.remainder(x1, x2)
 
 
-def round(x, /, decimals=0, out=None):  # noqa: A001 - NumPy's and the Array API's name
-    """Rounds half to even, to `decimals` decimal places (negative: to tens, hundreds...)."""
+def round(a, decimals=0, out=None):  # noqa: A001 - NumPy's and the Array API's name
+    """Rounds half to even, to `decimals` decimal places (negative: to tens, hundreds...).
+    NumPy's parameter names (the Array API's x is positional-only)."""
+    x = a
     if decimals == 0:
         if out is None and isinstance(x, _core.ndarray) and x.dtype.kind in "iuc":
             # NumPy rounds a copy (order K) of an integer or complex array, laid out as x, where

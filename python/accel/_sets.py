@@ -58,23 +58,23 @@ class _Sorted:
         return _core.reshape(inv, self.shape)
 
 
-def unique_values(x, /):
+def unique_values(x):
     """The unique elements of x, sorted (NaNs each distinct, at the end)."""
     return _Sorted(x).unique()
 
 
-def unique_counts(x, /):
+def unique_counts(x):
     s = _Sorted(x)
     return UniqueCountsResult(s.unique(), s.counts())
 
 
-def unique_inverse(x, /):
+def unique_inverse(x):
     """Unique values and, for each element of x (x's shape), the index of its value."""
     s = _Sorted(x)
     return UniqueInverseResult(s.unique(), s.inverse())
 
 
-def unique_all(x, /):
+def unique_all(x):
     """Unique values, the first index of each, the inverse indices (x's shape) and the counts."""
     s = _Sorted(x)
     return UniqueAllResult(s.unique(), s.indices(), s.inverse(), s.counts())

@@ -462,17 +462,19 @@ void init_array(nb::module_& m) {
   // while np.sin(x) still works through __array__.
   cls.attr("__array_priority__") = 100;
 
-  // NumPy's asarray(a, dtype=None, order=None, *, device=None, copy=None): dtype and order may
-  // come positionally, as in np.asarray(x, np.float32) (the Array API's keywords stay keywords).
-  m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle order, nb::handle device,
-                      nb::handle copy) -> nb::object {
+  // NumPy's asarray(a, dtype=None, order=None, *, device=None, copy=None, like=None): dtype and
+  // order may come positionally, as in np.asarray(x, np.float32) (the Array API's keywords stay
+  // keywords; its obj is positional-only).
+  m.def("asarray", [](nb::handle obj, nb::handle dtype, nb::handle order, nb::handle device_arg,
+                      nb::handle copy, nb::handle like) -> nb::object {
+    const std::optional<Device> device = device_with_like(device_arg, like, "asarray");
     const std::optional<bool> copy_mode =
         copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy));
     // NumPy's order: C or F copy an array laid out otherwise; A and K (and None) ask for no
     // layout (NumPy's asarray(x, order='A') of a strided x is x itself), and a copy=True copy
     // keeps x's layout for K and A's F.
     const Order o = to_order(order, "asarray", Order::K);
-    Array r = asarray(obj, to_optional_dtype(dtype), to_optional_device(device), copy_mode, o);
+    Array r = asarray(obj, to_optional_dtype(dtype), device, copy_mode, o);
     if (o == Order::C || o == Order::F) {
       r.eval();
       // (An empty array is both, as NumPy's.)
@@ -486,8 +488,8 @@ void init_array(nb::module_& m) {
     // An accel array that needed nothing is returned itself, as NumPy's asarray returns x.
     if (is_ndarray(obj) && r.is(array_of(obj.ptr()))) return nb::borrow(obj);
     return wrap(std::move(r));
-  }, nb::arg("obj"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::kw_only(),
-     nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(),
+  }, nb::arg("a"), nb::arg("dtype") = nb::none(), nb::arg("order") = nb::none(), nb::kw_only(),
+     nb::arg("device") = nb::none(), nb::arg("copy") = nb::none(), nb::arg("like") = nb::none(),
      "An accel array of obj: an accel array as it is, NumPy arrays and DLPack producers without "
      "a copy where they can, Python scalars and (nested) sequences converted. dtype converts; "
      "order 'C' or 'F' copies an array laid out otherwise ('A' and 'K' keep its layout); "
@@ -506,7 +508,7 @@ void init_array(nb::module_& m) {
     // An accel array comes back itself, as NumPy's asarray(x) is x (and x.flags writes reach x).
     if (is_ndarray(obj) && r.is(array_of(o))) return Py_NewRef(o);
     return wrap(std::move(r)).release().ptr();
-  }, "(obj, dtype=None, order=None, *, device=None, copy=None)");
+  }, "(a, dtype=None, order=None, *, device=None, copy=None, like=None)");
   m.def("from_dlpack", [](nb::handle x, nb::handle device, nb::handle copy) {
     return from_dlpack(x, to_optional_device(device),
                        copy.is_none() ? std::nullopt : std::optional<bool>(nb::cast<bool>(copy)));

@@ -66,6 +66,11 @@ std::optional<Dtype> to_optional_dtype(nb::handle obj);  // None -> nullopt
 Order to_order(nb::handle obj, const char* op, Order absent);
 // A device from an accel Device, "cpu"/"cuda:1", or None (-> nullopt).
 std::optional<Device> to_optional_device(nb::handle obj);
+// The device= of a creation function that also takes NumPy's like=: like names the kind of
+// array to make (accel's functions make accel arrays), so any object with __array_function__
+// is taken, and an accel array's device is the default where device= is None. TypeError for
+// other objects, as NumPy's.
+std::optional<Device> device_with_like(nb::handle device, nb::handle like, const char* op);
 // A Python bool, int, float or complex (exact types: NumPy's scalars are typed, not weak).
 bool is_python_scalar(nb::handle obj);
 // An operand of an op: arrays as they are, Python scalars as weak 0-d arrays on `device`,

@@ -341,6 +341,17 @@ std::optional<Device> to_optional_device(nb::handle obj) {
                     nb::cast<std::string>(nb::repr(obj)));
 }
 
+std::optional<Device> device_with_like(nb::handle device, nb::handle like, const char* op) {
+  if (like.is_none()) return to_optional_device(device);
+  if (!nb::hasattr(like, "__array_function__"))
+    throw nb::type_error((std::string("[") + op + "] like= must be an array implementing "
+                          "__array_function__ (an accel or NumPy array); got " +
+                          nb::cast<std::string>(nb::repr(nb::handle(like.type()))))
+                             .c_str());
+  if (device.is_none() && is_ndarray(like)) return array_of(like.ptr()).device();
+  return to_optional_device(device);
+}
+
 Device device_of(std::initializer_list<nb::handle> objs) {
   for (nb::handle h : objs)
     if (is_ndarray(h)) return array_of(h.ptr()).device();

@@ -69,16 +69,25 @@ Array shaped(nb::handle shape, nb::handle dtype, nb::handle order, nb::handle de
               device_or_default(device), new_array_order(order));
 }
 
+// The same with NumPy's like= (the full functions; the fast paths take neither).
+template <Array (*Make)(const Shape&, Dtype, Device, Order)>
+Array shaped_like(nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device,
+                  nb::handle like) {
+  return Make(to_shape(shape), to_optional_dtype(dtype).value_or(default_float),
+              device_with_like(device, like, "creation").value_or(default_device()),
+              new_array_order(order));
+}
+
 }  // namespace
 
 void init_creation(nb::module_& m) {
   using namespace nb::literals;
-  m.def("empty", &shaped<&empty>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
-        nb::kw_only(), "device"_a = nb::none(), "An uninitialised array.");
-  m.def("zeros", &shaped<&zeros>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
-        nb::kw_only(), "device"_a = nb::none());
-  m.def("ones", &shaped<&ones>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
-        nb::kw_only(), "device"_a = nb::none());
+  m.def("empty", &shaped_like<&empty>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
+        nb::kw_only(), "device"_a = nb::none(), "like"_a = nb::none(), "An uninitialised array.");
+  m.def("zeros", &shaped_like<&zeros>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
+        nb::kw_only(), "device"_a = nb::none(), "like"_a = nb::none());
+  m.def("ones", &shaped_like<&ones>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
+        nb::kw_only(), "device"_a = nb::none(), "like"_a = nb::none());
   // zeros(n), zeros((2, 3), float32): the shape and dtype positional.
 #define ACCEL_SHAPED_FAST(name)                                                             \
   def_fast_function(m, #name, [](PyObject*, PyObject* const* args, Py_ssize_t nargs) {      \
@@ -93,22 +102,24 @@ void init_creation(nb::module_& m) {
   ACCEL_SHAPED_FAST(ones)
 #undef ACCEL_SHAPED_FAST
   m.def("full", [](nb::handle shape, nb::handle fill_value, nb::handle dtype, nb::handle order,
-                   nb::handle device) {
+                   nb::handle device, nb::handle like) {
     return full(to_shape(shape), fill_operand(fill_value), to_optional_dtype(dtype),
-                device_or_default(device), new_array_order(order));
+                device_with_like(device, like, "full").value_or(default_device()),
+                new_array_order(order));
   }, "shape"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a = "C", nb::kw_only(),
-     "device"_a = nb::none(),
+     "device"_a = nb::none(), "like"_a = nb::none(),
      "Every element = fill_value; without dtype, a Python scalar gives bool, int64, float64 or "
      "complex128.");
 
   // NumPy's order: K (the default) lays the result out as x, A as x when x is Fortran-ordered;
-  // shape= replaces x's shape (NumPy's signature, subok accepted: accel has no subclasses).
+  // shape= replaces x's shape (NumPy's signature, its name a for x, subok accepted: accel has
+  // no subclasses).
 #define ACCEL_LIKE(name)                                                                        \
   m.def(#name, [](nb::handle x, nb::handle dtype, nb::handle order, nb::handle, nb::handle shape, \
                   nb::handle device) {                                                          \
     return name(array_argument(x), to_optional_dtype(dtype), to_optional_device(device),         \
                 to_order(order, #name, Order::K), optional_shape(shape));                        \
-  }, "x"_a, "dtype"_a = nb::none(), "order"_a = "K", "subok"_a = true, "shape"_a = nb::none(),   \
+  }, "a"_a, "dtype"_a = nb::none(), "order"_a = "K", "subok"_a = true, "shape"_a = nb::none(),   \
      nb::kw_only(), "device"_a = nb::none());
   ACCEL_LIKE(empty_like)
   ACCEL_LIKE(zeros_like)
@@ -119,11 +130,13 @@ void init_creation(nb::module_& m) {
     return full_like(array_argument(x), fill_operand(fill_value), to_optional_dtype(dtype),
                      to_optional_device(device), to_order(order, "full_like", Order::K),
                      optional_shape(shape));
-  }, "x"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a = "K", "subok"_a = true,
+  }, "a"_a, "fill_value"_a, "dtype"_a = nb::none(), "order"_a = "K", "subok"_a = true,
      "shape"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
 
   m.def("arange", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype,
-                     nb::handle device) {
+                     nb::handle device_arg, nb::handle like) {
+    const nb::object device = like.is_none() ? nb::borrow(device_arg) : nb::cast(
+        device_with_like(device_arg, like, "arange").value_or(default_device()));
     // Python ints (the common arange(n)) go straight to the integer overload.
     int64_t first = 0, last = 0, by = 0;
     if (exact_int64(start, first) && exact_int64(step, by) &&
@@ -153,7 +166,7 @@ void init_creation(nb::module_& m) {
     }
     return arange(lo, hi, strong(step), to_optional_dtype(dtype), device_or_default(device));
   }, "start"_a, "stop"_a = nb::none(), "step"_a = 1, "dtype"_a = nb::none(), nb::kw_only(),
-     "device"_a = nb::none(),
+     "device"_a = nb::none(), "like"_a = nb::none(),
      "Values from start (default 0) up to stop in steps of step, as NumPy's arange.");
   // Python numbers only: accel.linspace (_np_creation.py) takes arrays and NumPy scalars, whose
   // dtype and shape the result follows.
@@ -169,7 +182,7 @@ void init_creation(nb::module_& m) {
      "device"_a = nb::none());
   // NumPy's names and order (the Array API's n_rows and n_cols are positional-only).
   m.def("eye", [](int64_t n_rows, std::optional<int64_t> n_cols, nb::int_ k, nb::handle dtype,
-                  nb::handle order, nb::handle device) {
+                  nb::handle order, nb::handle device, nb::handle like) {
     // NumPy takes any Python int for k. A diagonal outside the matrix has no ones, so k is
     // clamped to [-n_rows, n_cols], which also keeps k = 2**63 from overflowing int64.
     int overflow = 0;
@@ -179,15 +192,17 @@ void init_creation(nb::module_& m) {
     const int64_t hi = std::max<int64_t>(n_cols.value_or(n_rows), 0);
     const int64_t diagonal = overflow > 0 ? hi : overflow < 0 ? lo : std::clamp<int64_t>(v, lo, hi);
     Array r = eye(n_rows, n_cols, diagonal, to_optional_dtype(dtype).value_or(default_float),
-                  device_or_default(device));
+                  device_with_like(device, like, "eye").value_or(default_device()));
     return new_array_order(order) == Order::F ? accel::copy(r, Order::F) : r;
   }, "N"_a, "M"_a = nb::none(), "k"_a = 0, "dtype"_a = nb::none(), "order"_a = "C", nb::kw_only(),
-     "device"_a = nb::none());
-  m.def("identity", [](int64_t n, nb::handle dtype, nb::handle device) {
-    return identity(n, to_optional_dtype(dtype).value_or(default_float), device_or_default(device));
-  }, "n"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none());
-  m.def("tril", [](nb::handle x, int64_t k) { return tril(array_argument(x), k); }, "x"_a, "k"_a = 0);
-  m.def("triu", [](nb::handle x, int64_t k) { return triu(array_argument(x), k); }, "x"_a, "k"_a = 0);
+     "device"_a = nb::none(), "like"_a = nb::none());
+  m.def("identity", [](int64_t n, nb::handle dtype, nb::handle device, nb::handle like) {
+    return identity(n, to_optional_dtype(dtype).value_or(default_float),
+                    device_with_like(device, like, "identity").value_or(default_device()));
+  }, "n"_a, "dtype"_a = nb::none(), nb::kw_only(), "device"_a = nb::none(), "like"_a = nb::none());
+  // NumPy's name for the matrix, m (the Array API's x is positional-only).
+  m.def("tril", [](nb::handle x, int64_t k) { return tril(array_argument(x), k); }, "m"_a, "k"_a = 0);
+  m.def("triu", [](nb::handle x, int64_t k) { return triu(array_argument(x), k); }, "m"_a, "k"_a = 0);
   m.def("meshgrid", [](nb::args arrays, const std::string& indexing, bool sparse, bool copy) {
     std::vector<Array> in;
     for (nb::handle h : arrays) in.push_back(array_argument(h));

@@ -304,12 +304,12 @@ void init_indexing(nb::module_& m) {
     return finish_out(take(to_operand(x, device), to_operand(indices, device), to_axis(axis),
                            to_mode(mode, "take")),
                       out, "take");
-  }, "x"_a, "indices"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "mode"_a = "raise",
+  }, "a"_a, "indices"_a, "axis"_a = nb::none(), "out"_a = nb::none(), "mode"_a = "raise",
         "Elements of x at indices along axis (of the flattened x when axis is None).");
   m.def("take_along_axis", [](nb::handle x, nb::handle indices, nb::handle axis) {
     Device device = device_of({x, indices});
     return take_along_axis(to_operand(x, device), to_operand(indices, device), to_axis(axis));
-  }, "x"_a, "indices"_a, "axis"_a.none() = -1);
+  }, "arr"_a, "indices"_a, "axis"_a.none() = -1);
   m.def("put", [](const Array& x, nb::handle indices, nb::handle values, const std::string& mode) {
     put(x, to_operand(indices, x.device()), to_operand(values, x.device()), to_mode(mode, "put"));
   }, "a"_a, "ind"_a, "v"_a, "mode"_a = "raise", "x.flat[ind] = v, with v repeated as needed.");
@@ -335,11 +335,12 @@ void init_indexing(nb::module_& m) {
   }, "op"_a, "x"_a, "indices"_a, "axis"_a,
      "NumPy's op.reduceat(x, indices, axis) for an op that keeps x's dtype, as one segmented "
      "fold on x's device.");
+  // NumPy's parameter names (a, arr) where the Array API's x is positional-only.
   m.def("nonzero", [](nb::handle x) { return to_tuple(nonzero(to_operand(x, device_of({x})))); },
-        "x"_a, "The coordinates of the nonzero elements: one int64 array per axis.");
-  m.def("argwhere", [](nb::handle x) { return argwhere(to_operand(x, device_of({x}))); }, "x"_a);
+        "a"_a, "The coordinates of the nonzero elements: one int64 array per axis.");
+  m.def("argwhere", [](nb::handle x) { return argwhere(to_operand(x, device_of({x}))); }, "a"_a);
   m.def("flatnonzero", [](nb::handle x) { return flatnonzero(to_operand(x, device_of({x}))); },
-        "x"_a);
+        "a"_a);
   m.def("compress", [](nb::handle condition, nb::handle x, nb::handle axis, nb::handle out) {
     Device device = device_of({condition, x});
     return finish_out(compress(to_operand(condition, device), to_operand(x, device), to_axis(axis)),

@@ -57,7 +57,7 @@ void init_linalg(nb::module_& m) {
     if (PyLong_Check(axes.ptr())) return tensordot(a, b, nb::cast<int64_t>(axes));
     auto [a1, a2] = axis_pair(axes);
     return tensordot(a, b, a1, a2);
-  }, "x1"_a, "x2"_a, "axes"_a = 2);
+  }, "a"_a, "b"_a, "axes"_a = 2);  // NumPy's names (the Array API's are positional-only)
 
   nb::handle cls = nb::type<Array>();
   // The operators of every other binary op's kind (operator_slots.cpp binds `@` as a C slot

@@ -171,7 +171,7 @@ void init_manipulation(nb::module_& m) {
 
   m.def("permute_dims", [](nb::handle x, nb::handle axes) {
     return permute_dims(array_arg(x), to_shape(axes));
-  }, "x"_a, "axes"_a, "A view with the axes reordered.");
+  }, "a"_a, "axes"_a, "A view with the axes reordered.");
   m.def("transpose", [](nb::handle x, nb::handle axes) {
     Array a = array_arg(x);
     return axes.is_none() ? transpose(a) : permute_dims(a, to_shape(axes));
@@ -189,12 +189,14 @@ void init_manipulation(nb::module_& m) {
     return expand_dims(array_arg(x), to_shape(axis));
   }, "a"_a, "axis"_a = 0);
 
-  m.def("broadcast_to", [](nb::handle x, nb::handle shape) {
+  // subok: NumPy's, accepted (accel has no subclasses to pass through).
+  m.def("broadcast_to", [](nb::handle x, nb::handle shape, bool) {
     return broadcast_to(array_arg(x), to_shape(shape));
-  }, "array"_a, "shape"_a, "A read view of the array at a broadcast shape (no copy).");
-  m.def("broadcast_arrays", [](nb::args arrays) {
+  }, "array"_a, "shape"_a, "subok"_a = false,
+     "A read view of the array at a broadcast shape (no copy).");
+  m.def("broadcast_arrays", [](nb::args arrays, bool) {
     return to_tuple(broadcast_arrays(arrays_arg(arrays, "broadcast_arrays")));
-  });
+  }, "arrays"_a, nb::kw_only(), "subok"_a = false);
   m.def("broadcast_shapes", [](nb::args shapes) {
     std::vector<Shape> list;
     for (nb::handle h : shapes) list.push_back(to_shape(h));

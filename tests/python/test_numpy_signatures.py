@@ -50,7 +50,7 @@ def test_asarray_takes_dtype_and_order_positionally(device, dtype):
     with pytest.raises(TypeError):
         ac.asarray(an, None, "C", None)  # device and copy stay keyword-only, as NumPy's
     assert str(inspect.signature(ac.asarray)) == \
-        "(obj, dtype=None, order=None, *, device=None, copy=None)"
+        "(a, dtype=None, order=None, *, device=None, copy=None, like=None)"
 
 
 @pytest.mark.parametrize("layout", list(LAYOUTS))
@@ -245,3 +245,118 @@ def test_var_and_std_take_a_precomputed_mean(device, name, dtype):
     np.testing.assert_allclose(ac.asnumpy(got.to_device("cpu")), want, rtol=1e-5)
     with pytest.raises((ValueError, ac.ShapeError)):
         getattr(ac, name)(a, axis=0, mean=ac.zeros((3,), device=device))
+
+
+# NumPy functions whose NumPy keyword accel does not take, and why.
+KEYWORD_EXCEPTIONS = {
+    # accel's real and imag are ufuncs (out=, where=, dtype=), whose operand is positional as
+    # every ufunc's; NumPy's are plain functions of `val`.
+    ("real", "val"), ("imag", "val"),
+}
+
+
+def accepted_keywords(fn):
+    """The keyword names fn takes, or None where it takes any (**kwargs): from
+    inspect.signature, or from nanobind's signature for the C++ functions (their fast paths
+    stand in front of the full functions kept in _core._full_functions)."""
+    import re
+
+    from accel import _core
+    full = getattr(_core, "_full_functions", {}).get(getattr(fn, "__name__", ""))
+    if full is not None and isinstance(fn, type(len)):
+        fn = full
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        sig = None
+    if sig is not None:
+        if any(p.kind == p.VAR_KEYWORD for p in sig.parameters.values()):
+            return None
+        return {p.name for p in sig.parameters.values()
+                if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    names = set()
+    for overload in getattr(fn, "__nb_signature__", ()):
+        text = overload[0]
+        depth, part, parts = 0, "", []
+        for ch in text[text.index("(") + 1:text.rindex(")")]:
+            depth += (ch in "[(") - (ch in "])")
+            if ch == "," and depth == 0:
+                parts.append(part)
+                part = ""
+            else:
+                part += ch
+        parts.append(part)
+        for p in (p.strip() for p in parts):
+            if p.startswith("**"):
+                return None
+            m = re.match(r"\*?(\w+)", p)
+            if m and not p.startswith("*") and p != "/":
+                names.add(m.group(1))
+    return names
+
+
+def shared_functions():
+    out = []
+    for name in sorted(dir(np)):
+        f, g = getattr(np, name), getattr(ac, name, None)
+        if name.startswith("_") or g is None or not callable(f) or isinstance(f, (type, np.ufunc)):
+            continue
+        try:
+            sig = inspect.signature(f)
+        except (TypeError, ValueError):
+            continue
+        out.append((name, sig))
+    return out
+
+
+def test_every_shared_function_takes_numpys_keywords():
+    # NumPy code passes its parameters by name too (np.take(a, indices=i, axis=0),
+    # np.asarray(x, like=y), np.clip(a=x, a_min=0)): each function accel shares with NumPy takes
+    # every keyword NumPy's takes (the Array API's names are positional-only where they differ,
+    # so NumPy's are free to use).
+    missing = []
+    checked = 0
+    for name, sig in shared_functions():
+        names = accepted_keywords(getattr(ac, name))
+        if names is None:
+            continue
+        checked += 1
+        for p in sig.parameters.values():
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in names \
+                    and (name, p.name) not in KEYWORD_EXCEPTIONS:
+                missing.append(f"{name}({p.name}=)")
+    assert checked > 150, checked
+    assert not missing, missing
+
+
+def test_numpys_keywords_reach_the_functions(device):
+    x = RNG.standard_normal((4, 5)).astype(np.float32)
+    a = ac.asarray(x, device=device)
+    same(ac.take(a=a, indices=[0, 2], axis=1), np.take(a=x, indices=[0, 2], axis=1))
+    same(ac.take_along_axis(arr=a, indices=ac.zeros((4, 1), dtype=ac.int64, device=device), axis=1),
+         np.take_along_axis(arr=x, indices=np.zeros((4, 1), np.int64), axis=1))
+    same(ac.tril(m=a, k=1), np.tril(m=x, k=1))
+    same(ac.clip(a=a, a_min=-0.5, a_max=0.5), np.clip(a=x, a_min=-0.5, a_max=0.5))
+    same(ac.round(a=a, decimals=1), np.round(a=x, decimals=1))
+    same(ac.permute_dims(a=a, axes=(1, 0)), np.permute_dims(a=x, axes=(1, 0)))
+    xi = np.round(x * 4)  # whole numbers: the product is exact in any order
+    same(ac.tensordot(a=ac.asarray(xi, device=device), b=ac.asarray(xi.T, device=device), axes=1),
+         np.tensordot(a=xi, b=xi.T, axes=1))
+    same(ac.zeros_like(a=a, shape=(2,)), np.zeros_like(a=x, shape=(2,)))
+    same(ac.broadcast_to(a, (2, 4, 5), subok=True), np.broadcast_to(x, (2, 4, 5), subok=True))
+    same(ac.flatnonzero(a=a > 0), np.flatnonzero(a=x > 0))
+    same(ac.asarray(a=x, like=a), np.asarray(a=x))
+    # like=: an accel array's device is the default; a NumPy array makes an accel array too.
+    for got, want in [(ac.zeros(3, like=a), np.zeros(3)), (ac.arange(4, like=a), np.arange(4)),
+                      (ac.eye(2, like=a), np.eye(2)), (ac.full(2, 1.5, like=x), np.full(2, 1.5)),
+                      (ac.identity(2, like=a), np.identity(2)), (ac.ones(2, like=None), np.ones(2))]:
+        same(got, want)
+    assert ac.empty(3, like=a).device == a.device
+    with pytest.raises(TypeError, match="like= must be an array"):
+        ac.zeros(3, like=[1, 2])
+    m = x.copy()
+    m[0, 1] = np.nan
+    mean = np.nanmean(m, axis=1, keepdims=True)
+    got = ac.nanvar(ac.asarray(m, device=device), axis=1, mean=ac.asarray(mean, device=device))
+    np.testing.assert_allclose(ac.asnumpy(got.to_device("cpu")), np.nanvar(m, axis=1, mean=mean),
+                               rtol=1e-6)
