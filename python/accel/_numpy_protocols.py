@@ -80,6 +80,19 @@ def _into_numpy(result, out, what, where=True):
     return out
 
 
+def _on_host(x, what):
+    """An operand of NumPy's own ufunc method: accel arrays (in an index tuple too) as NumPy
+    arrays; TypeError for one off the CPU (no copy to the host behind the caller's back)."""
+    if isinstance(x, tuple):
+        return tuple(_on_host(i, what) for i in x)
+    if isinstance(x, _core.ndarray):
+        if x.device.type != "cpu":
+            raise TypeError(f"[{what}] an operand is on {x.device} and the array written is a "
+                            "NumPy array; copy it explicitly with accel.asnumpy(x)")
+        return _accel().asnumpy(x)
+    return x
+
+
 def array_ufunc(self, ufunc, method, inputs, kwargs):
     """ndarray.__array_ufunc__ (bound in array_protocol_bindings.cpp), with the inputs as a
     tuple and the keywords as a dict."""
@@ -88,6 +101,10 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
     if any(_foreign(x) for x in inputs + tuple(_outputs(kwargs))):
         return NotImplemented  # a Dask (or other) array holding accel chunks: its own dispatch
     what = f"numpy.{name}" if method == "__call__" else f"numpy.{name}.{method}"
+    if method == "at" and isinstance(inputs[0], _np.ndarray):
+        # np.add.at(numpy_array, accel_indices, accel_values): NumPy's array is written in place
+        # by NumPy's own at, the accel operands brought to the host (fuzz seed 2100975).
+        return ufunc.at(*[_on_host(x, what) for x in inputs])
     if method == "__call__":
         fn = getattr(accel, _UFUNC_ALIASES.get(name, name), None)
         if fn is None:

@@ -503,3 +503,23 @@ def test_reduceat_errors(device):
         ac.add.reduceat(ac.asarray(1.0, device=device), [0])
     got = ac.add.reduceat(x, [], axis=1)
     assert got.shape == (4, 0) and got.dtype == ac.float64
+
+
+def test_numpys_at_on_a_numpy_array_with_accel_operands(device):
+    # np.add.at(numpy_array, accel_indices, accel_values) writes the NumPy array in place, as
+    # NumPy's at does (fuzz seed 2100975 raised TypeError): NumPy's own at, the accel operands
+    # brought to the host; one off the CPU is refused rather than copied behind the caller.
+    want, got = np.ones(4), np.ones(4)
+    np.multiply.at(want, np.array([-3, 0, 0]), 0.25)
+    np.multiply.at(got, ac.asarray([-3, 0, 0]), 0.25)
+    np.testing.assert_array_equal(got, want)
+    want, got = np.zeros((2, 3)), np.zeros((2, 3))
+    np.add.at(want, (np.array([0, 1, 1]), [2, 2, 2]), np.array([1.0, 2.0, 3.0]))
+    index = ac.asarray([0, 1, 1], device=device)
+    values = ac.asarray([1.0, 2.0, 3.0], device=device)
+    if device == "cpu":
+        np.add.at(got, (index, [2, 2, 2]), values)
+        np.testing.assert_array_equal(got, want)
+    else:
+        with pytest.raises(TypeError, match="copy it explicitly"):
+            np.add.at(got, (index, [2, 2, 2]), values)
