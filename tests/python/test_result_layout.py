@@ -664,6 +664,30 @@ def test_reductions_of_empty_arrays_are_c_ordered_as_numpys(shape, axis, device)
     assert layout(ac.trapezoid(y, axis=2)) == layout(np.trapezoid(yn, axis=2))
 
 
+def test_reductions_of_empty_views_lay_out_as_their_strides(device):
+    # An empty view of memory keeps its strides, and NumPy's iterator sorts the reduction's
+    # result by them (fuzz seeds 2206432, 2271999: the trace of a rotated array's empty
+    # diagonal); a new empty array, Fortran-ordered or not, gives a C-ordered result.
+    base = np.arange(60.0).reshape(4, 3, 5)
+    a = ac.asarray(base, device=device)
+    views = [(a.transpose(1, 0, 2)[:, :, :0], base.transpose(1, 0, 2)[:, :, :0]),
+             (ac.rot90(ac.reshape(a[:, :1, :1], (4, 1, 1, 1)), 1, axes=(0, 3)),
+              np.rot90(base[:, :1, :1].reshape(4, 1, 1, 1), 1, axes=(0, 3)))]
+    for got_v, want_v in views:
+        for got, want in [(ac.sum(got_v, axis=-1), np.sum(want_v, axis=-1)),
+                          (ac.prod(got_v, axis=-1, keepdims=True),
+                           np.prod(want_v, axis=-1, keepdims=True))]:
+            if want.size > 1:
+                assert got.strides == want.strides, (got.strides, want.strides)
+            np.testing.assert_array_equal(ac.asnumpy(got.to_device("cpu")), want)
+    r = ac.rot90(ac.asarray(np.arange(9.0).reshape(3, 1, 3, 1), device=device), 1, axes=(0, 3))
+    rn = np.rot90(np.arange(9.0).reshape(3, 1, 3, 1), 1, axes=(0, 3))
+    assert ac.trace(r, offset=1).strides == np.trace(rn, offset=1).strides
+    for make in ("zeros", "empty"):
+        got = ac.sum(getattr(ac, make)((3, 0, 4), order="F", device=device), axis=1)
+        assert got.strides == np.sum(getattr(np, make)((3, 0, 4), order="F"), axis=1).strides
+
+
 # NumPy's nan forms of median and quantile reach their results by other roads than median and
 # quantile: nanmedian along fewer than 600 values sorts masked arrays (a reduction's layout of
 # the kept axes), along more it takes apply_along_axis (C); nanquantile and nanpercentile fill
