@@ -394,16 +394,16 @@ Array nan_as_one(const Array& x) {
 // The emulated GPU fold against the CPU's, bit for bit (NaNs alike): every listed position takes its values
 // in the listed order (a float sum of repeats is not reassociated), with NaN, inf and -0.0
 // among the values, positions repeating up to thousands of times, and positions never listed.
+// The (op, dtype) pairs add_folds registers, which both fold tests run.
+const std::pair<OpId, Dtype> kFoldCases[] = {
+    {OpId::add, Dtype::float64},   {OpId::add, Dtype::float32},      {OpId::add, Dtype::bool_},
+    {OpId::add, Dtype::float16},   {OpId::add, Dtype::complex64},    {OpId::multiply, Dtype::float32},
+    {OpId::maximum, Dtype::float64}, {OpId::subtract, Dtype::int8},  {OpId::divide, Dtype::float64},
+    {OpId::fmax, Dtype::float32},  {OpId::bitwise_xor, Dtype::uint16}};
+
 TEST(CudaFoldAtEmulated, folds_every_listing_in_order_like_the_cpu) {
-  const std::pair<OpId, Dtype> cases[] = {
-      {OpId::add, Dtype::float64},      {OpId::add, Dtype::float32},
-      {OpId::add, Dtype::bool_},        {OpId::add, Dtype::float16},
-      {OpId::add, Dtype::complex64},    {OpId::multiply, Dtype::float32},
-      {OpId::maximum, Dtype::float64},
-      {OpId::subtract, Dtype::int8},    {OpId::divide, Dtype::float64},
-      {OpId::fmax, Dtype::float32},     {OpId::bitwise_xor, Dtype::uint16}};
   unsigned seed = 500;
-  for (const auto& [op, dt] : cases)
+  for (const auto& [op, dt] : kFoldCases)
     for (const auto& [size, count] : {std::pair<int64_t, int64_t>{7, 5000}, {1000, 3000}, {50, 1},
                                      {3, 0}}) {
       std::mt19937_64 rng(seed);
@@ -434,17 +434,10 @@ TEST(CudaFoldAtEmulated, folds_every_listing_in_order_like_the_cpu) {
 // grouping), the GPU in order: those sums use values whose sums are exact (whole numbers below
 // 16), the others any (float16 sums round every step on both).
 TEST(CudaFoldSegmentsEmulated, folds_every_segment_in_order_like_the_cpu) {
-  const std::pair<OpId, Dtype> cases[] = {
-      {OpId::add, Dtype::float64},      {OpId::add, Dtype::float32},
-      {OpId::add, Dtype::bool_},        {OpId::add, Dtype::float16},
-      {OpId::add, Dtype::complex64},    {OpId::multiply, Dtype::float32},
-      {OpId::maximum, Dtype::float64},
-      {OpId::subtract, Dtype::int8},    {OpId::divide, Dtype::float64},
-      {OpId::fmax, Dtype::float32},     {OpId::bitwise_xor, Dtype::uint16}};
   const std::tuple<int64_t, int64_t, int64_t, int64_t> shapes[] = {
       {1, 3000, 1, 40}, {3, 40, 5, 9}, {2, 17, 300, 6}, {1, 1, 1, 1}, {4, 9, 1, 12}};
   unsigned seed = 900;
-  for (const auto& [op, dt] : cases)
+  for (const auto& [op, dt] : kFoldCases)
     for (const auto& [outer, n, inner, m] : shapes) {
       std::mt19937_64 rng(seed);
       std::vector<int64_t> at(static_cast<size_t>(m));
