@@ -234,10 +234,13 @@ def _scan_axis0(self, x):
     x = _core.astype(x, dt, copy=True)
     n = x.shape[0]
     if _negated_sum_order(self, x):
-        # Into x, whose copy keeps the input's layout, as NumPy lays accumulate's result out
-        # (the running sum is C-ordered along the moved axis; fuzz seed 2111893).
-        x[...] = _running_difference(x)
-        return x
+        # Laid out as x, whose copy keeps the input's layout, as NumPy lays accumulate's result
+        # out (the running sum is C-ordered along the moved axis; fuzz seed 2111893).
+        r = _running_difference(x)
+        if r.strides != x.strides:
+            x[...] = r
+            return x
+        return r
     if _name(self) in _EXACT_ASSOCIATIVE:
         step = 1
         while step < n:  # Hillis-Steele: element i takes op(element i - step, element i)

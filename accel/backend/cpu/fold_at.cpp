@@ -5,10 +5,11 @@
 // that call the scalar functor inline; every other op calls its inner loop
 // (elementwise_loops.h) on one element at a time.
 //
-// ufunc_reduceat's segments are independent, so they are folded on every thread. A segment of
-// a 1-d run reduces as the reductions do (add pairwise in vector lanes, maximum / minimum in
-// lanes: reduce_ops.h), its first element taken first as NumPy's reduceat loop takes it; a
-// segment of rows folds row after row with the op's inner loop, vectorized along the row.
+// ufunc_reduceat's segments are independent, so they are folded on every thread. A float sum
+// is the segment's first element plus NumPy's pairwise sum of the rest (numpy_pairwise along a
+// run, pairwise_rows lane by lane along rows), which makes it NumPy's to the bit; maximum and
+// minimum of a run reduce in vector lanes as max and min do (reduce_ops.h); the other ops fold
+// in order, a run element by element, rows row after row with the op's inner loop.
 #include "accel/backend/cpu/fold_at.h"
 
 #include <algorithm>
