@@ -407,6 +407,24 @@ def test_nonzero_coordinates_in_c_order(dtype, device):
     empty = ac.asarray(np.zeros((5, 0), dtype=dtype), device=device)
     assert [ac.asnumpy(i).shape for i in ac.nonzero(empty)] == [(0,), (0,)]
 
+@pytest.mark.parametrize("density", [0.0, 0.003, 0.3, 0.97, 1.0])
+def test_nonzero_of_masks_at_every_density(density, device):
+    # Masks and bytes take 8 elements at a time on the CPU: lengths that are no multiple of 8,
+    # rows of a 2-d mask, enough elements for every thread, and bool bytes other than 0 and 1
+    # (NumPy's view of uint8 memory), which are true.
+    rng = np.random.default_rng(6)
+    for shape in [(300_007,), (517, 389), (3, 5)]:
+        mask = rng.random(shape) < density
+        values = (mask * rng.integers(1, 256, size=shape)).astype(np.uint8)
+        for x in (mask, values, values.view(np.bool_), values.astype(np.int8)[..., ::-1]):
+            a = ac.asarray(x, device=device)
+            got = ac.nonzero(a)
+            want = np.nonzero(x)
+            for g, w in zip(got, want):
+                check(g, w)
+            assert int(ac.count_nonzero(a)) == np.count_nonzero(x)
+
+
 
 def test_cumulative_sum_include_initial(device):
     x = np.arange(1, 13, dtype=np.int32).reshape(3, 4)
