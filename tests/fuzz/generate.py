@@ -376,6 +376,9 @@ class Builder(LinalgFftMakers):
                 if op == "pow" and self.is_rounded(args[1]):
                     guards.append(f"no_integer_exponent_jump({args[0].text}, {args[1].text}, "
                                   f"{self.rounding_eps_of(args[1])})")
+                if op == "divide" and self.is_rounded(args[0]):
+                    guards.append(f"no_rounded_zero_over_zero({args[0].text}, {args[1].text}, "
+                                  f"{self.rounding_eps_of(args[0])})")
                 if op in AMPLIFIERS and self.is_rounded(args[0]):
                     guards.append(f"no_near_multiple({args[0].text}, {args[1].text}, "
                                   f"{self.rounding_eps_of(args[0])})")
@@ -767,6 +770,8 @@ class Builder(LinalgFftMakers):
         guard = None
         if op == "**" and self.is_rounded(b):
             guard = f"no_integer_exponent_jump({t}, {b.text}, {self.rounding_eps_of(b)})"
+        if op == "/" and t in self.rounded:
+            guard = f"no_rounded_zero_over_zero({t}, {b.text}, {self.rounding_eps.get(t, 0.0)!r})"
         return self.add(Stmt(f"{t} {op}= {b.text}", None, self.uses_of(f"{t} {b.text}"), t,
                              kind="write", inexact=bool(inexact), guard=guard))
 
@@ -848,6 +853,8 @@ class Builder(LinalgFftMakers):
             guards.append(f"no_nan({b.text})")
         if op in ZERO_TIE_OPS:
             guards.append(f"no_zero_tie({a}, {b.text})")
+        if op == "divide" and a in self.rounded:
+            guards.append(f"no_rounded_zero_over_zero({a}, {b.text}, {self.rounding_eps.get(a, 0.0)!r})")
         if masked:
             guards.append(f"no_nan({a})")  # the sign bit of a NaN is its library's
             if a in self.rounded:

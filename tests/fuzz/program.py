@@ -460,6 +460,23 @@ def no_near_zero(x, eps=0.0):
     return not ((mag > 0) & (mag < tol)).any()
 
 
+def no_rounded_zero_over_zero(num, den, eps=0.0):
+    """A rounded value divided by 0: each part's sign, or its being 0, picks inf, -inf or NaN,
+    and a residue near 0 picks as it likes (an FFT's 1.8e-7 where NumPy has 0.0, inf against
+    NaN; fuzz seed 2298994). True where no part of a numerator over a zero divisor is below 10^4
+    units in the last place of 1 (0 included)."""
+    num, den = np.broadcast_arrays(np.asarray(num), np.asarray(den))
+    if num.dtype.kind not in "fc":
+        return True
+    over_zero = num[den == 0]
+    if over_zero.size == 0:
+        return True
+    tol = 1e4 * max(np.finfo(num.dtype).eps, eps)
+    parts = [over_zero.real, over_zero.imag] if num.dtype.kind == "c" else [over_zero]
+    with np.errstate(all="ignore"):
+        return not any((np.abs(p.astype(np.float64)) < tol).any() for p in parts)
+
+
 def no_near_multiple(a, b, eps=0.0):
     """floor/ceil/trunc, %, // and fmod of values that may carry rounding differences: none
     within 10^4 ulps of a multiple of the divisor, where the result jumps (NumPy's tan(pi/4)
@@ -780,7 +797,7 @@ GUARDS = {"halves_finite": halves_finite, "overlap_as_copy": overlap_as_copy, "c
           "no_near_tie": no_near_tie, "no_near_zero": no_near_zero, "no_order_tie": no_order_tie,
           "no_integer_exponent_jump": no_integer_exponent_jump,
           "no_extreme_tie": no_extreme_tie, "no_flat_lane": no_flat_lane,
-          "no_near_multiple": no_near_multiple,
+          "no_near_multiple": no_near_multiple, "no_rounded_zero_over_zero": no_rounded_zero_over_zero,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
           "well_separated": well_separated, "at_most_one_nan": at_most_one_nan,
           "det_in_range": det_in_range, "small_residual": small_residual,
