@@ -332,13 +332,16 @@ def _folds_in_place(self, a, b):
     order, one pass): a binary op of the registry whose loop for a and b is a's own dtype (NumPy
     casts b to it). Others (mixed loops, the ops written in Python) take the rounds below.
     Decided once per (op, a's dtype, b's dtype or Python type)."""
-    name = _name(self)
+    name = self.__name__
     if name not in _REGISTRY_BINARY:
         return False
-    array = isinstance(b, (_core.ndarray, _np.ndarray, list, tuple))
+    # Keyed by the dtypes' ids (accel's dtypes are singletons that live as long as the module):
+    # an enum's hash and an isinstance check of a tuple of types cost more than the small
+    # fold itself (add.at of 1000 into 10 bins).
+    array = type(b) not in _PY_SCALARS and isinstance(b, (_core.ndarray, _np.ndarray, list, tuple))
     if array:
         b = _as_array(b)
-    key = (name, a.dtype, b.dtype if array else type(b))
+    key = (name, id(a.dtype), id(b.dtype) if array else type(b))
     known = _FOLDS.get(key)
     if known is None:
         # A Python number stays one (weak, as NumPy's), an array speaks by its dtype. A Python
@@ -353,6 +356,7 @@ def _folds_in_place(self, a, b):
 
 
 _FOLDS = {}
+_PY_SCALARS = frozenset((bool, int, float, complex))
 
 
 def _host_index(indices):

@@ -592,7 +592,10 @@ class Builder(LinalgFftMakers):
             if w:
                 return f"{w} % {d}"
         if r < 0.85:
-            m = self.pick(lambda u: u.dtype == bool and u.shape == v.shape)
+            # Not an empty one: NumPy reads an empty array-like that is not its own array as an
+            # integer index (np.zeros((0, 2))[empty_accel_bool] is (0, 2, 2)), and a target
+            # NumPy made (np.asfortranarray in --namespace numpy) is indexed so (seed 2119675).
+            m = self.pick(lambda u: u.dtype == bool and u.shape == v.shape and u.size)
             if m:
                 self.mask_of = "full"
                 return m
