@@ -6,6 +6,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <new>
 #include <optional>
 #include <span>
 #include <vector>
@@ -157,12 +158,27 @@ class IndexEntries {
  public:
   IndexEntries(nb::handle key, Device device);
   operator std::span<const Index>() const {
-    return {heap_.empty() ? inline_ : heap_.data(), size_};
+    return {heap_.empty() ? inline_.at : heap_.data(), size_};
   }
 
  private:
   static constexpr size_t kInline = 4;
-  Index inline_[kInline];
+  // Built in place, only as many as the key has (zeroing four entries, 224 bytes, was a
+  // twentieth of a small x[idx]); destroyed by count, also when a later entry throws.
+  struct Inline {
+    union {
+      Index at[kInline];
+    };
+    size_t built = 0;
+    Inline() {}
+    ~Inline() {
+      for (size_t i = 0; i < built; ++i) at[i].~Index();
+    }
+    void add(Index&& entry) {
+      new (&at[built]) Index(std::move(entry));
+      ++built;
+    }
+  } inline_;
   std::vector<Index> heap_;
   size_t size_ = 0;
 };

@@ -248,18 +248,19 @@ std::optional<Array> basic_getitem(const Array& x, PyObject* key) {
 
 IndexEntries::IndexEntries(nb::handle key, Device device) {
   if (!PyTuple_Check(key.ptr())) {
-    inline_[0] = to_index(key, device);
+    inline_.add(to_index(key, device));
     size_ = 1;
     return;
   }
   size_ = static_cast<size_t>(PyTuple_GET_SIZE(key.ptr()));
-  Index* out = inline_;
-  if (size_ > kInline) {
-    heap_.resize(size_);
-    out = heap_.data();
+  if (size_ > kInline) heap_.reserve(size_);
+  for (size_t i = 0; i < size_; ++i) {
+    Index entry = to_index(PyTuple_GET_ITEM(key.ptr(), static_cast<Py_ssize_t>(i)), device);
+    if (size_ > kInline)
+      heap_.push_back(std::move(entry));
+    else
+      inline_.add(std::move(entry));
   }
-  for (size_t i = 0; i < size_; ++i)
-    out[i] = to_index(PyTuple_GET_ITEM(key.ptr(), static_cast<Py_ssize_t>(i)), device);
 }
 
 // The value of x[key] = value: to_operand's, except a Python int beyond int64 and uint64 stored
