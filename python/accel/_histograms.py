@@ -1,7 +1,8 @@
 """Counting functions: bincount, histogram, histogram_bin_edges, digitize, with NumPy 2's results
-and dtypes. The data is sorted once (on its device) and bins are found with searchsorted, so they
-run wherever sort does; only bin edges and a few scalars (the data's min and max, the largest
-value for bincount) meet the host.
+and dtypes. Each element's bin is found with searchsorted into the edges, and the bins are
+counted (or their weights summed) in one pass by ufunc_at's fold (ops/ufunc_at.h: every element
+in input order), on the data's device; only bin edges and a few scalars (the data's min and max,
+the largest value for bincount) meet the host.
 
 Bin edges are computed by NumPy itself from those scalars (a two-element stand-in with the
 data's dtype gives it the same range and the same result_type), so they are NumPy's edges to
@@ -10,10 +11,13 @@ is what NumPy's corrected index arithmetic also computes for real data. Complex 
 bins is the exception: NumPy's arithmetic is not a lexicographic binning there, and accel runs
 the same arithmetic (_complex_equal_bins).
 
-Weighted counts are differences of a running sum (float64, or complex128 for complex weights)
-taken in sorted order: each bin's sum carries rounding of the order of eps times the running
-total before it, where NumPy adds each bin's weights alone. String bin estimators ('auto',
-'fd', ...) need statistics of the whole data: the data is copied to the host for those."""
+Weighted counts add each bin's weights in input order in float64 (int64 for integer weights,
+complex128 for complex ones), then take the weights' dtype: NumPy's equal-bin path adds blocks of
+65536 elements so (its bincount in float64), which this matches to the bit up to that size;
+NumPy's path for explicit edges takes differences of a running sum in the weights' dtype, which
+carries rounding of the order of eps times the running total before each bin. String bin
+estimators ('auto', 'fd', ...) need statistics of the whole data: the data is copied to the host
+for those."""
 
 import numpy as _np
 
@@ -33,10 +37,20 @@ def _scalar_np(x):
     return _np.asarray(_core.asnumpy(x))[()]
 
 
-def _running_sum(w):
-    """The cumulative sum of w with a leading zero, in double precision of w's kind."""
-    acc = _core.complex128 if w.dtype.kind == "c" else _core.float64
-    return _core.cumulative_sum(_core.astype(w, acc), include_initial=True)
+def _bin_sums(idx, w, n, acc=None):
+    """How often each bin 0..n-1 occurs in idx (int64, every index in range), as int64; with
+    weights w, the sum of each bin's weights in input order, in `acc` (by default float64,
+    int64 for integer weights, complex128 for complex ones). One pass of add.at's fold on idx's
+    device (a sort and two searches before: 20x NumPy's time for 1e6 values)."""
+    if w is None:
+        out = _core.zeros(n, dtype=_core.int64, device=idx.device)
+        _core._ufunc_at("add", out, idx, 1)
+        return out
+    if acc is None:
+        acc = {"c": _core.complex128, "f": _core.float64}.get(w.dtype.kind, _core.int64)
+    out = _core.zeros(n, dtype=acc, device=idx.device)
+    _core._ufunc_at("add", out, idx, _core.astype(w, acc))
+    return out
 
 
 def bincount(x, /, weights=None, minlength=0):
@@ -63,16 +77,12 @@ def bincount(x, /, weights=None, minlength=0):
         w = _arr(weights, x.device)
         if tuple(w.shape) != tuple(x.shape):
             raise ValueError("The weights and list don't have the same length.")
-    order = _core.argsort(xi)
-    sorted_x = _core.take(xi, order)
-    bins = _core.arange(n, dtype=_core.int64, device=x.device)
-    left = _core.searchsorted(sorted_x, bins, side="left")
-    right = _core.searchsorted(sorted_x, bins, side="right")
     if weights is None or x.size == 0:  # NumPy: an empty list counts in int64, weights or not
-        return right - left
-    cw = _running_sum(_core.take(w, order))
-    r = _core.take(cw, right) - _core.take(cw, left)
-    return r if w.dtype.kind == "c" else _core.astype(r, _core.float64)
+        return _bin_sums(xi, None, n)
+    if w.dtype.kind == "c":
+        raise TypeError(f"Cannot cast array data from dtype('{w.dtype}') to dtype('float64') "
+                        f"according to the rule 'safe'")
+    return _bin_sums(xi, w, n, _core.float64)  # NumPy's bincount adds its weights as float64
 
 
 def _stand_in(a, range):
@@ -115,17 +125,18 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         n = _complex_equal_bins(a, w, edges, edges_np, range)
         return _finish(n, edges, edges_np, density, a.device)
     common = _core.result_type(a, edges)
-    order = _core.argsort(a)
-    sorted_a = _core.astype(_core.take(a, order), common)
+    x = _core.astype(a, common)
     e = _core.astype(edges, common)
-    # edges[i] <= x < edges[i+1], the last bin closed: NumPy's _search_sorted_inclusive.
-    cum = _core.concat([_core.searchsorted(sorted_a, e[:-1], side="left"),
-                        _core.searchsorted(sorted_a, e[-1:], side="right")])
-    if w is None:
-        n = cum[1:] - cum[:-1]
-    else:
-        cw = _running_sum(_core.take(w, order))
-        n = _core.astype(_core.take(cw, cum[1:]) - _core.take(cw, cum[:-1]), w.dtype)
+    nbins = e.shape[0] - 1
+    # edges[i] <= x < edges[i+1], the last bin closed (NumPy's): i is the last edge not above x.
+    # Values outside the edges and NaNs (searchsorted puts them last) go to an extra bin that
+    # is dropped.
+    idx = _core.searchsorted(e, x, side="right") - 1
+    inside = (idx >= 0) & ((idx < nbins) | (x == e[-1]))
+    idx = _core.where(inside, _core.minimum(idx, nbins - 1), nbins)
+    n = _bin_sums(idx, w, nbins + 1)[:nbins]
+    if w is not None:
+        n = _core.astype(n, w.dtype)
     return _finish(n, edges, edges_np, density, a.device)
 
 
@@ -156,9 +167,18 @@ def _complex_equal_bins(a, w, edges, edges_np, range):
     idx = _core.where(x < _core.take(edges, idx), idx - 1, idx)
     up = (x >= _core.take(edges, idx + 1)) & (idx != nbins - 1)
     idx = _core.where(up, idx + 1, idx)
+    # NumPy counts these with bincount, which refuses a negative index (the arithmetic's -1
+    # for data below the first edge's real part) and makes more bins than the edges have.
+    if idx.size:
+        low, high = int(_core.min(idx)), int(_core.max(idx))
+        if low < 0:
+            raise ValueError("'list' argument must have no negative elements")
+        if high >= nbins:
+            raise ValueError(f"operands could not be broadcast together with shapes ({nbins},) "
+                             f"({high + 1},)")
     if w is None:
-        return bincount(idx, minlength=nbins)
-    return _core.astype(bincount(idx, weights=w[keep], minlength=nbins), w.dtype)
+        return _bin_sums(idx, None, nbins)
+    return _core.astype(_bin_sums(idx, w[keep], nbins), w.dtype)
 
 
 def digitize(x, bins, right=False):

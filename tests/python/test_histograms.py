@@ -112,10 +112,12 @@ def test_bincount_matches_numpy(device, dtype):
         for minlength in (0, 3, 100):
             _both(lambda: np.bincount(a, minlength=minlength),
                   lambda: ac.bincount(x, minlength=minlength))
-            w = rng.normal(size=n)
-            _both(lambda: np.bincount(a, weights=w, minlength=minlength),
-                  lambda: ac.bincount(x, weights=ac.asarray(w, device=device), minlength=minlength),
-                  rtol=1e-12)
+            # Each bin's weights added in input order in float64, as NumPy's: to the bit.
+            for w in (rng.normal(size=n), rng.normal(size=n).astype(np.float32),
+                      rng.integers(-5, 5, n), rng.normal(size=n) + 1j):  # complex: TypeError
+                _both(lambda: np.bincount(a, weights=w, minlength=minlength),
+                      lambda: ac.bincount(x, weights=ac.asarray(w, device=device),
+                                          minlength=minlength))
 
 
 def test_bincount_errors(device):

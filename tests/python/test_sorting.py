@@ -225,6 +225,24 @@ def test_searchsorted_matches_numpy(case, side, use_sorter):
     same_bits(got, want.astype(np.int64))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "uint8", "complex64", "bool"])
+def test_searchsorted_of_many_values(device, dtype):
+    # The CPU searches 8 values at a time: every remainder of 8, sorted arrays of every small
+    # length (the same steps for all 8), NaNs, infinities and ties on both sides, and values
+    # that are strided or many (every thread).
+    rng = np.random.default_rng(8)
+    for n in (0, 1, 2, 3, 8, 51, 300):
+        s = np.sort(make((n,), dtype, rng), kind="stable")
+        for count in (7, 8, 9, 17, 10_001):
+            v = make((count,), dtype, rng)
+            for side in ("left", "right"):
+                same_bits(ac.searchsorted(ac.asarray(s, device=device), ac.asarray(v, device=device),
+                                          side=side), np.searchsorted(s, v, side=side))
+        v2 = make((9, 6), dtype, rng)
+        same_bits(ac.searchsorted(ac.asarray(s, device=device), ac.asarray(v2, device=device).T,
+                                  side="right"), np.searchsorted(s, v2.T, side="right"))
+
+
 def test_searchsorted_promotes_and_takes_scalars():
     a = np.asarray([1, 2, 2, 5], dtype=np.int8)
     for v in (2, 2.5, 300, -1.0):
