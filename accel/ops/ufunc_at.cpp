@@ -7,6 +7,7 @@
 #include "accel/backend/fold_at.h"
 #include "accel/ops/advanced_index.h"
 #include "accel/ops/copy.h"
+#include "accel/ops/creation.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/manipulation.h"
 #include "accel/ops/reduction.h"
@@ -132,6 +133,36 @@ Array ufunc_reduceat(OpId op, const Array& x, const Array& indices, int64_t axis
   for (int d = ax + 1; d < x.ndim(); ++d) inner *= x.shape()[static_cast<size_t>(d)];
   const Array src = x.is_contiguous() ? x.eval() : copy(x).eval();
   fold_segments_on_device(op, out, src, starts, outer, n, inner);
+  return out;
+}
+
+Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minlength) {
+  if (x.ndim() != 1) throw ValueError("[bincount] x must be 1-d; got " + x.describe());
+  if (!is_integer(x.dtype()) && !is_bool(x.dtype()))
+    throw DTypeError("[bincount] x must hold integers or bools; got " + x.describe());
+  if (minlength < 0)
+    throw ValueError("[bincount] minlength must not be negative; got " + std::to_string(minlength));
+  if (weights) {
+    if (weights->shape() != x.shape())
+      throw ValueError("[bincount] weights must have x's shape " + x.describe() + "; got " +
+                       weights->describe());
+    if (weights->device() != x.device())
+      throw DeviceError("[bincount] weights on " + weights->device().str() + " for x on " +
+                        x.device().str() + "; move them with to_device() first");
+    if (is_complex(weights->dtype()))
+      throw DTypeError("[bincount] weights must be real (they are added as float64); got " +
+                       weights->describe());
+  }
+  const Dtype sums = weights ? Dtype::float64 : Dtype::int64;
+  Array index = detail::flatten(astype(x, Dtype::int64, false)).eval();
+  if (index.size() == 0) return zeros({minlength}, Dtype::int64, x.device());
+  const auto [low, high] = lowest_and_highest(index);
+  if (low < 0)
+    throw ValueError("[bincount] x must have no negative elements; got " + std::to_string(low));
+  Array out = zeros({std::max(minlength, high + 1)}, sums, x.device()).eval();
+  const Array values = weights ? detail::flatten(astype(*weights, sums, false)).eval()
+                               : detail::flatten(Array::scalar(int64_t{1}, false, x.device())).eval();
+  fold_at_on_device(OpId::add, out, index, values);
   return out;
 }
 

@@ -1,7 +1,9 @@
 // NumPy's ufunc.at and ufunc.reduceat for the binary ops of the registry (np.add.at,
 // np.maximum.reduceat, ...): the scatter that accumulates, where x[idx] += v does not, and the
-// reduction over segments of an axis.
+// reduction over segments of an axis; bincount, the counting scatter.
 #pragma once
+#include <optional>
+
 #include "accel/core/array.h"
 #include "accel/core/op_id.h"
 
@@ -28,5 +30,14 @@ void ufunc_at(OpId op, const Array& x, const Array& indices, const Array& values
 // first row plus the rest summed pairwise, grouped as NumPy groups them); CUDA adds the rest in
 // order. float16 / bfloat16 round every step.
 Array ufunc_reduceat(OpId op, const Array& x, const Array& indices, int64_t axis);
+
+// NumPy's bincount: how often each value 0, 1, ..., max(x) of the 1-d non-negative integer or
+// bool array x occurs, as int64, in at least `minlength` bins; with weights (x's shape, real),
+// each value's weights added in input order in float64, which is NumPy's sum to the bit. One
+// add.at fold on x's device after one look at x's lowest and highest values. Throws ValueError
+// for an x that is not 1-d, a negative value or minlength, or weights of another shape,
+// DTypeError for a float or complex x or complex weights, DeviceError for weights elsewhere.
+Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt,
+               int64_t minlength = 0);
 
 }  // namespace accel

@@ -69,20 +69,17 @@ def bincount(x, /, weights=None, minlength=0):
     minlength = _core.asarray(minlength).__index__() if not isinstance(minlength, int) else minlength
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
-    xi = _core.astype(x, _core.int64)
-    if xi.size and int(_core.min(xi)) < 0:
-        raise ValueError("'list' argument must have no negative elements")
-    n = max(int(_core.max(xi)) + 1 if xi.size else 0, minlength)
+    w = None
     if weights is not None:
         w = _arr(weights, x.device)
         if tuple(w.shape) != tuple(x.shape):
             raise ValueError("The weights and list don't have the same length.")
-    if weights is None or x.size == 0:  # NumPy: an empty list counts in int64, weights or not
-        return _bin_sums(xi, None, n)
-    if w.dtype.kind == "c":
-        raise TypeError(f"Cannot cast array data from dtype('{w.dtype}') to dtype('float64') "
-                        f"according to the rule 'safe'")
-    return _bin_sums(xi, w, n, _core.float64)  # NumPy's bincount adds its weights as float64
+        if x.size and w.dtype.kind == "c":  # NumPy casts weights to float64 (an empty x: none)
+            raise TypeError(f"Cannot cast array data from dtype('{w.dtype}') to dtype('float64') "
+                            f"according to the rule 'safe'")
+    # One look at x's lowest and highest values (ValueError for a negative one), then add.at's
+    # fold (ops/ufunc_at.h).
+    return _core._bincount(x, w if x.size else None, minlength)
 
 
 def _stand_in(a, range):

@@ -329,6 +329,12 @@ void init_indexing(nb::module_& m) {
   }, "op"_a, "x"_a, "indices"_a, "values"_a,
      "x.flat[indices[k]] = op(x.flat[indices[k]], values[k]) for each k in order (repeated "
      "indices fold every value in, in order); the op must keep x's dtype.");
+  m.def("_bincount", [](const Array& x, nb::handle weights, int64_t minlength) {
+    std::optional<Array> w;
+    if (!weights.is_none()) w = to_operand(weights, x.device());
+    return bincount(x, w, minlength);
+  }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0,
+     "NumPy's bincount (the checks of NumPy's own errors are accel.bincount's).");
   m.def("_ufunc_reduceat", [](const std::string& name, const Array& x, nb::handle indices,
                               int64_t axis) {
     return ufunc_reduceat(named_op(name, "ufunc_reduceat"), x, to_operand(indices, x.device()),

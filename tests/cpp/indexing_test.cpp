@@ -386,6 +386,28 @@ TEST(UfuncReduceat, SegmentsFoldFromTheirFirstRow) {
   EXPECT_EQ(ufunc_reduceat(OpId::add, m, ints({}), 1).shape(), (Shape{3, 0}));
 }
 
+TEST(Bincount, CountsAndSumsInInputOrder) {
+  Array x = ints({3, 0, 3, 1, 3});
+  EXPECT_EQ(bincount(x).to_vector<int64_t>(), (std::vector<int64_t>{1, 1, 0, 3}));
+  EXPECT_EQ(bincount(x, std::nullopt, 6).to_vector<int64_t>(), (std::vector<int64_t>{1, 1, 0, 3, 0, 0}));
+  // Weights add in float64 in input order: 1e16 + 1 + -1e16 is 0 for value 3, as NumPy's.
+  Array w = Array::from_vector<float>({1e16f, 2, 1, 4, -1e16f}, {5}, Device::cpu());
+  const std::vector<double> sums = bincount(x, w).to_vector<double>();
+  EXPECT_EQ(sums, (std::vector<double>{2, 4, 0, static_cast<double>(1e16f) + 1 - static_cast<double>(1e16f)}));
+  EXPECT_EQ(bincount(ints({}), std::nullopt, 2).to_vector<int64_t>(), (std::vector<int64_t>{0, 0}));
+  // Many values fold on every thread (integer sums in any order are the same).
+  std::vector<int64_t> many(200000);
+  for (size_t i = 0; i < many.size(); ++i) many[i] = static_cast<int64_t>((i * 7919) % 97);
+  std::vector<int64_t> want(97, 0);
+  for (int64_t v : many) ++want[static_cast<size_t>(v)];
+  EXPECT_EQ(bincount(ints(many)).to_vector<int64_t>(), want);
+  EXPECT_THROW(bincount(ints({1, -2})), ValueError);
+  EXPECT_THROW(bincount(arange_f({3})), DTypeError);
+  EXPECT_THROW(bincount(x, std::nullopt, -1), ValueError);
+  EXPECT_THROW(bincount(x, arange_f({2})), ValueError);
+  EXPECT_THROW(bincount(Array::scalar(int64_t{1}, false, Device::cpu())), ValueError);
+}
+
 TEST(UfuncReduceat, BadArgumentsRaise) {
   Array m = arange_f({3, 4});
   EXPECT_TRUE(contains(message_of([&] { ufunc_reduceat(OpId::add, m, ints({0, 3}), 0); }),

@@ -332,6 +332,25 @@ def test_at_sums_repeats_in_numpys_order(device):
     np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), want)
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "int64"])
+def test_at_of_many_integer_positions(device, dtype):
+    # Integer add (wrapping), maximum and minimum are the same in any order: 100,000 listings
+    # into 50 elements fold on every CPU thread, each into its own copy. Negative positions,
+    # values that wrap, a scalar value too.
+    index = RNG.integers(-50, 50, 100_000)
+    info = np.iinfo(dtype)
+    values = RNG.integers(info.min, info.max, 100_000, endpoint=True).astype(dtype)
+    start = RNG.integers(info.min, info.max, 50, endpoint=True).astype(dtype)
+    for name in ("add", "maximum", "minimum"):
+        for v in (values, 3):
+            want = start.copy()
+            getattr(np, name).at(want, index, v)
+            a = ac.asarray(start, device=device, copy=True)
+            getattr(ac, name).at(a, ac.asarray(index, device=device),
+                                 ac.asarray(v, device=device) if isinstance(v, np.ndarray) else v)
+            np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), want, err_msg=name)
+
+
 def test_at_strided_targets_and_views_write_through(device):
     base = RNG.standard_normal((4, 6))
     want = base.copy()

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -37,6 +38,42 @@ void typed_walk(T* dst, const int64_t* at, const T* values, int64_t step, int64_
   for (int64_t k = 0; k < n; ++k) dst[at[k]] = Op::apply(dst[at[k]], values[k]);
 }
 
+// Integer sums (wrapping), maxima and minima are the same in any order, so a long list of
+// positions into a small array (bincount, histogram's counts) folds on every thread: each into
+// its own copy of the array, started from the op's identity (the first thread into the array
+// itself), the copies then folded in. Floats stay in one ordered walk (NumPy's sums).
+constexpr int64_t kParallelPositions = 1 << 16;
+constexpr int64_t kPrivateElements = 1 << 15;  // per thread: 256 KB of int64, in L2
+
+template <class Op, class T> constexpr bool order_free() {
+  return std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+         (std::is_same_v<Op, scalar::AddOp> || std::is_same_v<Op, scalar::MaximumOp> ||
+          std::is_same_v<Op, scalar::MinimumOp>);
+}
+
+template <class Op, class T> T identity_of() {
+  if constexpr (std::is_same_v<Op, scalar::AddOp>) return T(0);
+  else if constexpr (std::is_same_v<Op, scalar::MaximumOp>) return std::numeric_limits<T>::lowest();
+  else return std::numeric_limits<T>::max();
+}
+
+template <class Op, class T>
+void parallel_walk(T* dst, int64_t size, const int64_t* at, const T* values, int64_t step,
+                   int64_t n, int parts) {
+  std::vector<T> copies(static_cast<size_t>((parts - 1) * size), identity_of<Op, T>());
+  parallel_for(parts, 1, [&](int64_t p0, int64_t p1) {
+    for (int64_t p = p0; p < p1; ++p) {
+      T* into = p == 0 ? dst : copies.data() + (p - 1) * size;
+      const int64_t begin = n * p / parts, end = n * (p + 1) / parts;
+      typed_walk<Op>(into, at + begin, values + begin * step, step, end - begin);
+    }
+  });
+  for (int p = 1; p < parts; ++p) {
+    const T* copy = copies.data() + (p - 1) * size;
+    for (int64_t i = 0; i < size; ++i) dst[i] = Op::apply(dst[i], copy[i]);
+  }
+}
+
 template <class Op>
 bool try_typed(const Array& dst, const Array& positions, const Array& values) {
   return dispatch_dtype(dst.dtype(), [&](auto tag) {
@@ -45,8 +82,16 @@ bool try_typed(const Array& dst, const Array& positions, const Array& values) {
     if constexpr (is_narrow_float_v<T>) {
       return false;
     } else {
-      typed_walk<Op>(dst.data<T>(), positions.data<int64_t>(), values.data<T>(),
-                     values.size() == 1 ? 0 : 1, positions.size());
+      const int64_t n = positions.size(), step = values.size() == 1 ? 0 : 1;
+      if constexpr (order_free<Op, T>()) {
+        const int parts = num_threads();
+        if (parts > 1 && n >= kParallelPositions && dst.size() <= kPrivateElements) {
+          parallel_walk<Op>(dst.data<T>(), dst.size(), positions.data<int64_t>(), values.data<T>(),
+                            step, n, parts);
+          return true;
+        }
+      }
+      typed_walk<Op>(dst.data<T>(), positions.data<int64_t>(), values.data<T>(), step, n);
       return true;
     }
   });
