@@ -980,6 +980,11 @@ class Builder(LinalgFftMakers):
             if v.dtype.kind not in "iub":
                 return False
             text = f"xp.bincount(xp.reshape({x}, (-1,)) % 7, minlength={int(self.rng.integers(0, 9))})"
+            # Weights add in input order in float64, as NumPy's: exact values only (a sum of
+            # rounded ones may cancel to a residue).
+            w = self.pick(lambda u: u.size == v.size and u.dtype.kind in "fiub")
+            if w is not None and w not in self.rounded and self.chance(0.5):
+                text = text[:-1] + f", weights=xp.reshape({w}, (-1,)))"
         elif r < 0.78:
             if v.dtype.kind == "c":
                 return False
