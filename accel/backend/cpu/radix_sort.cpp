@@ -41,8 +41,7 @@ void radix_sort(U* keys, int64_t* positions, int64_t n, bool parallel) {
   for (int t = 1; t < parts; ++t)
     for (int p = 0; p < kPasses; ++p)
       for (int d = 0; d < 256; ++d) total[p][d] += part_totals[static_cast<size_t>(t)][p][d];
-  std::unique_ptr<U[]> key_buffer;
-  std::unique_ptr<int64_t[]> position_buffer;
+  Array key_buffer, position_buffer;
   U* src = keys;
   int64_t* src_pos = positions;
   U *dst = nullptr;
@@ -52,10 +51,8 @@ void radix_sort(U* keys, int64_t* positions, int64_t n, bool parallel) {
   for (int p = 0; p < kPasses; ++p) {
     if (std::find(total[p].begin(), total[p].end(), n) != total[p].end()) continue;
     if (!dst) {
-      key_buffer.reset(new U[static_cast<size_t>(n)]);
-      if (positions) position_buffer.reset(new int64_t[static_cast<size_t>(n)]);
-      dst = key_buffer.get();
-      dst_pos = position_buffer.get();
+      dst = scratch<U>(n, key_buffer);
+      if (positions) dst_pos = scratch<int64_t>(n, position_buffer);
     }
     const int shift = 8 * p;
     // Each part's digit counts, then where each (digit, part) starts: digits in order, parts in

@@ -104,7 +104,8 @@ void radix_sort_row(const T* p, int64_t step, int64_t len, bool descending, bool
                     int64_t v_step, int64_t* indices, int64_t i_step) {
   using Key = RadixKey<T>;
   using U = typename Key::U;
-  std::unique_ptr<U[]> keys(new U[static_cast<size_t>(len)]);
+  Array key_holder;
+  U* const keys = scratch<U>(len, key_holder);
   // A single long row converts its keys on the pool too.
   const int64_t grain = parallel ? kSerialElements : len;
   std::atomic<bool> exact{true};
@@ -114,15 +115,16 @@ void radix_sort_row(const T* p, int64_t step, int64_t len, bool descending, bool
     if (!part_exact) exact = false;
   });
   if (!indices && exact) {
-    radix_sort(keys.get(), nullptr, len, parallel);
+    radix_sort(keys, nullptr, len, parallel);
     parallel_for(len, grain, [&](int64_t j0, int64_t j1) {
       for (int64_t j = j0; j < j1; ++j) values[j * v_step] = Key::decode(keys[j], descending);
     });
     return;
   }
-  std::unique_ptr<int64_t[]> positions(new int64_t[static_cast<size_t>(len)]);
+  Array position_holder;
+  int64_t* const positions = scratch<int64_t>(len, position_holder);
   for (int64_t j = 0; j < len; ++j) positions[j] = j;
-  radix_sort(keys.get(), positions.get(), len, parallel);
+  radix_sort(keys, positions, len, parallel);
   parallel_for(len, grain, [&](int64_t j0, int64_t j1) {
     if (indices)
       for (int64_t j = j0; j < j1; ++j) indices[j * i_step] = positions[j];
