@@ -1,10 +1,12 @@
 // repeat and tile: the output is seen with extra axes (each repeated axis split in two) and the
 // input with stride 0 on them, so one strided Backend::cast writes all the copies at once.
 #include <algorithm>
+#include <span>
 #include <string>
 
 #include "accel/backend/backend.h"
 #include "accel/ops/axis_view.h"
+#include "accel/ops/copy.h"
 #include "accel/ops/manipulation.h"
 #include "accel/runtime/errors.h"
 
@@ -73,8 +75,12 @@ Array repeat(const Array& x, const Array& repeats, std::optional<int64_t> axis) 
   if (repeats.device() != x.device())
     throw DeviceError("[repeat] repeats is on " + repeats.device().str() + " and the array on " +
                       x.device().str() + "; move one with to_device() first");
-  // The counts decide the output shape, so they are read on the host.
-  std::vector<int64_t> counts = repeats.to_vector<int64_t>();
+  // The counts decide the output shape, so they are read on the host (in place where they are
+  // host int64s already: a vector copy faulted in fresh pages on every call).
+  Array host = to_device(astype(repeats, Dtype::int64, false), Device::cpu());
+  if (!host.is_contiguous()) host = copy(host);
+  host.eval();
+  const std::span<const int64_t> counts(host.data<int64_t>(), static_cast<size_t>(host.size()));
   if (counts.size() == 1) return repeat(x, counts[0], axis);
   if (!axis) return repeat(ravel(x), repeats, 0);
   const int ax = normalize_axis(*axis, x.ndim(), "repeat");
@@ -94,14 +100,25 @@ Array repeat(const Array& x, const Array& repeats, std::optional<int64_t> axis) 
   shape[ax] = total;
   Array out = Array::empty(shape, x.dtype(), x.device());
   if (out.size() == 0) return out;
-  // Varying counts: one gather, with the source position of every output row along the axis.
-  std::vector<int64_t> source(static_cast<size_t>(total));
-  int64_t pos = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    std::fill_n(source.begin() + pos, counts[i], i);
-    pos += counts[i];
+  // Varying counts: one gather, with the source position of every output row along the axis,
+  // written on the host straight into an array (a vector filled by a call per count, then
+  // copied, was most of repeat(v, counts) of 1e6 small counts).
+  // Counts up to 4 (the common small ones) store 4 copies and advance by the count, without a
+  // branch on the count (random small counts mispredict), into 4 slots of padding at the end.
+  constexpr int64_t kShort = 4;
+  Array padded = Array::empty({total + kShort}, Dtype::int64, Device::cpu());
+  int64_t* source = padded.data<int64_t>();
+  for (int64_t i = 0, pos = 0; i < n; ++i) {
+    const int64_t c = counts[static_cast<size_t>(i)];
+    if (c <= kShort) {
+      for (int64_t k = 0; k < kShort; ++k) source[pos + k] = i;
+    } else {
+      std::fill_n(source + pos, c, i);
+    }
+    pos += c;
   }
-  const Array index = Array::from_vector(source, {total}, x.device());
+  Array index = Array::view_of(padded, {total}, {1}, 0);
+  if (!x.device().is_cpu()) index = to_device(index, x.device());
   const int axes[] = {ax};
   backend_for(x.device())
       .gather(x, axes, std::span<const Array>(&index, 1), moveaxis(out, {ax}, {0}));

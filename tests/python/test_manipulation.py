@@ -460,8 +460,11 @@ def test_repeat_long_axes(shape, axis, reps, layout):
     x = ac.asarray(a)
     check(ac.repeat(x, reps, axis=axis), np.repeat(a, reps, axis=axis))
     n = a.size if axis is None else a.shape[axis]
-    counts = np.random.default_rng(2).integers(0, 4, size=n)
+    # Counts of 0-4 are written 4 at a time, longer ones one by one; counts as a strided array.
+    counts = np.random.default_rng(2).integers(0, 9, size=n)
     check(ac.repeat(x, counts, axis=axis), np.repeat(a, counts, axis=axis))
+    strided = ac.asarray(np.repeat(counts, 2))[::2]
+    check(ac.repeat(x, strided, axis=axis), np.repeat(a, counts, axis=axis))
 
 
 def test_repeat_errors():
