@@ -158,7 +158,7 @@ Array permute_dims(const Array& x, const Axes& axes) {
                      std::to_string(nd) + " dimensions");
   Shape shape(nd);
   Strides strides(nd);
-  std::vector<bool> seen(nd, false);
+  SmallVector<bool, 8> seen(nd, false);  // a vector<bool> was a heap allocation per view
   for (int i = 0; i < nd; ++i) {
     int a = normalize_axis(axes[i], nd, "permute_dims");
     if (seen[a]) throw AxisError("[permute_dims] repeated axis in " + axes_str(axes));

@@ -138,8 +138,23 @@ void init_methods(nb::module_& m) {
     if (axes.size() == 0 || (axes.size() == 1 && axes[0].is_none())) return transpose(x);
     return permute_dims(x, shape_from_args(axes, "transpose"));
   }, "axes"_a);
-  def_fast_path(m, "transpose", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
-    return nargs == 0 ? wrap(transpose(array_of(self))).release().ptr() : nullptr;
+  def_fast_path(m, "transpose", [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) -> PyObject* {
+    if (nargs == 0) return wrap(transpose(array_of(self))).release().ptr();
+    // x.transpose(2, 0, 1) and x.transpose((2, 0, 1)) of Python ints.
+    PyObject* const* items = args;
+    Py_ssize_t n = nargs;
+    if (nargs == 1 && PyTuple_CheckExact(args[0])) {
+      items = reinterpret_cast<PyTupleObject*>(args[0])->ob_item;
+      n = PyTuple_GET_SIZE(args[0]);
+    }
+    Axes axes;
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      if (!PyLong_CheckExact(items[i])) return nullptr;
+      const long long d = PyLong_AsLongLong(items[i]);
+      if (d == -1 && PyErr_Occurred()) return nullptr;
+      axes.push_back(d);
+    }
+    return wrap(permute_dims(array_of(self), axes)).release().ptr();
   });
   def_method(cls, "flatten", [](const Array& x, nb::handle order) {
     return flatten(x, to_order(order, "flatten", Order::C));
