@@ -510,6 +510,8 @@ class Builder(LinalgFftMakers):
         if self.respell() and "order=" not in form:  # x.reshape((2, -1)) for x.reshape(2, -1)
             form = re.sub(r"\.reshape\((.*, .*)\)$", r".reshape((\1))", form)
             form = re.sub(r"\.T$", ".transpose()", form)  # and x.transpose() for x.T
+            # and x.transpose(2, 0, 1) for xp.permute_dims(x, (2, 0, 1))
+            form = re.sub(r"^xp\.permute_dims\((\w+), \((.*)\)\)$", r"\1.transpose(\2)", form)
         # Whether reshape/ravel copy depends on x's memory layout, and fresh results are laid
         # out differently (NumPy keeps an input's order, accel is always C-contiguous): the
         # NumPy-side guard only speaks for accel where both lay x out alike.
@@ -1353,6 +1355,9 @@ class Builder(LinalgFftMakers):
                      f"xp.require({x}, requirements={self.choice(['F', 'C', 'FW', 'A'])!r})"]
             if v.size <= 16:
                 forms.append(f"xp.diagflat({x}, {int(self.rng.integers(-1, 2))})")
+            # repeat: one count, or one per element along the axis (0-6: short and long runs)
+            counts = [int(c) for c in self.rng.integers(0, 7, v.shape[axis])]
+            forms += [f"xp.repeat({x}, {counts}, axis={axis})", f"xp.repeat({x}, 2)"]
             if nd >= 2:
                 forms += [f"xp.vsplit({x}, [1])[{int(self.rng.integers(2))}]",
                           f"xp.block([[{x}, {x}], [{x}, {x}]])"]
