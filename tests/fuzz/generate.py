@@ -919,6 +919,8 @@ class Builder(LinalgFftMakers):
             guards.append(f"exact_in_common_dtype({x}, {y})")
         if self.rounded.intersection(uses) and not text.startswith("xp.diff("):
             guards.append(self.separated(*uses))
+        if self.rounded.intersection(uses) and text.startswith("xp.diff("):
+            guards.append(f"diff_cancel_free({x}, {n}, {axis}{extra})")
         # sort is laid out as x (NumPy's sorts a copy in x's order); argsort C-ordered.
         layout = text.startswith(("xp.sort(", "xp.argsort(")) and "axis=None" not in text
         return self.define(text, uses, guard=" and ".join(guards) or None, layout=layout)
