@@ -107,22 +107,29 @@ void def_method(nb::handle cls, const char* name, F&& f, const Extra&... extra) 
                                     nb::scope(cls), extra...);
 }
 
-// x.reshape(2, 5) and x.reshape((2, 5)) with Python ints: the fast path of x.reshape.
-PyObject* reshape_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
-  PyObject* const* dims = args;
+// The Python ints of x.f(2, 5) or x.f((2, 5)) appended to `out`; false for any other
+// argument (the full path parses and reports it).
+template <class Ints> bool python_ints(PyObject* const* args, Py_ssize_t nargs, Ints& out) {
+  PyObject* const* items = args;
   Py_ssize_t n = nargs;
-  if (nargs == 0) return nullptr;  // x.reshape() raises, on the full path
   if (nargs == 1 && PyTuple_CheckExact(args[0])) {
-    dims = &PyTuple_GET_ITEM(args[0], 0);
+    items = &PyTuple_GET_ITEM(args[0], 0);
     n = PyTuple_GET_SIZE(args[0]);
   }
-  Shape shape;
   for (Py_ssize_t i = 0; i < n; ++i) {
-    if (!PyLong_CheckExact(dims[i])) return nullptr;
-    const long long d = PyLong_AsLongLong(dims[i]);
-    if (d == -1 && PyErr_Occurred()) return nullptr;
-    shape.push_back(d);
+    if (!PyLong_CheckExact(items[i])) return false;
+    const long long d = PyLong_AsLongLong(items[i]);
+    if (d == -1 && PyErr_Occurred()) return false;
+    out.push_back(d);
   }
+  return true;
+}
+
+// x.reshape(2, 5) and x.reshape((2, 5)) with Python ints: the fast path of x.reshape.
+PyObject* reshape_fast(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+  Shape shape;
+  // x.reshape() raises, on the full path
+  if (nargs == 0 || !python_ints(args, nargs, shape)) return nullptr;
   return wrap(reshape(array_of(self), shape)).release().ptr();
 }
 
@@ -140,20 +147,8 @@ void init_methods(nb::module_& m) {
   }, "axes"_a);
   def_fast_path(m, "transpose", [](PyObject* self, PyObject* const* args, Py_ssize_t nargs) -> PyObject* {
     if (nargs == 0) return wrap(transpose(array_of(self))).release().ptr();
-    // x.transpose(2, 0, 1) and x.transpose((2, 0, 1)) of Python ints.
-    PyObject* const* items = args;
-    Py_ssize_t n = nargs;
-    if (nargs == 1 && PyTuple_CheckExact(args[0])) {
-      items = reinterpret_cast<PyTupleObject*>(args[0])->ob_item;
-      n = PyTuple_GET_SIZE(args[0]);
-    }
-    Axes axes;
-    for (Py_ssize_t i = 0; i < n; ++i) {
-      if (!PyLong_CheckExact(items[i])) return nullptr;
-      const long long d = PyLong_AsLongLong(items[i]);
-      if (d == -1 && PyErr_Occurred()) return nullptr;
-      axes.push_back(d);
-    }
+    Axes axes;  // x.transpose(2, 0, 1) and x.transpose((2, 0, 1))
+    if (!python_ints(args, nargs, axes)) return nullptr;
     return wrap(permute_dims(array_of(self), axes)).release().ptr();
   });
   def_method(cls, "flatten", [](const Array& x, nb::handle order) {
