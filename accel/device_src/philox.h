@@ -123,21 +123,35 @@ ACCEL_PHILOX_INLINE uint64_t double_bits(double d) {
 #endif
 }
 
-// [0, 1) in steps of 2^-53, and (0, 1] (for logarithms).
-ACCEL_PHILOX_INLINE double unit_closed_open(uint64_t x) { return double(x >> 11) * 0x1.0p-53; }
-ACCEL_PHILOX_INLINE double unit_open_closed(uint64_t x) { return double((x >> 11) + 1) * 0x1.0p-53; }
+// The integer m < 2^52 as a double, from its bits: 2^52 + m has m as its mantissa. The
+// conversions below are written with it (and with 32-bit ones) because x86 has no 64-bit
+// integer <-> double conversion below AVX-512, and GCC leaves every loop that holds one scalar:
+// with them, the CPU's draws (normals, exponentials, float64 uniforms) ran 4x slower.
+ACCEL_PHILOX_INLINE double double_of_u52(uint64_t m) {
+  return bits_as_double(0x4330000000000000ull | m) - 0x1.0p52;
+}
+// y < 2^53 as a double (exact): 2 (y >> 1) + (y & 1), each part exact, so the sum is too.
+ACCEL_PHILOX_INLINE double double_of_u53(uint64_t y) {
+  return double_of_u52(y >> 1) * 2.0 + double_of_u52(y & 1);
+}
+
+// [0, 1) in steps of 2^-53, and (0, 1] (for logarithms): (y + 1) 2^-53, y + 1 <= 2^53 exact.
+ACCEL_PHILOX_INLINE double unit_closed_open(uint64_t x) { return double_of_u53(x >> 11) * 0x1.0p-53; }
+ACCEL_PHILOX_INLINE double unit_open_closed(uint64_t x) {
+  return (double_of_u53(x >> 11) + 1.0) * 0x1.0p-53;
+}
 
 // Natural log of a positive normal number (fdlibm's __ieee754_log, < 1 ulp; the draws take it of
 // uniforms in (0, 1] and of gamma's v): x = 2^e m
 // with m in [sqrt(2)/2, sqrt(2)), log(m) = 2s + s R(s^2) with s = (m - 1) / (m + 1).
 ACCEL_PHILOX_INLINE double log_unit(double x) {
   const uint64_t bits = double_bits(x);
-  int64_t e = int64_t(bits >> 52) - 1023;
   uint64_t mbits = (bits & 0x000FFFFFFFFFFFFFull) | 0x3FF0000000000000ull;
   // m in [1, 2): fold the upper part to [sqrt(2)/2, 1) so that |f| is small.
   const bool high = mbits > 0x3FF6A09E667F3BCDull;
   mbits -= high ? 0x0010000000000000ull : 0;
-  e += high ? 1 : 0;
+  // The exponent (x > 0: no sign bit), as a double without an integer conversion.
+  const double e = double_of_u52(bits >> 52) - 1023.0 + (high ? 1.0 : 0.0);
   const double f = bits_as_double(mbits) - 1.0;
   const double s = f / (2.0 + f);
   const double z = s * s, w = z * z;
@@ -146,7 +160,7 @@ ACCEL_PHILOX_INLINE double log_unit(double x) {
   const double t2 = z * (6.666666666666735130e-01 +
                          w * (2.857142874366239149e-01 +
                               w * (1.818357216161805012e-01 + w * 1.479819860511658591e-01)));
-  const double r = t2 + t1, hfsq = 0.5 * f * f, k = double(e);
+  const double r = t2 + t1, hfsq = 0.5 * f * f, k = e;
   return k * 6.93147180369123816490e-01 -
          ((hfsq - (s * (hfsq + r) + k * 1.90821492927058770002e-10)) - f);
 }
@@ -159,7 +173,7 @@ struct CosSin {
 };
 ACCEL_PHILOX_INLINE CosSin cos_sin_two_pi(double u) {
   const double u4 = u * 4.0;
-  const double q = double(int64_t(u4 + 0.5));
+  const double q = double(int32_t(u4 + 0.5));  // 0 .. 4
   const double x = (u4 - q) * 1.57079632679489661923;
   const double z = x * x;
   const double sin_x =
@@ -177,11 +191,11 @@ ACCEL_PHILOX_INLINE CosSin cos_sin_two_pi(double u) {
                 z * (2.48015872894767294178e-05 +
                      z * (-2.75573143513906633035e-07 +
                           z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
-  // cos and sin of q pi/2 + x: quadrants 0..4 (4 is a full turn).
-  const int quadrant = int(q) & 3;
-  const bool odd = quadrant & 1;
+  // cos and sin of q pi/2 + x: quadrants 0..4 (4 is a full turn), told apart as doubles so
+  // that the vector loops compare in the doubles' own lanes.
+  const bool odd = (q == 1.0) | (q == 3.0);
   const double c = odd ? sin_x : cos_x, s = odd ? cos_x : sin_x;
-  return {(quadrant == 1 || quadrant == 2) ? -c : c, quadrant >= 2 ? -s : s};
+  return {((q == 1.0) | (q == 2.0)) ? -c : c, ((q == 2.0) | (q == 3.0)) ? -s : s};
 }
 
 // Normals come in pairs: elements g = 2j and 2j + 1 of the stream (g = offset + k) are
@@ -220,7 +234,7 @@ ACCEL_PHILOX_INLINE double exp_nonpositive(double x_in) {
   const bool underflow = x_in < -745.2;
   const double x = underflow ? -745.2 : x_in;
   const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
-  const int64_t k = int64_t(x * 1.44269504088896338700e+00 - 0.5);
+  const int32_t k = int32_t(x * 1.44269504088896338700e+00 - 0.5);  // -1076 .. 0
   const double hi = x - double(k) * ln2_hi, lo = double(k) * ln2_lo, r = hi - lo;
   const double t = r * r;
   const double c =
@@ -231,7 +245,7 @@ ACCEL_PHILOX_INLINE double exp_nonpositive(double x_in) {
   const double y = 1.0 - ((lo - (r * c) / (2.0 - c)) - hi);
   // y 2^k as y 2^(k + 1000) 2^-1000: the first product is exact, the second rounds only where
   // the result is subnormal (k < -1021), so this is y 2^k correctly rounded for every k here.
-  const double scaled = y * bits_as_double(uint64_t(1023 + k + 1000) << 52) * 0x1.0p-1000;
+  const double scaled = y * bits_as_double(uint64_t(uint32_t(1023 + k + 1000)) << 52) * 0x1.0p-1000;
   return scaled * (underflow ? 0.0 : 1.0);  // a product, not a branch: it vectorises
 }
 

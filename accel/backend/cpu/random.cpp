@@ -14,6 +14,8 @@ namespace {
 
 constexpr int64_t kParallelGrain = 16384;
 
+#define ACCEL_INLINE_LAMBDA __attribute__((always_inline))
+
 template <class T, int kDistribution, int kAffine>
 void fill_range(T* __restrict out, int64_t begin, int64_t end, const philox::DrawParams& p) {
   for (int64_t k = begin; k < end; ++k)
@@ -101,7 +103,9 @@ void fill_uniform(const Array& out, const philox::DrawParams& p) {
 
 // The shape of every rejection sampler's CPU loop: `first(k)` writes element k's first
 // attempt and returns whether it must be redone; it is branch-free, so that this loop over
-// chunks of elements vectorises. `redo(k)` then draws the elements it did not finish through
+// chunks of elements vectorises. The lambdas passed as `first` are marked ACCEL_INLINE_LAMBDA:
+// GCC otherwise keeps a body this large as a call, and a loop with a call stays scalar (gamma
+// and Poisson ran at a third of their vector speed). `redo(k)` then draws the elements it did not finish through
 // philox.h's scalar function, which repeats the same first attempt: every value is the one the
 // CUDA kernel draws.
 template <class First, class Redo>
@@ -144,7 +148,7 @@ void fill_integers_narrow(T* __restrict out, int64_t begin, int64_t end,
   // memory, the closure included, and would keep them from being hoisted out of the loop.
   first_attempts_then_redo(
       begin, end,
-      [&p, out, range, threshold](int64_t k) {
+      [&p, out, range, threshold](int64_t k) ACCEL_INLINE_LAMBDA {
         const philox::Block b = philox::block_at(p.key, p.offset + uint64_t(k), 0);
         uint64_t low0, low1;
         const uint64_t high0 = mul_high_narrow(philox::word64(b, 0), range, low0);
@@ -197,7 +201,7 @@ template <class T, int kAffine, bool kPerElement, bool kBoost>
 void fill_gamma_range(T* __restrict out, int64_t begin, int64_t end, const philox::DrawParams& p) {
   first_attempts_then_redo(
       begin, end,
-      [&](int64_t k) {
+      [&](int64_t k) ACCEL_INLINE_LAMBDA {
         const double a = kPerElement ? p.per_element[0][k] : p.param[0];
         double value;
         const bool accepted = philox::gamma_attempt(p.key, p.offset + uint64_t(k), 0,
@@ -240,7 +244,7 @@ void fill_counts_range(int64_t* __restrict out, int64_t begin, int64_t end,
                        const philox::DrawParams& p) {
   first_attempts_then_redo(
       begin, end,
-      [&](int64_t k) {
+      [&](int64_t k) ACCEL_INLINE_LAMBDA {
         const uint64_t g = p.offset + uint64_t(k);
         const double first = kPerElement ? p.per_element[0][k] : p.param[0];
         double count = 0.0;
@@ -256,7 +260,10 @@ void fill_counts_range(int64_t* __restrict out, int64_t begin, int64_t end,
                  (first * q >= 10.0);
           count = flip ? first - count : count;
         }
-        out[k] = fast ? int64_t(count) : 0;
+        // The count's integer from its bits (count + 2^52 has it as its mantissa): x86 has no
+        // vector double -> int64 conversion below AVX-512. Counts from 2^52 are redone.
+        fast = fast & (count < 0x1.0p52);
+        out[k] = int64_t(philox::double_bits(count + 0x1.0p52) & 0x000FFFFFFFFFFFFFull);
         return uint8_t(!fast);
       },
       [&](int64_t k) { out[k] = philox::draw<int64_t, kDistribution, 0>(p, uint64_t(k)); });
