@@ -100,6 +100,14 @@ ACCEL_PHILOX_INLINE Block block_at(uint64_t key, uint64_t counter, uint32_t atte
   return philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
 }
 
+// Block (g, g >> 32, word2, domain): every draw's blocks have this form (block_at's domain is 0).
+// The functions below that take Blocks take them made here, so that the CPU can make many at a
+// time (backend/cpu/philox_blocks.h) and hand them in.
+ACCEL_PHILOX_INLINE Block element_block(uint64_t key, uint64_t g, uint32_t word2, uint32_t domain) {
+  return philox4x32_10({{uint32_t(g), uint32_t(g >> 32), word2, domain}}, uint32_t(key),
+                       uint32_t(key >> 32));
+}
+
 ACCEL_PHILOX_INLINE uint64_t word64(const Block& b, int i) {
   return uint64_t(b.v[2 * i]) | (uint64_t(b.v[2 * i + 1]) << 32);
 }
@@ -205,12 +213,14 @@ ACCEL_PHILOX_INLINE CosSin cos_sin_two_pi(double u) {
 struct NormalPair {
   double z[2];
 };
-ACCEL_PHILOX_INLINE NormalPair normal_pair(uint64_t key, uint64_t j) {
-  const Block c = {{uint32_t(j), uint32_t(j >> 32), 0u, 1u}};
-  const Block b = philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
+inline constexpr uint32_t kNormalDomain = 1;
+ACCEL_PHILOX_INLINE NormalPair normal_pair_of(const Block& b) {
   const double radius = std::sqrt(-2.0 * log_unit(unit_open_closed(word64(b, 0))));
   const CosSin t = cos_sin_two_pi(unit_closed_open(word64(b, 1)));
   return {{radius * t.cos, radius * t.sin}};
+}
+ACCEL_PHILOX_INLINE NormalPair normal_pair(uint64_t key, uint64_t j) {
+  return normal_pair_of(element_block(key, j, 0, kNormalDomain));
 }
 
 // The pairs a draw of n normals at `offset` touches: its first and last may hold one element.
@@ -312,15 +322,13 @@ ACCEL_PHILOX_INLINE GammaShape gamma_shape(double a) {
 // Attempt `attempt` of element g: true, with d v in value, when accepted. Branch-free (both
 // tests evaluated), so that the CPU can run every element's first attempt in a vector loop
 // and redo the few rejected ones through standard_gamma, with the same bits.
-ACCEL_PHILOX_INLINE bool gamma_attempt(uint64_t key, uint64_t g, uint32_t attempt, GammaShape s,
-                          double& value) {
-  const uint32_t k0 = uint32_t(key), k1 = uint32_t(key >> 32);
-  const Block bn = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), attempt, 4u}}, k0, k1);
+inline constexpr uint32_t kGammaNormalDomain = 4, kGammaUniformDomain = 5, kGammaBoostDomain = 6;
+ACCEL_PHILOX_INLINE bool gamma_attempt(const Block& bn, const Block& bu, GammaShape s,
+                                       double& value) {
   const double x = std::sqrt(-2.0 * log_unit(unit_open_closed(word64(bn, 0)))) *
                    cos_sin_two_pi(unit_closed_open(word64(bn, 1))).cos;
   const double t = 1.0 + s.c * x;
   const double v = t * t * t;  // its log is read only where t > 0
-  const Block bu = philox4x32_10({{uint32_t(g), uint32_t(g >> 32), attempt, 5u}}, k0, k1);
   const double u = unit_open_closed(word64(bu, 0));
   const double x2 = x * x;
   value = s.d * v;
@@ -329,9 +337,7 @@ ACCEL_PHILOX_INLINE bool gamma_attempt(uint64_t key, uint64_t g, uint32_t attemp
 }
 
 // The u^(1/a) factor of a shape a below 1, u from block (g, 0, 0, 6).
-ACCEL_PHILOX_INLINE double gamma_boost(uint64_t key, uint64_t g, double a) {
-  const Block bb =
-      philox4x32_10({{uint32_t(g), uint32_t(g >> 32), 0u, 6u}}, uint32_t(key), uint32_t(key >> 32));
+ACCEL_PHILOX_INLINE double gamma_boost(const Block& bb, double a) {
   return exp_nonpositive(log_unit(unit_open_closed(word64(bb, 0))) / a);
 }
 
@@ -339,18 +345,17 @@ inline double standard_gamma(uint64_t key, uint64_t g, double a) {
   if (a == 0.0) return 0.0;  // the limit, as NumPy's
   const GammaShape s = gamma_shape(a);
   double value = 0.0;
-  for (uint32_t attempt = 0; !gamma_attempt(key, g, attempt, s, value); ++attempt) {
+  for (uint32_t attempt = 0;
+       !gamma_attempt(element_block(key, g, attempt, kGammaNormalDomain),
+                      element_block(key, g, attempt, kGammaUniformDomain), s, value);
+       ++attempt) {
   }
-  return a >= 1.0 ? value : value * gamma_boost(key, g, a);
+  return a >= 1.0 ? value : value * gamma_boost(element_block(key, g, 0, kGammaBoostDomain), a);
 }
 
 // Counts (Poisson and binomial) draw element g's uniforms from blocks (g, i, 0, domain), i = 0,
 // 1, ... as they need them, two 53-bit uniforms per block.
 inline constexpr uint32_t kPoissonDomain = 7, kBinomialDomain = 8;
-ACCEL_PHILOX_INLINE Block count_block(uint64_t key, uint64_t g, uint32_t i, uint32_t domain) {
-  return philox4x32_10({{uint32_t(g), uint32_t(g >> 32), i, domain}}, uint32_t(key),
-                       uint32_t(key >> 32));
-}
 
 // log(1 + x) for x > -1, accurate for small x too (Goldberg's correction of log(1 + x) by
 // the rounding of 1 + x).
@@ -407,16 +412,13 @@ ACCEL_PHILOX_INLINE PtrsSetup ptrs_setup(double lam) {
 struct TrsUniforms {
   double u, v, us;
 };
-ACCEL_PHILOX_INLINE TrsUniforms trs_uniforms(uint64_t key, uint64_t g, uint32_t attempt,
-                                             uint32_t domain) {
-  const Block blk = count_block(key, g, attempt, domain);
+ACCEL_PHILOX_INLINE TrsUniforms trs_uniforms(const Block& blk) {
   const double u = unit_closed_open(word64(blk, 0)) - 0.5;
   return {u, unit_open_closed(word64(blk, 1)), 0.5 - std::fabs(u)};
 }
 
-ACCEL_PHILOX_INLINE bool ptrs_attempt(uint64_t key, uint64_t g, uint32_t attempt,
-                                      const PtrsSetup& s, double& k) {
-  const auto [u, v, us] = trs_uniforms(key, g, attempt, kPoissonDomain);
+ACCEL_PHILOX_INLINE bool ptrs_attempt(const Block& blk, const PtrsSetup& s, double& k) {
+  const auto [u, v, us] = trs_uniforms(blk);
   k = std::floor((2.0 * s.a / us + s.b) * u + s.lam + 0.43);
   const bool squeeze = (us >= 0.07) & (v <= s.vr);
   const bool skip = (us < 0.013) & (v > us);
@@ -435,7 +437,7 @@ ACCEL_PHILOX_INLINE bool ptrs_attempt(uint64_t key, uint64_t g, uint32_t attempt
 inline int64_t poisson(uint64_t key, uint64_t g, double lam) {
   if (lam == 0.0) return 0;
   if (lam < 10.0) {
-    const Block b = count_block(key, g, 0, kPoissonDomain);
+    const Block b = element_block(key, g, 0, kPoissonDomain);
     double u = unit_closed_open(word64(b, 0));
     double prob = exp_nonpositive(-lam);
     int64_t k = 0;
@@ -449,7 +451,8 @@ inline int64_t poisson(uint64_t key, uint64_t g, double lam) {
   }
   const PtrsSetup s = ptrs_setup(lam);
   double k = 0.0;
-  for (uint32_t attempt = 0; !ptrs_attempt(key, g, attempt, s, k); ++attempt) {
+  for (uint32_t attempt = 0;
+       !ptrs_attempt(element_block(key, g, attempt, kPoissonDomain), s, k); ++attempt) {
   }
   return int64_t(k);
 }
@@ -476,9 +479,8 @@ ACCEL_PHILOX_INLINE BtrsSetup btrs_setup(double n, double q) {
           (m + 0.5) * log_unit((m + 1.0) / (r * (n - m + 1.0))) + stirling_tail(m) +
               stirling_tail(n - m)};
 }
-ACCEL_PHILOX_INLINE bool btrs_attempt(uint64_t key, uint64_t g, uint32_t attempt,
-                                      const BtrsSetup& s, double& k) {
-  const auto [u, v, us] = trs_uniforms(key, g, attempt, kBinomialDomain);
+ACCEL_PHILOX_INLINE bool btrs_attempt(const Block& blk, const BtrsSetup& s, double& k) {
+  const auto [u, v, us] = trs_uniforms(blk);
   k = std::floor((2.0 * s.a / us + s.b) * u + s.c);
   const bool in_range = (k >= 0.0) & (k <= s.n);
   const bool squeeze = (us >= 0.07) & (v <= s.vr);
@@ -503,7 +505,7 @@ inline int64_t binomial(uint64_t key, uint64_t g, double n, double p) {
   if (n == 0.0 || q == 0.0) return flip ? int64_t(n) : 0;
   double k;
   if (n * q < 10.0) {
-    const Block b = count_block(key, g, 0, kBinomialDomain);
+    const Block b = element_block(key, g, 0, kBinomialDomain);
     double u = unit_closed_open(word64(b, 0));
     const double odds = q / (1.0 - q);
     double prob = exp_nonpositive(n * log_one_plus(-q));
@@ -516,7 +518,8 @@ inline int64_t binomial(uint64_t key, uint64_t g, double n, double p) {
     }
   } else {
     const BtrsSetup s = btrs_setup(n, q);
-    for (uint32_t attempt = 0; !btrs_attempt(key, g, attempt, s, k); ++attempt) {
+    for (uint32_t attempt = 0;
+         !btrs_attempt(element_block(key, g, attempt, kBinomialDomain), s, k); ++attempt) {
     }
   }
   return int64_t(flip ? n - k : k);

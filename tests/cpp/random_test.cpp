@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "accel/backend/cpu/cpu.h"
+#include "accel/backend/cpu/philox_blocks.h"
 #include "accel/backend/cuda/compiler.h"
 #include "accel/backend/cuda/nvrtc.h"
 #include "accel/backend/cuda/random.h"
@@ -52,6 +53,27 @@ TEST(Philox, matches_random123_known_answers) {
     const px::Block got = px::philox4x32_10(k.counter, k.k0, k.k1);
     for (int i = 0; i < 4; ++i) EXPECT_EQ(got.v[i], k.expected.v[i]) << "word " << i;
   }
+}
+
+// The CPU's chunks of blocks (8 at a time in AVX2 lanes where the library has AVX2) are
+// philox.h's blocks: every count up to a chunk, counters that carry into the high word, and
+// the word2 / domain words every draw uses.
+TEST(Philox, chunks_of_blocks_equal_one_block_at_a_time) {
+  accel::cpu::PhiloxChunk chunk;
+  const uint64_t key = 0x0123456789ABCDEFull;
+  const uint64_t starts[] = {0, 5, 0xFFFFFFFFull - 6, 0xFFFFFFFFFFFFFFF0ull};
+  for (uint64_t q0 : starts)
+    for (int64_t count : {0, 1, 7, 8, 9, 17, 255, 256})
+      for (uint32_t word2 : {0u, 3u})
+        for (uint32_t domain : {0u, 1u, 9u}) {
+          chunk.fill(key, q0, count, word2, domain);
+          for (int64_t i = 0; i < count; ++i) {
+            const px::Block want = px::element_block(key, q0 + uint64_t(i), word2, domain);
+            const px::Block got = chunk.block(i);
+            for (int w = 0; w < 4; ++w)
+              ASSERT_EQ(got.v[w], want.v[w]) << "q0 " << q0 << " block " << i << " word " << w;
+          }
+        }
 }
 
 double ulps(double got, double want) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "accel/backend/cpu/cpu_backend.h"
+#include "accel/backend/cpu/philox_blocks.h"
 #include "accel/backend/cpu/thread_pool.h"
 #include "accel/device_src/philox.h"
 #include "accel/runtime/errors.h"
@@ -15,6 +16,19 @@ namespace {
 constexpr int64_t kParallelGrain = 16384;
 
 #define ACCEL_INLINE_LAMBDA __attribute__((always_inline))
+
+// Blocks q0 .. q0 + count - 1 (philox::element_block(key, q, word2, domain)) a chunk at a time:
+// body(chunk, first, m) gets the chunk of m blocks whose first is block q0 + first.
+template <class Body>
+inline void for_each_chunk(uint64_t key, uint64_t q0, int64_t count, uint32_t word2,
+                           uint32_t domain, Body body) {
+  PhiloxChunk chunk;
+  for (int64_t first = 0; first < count; first += PhiloxChunk::kSize) {
+    const int64_t m = std::min(PhiloxChunk::kSize, count - first);
+    chunk.fill(key, q0 + uint64_t(first), m, word2, domain);
+    body(chunk, first, m);
+  }
+}
 
 template <class T, int kDistribution, int kAffine>
 void fill_range(T* __restrict out, int64_t begin, int64_t end, const philox::DrawParams& p) {
@@ -43,11 +57,16 @@ void fill_exponential_range(T* __restrict out, int64_t begin, int64_t end,
   const int64_t blocks = (end - k) / 2;
   const uint64_t q0 = (p.offset + uint64_t(k)) / 2;
   T* __restrict o = out + k;
-  for (int64_t i = 0; i < blocks; ++i) {
-    const philox::Block b = philox::uniform_block(p.key, q0 + uint64_t(i), philox::kExponentialDomain);
-    o[2 * i] = philox::finish<T, kAffine>(p, philox::standard_exponential(b, 0));
-    o[2 * i + 1] = philox::finish<T, kAffine>(p, philox::standard_exponential(b, 1));
-  }
+  for_each_chunk(p.key, q0, blocks, 0, philox::kExponentialDomain,
+                 [&](const PhiloxChunk& c, int64_t first, int64_t m) ACCEL_INLINE_LAMBDA {
+                   T* __restrict oc = o + 2 * first;
+                   for (int64_t i = 0; i < m; ++i) {
+                     const philox::Block b = c.block(i);
+                     oc[2 * i] = philox::finish<T, kAffine>(p, philox::standard_exponential(b, 0));
+                     oc[2 * i + 1] =
+                         philox::finish<T, kAffine>(p, philox::standard_exponential(b, 1));
+                   }
+                 });
   for (k += blocks * 2; k < end; ++k)
     out[k] = philox::draw<T, philox::kExponential, kAffine>(p, uint64_t(k));
 }
@@ -78,13 +97,19 @@ void fill_uniform_range(T* __restrict out, int64_t begin, int64_t end,
   const uint64_t q0 = (p.offset + uint64_t(k)) / kPer;
   T* __restrict o = out + k;
   auto run = [&](auto value) {
-    for (int64_t i = 0; i < blocks; ++i) {
-      const philox::Block b = philox::uniform_block(p.key, q0 + uint64_t(i), kDomain);
-      for (int w = 0; w < kPer; ++w) {
-        if constexpr (kPer == 4) o[kPer * i + w] = value(philox::uniform_float32(b, w));
-        else o[kPer * i + w] = value(philox::uniform_float64(b, w));
-      }
-    }
+    for_each_chunk(p.key, q0, blocks, 0, kDomain,
+                   [&](const PhiloxChunk& c, int64_t first, int64_t m) ACCEL_INLINE_LAMBDA {
+                     T* __restrict oc = o + kPer * first;
+                     for (int64_t i = 0; i < m; ++i) {
+                       const philox::Block b = c.block(i);
+                       for (int w = 0; w < kPer; ++w) {
+                         if constexpr (kPer == 4)
+                           oc[kPer * i + w] = value(philox::uniform_float32(b, w));
+                         else
+                           oc[kPer * i + w] = value(philox::uniform_float64(b, w));
+                       }
+                     }
+                   });
   };
   // Two loops, so the plain one keeps float32 arithmetic and vectorises as before.
   if (p.affine)
@@ -101,22 +126,25 @@ void fill_uniform(const Array& out, const philox::DrawParams& p) {
                [&](int64_t begin, int64_t end) { fill_uniform_range<T>(data, begin, end, p); });
 }
 
-// The shape of every rejection sampler's CPU loop: `first(k)` writes element k's first
-// attempt and returns whether it must be redone; it is branch-free, so that this loop over
-// chunks of elements vectorises. The lambdas passed as `first` are marked ACCEL_INLINE_LAMBDA:
-// GCC otherwise keeps a body this large as a call, and a loop with a call stays scalar (gamma
-// and Poisson ran at a third of their vector speed). `redo(k)` then draws the elements it did not finish through
-// philox.h's scalar function, which repeats the same first attempt: every value is the one the
-// CUDA kernel draws.
-template <class First, class Redo>
-inline void first_attempts_then_redo(int64_t begin, int64_t end, First first, Redo redo) {
-  constexpr int64_t kSub = 512;
+// The shape of every rejection sampler's CPU loop: `prepare(s, e)` makes the first attempts'
+// blocks of elements s .. e - 1 (PhiloxChunks), `first(k, k - s)` writes element k's first
+// attempt from them and returns whether it must be redone; it is branch-free, so that this loop
+// over chunks of elements vectorises (the lambdas passed as `first` are ACCEL_INLINE_LAMBDA: GCC
+// otherwise keeps a body this large as a call, and a loop with a call stays scalar; gamma and
+// Poisson ran at a third of their vector speed). `redo(k)` then draws the elements it did not
+// finish through philox.h's scalar function, which repeats the same first attempt: every value
+// is the one the CUDA kernel draws.
+template <class Prepare, class First, class Redo>
+inline void first_attempts_then_redo(int64_t begin, int64_t end, Prepare prepare, First first,
+                                     Redo redo) {
+  constexpr int64_t kSub = PhiloxChunk::kSize;
   uint8_t again[kSub];
   for (int64_t s = begin; s < end; s += kSub) {
     const int64_t e = std::min(end, s + kSub);
+    prepare(s, e);
     uint8_t any = 0;
     for (int64_t k = s; k < e; ++k) {
-      const uint8_t a = first(k);
+      const uint8_t a = first(k, k - s);
       again[k - s] = a;
       any |= a;
     }
@@ -146,13 +174,14 @@ void fill_integers_narrow(T* __restrict out, int64_t begin, int64_t end,
   const uint64_t range = p.range, threshold = (0 - range) % range;
   // out, range and threshold by value: a store through a char-sized out may alias anything in
   // memory, the closure included, and would keep them from being hoisted out of the loop.
+  PhiloxChunk c;  // philox::block_at(key, g, 0): element_block(key, g, 0, 0)
   first_attempts_then_redo(
       begin, end,
-      [&p, out, range, threshold](int64_t k) ACCEL_INLINE_LAMBDA {
-        const philox::Block b = philox::block_at(p.key, p.offset + uint64_t(k), 0);
+      [&](int64_t s, int64_t e) { c.fill(p.key, p.offset + uint64_t(s), e - s, 0, 0); },
+      [&c, &p, out, range, threshold](int64_t k, int64_t j) ACCEL_INLINE_LAMBDA {
         uint64_t low0, low1;
-        const uint64_t high0 = mul_high_narrow(philox::word64(b, 0), range, low0);
-        const uint64_t high1 = mul_high_narrow(philox::word64(b, 1), range, low1);
+        const uint64_t high0 = mul_high_narrow(c.lo[j], range, low0);
+        const uint64_t high1 = mul_high_narrow(c.hi[j], range, low1);
         const bool first = low0 >= threshold;
         out[k] = T(uint64_t(p.low) + (first ? high0 : high1));
         return uint8_t(!first & (low1 < threshold));
@@ -184,11 +213,15 @@ void fill_normal(const Array& out, const philox::DrawParams& p) {
   const int64_t odd = int64_t(p.offset & 1);
   const uint64_t j0 = p.offset >> 1;
   parallel_for(pairs - 2, kParallelGrain / 2, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin + 1; i < end + 1; ++i) {
-      const philox::NormalPair z = philox::normal_pair(p.key, j0 + uint64_t(i));
-      data[2 * i - odd] = philox::finish<T, kAffine>(p, z.z[0]);
-      data[2 * i - odd + 1] = philox::finish<T, kAffine>(p, z.z[1]);
-    }
+    for_each_chunk(p.key, j0 + uint64_t(begin + 1), end - begin, 0, philox::kNormalDomain,
+                   [&](const PhiloxChunk& c, int64_t first, int64_t m) ACCEL_INLINE_LAMBDA {
+                     T* __restrict o = data + 2 * (begin + 1 + first) - odd;
+                     for (int64_t i = 0; i < m; ++i) {
+                       const philox::NormalPair z = philox::normal_pair_of(c.block(i));
+                       o[2 * i] = philox::finish<T, kAffine>(p, z.z[0]);
+                       o[2 * i + 1] = philox::finish<T, kAffine>(p, z.z[1]);
+                     }
+                   });
   });
 }
 
@@ -199,15 +232,22 @@ void fill_normal(const Array& out, const philox::DrawParams& p) {
 // may occur (their u^(1/a) factor is computed, and applied where a < 1).
 template <class T, int kAffine, bool kPerElement, bool kBoost>
 void fill_gamma_range(T* __restrict out, int64_t begin, int64_t end, const philox::DrawParams& p) {
+  PhiloxChunk normals, uniforms, boosts;
   first_attempts_then_redo(
       begin, end,
-      [&](int64_t k) ACCEL_INLINE_LAMBDA {
+      [&](int64_t s, int64_t e) {
+        const uint64_t g = p.offset + uint64_t(s);
+        normals.fill(p.key, g, e - s, 0, philox::kGammaNormalDomain);
+        uniforms.fill(p.key, g, e - s, 0, philox::kGammaUniformDomain);
+        if constexpr (kBoost) boosts.fill(p.key, g, e - s, 0, philox::kGammaBoostDomain);
+      },
+      [&](int64_t k, int64_t j) ACCEL_INLINE_LAMBDA {
         const double a = kPerElement ? p.per_element[0][k] : p.param[0];
         double value;
-        const bool accepted = philox::gamma_attempt(p.key, p.offset + uint64_t(k), 0,
+        const bool accepted = philox::gamma_attempt(normals.block(j), uniforms.block(j),
                                                     philox::gamma_shape(a), value);
         if constexpr (kBoost) {
-          const double boosted = value * philox::gamma_boost(p.key, p.offset + uint64_t(k), a);
+          const double boosted = value * philox::gamma_boost(boosts.block(j), a);
           value = a < 1.0 ? boosted : value;
         }
         out[k] = philox::finish<T, kAffine>(p, value);
@@ -242,21 +282,24 @@ void fill_gamma(const Array& out, const philox::DrawParams& p) {
 template <int kDistribution, bool kPerElement>
 void fill_counts_range(int64_t* __restrict out, int64_t begin, int64_t end,
                        const philox::DrawParams& p) {
+  constexpr uint32_t kDomain =
+      kDistribution == philox::kPoisson ? philox::kPoissonDomain : philox::kBinomialDomain;
+  PhiloxChunk c;
   first_attempts_then_redo(
       begin, end,
-      [&](int64_t k) ACCEL_INLINE_LAMBDA {
-        const uint64_t g = p.offset + uint64_t(k);
+      [&](int64_t s, int64_t e) { c.fill(p.key, p.offset + uint64_t(s), e - s, 0, kDomain); },
+      [&](int64_t k, int64_t j) ACCEL_INLINE_LAMBDA {
         const double first = kPerElement ? p.per_element[0][k] : p.param[0];
         double count = 0.0;
         bool fast;
         if constexpr (kDistribution == philox::kPoisson) {
-          fast = philox::ptrs_attempt(p.key, g, 0, philox::ptrs_setup(first), count) &
+          fast = philox::ptrs_attempt(c.block(j), philox::ptrs_setup(first), count) &
                  (first >= 10.0);
         } else {
           const double prob = kPerElement ? p.per_element[1][k] : p.param[1];
           const bool flip = prob > 0.5;
           const double q = flip ? 1.0 - prob : prob;
-          fast = philox::btrs_attempt(p.key, g, 0, philox::btrs_setup(first, q), count) &
+          fast = philox::btrs_attempt(c.block(j), philox::btrs_setup(first, q), count) &
                  (first * q >= 10.0);
           count = flip ? first - count : count;
         }
