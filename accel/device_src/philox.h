@@ -95,17 +95,15 @@ ACCEL_PHILOX_INLINE Block philox4x32_10(Block c, uint32_t k0, uint32_t k1) {
   return c;
 }
 
-ACCEL_PHILOX_INLINE Block block_at(uint64_t key, uint64_t counter, uint32_t attempt) {
-  Block c = {{uint32_t(counter), uint32_t(counter >> 32), attempt, 0u}};
-  return philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
-}
-
-// Block (g, g >> 32, word2, domain): every draw's blocks have this form (block_at's domain is 0).
-// The functions below that take Blocks take them made here, so that the CPU can make many at a
-// time (backend/cpu/philox_blocks.h) and hand them in.
+// Block (g, g >> 32, word2, domain): every draw's blocks have this form. The functions below
+// that take Blocks take them made here, so that the CPU can make many at a time
+// (backend/cpu/philox_blocks.h) and hand them in.
 ACCEL_PHILOX_INLINE Block element_block(uint64_t key, uint64_t g, uint32_t word2, uint32_t domain) {
   return philox4x32_10({{uint32_t(g), uint32_t(g >> 32), word2, domain}}, uint32_t(key),
                        uint32_t(key >> 32));
+}
+ACCEL_PHILOX_INLINE Block block_at(uint64_t key, uint64_t counter, uint32_t attempt) {
+  return element_block(key, counter, attempt, 0);
 }
 
 ACCEL_PHILOX_INLINE uint64_t word64(const Block& b, int i) {
@@ -298,8 +296,7 @@ inline uint64_t bounded(uint64_t key, uint64_t counter, Block b, uint64_t range)
 // word, so elements 2q and 2q + 1 are the two words of block q. Their blocks have their own
 // fourth counter word (2 and 3), as normals' pairs do, apart from every other draw's blocks.
 ACCEL_PHILOX_INLINE Block uniform_block(uint64_t key, uint64_t q, uint32_t domain) {
-  const Block c = {{uint32_t(q), uint32_t(q >> 32), 0u, domain}};
-  return philox4x32_10(c, uint32_t(key), uint32_t(key >> 32));
+  return element_block(key, q, 0, domain);
 }
 inline constexpr uint32_t kUniformFloat32Domain = 2, kUniformFloat64Domain = 3;
 ACCEL_PHILOX_INLINE float uniform_float32(const Block& b, int word) { return float(b.v[word] >> 8) * 0x1.0p-24f; }
