@@ -171,8 +171,13 @@ std::optional<Array> basic_tuple_getitem(const Array& x, PyObject* key) {
   if (consumed > nd) return std::nullopt;
   const Shape& xs = x.shape();
   const Strides& xt = x.strides();
-  Shape shape;
-  Strides strides;
+  // The view's layout is written straight into its impl: no Shape / Strides to build and move.
+  Array result = Array::view_copy(x);
+  ArrayImpl& view = *result.impl();
+  Shape& shape = view.shape;
+  Strides& strides = view.strides;
+  shape.clear();
+  strides.clear();
   int64_t offset = x.offset();
   int axis = 0;
   for (Py_ssize_t i = 0; i < k; ++i) {
@@ -213,7 +218,8 @@ std::optional<Array> basic_tuple_getitem(const Array& x, PyObject* key) {
     shape.push_back(xs[static_cast<size_t>(axis)]);
     strides.push_back(xt[static_cast<size_t>(axis)]);
   }
-  return Array::view_of(x, std::move(shape), std::move(strides), offset);
+  view.offset = offset;
+  return result;
 }
 }  // namespace
 
