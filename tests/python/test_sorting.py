@@ -146,6 +146,43 @@ def test_long_rows_sort_in_parallel_chunks_and_stay_stable(dtype, threads):
         ac.set_num_threads(old)
 
 
+def skewed_rows(dtype, rng, n):
+    """Long rows whose keys crowd into a few values of their top bytes (the radix passes of a
+    single row split across the pool): values in [0, 1) (half share one top byte), a small
+    integer range, one value repeated with a few others between, and a row where every key but
+    one is the same."""
+    dt = np.dtype(dtype)
+    if dt.kind == "f":
+        unit = rng.random(n)
+    else:
+        info = np.iinfo(dt)
+        unit = rng.integers(max(info.min, -10**6), min(info.max, 10**6), size=n)
+    rows = [unit.astype(dt)]
+    crowded = np.full(n, unit[0], dtype=dt)
+    crowded[rng.random(n) < 0.01] = unit[1]
+    rows.append(crowded)
+    single = np.full(n, unit[2], dtype=dt)
+    single[n // 2] = unit[3]
+    rows.append(single)
+    return rows
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint16", "int8"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_long_skewed_rows_sort_like_numpys_stable_order(dtype, threads):
+    rng = np.random.default_rng(5)
+    old = ac.num_threads()
+    try:
+        ac.set_num_threads(threads)
+        for x in skewed_rows(dtype, rng, 300_001):
+            a = ac.asarray(x)
+            for descending in (False, True):
+                same_bits(ac.sort(a, descending=descending), np_sort(x, 0, descending))
+                same_bits(ac.argsort(a, descending=descending), np_argsort(x, 0, descending))
+    finally:
+        ac.set_num_threads(old)
+
+
 @pytest.mark.parametrize("dtype", DTYPES + ["float16"])
 def test_sort_argsort_searchsorted_and_unique_on_each_device(device, dtype):
     # On CUDA these run the radix sort kernels: one long row, many short rows, rows of one and
