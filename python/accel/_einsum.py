@@ -269,7 +269,8 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
             return _core.permute_dims(x, tuple(lx.index(l) for l in out_labels))
     is_bool = result_dtype == _core.bool
     work = _core.int64 if is_bool else result_dtype
-    ops = [_core.astype(o, work) for o in ops]
+    # No copies: nothing below writes to an operand (diagonals are views, the rest new arrays).
+    ops = [_core.astype(o, work, copy=False) for o in ops]
 
     terms_ = []
     for o, lab in zip(ops, labels):
@@ -301,8 +302,15 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     x, lx = _sum_unneeded(x, lx, set(out_labels))
     x = _core.permute_dims(x, tuple(lx.index(l) for l in out_labels))
     x = _core.broadcast_to(x, tuple(sizes[l] for l in out_labels))
-    x = (x != 0) if is_bool else _core.astype(x, result_dtype)
+    x = (x != 0) if is_bool else _core.astype(x, result_dtype, copy=False)
     if out is not None:
         out[...] = x
         return out
-    return laid_out(x, outer_first) if x.ndim else x
+    if not x.ndim:
+        return x
+    # x is a new array here (a single operand that could be returned as a view was, above):
+    # copied only when it is not laid out as NumPy's result already, or is a broadcast
+    # (read-only) view.
+    c_contiguous, _, writeable = _core._layout_flags(
+        _core.permute_dims(x, tuple(outer_first)) if outer_first is not None else x)
+    return x if c_contiguous and writeable else laid_out(x, outer_first)

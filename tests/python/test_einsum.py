@@ -84,3 +84,23 @@ def test_views_and_copies(device):
     e = ac.einsum("ii", x)  # a trace: a new 0-d array
     assert float(e) == 105.0
     assert isinstance(np.einsum("ij->", x), ac.ndarray)
+
+
+def test_other_results_are_new_writable_arrays_laid_out_as_numpys(device):
+    # Sums, products and dtype changes give a new array (no copy of its own when the product is
+    # already laid out as NumPy's result): writes to it never reach an operand, and its strides
+    # are NumPy's.
+    rng = np.random.default_rng(3)
+    a, b, c = rng.normal(size=(4, 4)), rng.normal(size=4), rng.normal(size=(4, 3))
+    for sub, ops, kw in [("ij->i", [a], {}), ("ij->j", [a], {}), ("ij,j->ij", [a, b], {}),
+                         ("ij,i->ij", [a, b], {}), ("ij,j->i", [a, b], {}), ("i,i->i", [b, b], {}),
+                         ("ij,jk->ik", [a, c], {}), ("ij,jk->ki", [a, c], {}),
+                         ("ij,kj->ikj", [a, c.T], {}), ("i,j->ij", [b, b], {}),
+                         ("ij->i", [a], {"dtype": "float32", "casting": "unsafe"})]:
+        xs = [ac.asarray(o, device=device) for o in ops]
+        want = np.einsum(sub, *ops, **kw)
+        got = ac.einsum(sub, *xs, **kw)
+        assert ac.asnumpy(got).strides == want.strides, sub
+        got[...] = -7.0
+        for x, o in zip(xs, ops):
+            np.testing.assert_array_equal(ac.asnumpy(x), o, err_msg=sub)
