@@ -20,8 +20,9 @@ def _arr(x, device=None):
 
 
 def _rows(x, dtype, rowvar):
-    """x as a 2-d array of variables by observations, in dtype."""
-    x = _core.astype(x, dtype)
+    """x as a 2-d array of variables by observations, in dtype (x itself when it has it:
+    nothing writes to it)."""
+    x = _core.astype(x, dtype, copy=False)
     if x.ndim < 2:
         x = _core.reshape(x, (1, -1) if x.ndim == 1 else (1, 1))
     elif not rowvar:
@@ -95,7 +96,10 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         fact = 0.0
     x = x - avg[:, None]
     xw = x if w is None else x * w
-    c = _core.matmul(x, _core.conj(_core.matrix_transpose(xw)))
+    xw_t = _core.matrix_transpose(xw)
+    # conj of real rows would be a copy of them, and the product would lose BLAS's transposed
+    # operand (x @ x.T of 50 x 2000: 317 us through conj, 218 without).
+    c = _core.matmul(x, _core.conj(xw_t) if xw_t.dtype.kind == "c" else xw_t)
     with _np.errstate(divide="ignore"):
         scale = float(_np.true_divide(1, fact))
     # NumPy's `c *= np.float64(1 / fact)`: the product is taken in float64 and stored back.
