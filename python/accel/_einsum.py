@@ -306,11 +306,11 @@ def einsum(subscripts, *operands, out=None, dtype=None, order="K", casting="safe
     if out is not None:
         out[...] = x
         return out
-    if not x.ndim:
-        return x
     # x is a new array here (a single operand that could be returned as a view was, above):
     # copied only when it is not laid out as NumPy's result already, or is a broadcast
     # (read-only) view.
     c_contiguous, _, writeable = _core._layout_flags(
-        _core.permute_dims(x, tuple(outer_first)) if outer_first is not None else x)
-    return x if c_contiguous and writeable else laid_out(x, outer_first)
+        _core.permute_dims(x, tuple(outer_first)) if outer_first is not None and x.ndim else x)
+    if c_contiguous and writeable:
+        return x
+    return laid_out(x, outer_first) if x.ndim else _core.asarray(x, copy=True)

@@ -131,9 +131,12 @@ def _sample_columns(sample, name):
 
 def _linspace(start, stop, num):
     """NumPy's linspace between two 0-d arrays of one dtype, computed as NumPy does in that
-    dtype: i * step + start, the last point stop itself."""
-    step = (stop - start) / (num - 1)
-    y = _core.arange(num, dtype=start.dtype, device=start.device) * step + start
+    dtype: i * step + start, the last point stop itself; where the step underflows to zero
+    (a subnormal range), i / (num - 1) * delta + start, as NumPy's."""
+    delta = stop - start
+    step = delta / (num - 1)
+    i = _core.arange(num, dtype=start.dtype, device=start.device)
+    y = (i * step if bool(step != 0) else i / (num - 1) * delta) + start
     y[-1] = stop
     return y
 

@@ -104,3 +104,7 @@ def test_other_results_are_new_writable_arrays_laid_out_as_numpys(device):
         got[...] = -7.0
         for x, o in zip(xs, ops):
             np.testing.assert_array_equal(ac.asnumpy(x), o, err_msg=sub)
+    # A full sum of one operand is a new 0-d array, writable too (fuzz seed 2331020).
+    s = ac.einsum("i...->...", ac.asarray([0.0], device=device))
+    ac.logical_or(s, 1j, s)
+    assert float(s) == 1.0

@@ -159,6 +159,15 @@ def test_histogram2d_empty_and_single_value(device):
     for g, w in zip(got, want):
         same(g, w)
 
+    # A subnormal range: the edges' step underflows to zero, and NumPy's linspace then scales
+    # i / n by the range instead (fuzz seed 2339501).
+    t = np.array([0, 1], dtype=np.int64).view(np.float64)
+    for bins, rng2 in ((3, None), (5, [(0, 1e-323), (0, 1e-323)])):
+        got, want = ac.histogram2d(ac.asarray(t, device=device), ac.asarray(t, device=device),
+                                   bins, range=rng2), np.histogram2d(t, t, bins, range=rng2)
+        for g, w in zip(got, want):
+            same(g, w)
+
 
 @pytest.mark.parametrize("dt", ["int64", "float32", "float64"])
 def test_histogramdd_matches_numpy(dt, device):
