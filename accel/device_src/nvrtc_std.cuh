@@ -67,10 +67,12 @@ template <class T> using make_unsigned_t = typename make_unsigned<T>::type;
 template <class T> struct numeric_limits;
 template <> struct numeric_limits<float> {
   static float quiet_NaN() { return __int_as_float(0x7fc00000); }
+  static float infinity() { return __int_as_float(0x7f800000); }
   static constexpr float epsilon() { return 1.1920929e-7f; }
 };
 template <> struct numeric_limits<double> {
   static double quiet_NaN() { return __longlong_as_double(0x7ff8000000000000ll); }
+  static double infinity() { return __longlong_as_double(0x7ff0000000000000ll); }
   static constexpr double epsilon() { return 2.220446049250313e-16; }
 };
 

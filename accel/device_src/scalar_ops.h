@@ -444,6 +444,27 @@ struct NextafterOp {
     return std::nextafter(a, b);
   }
 };
+// NumPy's spacing (npy_spacing): the gap from x to the next value away from zero, signed as
+// x; +-0 give the smallest subnormal, +-max +-inf, a NaN itself quieted (its sign and payload
+// kept, which a GPU's arithmetic would not), +-inf NumPy's quiet NaN. Selects over nextafter, so the
+// CPU's loops vectorise it. float16 and bfloat16 step in their own values (InFloat below).
+struct SpacingOp {
+  // A NaN with its quiet bit set, sign and payload kept (NumPy's NaN - NaN on the host).
+  template <class T> static T quieted(T x) {
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+    if constexpr (sizeof(T) == 4) return __uint_as_float(__float_as_uint(x) | 0x00400000u);
+    else return __longlong_as_double(__double_as_longlong(x) | 0x0008000000000000ll);
+#else
+    return x + x;
+#endif
+  }
+  template <class T> static T apply(T x) {
+    const T inf = std::numeric_limits<T>::infinity();
+    const T gap = NextafterOp::apply(x, x < T(0) ? -inf : inf) - x;
+    if (x != x) return quieted(x);
+    return (x == inf || x == -inf) ? std::numeric_limits<T>::quiet_NaN() : gap;
+  }
+};
 // NumPy's heaviside: 0 below zero, 1 above, h at zero (of either sign), the quiet NaN where x
 // is a NaN (its own payload and sign are not kept, as NumPy's npy_heaviside). Selects only, so
 // the CPU's loops vectorise it.
@@ -719,6 +740,24 @@ template <class Op> struct InFloat {
 };
 template <> struct InFloat<NextafterOp> {
   template <class N> static N apply(N a, N b) { return nextafter(a, b); }
+};
+// spacing in the narrow type's own steps (the difference of two neighbours is exact in float);
+// NaN for NaN and +-inf. float16's is NumPy's npy_half_spacing: never negative (for a negative
+// x the gap toward zero, smaller at a power of two), +0's and -0's the smallest subnormal.
+// bfloat16's is ml_dtypes' (NumPy's oracle for it): away from zero, signed as x, -0 included.
+template <> struct InFloat<SpacingOp> {
+  template <class N> static N apply(N x) {
+    const float f = to_float(x), inf = std::numeric_limits<float>::infinity();
+    if (f != f || f == inf || f == -inf) return to_narrow<N>(std::numeric_limits<float>::quiet_NaN());
+    float to;
+    if constexpr (is_half<N>) {
+      if (f == 0.0f) return nextafter(to_narrow<N>(0.0f), to_narrow<N>(inf));
+      to = f < 0.0f ? 0.0f : inf;
+    } else {
+      to = std::signbit(f) ? -inf : inf;
+    }
+    return to_narrow<N>(to_float(nextafter(x, to_narrow<N>(to))) - f);
+  }
 };
 
 }  // namespace accel::scalar

@@ -1,11 +1,11 @@
 """NumPy's mathematical functions outside the Array API: the float-decomposition ufuncs (ldexp,
-frexp, modf, spacing), integer ones (gcd, lcm, bitwise_count), predicates (isposinf, isreal,
+frexp, modf; spacing is an elementwise op of the registry, core/ops.def), integer ones (gcd, lcm, bitwise_count), predicates (isposinf, isreal,
 ...), calculus on samples (ediff1d, trapezoid, gradient, unwrap), convolve/correlate, sinc, i0
 and the classic windows. Each is composed from accel ops, so it runs on every device, and follows
 NumPy 2's definition, dtypes included: `np.gcd(a, b)` or `np.gradient(a)` with accel arrays land
 here through NumPy's dispatch protocols.
 
-Exactness: ldexp, frexp and spacing are exact for every input, subnormals and overflow included,
+Exactness: ldexp and frexp are exact for every input, subnormals and overflow included,
 without bit views: powers of two come from a table gathered by exponent, and a scaling that may
 underflow is done so that at most one multiplication rounds (the method of musl's scalbn)."""
 
@@ -22,7 +22,7 @@ from ._manipulation import diff as _diff
 from ._indexing import copyto as _copyto
 from ._numpy_names import _float_of
 
-__all__ = ["gcd", "lcm", "ldexp", "frexp", "modf", "fix", "spacing", "bitwise_count",
+__all__ = ["gcd", "lcm", "ldexp", "frexp", "modf", "fix", "bitwise_count",
            "isposinf", "isneginf", "isreal", "iscomplex", "real_if_close", "sort_complex",
            "sinc", "i0", "ediff1d", "trapezoid", "gradient", "unwrap", "convolve", "correlate",
            "bartlett", "blackman", "hamming", "hanning", "kaiser"]
@@ -179,26 +179,6 @@ def modf(x, /, *, out=None):
     if out is None:
         return fraction, integral
     return _deliver(fraction, out[0], "modf"), _deliver(integral, out[1], "modf")
-
-
-def spacing(x, /, out=None):
-    """The distance from x to its neighbour away from zero, signed as x (float32/float64): NaN
-    for NaN (its sign kept) and ±inf, the smallest subnormal for ±0, ±inf at ±max. float16
-    follows NumPy's own half-precision rule: always positive, for negative x the gap towards
-    zero."""
-    xf = _float_operand(x, "spacing")
-    tiny = _core.nextafter(_core.zeros((), dtype=xf.dtype, device=xf.device), 1.0)
-    if xf.dtype == _core.float16:
-        upward = _core.nextafter(xf, _math.inf) - xf
-        towards_zero = _core.abs(_core.nextafter(xf, 0.0) - xf)
-        r = _core.where(_core.signbit(xf), towards_zero, upward)
-    else:
-        r = _core.nextafter(xf, _core.copysign(_math.inf, xf)) - xf
-    r = _core.where(xf == 0, tiny, r)
-    # NaN keeps its sign as NumPy's nextafter passes it through; half precision and ±inf give +NaN.
-    nan = _math.nan if xf.dtype == _core.float16 else xf
-    r = _core.where(_core.isnan(xf), nan, _core.where(_core.isinf(xf), _math.nan, r))
-    return _deliver(_core.astype(r, xf.dtype, copy=False), out, "spacing")
 
 
 def fix(x, out=None):

@@ -329,6 +329,12 @@ class Builder(LinalgFftMakers):
                     guards.append(f"no_zero({a.text})")
                 if op in PERIODIC or (op in COMPLEX_PERIODIC and a.value.dtype.kind == "c"):
                     guards.append(f"moderate({a.text})")
+                if op == "spacing" and self.is_rounded(a):
+                    # The gap doubles at each power of two and takes x's sign: a rounded value
+                    # near either may give another library the other answer.
+                    eps = self.rounding_eps_of(a)
+                    guards += [f"no_near_power_of_two({a.text}, {eps})",
+                               f"no_near_zero({a.text}, {eps})"]
                 if op in ("floor", "ceil", "trunc") and self.is_rounded(a):
                     guards.append(f"no_near_multiple({a.text}, 1, {self.rounding_eps_of(a)})")
                 if op == "round" and self.is_rounded(a):  # jumps at halves (seed 1111315)

@@ -494,6 +494,20 @@ def no_near_multiple(a, b, eps=0.0):
     return not (near & np.isfinite(q)).any()
 
 
+def no_near_power_of_two(x, eps=0.0):
+    """spacing of values that may carry rounding differences: none within 10^4 ulps of a power
+    of two, where the gap to the next value doubles (float16's toward zero for negative x)."""
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        return True
+    with np.errstate(all="ignore"):
+        a = np.abs(x.astype(np.float64))
+        m = np.frexp(a)[0]  # in [0.5, 1) for finite nonzero a
+        tol = 1e4 * max(np.finfo(x.dtype).eps, eps)
+        near = (m - 0.5 <= tol) | (1.0 - m <= tol)
+    return not (near & np.isfinite(a) & (a != 0)).any()
+
+
 def no_extreme_tie(x, largest, axis, eps=0.0):
     """argmin/argmax of values that may carry rounding differences: along the axis, the extreme
     is apart from the runner-up by more than 10^4 ulps (var of two rows can tie exactly in NumPy
@@ -827,6 +841,7 @@ GUARDS = {"halves_finite": halves_finite, "overlap_as_copy": overlap_as_copy, "c
           "no_integer_exponent_jump": no_integer_exponent_jump,
           "no_extreme_tie": no_extreme_tie, "no_flat_lane": no_flat_lane,
           "no_near_multiple": no_near_multiple, "no_rounded_zero_over_zero": no_rounded_zero_over_zero,
+          "no_near_power_of_two": no_near_power_of_two,
           "diff_cancel_free": diff_cancel_free,
           "no_signed_zeros": no_signed_zeros, "exact_in_common_dtype": exact_in_common_dtype,
           "well_separated": well_separated, "at_most_one_nan": at_most_one_nan,

@@ -100,6 +100,20 @@ def test_frexp_modf_spacing_fix_exact_on_every_kind_of_float(dt, device):
     same(ac.fix(a), np.fix(x))
 
 
+def test_spacing_of_every_bfloat16_is_ml_dtypes(device):
+    # bfloat16's spacing steps in its own values, as ml_dtypes' ufunc loop does (NumPy has no
+    # bfloat16): away from zero and signed as x, -0 included; NaN for NaN and +-inf. Every bit
+    # pattern, so each binade's edge and the subnormals are in.
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    x = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(ml_dtypes.bfloat16)
+    with np.errstate(invalid="ignore"):
+        want = np.spacing(x).astype(np.float32)
+    got = ac.asnumpy(ac.astype(ac.spacing(ac.asarray(x, device=device)), ac.float32))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    keep = ~np.isnan(want)
+    np.testing.assert_array_equal(got[keep].view(np.uint32), want[keep].view(np.uint32))
+
+
 @pytest.mark.parametrize("dt", FLOAT_DTYPES)
 @pytest.mark.parametrize("span", [80, 400, 3000])
 def test_ldexp_exact_through_subnormals_and_overflow(dt, span, device):

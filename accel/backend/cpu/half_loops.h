@@ -110,8 +110,10 @@ template <class Op, class N, int Arity> struct NarrowInner {
   }
 };
 
-// nextafter steps through the narrow type's own values, one element at a time.
+// nextafter and spacing step through the narrow type's own values, one element at a time.
 template <class N, int Arity>
 struct NarrowInner<scalar::NextafterOp, N, Arity> : Inner<scalar::InFloat<scalar::NextafterOp>, N, Arity> {};
+template <class N, int Arity>
+struct NarrowInner<scalar::SpacingOp, N, Arity> : Inner<scalar::InFloat<scalar::SpacingOp>, N, Arity> {};
 
 }  // namespace accel::cpu
