@@ -1,6 +1,6 @@
 """Per-call cost of the most common small calls, accel beside NumPy in one run: creation, views,
-indexing, scalar extraction, elementwise ops, reductions, len/shape/dtype and conversions, at
-1, 10 and 100 elements, plus the table of issue 15 and, for the rows where NumPy returns an
+indexing, scalar extraction, joining, elementwise ops, reductions, len/shape/dtype and
+conversions, at 1, 10 and 100 elements, plus the table of issue 15 and, for the rows where NumPy returns an
 object it already has or a scalar, NumPy doing the work accel's call must do. Times are µs per call (each the minimum of
 three medians, accel and NumPy measured alternately); ratio = NumPy time / accel time, so a
 ratio >= 1.0 means accel is at least as fast.
@@ -95,6 +95,9 @@ def calls(n):
         ("maximum(a, b)", lambda: ac.maximum(a, b), lambda: np.maximum(an, bn)),
         ("a.astype(float64)", lambda: a.astype(ac.float64), lambda: an.astype(np.float64)),
         ("a += 1", lambda: a.__iadd__(1), lambda: an.__iadd__(1)),
+        # joining
+        ("concatenate([a, b])", lambda: ac.concatenate([a, b]), lambda: np.concatenate([an, bn])),
+        ("stack([a, b])", lambda: ac.stack([a, b]), lambda: np.stack([an, bn])),
         # reductions
         ("a.sum()", lambda: a.sum(), lambda: an.sum()),
         ("a.mean()", lambda: a.mean(), lambda: an.mean()),
