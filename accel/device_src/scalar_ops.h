@@ -446,8 +446,8 @@ struct NextafterOp {
 };
 // NumPy's spacing (npy_spacing): the gap from x to the next value away from zero, signed as
 // x; +-0 give the smallest subnormal, +-max +-inf, a NaN itself quieted (its sign and payload
-// kept, which a GPU's arithmetic would not), +-inf NumPy's quiet NaN. Selects over nextafter, so the
-// CPU's loops vectorise it. float16 and bfloat16 step in their own values (InFloat below).
+// kept, which a GPU's arithmetic would not), +-inf NumPy's quiet NaN. Selects over nextafter,
+// so the CPU's loops vectorise it. float16 and bfloat16 step in their own values (InFloat).
 struct SpacingOp {
   // A NaN with its quiet bit set, sign and payload kept (NumPy's NaN - NaN on the host).
   template <class T> static T quieted(T x) {

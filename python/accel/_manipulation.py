@@ -72,13 +72,13 @@ def _join(arrays, axis, dtype, casting):
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stacks rows: 1-d inputs become rows, then they join along axis 0."""
-    arrays = [a if a.ndim >= 2 else _at_least_2d(a) for a in _arrays(tup)]
+    arrays = [_at_least_2d(a) for a in _arrays(tup)]
     return _join(arrays, 0, dtype, casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
     """Joins 1-d inputs end to end, others along axis 1."""
-    arrays = [a if a.ndim else _core.reshape(a, (1,)) for a in _arrays(tup)]
+    arrays = [_at_least_1d(a) for a in _arrays(tup)]
     axis = 0 if arrays and arrays[0].ndim == 1 else 1
     return _join(arrays, axis, dtype, casting)
 

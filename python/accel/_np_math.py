@@ -1,8 +1,9 @@
 """NumPy's mathematical functions outside the Array API: the float-decomposition ufuncs (ldexp,
-frexp, modf; spacing is an elementwise op of the registry, core/ops.def), integer ones (gcd, lcm, bitwise_count), predicates (isposinf, isreal,
-...), calculus on samples (ediff1d, trapezoid, gradient, unwrap), convolve/correlate, sinc, i0
-and the classic windows. Each is composed from accel ops, so it runs on every device, and follows
-NumPy 2's definition, dtypes included: `np.gcd(a, b)` or `np.gradient(a)` with accel arrays land
+frexp, modf; spacing is an elementwise op of the registry, core/ops.def), integer ones (gcd,
+lcm, bitwise_count), predicates (isposinf, isreal, ...), calculus on samples (ediff1d,
+trapezoid, gradient, unwrap), convolve/correlate, sinc, i0 and the classic windows. Each is
+composed from accel ops, so it runs on every device, and follows NumPy 2's definition, dtypes
+included: `np.gcd(a, b)` or `np.gradient(a)` with accel arrays land
 here through NumPy's dispatch protocols.
 
 Exactness: ldexp and frexp are exact for every input, subnormals and overflow included,

@@ -136,7 +136,7 @@ def _linspace(start, stop, num):
     delta = stop - start
     step = delta / (num - 1)
     i = _core.arange(num, dtype=start.dtype, device=start.device)
-    y = (i * step if bool(step != 0) else i / (num - 1) * delta) + start
+    y = _core.where(step != 0, i * step, i / (num - 1) * delta) + start  # no host sync
     y[-1] = stop
     return y
 
