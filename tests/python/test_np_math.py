@@ -100,6 +100,23 @@ def test_frexp_modf_spacing_fix_exact_on_every_kind_of_float(dt, device):
     same(ac.fix(a), np.fix(x))
 
 
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_spacing_of_a_nan_is_numpys_quieted_nan_bit_for_bit(dt, device):
+    # NumPy's spacing of a NaN is NaN - NaN: the same sign and payload with the quiet bit set, a
+    # signalling NaN included (the first version returned it unquieted; same() does not see NaN
+    # payloads).
+    u = UNSIGNED[dt]
+    bits = 8 * np.dtype(dt).itemsize
+    mant = np.finfo(dt).nmant
+    exp = ((1 << (bits - 1 - mant)) - 1) << mant
+    payloads = np.array([1, 2, 5, (1 << (mant - 1)) - 1, 1 << (mant - 1), (1 << mant) - 1], dtype=u)
+    x = np.concatenate([exp | payloads, (1 << (bits - 1)) | exp | payloads]).astype(u).view(dt)
+    with np.errstate(invalid="ignore"):
+        want = np.spacing(x)
+    got = ac.asnumpy(ac.spacing(ac.asarray(x, device=device)))
+    np.testing.assert_array_equal(got.view(u), want.view(u))
+
+
 def test_spacing_of_every_bfloat16_is_ml_dtypes(device):
     # bfloat16's spacing steps in its own values, as ml_dtypes' ufunc loop does (NumPy has no
     # bfloat16): away from zero and signed as x, -0 included; NaN for NaN and +-inf. Every bit
