@@ -7,7 +7,6 @@
 // digits; merges take from the left on ties), so the order of equal elements (-0.0 and 0.0,
 // NaNs) is the same on every run, for every thread count and either algorithm.
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <complex>
 #include <memory>
@@ -97,40 +96,27 @@ template <class E, class Cmp> void sort_range(E* data, int64_t n, Cmp cmp, bool 
 }
 
 // Radix sort of one row (`step` apart in `p`) into `values` and/or `indices` (either may be
-// null). Keys alone when they give the values back exactly; otherwise the keys carry their
-// positions and the values are gathered from the row.
+// null). The last pass decodes the keys into `values` when they give the values back exactly;
+// otherwise the keys carry their positions and the values are gathered from the row.
 template <class T>
 void radix_sort_row(const T* p, int64_t step, int64_t len, bool descending, bool parallel, T* values,
                     int64_t v_step, int64_t* indices, int64_t i_step) {
   using Key = RadixKey<T>;
   using U = typename Key::U;
-  Array key_holder;
-  U* const keys = scratch<U>(len, key_holder);
-  // A single long row converts its keys on the pool too.
-  const int64_t grain = parallel ? kSerialElements : len;
-  std::atomic<bool> exact{true};
-  parallel_for(len, grain, [&](int64_t j0, int64_t j1) {
-    bool part_exact = true;
-    for (int64_t j = j0; j < j1; ++j) keys[j] = Key::encode(p[j * step], descending, &part_exact);
-    if (!part_exact) exact = false;
-  });
+  RadixSorter<U> sorter(len, parallel);
+  const bool exact = sorter.load([&](int64_t j, bool* exact) { return Key::encode(p[j * step], descending, exact); });
   if (!indices && exact) {
-    radix_sort(keys, nullptr, len, parallel);
-    parallel_for(len, grain, [&](int64_t j0, int64_t j1) {
-      for (int64_t j = j0; j < j1; ++j) values[j * v_step] = Key::decode(keys[j], descending);
+    sorter.sort(false, [&](int64_t j, U key, int64_t) { values[j * v_step] = Key::decode(key, descending); });
+  } else if (!values) {
+    sorter.sort(true, [&](int64_t j, U, int64_t i) { indices[j * i_step] = i; });
+  } else if (!indices) {
+    sorter.sort(true, [&](int64_t j, U, int64_t i) { values[j * v_step] = p[i * step]; });
+  } else {
+    sorter.sort(true, [&](int64_t j, U, int64_t i) {
+      indices[j * i_step] = i;
+      values[j * v_step] = p[i * step];
     });
-    return;
   }
-  Array position_holder;
-  int64_t* const positions = scratch<int64_t>(len, position_holder);
-  for (int64_t j = 0; j < len; ++j) positions[j] = j;
-  radix_sort(keys, positions, len, parallel);
-  parallel_for(len, grain, [&](int64_t j0, int64_t j1) {
-    if (indices)
-      for (int64_t j = j0; j < j1; ++j) indices[j * i_step] = positions[j];
-    if (values)
-      for (int64_t j = j0; j < j1; ++j) values[j * v_step] = p[positions[j] * step];
-  });
 }
 
 // The positions of every row: the other axes of `a` walked in C order.
