@@ -114,7 +114,15 @@ Array reshape(const Array& x, const Shape& shape, std::optional<bool> copy_mode,
 Array ravel(const Array& x) {
   // NumPy's ravel is always C-contiguous: a strided 1-d input is copied, not re-viewed.
   x.eval();
-  return reshape(x, {-1}, x.is_contiguous() ? std::optional<bool>() : std::optional<bool>(true));
+  if (!x.is_contiguous()) return reshape(x, {-1}, true);
+  // A contiguous array's 1-d view, written straight into the view (reshape's shape resolution
+  // and stride search were most of a small ravel).
+  Array v = Array::view_copy(x);
+  ArrayImpl& view = *v.impl();
+  const int64_t n = x.size();
+  view.shape.assign(1, n);
+  view.strides.assign(1, 1);
+  return v;
 }
 
 namespace {

@@ -1,7 +1,7 @@
 """NumPy's ndarray methods that forward to accel's functions (each op is defined once, as a
 function; the method is its other spelling), and the attributes NumPy code reads off an array:
-flags, flat, tolist, tobytes. The parts (x.real, x.imag) and x.view(dtype) are views made in
-C++ (accel/ops/views.cpp)."""
+flags, flat, tobytes (tolist is made in C++, array_bindings.cpp). The parts (x.real, x.imag)
+and x.view(dtype) are views made in C++ (accel/ops/views.cpp)."""
 
 import builtins as _builtins
 import pickle as _pickle
@@ -102,11 +102,6 @@ class FlatIter:
 
     def __array__(self, dtype=None, copy=None):
         return self.copy().__array__(dtype)
-
-
-def _tolist(self):
-    """The values as nested Python lists of Python scalars (NumPy's tolist): through the host."""
-    return _core.asnumpy(self).tolist()
 
 
 def _tobytes(self, order="C"):
@@ -265,7 +260,6 @@ _core.ndarray.flags = property(Flags, doc=Flags.__doc__)
 _core.ndarray.__class_getitem__ = classmethod(_types.GenericAlias)
 _core.ndarray.flat = property(FlatIter, doc=FlatIter.__doc__)
 _core.ndarray.setflags = _setflags
-_core.ndarray.tolist = _tolist
 _core.ndarray.tobytes = _tobytes
 _core.ndarray.byteswap = _byteswap
 _core.ndarray.data = property(_data, doc=_data.__doc__)

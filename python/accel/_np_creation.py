@@ -49,6 +49,11 @@ def array(object, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, ndm
     so subok changes nothing; ndmax can only be 0 or at least the dimensions of the result
     (NumPy makes an object array below that, which accel does not have). like= (an accel
     array) or device= places the result."""
+    if (type(object) is list and copy and order == "K" and not ndmin and not ndmax and like is None
+            and device is None):
+        # array([...]) and array([...], dtype), the common call: a list's values are always new
+        # memory, so asarray's conversion is the copy.
+        return _core.asarray(object, dtype)
     device = _like_device(like, device)
     if copy and isinstance(object, _core.ndarray):
         # One copy, made in the order asked for (NumPy's K, the default, keeps the axis order).

@@ -236,27 +236,61 @@ void check_array_interface_span(nb::handle obj) {
   }
 }
 
+// Whether every int64 value fits integer dtype `to` (NumPy raises OverflowError otherwise).
+bool ints_fit(const int64_t* v, Py_ssize_t n, Dtype to) {
+  const int bits = static_cast<int>(8 * itemsize(to));
+  int64_t lo = 0, hi = INT64_MAX;
+  if (!is_unsigned(to) && bits < 64) {
+    lo = -(int64_t(1) << (bits - 1));
+    hi = (int64_t(1) << (bits - 1)) - 1;
+  } else if (!is_unsigned(to)) {
+    lo = INT64_MIN;
+  } else if (bits < 64) {
+    hi = (int64_t(1) << bits) - 1;
+  }
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (v[i] < lo || v[i] > hi) return false;
+  return true;
+}
+
 // A flat list of Python floats, of ints that fit in int64, or of bools, read without NumPy
-// (asarray([1.0] * 10) costs NumPy's inference and an import otherwise). The dtype is the one
-// NumPy infers for such a list: float64, int64, bool. Anything else (mixed kinds, nested,
-// empty, big ints) returns nullopt and takes NumPy's path; so does a list with dtype= (NumPy
-// checks each value against that dtype).
-std::optional<Array> flat_scalar_list(nb::handle obj, Device device) {
+// (asarray([1.0] * 10) costs NumPy's inference and an import otherwise). Without a dtype, the
+// one NumPy infers for such a list: float64, int64, bool. With one, the values NumPy converts
+// the same way: floats and ints to a float or complex dtype through a double each (as NumPy's
+// setitem does: Python's float(x), then the dtype's rounding of it), ints to an integer dtype
+// that holds every one of them, bools to any dtype. Anything else (mixed kinds, nested, empty,
+// big ints, floats to integers, ints out of the dtype's range: NumPy's OverflowError) returns
+// nullopt and takes NumPy's path.
+std::optional<Array> flat_scalar_list(nb::handle obj, Device device, std::optional<Dtype> to) {
   if (!PyList_CheckExact(obj.ptr())) return std::nullopt;
   const Py_ssize_t n = PyList_GET_SIZE(obj.ptr());
   if (n == 0) return std::nullopt;
   PyObject* const* items = &PyList_GET_ITEM(obj.ptr(), 0);
   PyTypeObject* kind = Py_TYPE(items[0]);
   if (kind != &PyFloat_Type && kind != &PyLong_Type && kind != &PyBool_Type) return std::nullopt;
+  if (to && kind == &PyFloat_Type && !is_inexact(*to)) return std::nullopt;
+  if (to && kind == &PyLong_Type && is_bool(*to)) return std::nullopt;
   for (Py_ssize_t i = 1; i < n; ++i)
     if (Py_TYPE(items[i]) != kind) return std::nullopt;
-  const Dtype dtype = kind == &PyFloat_Type  ? Dtype::float64
-                      : kind == &PyLong_Type ? Dtype::int64
-                                             : Dtype::bool_;
+  // Ints bound for a float dtype are read as doubles, as Python's float(x) (exact to 2**53,
+  // rounded to nearest beyond).
+  const bool ints_as_doubles = kind == &PyLong_Type && to && is_inexact(*to);
+  const Dtype dtype = kind == &PyFloat_Type || ints_as_doubles ? Dtype::float64
+                      : kind == &PyLong_Type                   ? Dtype::int64
+                                                               : Dtype::bool_;
   Array host = Array::empty({static_cast<int64_t>(n)}, dtype, Device::cpu());
   if (kind == &PyFloat_Type) {
     auto* out = host.data<double>();
     for (Py_ssize_t i = 0; i < n; ++i) out[i] = PyFloat_AS_DOUBLE(items[i]);
+  } else if (ints_as_doubles) {
+    auto* out = host.data<double>();
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      out[i] = PyLong_AsDouble(items[i]);
+      if (out[i] == -1.0 && PyErr_Occurred()) {  // past float64's range: NumPy's OverflowError
+        PyErr_Clear();
+        return std::nullopt;
+      }
+    }
   } else if (kind == &PyLong_Type) {
     auto* out = host.data<int64_t>();
     for (Py_ssize_t i = 0; i < n; ++i) {
@@ -264,10 +298,12 @@ std::optional<Array> flat_scalar_list(nb::handle obj, Device device) {
       out[i] = PyLong_AsLongLongAndOverflow(items[i], &overflow);
       if (overflow) return std::nullopt;  // NumPy picks uint64 or object: its path decides
     }
+    if (to && !ints_fit(out, n, *to)) return std::nullopt;
   } else {
     auto* out = host.data<bool>();
     for (Py_ssize_t i = 0; i < n; ++i) out[i] = items[i] == Py_True;
   }
+  if (to && *to != dtype) host = astype(host, *to).eval();
   return device.is_cpu() ? host : to_device(host, device);
 }
 
@@ -396,8 +432,7 @@ Array asarray(nb::handle obj, std::optional<Dtype> dtype, std::optional<Device> 
     // OverflowError instead of wrapping to 44.)
     a = python_scalar(obj, false, device.value_or(default_device()));
     fresh = true;
-  } else if (auto list = dtype ? std::nullopt
-                                : flat_scalar_list(obj, device.value_or(default_device()))) {
+  } else if (auto list = flat_scalar_list(obj, device.value_or(default_device()), dtype)) {
     a = *list;
     fresh = true;
   } else if (auto v = from_array_interface(obj)) {

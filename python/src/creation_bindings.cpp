@@ -88,15 +88,17 @@ void init_creation(nb::module_& m) {
         nb::kw_only(), "device"_a = nb::none(), "like"_a = nb::none());
   m.def("ones", &shaped_like<&ones>, "shape"_a, "dtype"_a = nb::none(), "order"_a = "C",
         nb::kw_only(), "device"_a = nb::none(), "like"_a = nb::none());
-  // zeros(n), zeros((2, 3), float32): the shape and dtype positional.
-#define ACCEL_SHAPED_FAST(name)                                                             \
-  def_fast_function(m, #name, [](PyObject*, PyObject* const* args, Py_ssize_t nargs) {      \
-    if (nargs < 1 || nargs > 2) return static_cast<PyObject*>(nullptr);                     \
-    return wrap(shaped<&name>(args[0], nb::handle(nargs > 1 ? args[1] : Py_None), nb::none(),  \
-                              nb::none()))                                                   \
-        .release()                                                                          \
-        .ptr();                                                                             \
-  });
+  // zeros(n), zeros((2, 3), float32), zeros(n, dtype=float32): a shape and a dtype.
+#define ACCEL_SHAPED_FAST(name)                                                                   \
+  def_fast_function_with_keywords(                                                                \
+      m, #name, [](PyObject*, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {      \
+        PyObject* a[2];                                                                           \
+        if (!bind_arguments(args, nargs, kwnames, {"shape", "dtype"}, a) || !a[0])               \
+          return static_cast<PyObject*>(nullptr);                                                 \
+        return wrap(shaped<&name>(a[0], nb::handle(a[1] ? a[1] : Py_None), nb::none(), nb::none())) \
+            .release()                                                                            \
+            .ptr();                                                                               \
+      });
   ACCEL_SHAPED_FAST(empty)
   ACCEL_SHAPED_FAST(zeros)
   ACCEL_SHAPED_FAST(ones)

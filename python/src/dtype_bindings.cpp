@@ -1,6 +1,8 @@
 // accel.dtype objects (accel.float32, ...) that compare equal to NumPy's dtypes and names.
 #include <iterator>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "bindings.h"
 
@@ -26,15 +28,39 @@ nb::object compare(Dtype d, nb::handle other, bool equal) {
   return nb::bool_((*o == d) == equal);
 }
 
-}  // namespace
+// The dtypes of NumPy's scalar types and dtype objects (np.float32, np.dtype('float32')) already
+// converted: finding one by its attributes costs failed attribute lookups (700 ns of a 1.1 us
+// asarray(x, dtype=np.float32)). Each object is held, so its address cannot come back as another
+// object's; both kinds are immutable. A few dozen at most exist in a program.
+struct ConvertedDtypes {
+  static constexpr int kSize = 32;
+  PyObject* objects[kSize] = {};
+  Dtype dtypes[kSize] = {};
+  int used = 0;
 
-Dtype to_dtype(nb::handle obj) {
-  if (nb::isinstance<Dtype>(obj)) return nb::cast<Dtype>(obj);
-  if (nb::isinstance<nb::str>(obj)) return dtype_from_name(nb::cast<std::string>(obj));
-  if (obj.is(nb::handle(reinterpret_cast<PyObject*>(&PyBool_Type)))) return Dtype::bool_;
-  if (obj.is(nb::handle(reinterpret_cast<PyObject*>(&PyLong_Type)))) return default_int;
-  if (obj.is(nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)))) return default_float;
-  if (obj.is(nb::handle(reinterpret_cast<PyObject*>(&PyComplex_Type)))) return default_complex;
+  std::optional<Dtype> find(PyObject* o) const {
+    for (int i = 0; i < used; ++i)
+      if (objects[i] == o) return dtypes[i];
+    return std::nullopt;
+  }
+  void add(PyObject* o, Dtype d) {
+    if (used == kSize) return;
+    objects[used] = Py_NewRef(o);  // held for the process, as the types themselves are
+    dtypes[used++] = d;
+  }
+};
+ConvertedDtypes converted;  // read and written with the GIL held
+
+// Whether `obj` is a type or one of NumPy's dtype objects (whose types are numpy.dtype's
+// subclasses, named numpy.dtypes.*DType).
+bool is_cacheable_dtype_object(nb::handle obj) {
+  if (PyType_Check(obj.ptr())) return true;
+  const std::string_view name = Py_TYPE(obj.ptr())->tp_name;
+  return name.rfind("numpy.dtype", 0) == 0;
+}
+
+// NumPy's dtype objects and scalar types, Python's types, and whatever names a dtype.
+Dtype dtype_from_attributes(nb::handle obj) {
   // NumPy dtypes have .name; NumPy scalar types (np.float32) have a dtype attribute.
   if (nb::hasattr(obj, "dtype") && nb::isinstance<nb::type_object>(obj)) {
     nb::object dt = obj.attr("dtype");
@@ -44,6 +70,21 @@ Dtype to_dtype(nb::handle obj) {
     return dtype_from_name(nb::cast<std::string>(obj.attr("name")));
   if (nb::hasattr(obj, "__name__")) return dtype_from_name(nb::cast<std::string>(obj.attr("__name__")));
   throw DTypeError("[dtype] cannot interpret " + nb::cast<std::string>(nb::repr(obj)) + " as a dtype");
+}
+
+}  // namespace
+
+Dtype to_dtype(nb::handle obj) {
+  if (nb::isinstance<Dtype>(obj)) return nb::cast<Dtype>(obj);
+  if (nb::isinstance<nb::str>(obj)) return dtype_from_name(nb::cast<std::string>(obj));
+  if (obj.is(nb::handle(reinterpret_cast<PyObject*>(&PyBool_Type)))) return Dtype::bool_;
+  if (obj.is(nb::handle(reinterpret_cast<PyObject*>(&PyLong_Type)))) return default_int;
+  if (obj.is(nb::handle(reinterpret_cast<PyObject*>(&PyFloat_Type)))) return default_float;
+  if (obj.is(nb::handle(reinterpret_cast<PyObject*>(&PyComplex_Type)))) return default_complex;
+  if (auto d = converted.find(obj.ptr())) return *d;
+  const Dtype d = dtype_from_attributes(obj);
+  if (is_cacheable_dtype_object(obj)) converted.add(obj.ptr(), d);
+  return d;
 }
 
 std::optional<Dtype> to_optional_dtype(nb::handle obj) {

@@ -6,6 +6,29 @@
 #include <deque>
 #include <string>
 
+namespace accel::py {
+
+bool bind_arguments(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                    std::initializer_list<const char*> names, PyObject** out) {
+  const Py_ssize_t n = static_cast<Py_ssize_t>(names.size());
+  if (nargs > n) return false;
+  for (Py_ssize_t i = 0; i < n; ++i) out[i] = i < nargs ? args[i] : nullptr;
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    Py_ssize_t i = 0;
+    for (const char* name : names) {
+      if (PyUnicode_CompareWithASCIIString(key, name) == 0) break;
+      ++i;
+    }
+    if (i == n || out[i]) return false;
+    out[i] = args[nargs + k];
+  }
+  return true;
+}
+
+}  // namespace accel::py
+
 namespace accel::py::fast_method_detail {
 
 PyObject* call_full(PyObject* full, PyObject* self, bool method, PyObject* const* args,

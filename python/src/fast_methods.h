@@ -8,6 +8,7 @@
 // Fast paths are pure (views, copies, reductions, new arrays), so running one again on the full
 // path to raise is harmless, as for the operator slots (operator_slots.cpp).
 #pragma once
+#include <initializer_list>
 #include <type_traits>
 
 #include "bindings.h"
@@ -70,6 +71,21 @@ void def_fast_path(nb::module_& m, const char* name, F /*fast*/) {
 template <class F>
 void def_fast_path_with_keywords(nb::module_& m, const char* name, F /*fast*/) {
   fast_method_detail::Entry<F, true, true>::install(m, name);
+}
+
+// Binds a keyword-taking fast path's arguments to its parameters `names` (in order): out[i] is
+// the argument given for names[i], positionally or by keyword, or null. False (nothing bound)
+// for more positional arguments than names, an unknown keyword or one given twice: the call is
+// the full function's.
+bool bind_arguments(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                    std::initializer_list<const char*> names, PyObject** out);
+
+// A function's fast path that reads keywords too (`zeros(n, dtype=float32)`): `fast` is called
+// as `(module, args, nargs, kwnames)`, for bind_arguments.
+template <class F>
+void def_fast_function_with_keywords(nb::module_& m, const char* name, F /*fast*/,
+                                     const char* text_signature = nullptr) {
+  fast_method_detail::Entry<F, false, true>::install(m, name, text_signature);
 }
 
 // Gives the already defined function <name> of the module the fast path `fast`; with

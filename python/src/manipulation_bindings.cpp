@@ -40,14 +40,15 @@ std::vector<Array> arrays_arg(nb::handle seq, const char* op) {
 }
 
 // The fast path of concat / concatenate: a list or tuple of accel arrays, and an int axis.
-PyObject* concat_fast_path(PyObject* const* args, Py_ssize_t nargs) {
-  if (nargs < 1 || nargs > 2) return nullptr;
-  PyObject* seq = args[0];
+PyObject* concat_fast_path(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  PyObject* a[2];
+  if (!bind_arguments(args, nargs, kwnames, {"arrays", "axis"}, a) || !a[0]) return nullptr;
+  PyObject* seq = a[0];
   if (!PyList_CheckExact(seq) && !PyTuple_CheckExact(seq)) return nullptr;
   std::optional<int64_t> axis = 0;
-  if (nargs == 2) {
-    if (!PyLong_CheckExact(args[1])) return nullptr;
-    axis = PyLong_AsLongLong(args[1]);
+  if (a[1]) {
+    if (!PyLong_CheckExact(a[1])) return nullptr;
+    axis = PyLong_AsLongLong(a[1]);
     if (*axis == -1 && PyErr_Occurred()) return nullptr;
   }
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
@@ -179,6 +180,14 @@ void init_methods(nb::module_& m) {
   def_method(cls, "ravel", [](const Array& x, nb::handle order) {
     return ravel(x, to_order(order, "ravel", Order::C));
   }, "order"_a = "C");
+  // x.ravel() and x.flatten(): C order, without nanobind's dispatch of the order argument
+  // (ravel of a contiguous array is a view: the dispatch was half of it).
+  def_fast_path(m, "ravel", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
+    return nargs == 0 ? wrap(ravel(array_of(self), Order::C)).release().ptr() : nullptr;
+  });
+  def_fast_path(m, "flatten", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
+    return nargs == 0 ? wrap(flatten(array_of(self), Order::C)).release().ptr() : nullptr;
+  });
   def_method(cls, "squeeze", [](const Array& x, nb::handle axis) {
     return squeeze(x, axes_arg(axis));
   }, "axis"_a = nb::none());
@@ -251,14 +260,16 @@ void init_manipulation(nb::module_& m) {
   ACCEL_CONCAT(concat)
   ACCEL_CONCAT(concatenate)
 #undef ACCEL_CONCAT
-  // concatenate([a, b, c]) and concatenate((a, b), axis) of accel arrays, without nanobind's
+  // concatenate([a, b, c]) and concatenate((a, b), axis), axis= too, of accel arrays, without nanobind's
   // dispatch of five arguments (a third of concatenating three arrays of 10 elements). Each
   // name needs a lambda of its own type: its entry holds the full function it replaced.
-  def_fast_function(m, "concat", [](PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    return concat_fast_path(args, nargs);
+  def_fast_function_with_keywords(m, "concat", [](PyObject*, PyObject* const* args, Py_ssize_t nargs,
+                                                  PyObject* kwnames) {
+    return concat_fast_path(args, nargs, kwnames);
   }, "(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')");
-  def_fast_function(m, "concatenate", [](PyObject*, PyObject* const* args, Py_ssize_t nargs) {
-    return concat_fast_path(args, nargs);
+  def_fast_function_with_keywords(m, "concatenate", [](PyObject*, PyObject* const* args,
+                                                       Py_ssize_t nargs, PyObject* kwnames) {
+    return concat_fast_path(args, nargs, kwnames);
   }, "(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')");
   m.def("stack", [](nb::handle arrays, int64_t axis, nb::handle out, nb::handle dtype,
                     const std::string& casting) {

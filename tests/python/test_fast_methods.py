@@ -250,3 +250,96 @@ def test_from_dlpack_positional_call_is_the_full_paths(device):
     sig = inspect.signature(ac.from_dlpack)
     assert str(sig) == "(x, /, *, device=None, copy=None)"
     assert "zero copy" in ac.from_dlpack.__doc__ and ac.from_dlpack.__module__ == "accel._core"
+
+
+LIST_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float16", "float32", "float64", "complex64", "complex128"]
+
+
+@pytest.mark.parametrize("dtype", LIST_DTYPES)
+def test_asarray_and_array_of_flat_lists_with_a_dtype_equal_numpys(device, dtype):
+    """asarray(list, dtype) reads flat lists of floats, ints or bools without NumPy: each value
+    converted as NumPy converts it (through a double for float dtypes: ints past 2**53 and
+    past float16's or float32's range round or overflow to inf as NumPy's); the lists NumPy
+    refuses or converts otherwise (floats to ints, ints out of the dtype's range) are NumPy's."""
+    big = 2**53 + 1  # not a double: rounds on the way to a float dtype
+    lists = [[0.1, -2.5, 1e300, -0.0, float("nan"), float("inf")],
+             [1, -7, 127, 0, big, -(2**62)], [3, 250, 65535], [True, False, True], [2.0]]
+    for values in lists:
+        try:
+            with np.errstate(all="ignore"):
+                want = np.asarray(values, dtype=dtype)
+        except (OverflowError, ValueError) as e:
+            with pytest.raises(type(e)):
+                ac.asarray(values, dtype=dtype, device=device)
+            continue
+        for got in (ac.asarray(values, dtype=dtype, device=device),
+                    ac.asarray(values, dtype) if device == "cpu" else None,
+                    ac.asarray(values, dtype=getattr(np, dtype)) if device == "cpu" else None,
+                    ac.array(values, dtype) if device == "cpu" else None):
+            if got is None:
+                continue
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(ac.asnumpy(got.to_device("cpu")), want)
+    with pytest.raises(OverflowError):  # past float64's range
+        ac.asarray([10**400], dtype="float32", device=device)
+
+
+def test_array_of_a_list_is_a_new_array_each_call():
+    values = [1.0, 2.0]
+    a, b = ac.array(values), ac.array(values)
+    a[0] = 5.0
+    assert float(b[0]) == 1.0 and values == [1.0, 2.0]
+    assert ac.array(values, ndmin=2).shape == (1, 2)  # the other arguments: the full path
+    assert ac.array([[1, 2]], dtype=ac.float32).dtype == ac.float32
+
+
+def test_keyword_fast_paths_bind_as_the_full_functions(device):
+    xn = np.arange(6.0)
+    x = ac.asarray(xn, device=device)
+    same(ac.zeros(shape=(2, 3), dtype="int16", device=device), np.zeros((2, 3), "int16"))
+    same(ac.zeros((2, 3), dtype=np.float32), np.zeros((2, 3), np.float32))
+    same(ac.empty(dtype=ac.int8, shape=4) * 0, np.zeros(4, np.int8))
+    same(ac.concatenate(arrays=[x, x], axis=0), np.concatenate([xn, xn]))
+    same(ac.concatenate([x, x], axis=None), np.concatenate([xn, xn], axis=None))
+    same(ac.concat((x[None], x[None]), axis=-1), np.concatenate([xn[None], xn[None]], axis=-1))
+    same(ac.asarray(a=[1, 2], dtype="uint8"), np.asarray([1, 2], "uint8"))
+    for call in (lambda: ac.zeros(3, shape=3), lambda: ac.zeros(3, float, dtype=float),
+                 lambda: ac.zeros(3, dtypes=float), lambda: ac.concatenate([x], axis=0, axes=1),
+                 lambda: ac.asarray([1], dtype=float, a=[1])):
+        with pytest.raises(TypeError):
+            call()
+
+
+def test_numpy_dtype_objects_convert_the_same_every_time():
+    # Converted dtype objects are remembered (python/src/dtype_bindings.cpp): the same answer
+    # the first time and after, for more objects than are remembered.
+    objects = [np.float32, np.dtype("float32"), np.int8, np.dtype("uint16"), np.complex64,
+               np.bool_, np.dtype(np.float16)]
+    objects += [np.dtype(f"{k}{n}") for k in "iu" for n in (1, 2, 4, 8)] * 3
+    objects += [type(f"float{n}", (), {}) for n in (16, 32, 64)]  # anything named as a dtype
+    for _ in range(2):
+        for o in objects:
+            assert ac.zeros(2, dtype=o).dtype == np.dtype(getattr(o, "__name__", o))
+    with pytest.raises(TypeError):
+        ac.zeros(2, dtype=object())
+
+
+def test_ravel_flatten_item_fast_paths(device):
+    mn = np.arange(12.0).reshape(3, 4)
+    m = ac.asarray(mn, device=device)
+    r = m.ravel()
+    same(r, mn.ravel())
+    r[0] = -1.0  # a contiguous array's ravel is a view, as NumPy's
+    assert float(m[0, 0]) == -1.0
+    f = m.flatten()
+    f[1] = -2.0  # flatten copies
+    assert float(m[0, 1]) == 1.0
+    same(m.T.ravel(), mn.T.ravel())
+    same(m[:, ::2].ravel(), mn[:, ::2].ravel())
+    same(ac.asarray(np.float32(2.5), device=device).ravel(), np.float32(2.5).reshape(1))
+    same(ac.zeros((0, 3), device=device).ravel(), np.zeros(0))
+    assert ac.asarray([7.5], device=device).item() == 7.5
+    assert type(ac.asarray([3], device=device).item()) is int
+    with pytest.raises(ValueError, match="size 1"):
+        m.item()
