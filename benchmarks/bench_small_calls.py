@@ -55,6 +55,11 @@ def calls(n):
         # creation
         ("asarray(list of floats)", lambda: ac.asarray(ln), lambda: np.asarray(ln)),
         ("asarray(numpy array)", lambda: ac.asarray(an), lambda: np.asarray(an)),
+        ("asarray(list, dtype=np.float32)", lambda: ac.asarray(ln, dtype=np.float32),
+         lambda: np.asarray(ln, dtype=np.float32)),
+        ("array(list)", lambda: ac.array(ln), lambda: np.array(ln)),
+        ("zeros(n, dtype=float32)", lambda: ac.zeros(n, dtype=ac.float32),
+         lambda: np.zeros(n, dtype=np.float32)),
         ("zeros(n)", lambda: ac.zeros(n), lambda: np.zeros(n)),
         ("ones(n, float32)", lambda: ac.ones(n, dtype=ac.float32),
          lambda: np.ones(n, dtype=np.float32)),
@@ -72,6 +77,7 @@ def calls(n):
         ("a2[0]", lambda: a2[0], lambda: an2[0]),
         ("a2[:, 1]", lambda: a2[:, col], lambda: an2[:, col]),
         ("a2[..., 1:]", lambda: a2[..., 1:], lambda: an2[..., 1:]),
+        ("a2.ravel()", lambda: a2.ravel(), lambda: an2.ravel()),
         # indexing that copies
         ("a[int array]", lambda: a[idx], lambda: an[idx_n]),
         ("a[bool mask]", lambda: a[mask], lambda: an[mask_n]),
@@ -97,6 +103,8 @@ def calls(n):
         ("a += 1", lambda: a.__iadd__(1), lambda: an.__iadd__(1)),
         # joining
         ("concatenate([a, b])", lambda: ac.concatenate([a, b]), lambda: np.concatenate([an, bn])),
+        ("concatenate([a, b], axis=0)", lambda: ac.concatenate([a, b], axis=0),
+         lambda: np.concatenate([an, bn], axis=0)),
         ("stack([a, b])", lambda: ac.stack([a, b]), lambda: np.stack([an, bn])),
         # reductions
         ("a.sum()", lambda: a.sum(), lambda: an.sum()),
@@ -115,6 +123,7 @@ def calls(n):
         ("np.asarray(a)", lambda: np.asarray(a), lambda: np.asarray(an)),
         ("asnumpy(a)", lambda: ac.asnumpy(a), lambda: np.array(an, copy=False)),
         ("int(a.argmax())", lambda: int(a.argmax()), lambda: int(an.argmax())),
+        ("a.tolist()", lambda: a.tolist(), lambda: an.tolist()),
         # DLPack: a versioned capsule made and dropped; imports both ways
         ("a.__dlpack__(max_version=(1, 0))", lambda: a.__dlpack__(max_version=(1, 0)),
          lambda: an.__dlpack__(max_version=(1, 0))),
