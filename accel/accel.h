@@ -25,6 +25,7 @@
 #include "accel/ops/raw_kernel.h"
 #include "accel/ops/reduction.h"
 #include "accel/ops/sorting.h"
+#include "accel/ops/store_element.h"
 #include "accel/ops/ufunc_at.h"
 #include "accel/backend/cuda/cuda.h"
 #include "accel/runtime/errors.h"

@@ -152,6 +152,8 @@ Array transpose_all(const Array& a);
 // views made directly (no index entries, no plan); nullopt for any other key, and for those
 // that raise, which the general path reports.
 std::optional<Array> basic_getitem(const Array& x, PyObject* key);
+// The value of x[key] = value as an operand (NumPy's reading of Python ints past int64).
+Array setitem_value(nb::handle value, const Array& x);
 // x[key]: NumPy's index forms as accel::Index entries. Up to four are kept in the object
 // (x[i], x[1:], x[i, j], x[..., None]): a list on the heap cost a small x[i] a malloc and a free.
 class IndexEntries {

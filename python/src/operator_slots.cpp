@@ -1,5 +1,5 @@
 // The hottest ndarray operations as C slots of the type, as NumPy has them: `a + b`, `a @ b`,
-// `-a`, `a < b`, `x[i]`, `len(x)`, `bool(x)`, `int(x)`, `float(x)`, `operator.index(x)`
+// `-a`, `a < b`, `x[i]`, `x[i] = v`, `len(x)`, `bool(x)`, `int(x)`, `float(x)`, `operator.index(x)`
 // and `x.shape`/`ndim`/`size`/`dtype`/`T`
 // then call accel directly, where a method defined through nanobind costs a
 // lookup of `__add__` on the type, a call of the bound function and nanobind's argument dispatch:
@@ -85,6 +85,53 @@ PyObject* subscript_slot(PyObject* x, PyObject* key) {
     PyErr_Clear();
   }
   return call_method(x, "__getitem__", key);
+}
+
+// An index of ints alone (an int, or a tuple of up to kMaxElementIndex exact ints that fit
+// int64) into `at`: their count, or 0 for any other key.
+constexpr int kMaxElementIndex = 8;
+int element_index(PyObject* key, int64_t* at) {
+  PyObject* const* items = &key;
+  Py_ssize_t n = 1;
+  if (PyTuple_CheckExact(key)) {
+    n = PyTuple_GET_SIZE(key);
+    if (n == 0 || n > kMaxElementIndex) return 0;
+    items = &PyTuple_GET_ITEM(key, 0);
+  }
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    if (!PyLong_CheckExact(items[k])) return 0;
+    int overflow = 0;
+    at[k] = PyLong_AsLongLongAndOverflow(items[k], &overflow);
+    if (overflow) return 0;
+  }
+  return static_cast<int>(n);
+}
+
+// x[key] = value. (`del x[key]` is NumPy's ValueError.)
+int ass_subscript_slot(PyObject* x, PyObject* key, PyObject* value) {
+  if (!value) {
+    PyErr_SetString(PyExc_ValueError, "[setitem] cannot delete array elements");
+    return -1;
+  }
+  try {
+    const Array& a = array_of(x);
+    // x[i] = number, x[i, j] = number: one element, written directly.
+    if (auto number = plain_number(value)) {
+      int64_t at[kMaxElementIndex];
+      if (const int n = element_index(key, at); n > 0 && store_number(a, {at, size_t(n)}, *number))
+        return 0;
+    }
+    setitem(a, IndexEntries(key, a.device()), setitem_value(value, a));
+    return 0;
+  } catch (...) {
+    PyErr_Clear();
+  }
+  // Again through the method, to raise the translated error (a store that raised wrote
+  // nothing, or wrote what it writes again: stores are idempotent).
+  PyObject* r = PyObject_CallMethod(x, "__setitem__", "OO", key, value);
+  if (!r) return -1;
+  Py_DECREF(r);
+  return 0;
 }
 
 // -x, +x, abs(x), ~x.
@@ -258,6 +305,7 @@ void init_operator_slots(nb::module_&) {
   if (array_type->tp_as_sequence) array_type->tp_as_sequence->sq_length = &length_slot;  // len() asks it first
   array_type->tp_richcompare = &richcompare_slot;
   array_type->tp_as_mapping->mp_subscript = &subscript_slot;
+  array_type->tp_as_mapping->mp_ass_subscript = &ass_subscript_slot;
   PyType_Modified(array_type);
 }
 

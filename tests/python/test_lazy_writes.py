@@ -52,6 +52,13 @@ def _mask(xp, x):
     return xp.asarray(np.array([True, False, True, True, False, False]))
 
 
+def _store(key, value):
+    """x[key] = value as Python runs the statement (the type's C slot, not __setitem__)."""
+    def write(xp, x):
+        x[key] = value
+    return write
+
+
 # Writes into x (x has shape (6,), float64).
 WRITERS = {
     "slice": lambda xp, x: x.__setitem__(slice(None, 3), 0),
@@ -59,6 +66,9 @@ WRITERS = {
     "advanced": lambda xp, x: x.__setitem__(xp.asarray([0, 4, 2]), 7),
     "mask": lambda xp, x: x.__setitem__(_mask(xp, x), 9),
     "ellipsis-array": lambda xp, x: x.__setitem__(Ellipsis, xp.arange(6.0)[::-1]),
+    "element-statement": _store(2, 7.5),  # one element: written directly (ops/store_element.h)
+    "negative-element-statement": _store(-1, 3),
+    "slice-statement": _store(slice(1, 4), -2.0),
     "iadd": lambda xp, x: x.__iadd__(1),
     "isub-self": lambda xp, x: x.__isub__(x[::-1]),
     "imul": lambda xp, x: x.__imul__(3),

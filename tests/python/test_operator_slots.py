@@ -94,3 +94,74 @@ def test_len_bool_float_slots_and_their_errors():
     with pytest.raises(ValueError):
         float(x)
     assert bool(ac.asarray(1j)) is True
+
+
+STORE_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                "float16", "float32", "float64", "complex64", "complex128"]
+STORE_VALUES = [0, 1, -1, 127, 128, 255, 256, -129, 2**31, 2**53, 2**53 + 1, -(2**53) - 1,
+                2**63 - 1, -(2**63), 2**64 - 1, 2**70, 0.0, -0.0, 1.5, -2.7, 1e-8, 65519.0,
+                65520.0, 1e300, float("inf"), float("-inf"), float("nan"), True, False, 1 + 2j]
+
+
+def _same_outcome(got, want):
+    """No error on either side, or accel's error a kind of NumPy's (accel's DTypeError is a
+    TypeError)."""
+    return got is want or (got is not None and want is not None and issubclass(got, want))
+
+
+def _store_outcome(x, key, value):
+    try:
+        with np.errstate(all="ignore"):
+            x[key] = value
+    except Exception as e:  # noqa: BLE001 - the error's type is what is compared
+        return type(e)
+    return None
+
+
+@pytest.mark.parametrize("dtype", STORE_DTYPES)
+def test_element_stores_equal_numpys(dtype, device):
+    """x[i] = number and x[i, j] = number (written straight into the element on the CPU) store
+    what NumPy stores, or raise NumPy's error, for every dtype and kind of Python number; on a
+    strided view the store reaches the element of the base."""
+    for value in STORE_VALUES:
+        for shape, key in [((5,), 2), ((5,), -1), ((3, 4), (1, -2)), ((2, 3, 2), (1, 2, 0))]:
+            n = np.zeros(shape, dtype)
+            a = ac.zeros(shape, dtype=dtype, device=device)
+            want, got = _store_outcome(n, key, value), _store_outcome(a, key, value)
+            assert _same_outcome(got, want), (dtype, value, key, got, want)
+            np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n, err_msg=f"{dtype} {value}")
+        base_n, base = np.zeros(8, dtype), ac.zeros(8, dtype=dtype, device=device)
+        view_n, view = base_n[::-2], base[::-2]
+        assert _same_outcome(_store_outcome(view, 1, value), _store_outcome(view_n, 1, value))
+        np.testing.assert_array_equal(ac.asnumpy(base.to_device("cpu")), base_n)
+
+
+def test_element_store_errors(device):
+    a = ac.zeros((3, 4), device=device)
+    with pytest.raises(IndexError):
+        a[3, 0] = 1.0
+    with pytest.raises(IndexError):
+        a[0, -5] = 1.0
+    with pytest.raises(IndexError):
+        a[0, 0, 0] = 1.0
+    with pytest.raises(ValueError, match="read-only"):
+        ac.broadcast_to(ac.zeros(4, device=device), (3, 4))[1, 1] = 2.0
+    with pytest.raises(ValueError, match="cannot delete"):
+        del a[0, 0]
+    assert float(ac.asnumpy(a.to_device("cpu")).sum()) == 0.0  # nothing was written
+    a[1] = 5.0  # a row: the general path
+    a[2, 1:3] = 7  # a tuple with a slice
+    n = np.zeros((3, 4))
+    n[1] = 5.0
+    n[2, 1:3] = 7
+    np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n)
+
+
+def test_element_store_into_pending_and_while_profiling():
+    x = ac.asarray(np.arange(6.0), copy=True) * 2  # may still be pending
+    x[1] = -1.0
+    np.testing.assert_array_equal(ac.asnumpy(x), [0, -1, 4, 6, 8, 10])
+    with ac.profile() as prof:  # the general path: the profiler sees the store
+        x[0] = 9
+    np.testing.assert_array_equal(ac.asnumpy(x), [9, -1, 4, 6, 8, 10])
+    assert prof is not None
