@@ -93,9 +93,21 @@ def _on_host(x, what):
     return x
 
 
+# The accel function of each NumPy ufunc called plainly (`np.add(a, b)`), found once.
+_PLAIN_CALLS = {}
+# Operand types of a plain call that need no check (no foreign array, no NumPy array).
+_PLAIN_OPERANDS = frozenset((_core.ndarray, int, float, complex, bool))
+
+
 def array_ufunc(self, ufunc, method, inputs, kwargs):
     """ndarray.__array_ufunc__ (bound in array_protocol_bindings.cpp), with the inputs as a
     tuple and the keywords as a dict."""
+    if method == "__call__" and not kwargs:
+        # np.sqrt(a), np.add(a, 1) of accel arrays and Python numbers: the function found
+        # before, without the checks below (they were eight times accel's own call).
+        fn = _PLAIN_CALLS.get(ufunc)
+        if fn is not None and all(type(x) in _PLAIN_OPERANDS for x in inputs):
+            return fn(*inputs)
     accel = _accel()
     name = ufunc.__name__
     if any(_foreign(x) for x in inputs + tuple(_outputs(kwargs))):
@@ -109,6 +121,8 @@ def array_ufunc(self, ufunc, method, inputs, kwargs):
         fn = getattr(accel, _UFUNC_ALIASES.get(name, name), None)
         if fn is None:
             raise _not_implemented(what)
+        if isinstance(ufunc, _np.ufunc):
+            _PLAIN_CALLS[ufunc] = fn
     else:
         # np.add.reduce(x), np.maximum.accumulate(x), np.add.at(x, i, v), ...: the method of
         # accel's ufunc of the same name (python/accel/_ufuncs.py).

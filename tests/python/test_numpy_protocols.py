@@ -58,6 +58,43 @@ def test_every_numpy_ufunc_accel_has_runs_accels_and_matches_numpy(name, device)
         np.testing.assert_allclose(g, w, rtol=1e-12, equal_nan=True, err_msg=name)
 
 
+@pytest.mark.parametrize("name", ["add", "multiply", "less", "sqrt", "negative", "divmod",
+                                  "logical_and", "arctan2", "isnan"])
+def test_plain_ufunc_calls_take_the_remembered_function_and_answer_the_same(name, device):
+    """np.ufunc(accel array, Python number) is answered first by the Python handler, which
+    remembers accel's function, and from then on by ndarray.__array_ufunc__'s fast path
+    (array_protocol_bindings.cpp): the same values, dtypes and errors both times; NumPy
+    operands, keywords and ufunc methods still take the handler."""
+    from accel import _numpy_protocols
+
+    ufunc = getattr(np, name)
+    xn = np.array([0.5, -2.0, 3.0, np.nan], np.float32)
+    x = ac.asarray(xn, device=device)
+    _numpy_protocols._PLAIN_CALLS.clear()
+    arg_lists = [[x] * ufunc.nin, [x, 2.5][:ufunc.nin], [x, True][:ufunc.nin], [x, 3][:ufunc.nin]]
+    for args in arg_lists:
+        answers = []
+        for _ in range(2):  # the handler, then the fast path
+            with np.errstate(all="ignore"):
+                r = ufunc(*args)
+            answers.append([ac.asnumpy(v.to_device("cpu")) for v in (r if isinstance(r, tuple) else (r,))])
+        assert ufunc in _numpy_protocols._PLAIN_CALLS
+        with np.errstate(all="ignore"):
+            want = ufunc(*[xn if isinstance(a, ac.ndarray) else a for a in args])
+        for got in answers:
+            for g, w in zip(got, want if isinstance(want, tuple) else (want,)):
+                assert g.dtype == w.dtype, name
+                np.testing.assert_allclose(g, w, rtol=1e-6, equal_nan=True, err_msg=name)
+    if ufunc.nin == 2:
+        with pytest.raises(TypeError):  # a string: the handler's error, both times
+            ufunc(x, "a")
+        with pytest.raises(TypeError):
+            ufunc(x, "a")
+    if ufunc.nin == 2 and ufunc.nout == 1:
+        out = ac.empty_like(x, dtype=ufunc(x, x).dtype)
+        assert ufunc(x, x, out=out) is out  # keywords: the handler
+
+
 def test_matmul_and_out_and_scalars(device):
     a = rng.random((3, 4))
     b = rng.random((4, 2))
