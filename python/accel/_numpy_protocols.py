@@ -167,8 +167,18 @@ def _accel_function(func):
     return getattr(accel, func.__name__, None), f"numpy.{func.__name__}"
 
 
+# The accel function of each NumPy function called with accel arrays alone (`np.sum(a)`),
+# found once; the functions whose answer depends on more than the name are not kept.
+_PLAIN_FUNCTIONS = {}
+
+
 def array_function(self, func, types, args, kwargs):
     """ndarray.__array_function__ (bound in array_protocol_bindings.cpp)."""
+    fn = _PLAIN_FUNCTIONS.get(func)
+    if fn is not None and type(types) is tuple and len(types) == 1 and types[0] is _core.ndarray:
+        if kwargs:
+            _check_keywords(func, kwargs)
+        return fn(*args, **kwargs)
     if not all(issubclass(t, (_core.ndarray, _np.ndarray)) for t in types):
         return NotImplemented  # another library's arrays: let it (or NumPy) decide
     if func.__name__ in _DTYPE_FUNCTIONS:
@@ -181,6 +191,8 @@ def array_function(self, func, types, args, kwargs):
     if fn is None or fn is func:
         raise _not_implemented(what)
     _check_keywords(func, kwargs)  # NumPy's keywords: device= below is accel's own
+    if func.__name__ not in _LIKE_CREATION:  # their device depends on the call's keywords
+        _PLAIN_FUNCTIONS[func] = fn
     return fn(*args, **kwargs, **_device_of(self, like))
 
 

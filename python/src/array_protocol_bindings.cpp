@@ -105,6 +105,23 @@ void init_array_protocols(nb::module_& m) {
                                nb::handle kwargs) {
     return numpy_protocols("array_function")(self, func, types, args, kwargs);
   });
+  // np.sum(a), np.concatenate([a, b]) with accel arrays alone and no keywords: the accel
+  // function the Python handler found for that NumPy function before (its _PLAIN_FUNCTIONS).
+  def_fast_path(m, "__array_function__", [](PyObject*, PyObject* const* args, Py_ssize_t nargs) -> PyObject* {
+    if (nargs != 4 || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != 1 ||
+        PyTuple_GET_ITEM(args[1], 0) != reinterpret_cast<PyObject*>(ndarray_type) ||
+        !PyTuple_Check(args[2]) || !PyDict_Check(args[3]) || PyDict_GET_SIZE(args[3]) != 0)
+      return nullptr;
+    static PyObject* module_name = PyUnicode_InternFromString("accel._numpy_protocols");
+    static PyObject* table_name = PyUnicode_InternFromString("_PLAIN_FUNCTIONS");
+    nb::object module = nb::steal(PyImport_GetModule(module_name));
+    if (!module.is_valid()) return nullptr;
+    nb::object table = nb::steal(PyObject_GetAttr(module.ptr(), table_name));
+    if (!table.is_valid() || !PyDict_Check(table.ptr())) return nullptr;
+    PyObject* fn = PyDict_GetItemWithError(table.ptr(), args[0]);  // borrowed
+    if (!fn) return nullptr;
+    return PyObject_Call(fn, args[2], nullptr);
+  });
   def("__copy__", [](const Array& a) { return accel::copy(a); });
   def("__deepcopy__", [](const Array& a, nb::handle) { return accel::copy(a); }, "memo"_a);
   def("__iter__", [](const Array& a) {

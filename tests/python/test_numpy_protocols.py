@@ -95,6 +95,38 @@ def test_plain_ufunc_calls_take_the_remembered_function_and_answer_the_same(name
         assert ufunc(x, x, out=out) is out  # keywords: the handler
 
 
+def test_numpy_functions_take_the_remembered_function_and_answer_the_same(device):
+    """np.sum(a), np.concatenate([a, b]): answered first by the Python handler, which remembers
+    accel's function, then by ndarray.__array_function__'s fast path (no keywords) or the
+    handler's own shortcut (keywords, still checked against NumPy's signature)."""
+    from accel import _numpy_protocols
+
+    mn = np.arange(12.0).reshape(3, 4)
+    m = ac.asarray(mn, device=device)
+    _numpy_protocols._PLAIN_FUNCTIONS.clear()
+    calls = [(np.sum, (m,), {}), (np.sum, (m,), {"axis": 0}), (np.concatenate, ([m, m],), {}),
+             (np.concatenate, ([m, m],), {"axis": 1}), (np.transpose, (m,), {}),
+             (np.where, (m > 3, m, 0.5), {}), (np.cumsum, (m,), {"axis": 1})]
+    for func, args, kwargs in calls:
+        nargs = [ac.asnumpy(a.to_device("cpu")) if isinstance(a, ac.ndarray) else
+                 [ac.asnumpy(v.to_device("cpu")) for v in a] if isinstance(a, list) else a
+                 for a in args]
+        want = func(*nargs, **kwargs)
+        for _ in range(2):
+            got = func(*args, **kwargs)
+            assert isinstance(got, ac.ndarray) and got.device == m.device
+            np.testing.assert_array_equal(ac.asnumpy(got.to_device("cpu")), want)
+        assert func in _numpy_protocols._PLAIN_FUNCTIONS
+    for _ in range(2):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'axes'"):
+            np.sum(m, axes=0)
+    # like= creation: placed by the like array, whatever an earlier call asked
+    for _ in range(2):
+        assert np.asarray([1.0, 2.0], like=m).device == m.device
+        assert np.asarray([1.0], like=m, device="cpu").device == ac.Device("cpu")
+    assert np.asarray not in _numpy_protocols._PLAIN_FUNCTIONS
+
+
 def test_matmul_and_out_and_scalars(device):
     a = rng.random((3, 4))
     b = rng.random((4, 2))
