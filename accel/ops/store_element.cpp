@@ -1,8 +1,10 @@
 #include "accel/ops/store_element.h"
 
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
+#include "accel/backend/backend.h"
 #include "accel/core/dtype.h"
 #include "accel/device_src/scalar_ops.h"
 #include "accel/runtime/profiler.h"
@@ -19,8 +21,8 @@ template <class T> bool holds(int64_t v) {
   }
 }
 
-template <class T> bool store_as(void* at, PlainNumber number) {
-  T* p = static_cast<T*>(at);
+template <class T> bool convert_as(PlainNumber number, void* out) {
+  T* p = static_cast<T*>(out);
   if constexpr (std::is_same_v<T, bool>) {
     *p = number.is_int ? number.i != 0 : number.d != 0.0;  // NaN is true, as NumPy's
   } else if constexpr (std::is_integral_v<T>) {
@@ -36,27 +38,46 @@ template <class T> bool store_as(void* at, PlainNumber number) {
   return true;
 }
 
+// The number as a value of `dtype` (in `out`, 16 bytes at most), or false where NumPy's
+// conversion is the general path's.
+bool convert_number(PlainNumber number, Dtype dtype, void* out) {
+  return dispatch_dtype(dtype, [&](auto tag) { return convert_as<typename decltype(tag)::type>(number, out); });
+}
+
+// Whether x can be written here: computed, on the CPU, writable, not profiled.
+bool writable_here(const Array& x) {
+  return !x.is_pending() && x.device().is_cpu() && !profile::active() && !x.impl()->read_only &&
+         !x.buffer()->read_only();
+}
+
 }  // namespace
 
 bool store_number(const Array& x, std::span<const int64_t> index, PlainNumber number) {
-  if (x.is_pending() || !x.device().is_cpu() || profile::active()) return false;
-  if (static_cast<int>(index.size()) != x.ndim()) return false;
+  if (!writable_here(x) || static_cast<int>(index.size()) != x.ndim()) return false;
   const ArrayImpl& impl = *x.impl();
-  if (impl.read_only || x.buffer()->read_only()) return false;
   int64_t element = impl.offset;
   for (size_t d = 0; d < index.size(); ++d) {
     const int64_t n = impl.shape[d];
-    int64_t i = index[d];
+    const int64_t i = index[d];
     if (i < -n || i >= n) return false;
     element += (i < 0 ? i + n : i) * impl.strides[d];
   }
-  const Dtype dtype = x.dtype();
-  // Arrays still to be computed from x's memory must see its old values. (A store refused
-  // below only computed them sooner.)
+  alignas(16) unsigned char value[16];
+  if (!convert_number(number, x.dtype(), value)) return false;
+  // Arrays still to be computed from x's memory must see its old values.
   x.buffer()->evaluate_pending_readers();
-  char* base = static_cast<char*>(x.buffer()->data());
-  void* at = base + element * static_cast<int64_t>(itemsize(dtype));
-  return dispatch_dtype(dtype, [&](auto tag) { return store_as<typename decltype(tag)::type>(at, number); });
+  char* at = static_cast<char*>(x.buffer()->data()) + element * static_cast<int64_t>(x.itemsize());
+  std::memcpy(at, value, x.itemsize());
+  return true;
+}
+
+bool fill_number(const Array& x, PlainNumber number) {
+  if (!writable_here(x)) return false;
+  alignas(16) unsigned char value[16];
+  if (!convert_number(number, x.dtype(), value)) return false;
+  x.buffer()->evaluate_pending_readers();
+  backend_for(x.device()).fill(x, value);
+  return true;
 }
 
 }  // namespace accel

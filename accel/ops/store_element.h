@@ -1,6 +1,6 @@
-// x[i, j] = number on the CPU: the commonest store of a loop body, written straight into the
-// element. Through the general path (index plan, a 0-d view, a weak array for the number, a
-// cast loop for one element) it cost four times NumPy's store.
+// x[i, j] = number and x[a:b] = number on the CPU, the commonest stores of a loop body, written
+// straight into memory. Through the general path (index plan, a 0-d view, a weak array for the
+// number, a cast loop for one element) x[i] = 1.0 cost four times NumPy's store.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -19,5 +19,9 @@ namespace accel {
 // profiling on): the general path stores it or raises NumPy's error. (A refused store may have
 // computed x's pending readers, which changes no value.)
 bool store_number(const Array& x, std::span<const int64_t> index, PlainNumber number);
+
+// x[...] = number (x[:] = 0, m[1] = 0, x[2:5] = 1.5, x.fill(v) with x a view of these): every
+// element of x (an array or a view) set to the number, converted and refused as above.
+bool fill_number(const Array& x, PlainNumber number);
 
 }  // namespace accel

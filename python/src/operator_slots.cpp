@@ -116,10 +116,16 @@ int ass_subscript_slot(PyObject* x, PyObject* key, PyObject* value) {
   try {
     const Array& a = array_of(x);
     // x[i] = number, x[i, j] = number: one element, written directly.
+    // x[a:b] = number, x[...] = number (fill): the view, filled directly.
     if (auto number = plain_number(value)) {
       int64_t at[kMaxElementIndex];
-      if (const int n = element_index(key, at); n > 0 && store_number(a, {at, size_t(n)}, *number))
-        return 0;
+      if (const int n = element_index(key, at); n > 0 && n == a.ndim()) {
+        if (store_number(a, {at, size_t(n)}, *number)) return 0;
+      } else if (key == Py_Ellipsis) {
+        if (fill_number(a, *number)) return 0;
+      } else if (auto view = basic_getitem(a, key)) {
+        if (fill_number(*view, *number)) return 0;
+      }
     }
     setitem(a, IndexEntries(key, a.device()), setitem_value(value, a));
     return 0;

@@ -69,6 +69,8 @@ WRITERS = {
     "element-statement": _store(2, 7.5),  # one element: written directly (ops/store_element.h)
     "negative-element-statement": _store(-1, 3),
     "slice-statement": _store(slice(1, 4), -2.0),
+    "ellipsis-statement": _store(Ellipsis, 4),
+    "fill": lambda xp, x: x.fill(2.5),
     "iadd": lambda xp, x: x.__iadd__(1),
     "isub-self": lambda xp, x: x.__isub__(x[::-1]),
     "imul": lambda xp, x: x.__imul__(3),

@@ -136,6 +136,35 @@ def test_element_stores_equal_numpys(dtype, device):
         np.testing.assert_array_equal(ac.asnumpy(base.to_device("cpu")), base_n)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "uint64", "float16",
+                                   "float32", "complex64"])
+def test_view_stores_of_a_number_equal_numpys(dtype, device):
+    """x[a:b] = number, x[...] = number, m[i] = number, m[:, j] = number and x.fill(number)
+    (the view filled directly on the CPU): NumPy's values or NumPy's error, nothing written
+    when it raises."""
+    keys = [slice(None), Ellipsis, slice(1, 4), slice(None, None, -2), 1, (slice(None), 2),
+            (Ellipsis, 1), (None, 1), (1, slice(0, 3, 2))]
+    for value in STORE_VALUES:
+        for key in keys:
+            n = np.zeros((3, 4), dtype)
+            a = ac.zeros((3, 4), dtype=dtype, device=device)
+            want, got = _store_outcome(n, key, value), _store_outcome(a, key, value)
+            assert _same_outcome(got, want), (dtype, value, key, got, want)
+            np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n,
+                                          err_msg=f"{dtype} {value} {key}")
+        n = np.zeros(5, dtype)[::2]
+        a = ac.zeros(5, dtype=dtype, device=device)[::2]
+        try:
+            with np.errstate(all="ignore"):
+                n.fill(value)
+        except Exception as e:  # noqa: BLE001
+            with pytest.raises(type(e)):
+                a.fill(value)
+        else:
+            a.fill(value)
+        np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n)
+
+
 def test_element_store_errors(device):
     a = ac.zeros((3, 4), device=device)
     with pytest.raises(IndexError):
