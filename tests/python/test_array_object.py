@@ -95,6 +95,11 @@ def test_iteration_yields_views_along_the_first_axis():
     np.testing.assert_array_equal([ac.asnumpy(c) for c in x.T], list(a.T))
     with pytest.raises(TypeError, match="iteration over a 0-d array"):
         iter(ac.asarray(1.0))
+    it = iter(ac.asarray(np.array([3.0, 4.0])))
+    assert iter(it) is it and float(next(it)) == 3.0 and float(next(it)) == 4.0
+    for _ in range(2):  # an exhausted iterator stays exhausted
+        with pytest.raises(StopIteration):
+            next(it)
 
 
 def test_array_namespace_is_accel():
