@@ -250,14 +250,9 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 
 def c_contiguous(x):
-    """Whether x's elements lie in C order without gaps (NumPy's flags.c_contiguous)."""
-    return _arr(x).flags.c_contiguous
-    expected = x.itemsize
-    for d, st in zip(reversed(x.shape), reversed(x.strides)):
-        if d != 1 and st != expected:
-            return False
-        expected *= d
-    return True
+    """Whether x's elements lie in C order without gaps (NumPy's flags.c_contiguous), read
+    without making a flags object."""
+    return _core._layout_flags(_arr(x))[0]
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
