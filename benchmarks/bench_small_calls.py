@@ -18,6 +18,7 @@ Every call here runs on the calling thread (small ops are not split over the poo
 """
 
 import argparse
+import operator
 import os
 import sys
 import time
@@ -101,6 +102,11 @@ def calls(n):
         ("maximum(a, b)", lambda: ac.maximum(a, b), lambda: np.maximum(an, bn)),
         ("a.astype(float64)", lambda: a.astype(ac.float64), lambda: an.astype(np.float64)),
         ("a += 1", lambda: a.__iadd__(1), lambda: an.__iadd__(1)),
+        # stores (operator.setitem is the statement x[k] = v: the type's slot)
+        ("a[1] = 2.0", lambda: operator.setitem(a, 1, 2.0), lambda: operator.setitem(an, 1, 2.0)),
+        ("a[:] = 0.5", lambda: operator.setitem(a, slice(None), 0.5),
+         lambda: operator.setitem(an, slice(None), 0.5)),
+        ("a.fill(1.5)", lambda: a.fill(1.5), lambda: an.fill(1.5)),
         # joining
         ("concatenate([a, b])", lambda: ac.concatenate([a, b]), lambda: np.concatenate([an, bn])),
         ("concatenate([a, b], axis=0)", lambda: ac.concatenate([a, b], axis=0),
@@ -129,6 +135,10 @@ def calls(n):
          lambda: an.__dlpack__(max_version=(1, 0))),
         ("np.from_dlpack(a)", lambda: np.from_dlpack(a), lambda: np.from_dlpack(an)),
         ("from_dlpack(numpy array)", lambda: ac.from_dlpack(an), lambda: np.from_dlpack(an)),
+        ("list(a)", lambda: list(a), lambda: list(an)),
+        # NumPy's functions given accel arrays (NEP 13 / NEP 18 dispatch)
+        ("np.add(a, b)", lambda: np.add(a, b), lambda: np.add(an, bn)),
+        ("np.sum(a)", lambda: np.sum(a), lambda: np.sum(an)),
     ]
 
 
