@@ -80,4 +80,25 @@ bool fill_number(const Array& x, PlainNumber number) {
   return true;
 }
 
+bool store_number_at(const Array& x, const Array& index, PlainNumber number) {
+  if (!writable_here(x) || x.ndim() != 1 || index.is_pending() || !index.device().is_cpu() ||
+      index.dtype() != Dtype::int64 || !index.is_contiguous())
+    return false;
+  alignas(16) unsigned char value[16];
+  if (!convert_number(number, x.dtype(), value)) return false;
+  const int64_t n = x.shape()[0], count = index.size();
+  const int64_t* at = index.data<int64_t>();
+  // Every index checked before anything is written (an error leaves x as it was, as NumPy's).
+  for (int64_t k = 0; k < count; ++k)
+    if (at[k] < -n || at[k] >= n) return false;
+  x.buffer()->evaluate_pending_readers();
+  const int64_t step = x.strides()[0] * static_cast<int64_t>(x.itemsize());
+  char* base = static_cast<char*>(x.buffer()->data()) + x.offset() * static_cast<int64_t>(x.itemsize());
+  for (int64_t k = 0; k < count; ++k) {
+    const int64_t i = at[k] < 0 ? at[k] + n : at[k];
+    std::memcpy(base + i * step, value, x.itemsize());
+  }
+  return true;
+}
+
 }  // namespace accel

@@ -24,4 +24,9 @@ bool store_number(const Array& x, std::span<const int64_t> index, PlainNumber nu
 // element of x (an array or a view) set to the number, converted and refused as above.
 bool fill_number(const Array& x, PlainNumber number);
 
+// x[index] = number for a 1-d x and a computed, contiguous int64 CPU index array of any shape
+// (NumPy's a[idx] = v): each element at an index set, converted and refused as above; an index
+// out of range is refused before anything is written (the general path raises IndexError).
+bool store_number_at(const Array& x, const Array& index, PlainNumber number);
+
 }  // namespace accel

@@ -123,6 +123,8 @@ int ass_subscript_slot(PyObject* x, PyObject* key, PyObject* value) {
         if (store_number(a, {at, size_t(n)}, *number)) return 0;
       } else if (key == Py_Ellipsis) {
         if (fill_number(a, *number)) return 0;
+      } else if (is_ndarray(key)) {  // a[idx] = number
+        if (store_number_at(a, array_of(key), *number)) return 0;
       } else if (auto view = basic_getitem(a, key)) {
         if (fill_number(*view, *number)) return 0;
       }

@@ -165,6 +165,31 @@ def test_view_stores_of_a_number_equal_numpys(dtype, device):
         np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "int64", "float16", "float32",
+                                   "complex128"])
+def test_index_array_stores_of_a_number_equal_numpys(dtype, device):
+    """a[idx] = number (1-d a, an int64 index array: written directly on the CPU) and the
+    forms that take the general path (int32 or strided indices, masks, 2-d arrays): NumPy's
+    values or NumPy's error, and nothing written when an index is out of range."""
+    idx = np.array([3, -1, 0, 3, -7])
+    keys = [idx, idx.reshape(5, 1), idx[::2], idx.astype(np.int32), np.array([], np.int64),
+            np.arange(7) % 2 == 0, np.array([1, 7]), np.array([-8])]
+    for value in STORE_VALUES:
+        for key in keys:
+            n = np.zeros(7, dtype)
+            a = ac.zeros(7, dtype=dtype, device=device)
+            want = _store_outcome(n, key, value)
+            got = _store_outcome(a, ac.asarray(key, device=device), value)
+            assert _same_outcome(got, want), (dtype, value, key, got, want)
+            np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n,
+                                          err_msg=f"{dtype} {value} {key}")
+        n = np.zeros((3, 2), dtype)
+        a = ac.zeros((3, 2), dtype=dtype, device=device)
+        assert _same_outcome(_store_outcome(a, ac.asarray([2, 0], device=device), value),
+                             _store_outcome(n, np.array([2, 0]), value))
+        np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n)
+
+
 def test_element_store_errors(device):
     a = ac.zeros((3, 4), device=device)
     with pytest.raises(IndexError):
