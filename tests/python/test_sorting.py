@@ -2,6 +2,8 @@
 shapes, dtypes, views and axes; NaN, inf and -0.0 ordering; stability; descending; empty and
 0-d inputs; errors."""
 
+import contextlib
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -65,6 +67,24 @@ def np_argsort(x, axis, descending):
         return np.argsort(x, axis=axis, kind="stable")
     n = x.shape[axis]
     return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+
+
+@contextlib.contextmanager
+def pool_threads(n):
+    """accel's pool at n threads for the block, then back to what it was."""
+    old = ac.num_threads()
+    ac.set_num_threads(n)
+    try:
+        yield
+    finally:
+        ac.set_num_threads(old)
+
+
+def sorts_like_numpy(a, x, axis=0):
+    """sort and argsort of a, both directions, bit for bit NumPy's stable ones of x."""
+    for descending in (False, True):
+        same_bits(ac.sort(a, axis=axis, descending=descending), np_sort(x, axis, descending))
+        same_bits(ac.argsort(a, axis=axis, descending=descending), np_argsort(x, axis, descending))
 
 
 RADIX_DTYPES = [d for d in dev.DTYPES if d not in dev.COMPLEX]
@@ -171,16 +191,9 @@ def skewed_rows(dtype, rng, n):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_long_skewed_rows_sort_like_numpys_stable_order(dtype, threads):
     rng = np.random.default_rng(5)
-    old = ac.num_threads()
-    try:
-        ac.set_num_threads(threads)
+    with pool_threads(threads):
         for x in skewed_rows(dtype, rng, 300_001):
-            a = ac.asarray(x)
-            for descending in (False, True):
-                same_bits(ac.sort(a, descending=descending), np_sort(x, 0, descending))
-                same_bits(ac.argsort(a, descending=descending), np_argsort(x, 0, descending))
-    finally:
-        ac.set_num_threads(old)
+            sorts_like_numpy(ac.asarray(x), x)
 
 
 def rows_by_active_bytes(dtype, rng, n):
@@ -205,9 +218,7 @@ def test_long_rows_with_few_varying_bytes_split_across_any_thread_count(dtype, t
     # float rows also hold NaNs of other payloads and -0.0, whose keys do not give the value
     # back, so the sort carries positions and gathers.
     rng = np.random.default_rng(9)
-    old = ac.num_threads()
-    try:
-        ac.set_num_threads(threads)
+    with pool_threads(threads):
         for x in rows_by_active_bytes(dtype, rng, 200_003):
             variants = [x]
             if x.dtype.kind == "f":
@@ -217,12 +228,7 @@ def test_long_rows_with_few_varying_bytes_split_across_any_thread_count(dtype, t
                 y[rng.random(x.size) < 0.01] = 0.0
                 variants.append(y)
             for v in variants:
-                a = ac.asarray(v)
-                for descending in (False, True):
-                    same_bits(ac.sort(a, descending=descending), np_sort(v, 0, descending))
-                    same_bits(ac.argsort(a, descending=descending), np_argsort(v, 0, descending))
-    finally:
-        ac.set_num_threads(old)
+                sorts_like_numpy(ac.asarray(v), v)
 
 
 @pytest.mark.parametrize("dtype", DTYPES + ["float16"])
