@@ -46,3 +46,7 @@ from . import _numpy_protocols  # noqa: E402
 _numpy_protocols.install()
 from . import _dask  # noqa: E402
 _dask.install()
+import atexit as _atexit  # noqa: E402
+# Python ends an uncaught KeyboardInterrupt by raising SIGINT again, which skips exit()'s
+# handlers: host compiles still in flight are stopped here too (backend/cpu/cpu.h).
+_atexit.register(_core._stop_host_compiles)

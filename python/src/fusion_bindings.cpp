@@ -45,6 +45,8 @@ void init_fusion(nb::module_& m) {
         return d;
       },
       "Counters of the host JIT of fused kernels in this process.");
+  // Registered with Python's atexit by accel/__init__.py (cpu.h says why).
+  m.def("_stop_host_compiles", [] { cpu::stop_host_compiles(); });
   m.def(
       "jit_forget", [] { cpu::host_jit_forget(); },
       "Forgets this process's compiled kernels (the disk cache stays).");

@@ -32,6 +32,12 @@ struct HostJitStats {
 HostJitStats host_jit_stats();
 bool host_jit_enabled();
 void set_host_jit_enabled(bool on);
+// For a process about to end: stops the host compiles in flight (the compiler is killed, its
+// temporary directory removed) and fails any compile asked for later. exit() does it by itself;
+// Python's accel calls it from an atexit callback as well, since Python ends an uncaught
+// KeyboardInterrupt by raising SIGINT again, which skips exit()'s handlers
+// (compiler_process.h).
+void stop_host_compiles();
 
 // --- the BLAS ---
 // Which BLAS is used, and where it is looked for. The library is loaded with dlopen on

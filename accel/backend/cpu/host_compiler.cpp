@@ -12,6 +12,7 @@
 #include <optional>
 #include <utility>
 
+#include "accel/backend/cpu/compiler_process.h"
 #include "accel/runtime/compile_status.h"
 #include "accel/runtime/config.h"
 #include "accel/runtime/errors.h"
@@ -148,7 +149,7 @@ fs::path compile_to_cache(const std::string& cxx, const std::string& source,
   {
     std::optional<compile_status::Scope> status;
     if (waited_for) status.emplace(what, "the host compiler");
-    rc = std::system(cmd.c_str());
+    rc = run_compile_command(cmd, dir);
   }
   *seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::string bytes;
