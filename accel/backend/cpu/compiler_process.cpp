@@ -21,6 +21,7 @@ namespace {
 struct InFlight {
   pid_t group;  // the shell's pid, which leads the compile's process group
   fs::path dir;
+  pid_t owner;  // the process that started it: a forked child inherits the list, not the compile
 };
 
 struct Compiles {
@@ -44,6 +45,7 @@ void stop_compiles(bool at_exit) {
   c.stopped = true;
   c.exiting = c.exiting || at_exit;
   for (const InFlight& f : c.running) {
+    if (f.owner != getpid()) continue;
     kill(-f.group, SIGTERM);
     std::error_code ec;
     fs::remove_all(f.dir, ec);
@@ -94,7 +96,7 @@ int run_compile_command(const std::string& command, const fs::path& work_dir) {
     if (c.stopped) return -1;
     pid = spawn_shell(command);
     if (pid < 0) return -1;
-    c.running.push_back({pid, work_dir});
+    c.running.push_back({pid, work_dir, getpid()});
   }
   int status = 0;
   pid_t got;
