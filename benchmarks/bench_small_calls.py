@@ -48,6 +48,8 @@ def calls(n):
     idx = ac.asarray(idx_n, copy=True)
     mask_n = an > 0
     mask = ac.asarray(mask_n, copy=True)
+    values_n = np.arange(len(idx_n), dtype=np.float32)
+    values = ac.asarray(values_n, copy=True)
     shape2 = (1, n) if n < 10 else (n // 10, 10)
     a2, an2 = a.reshape(shape2), an.reshape(shape2)
     col = min(1, shape2[1] - 1)  # (one element: column 0)
@@ -107,6 +109,12 @@ def calls(n):
         ("a[:] = 0.5", lambda: operator.setitem(a, slice(None), 0.5),
          lambda: operator.setitem(an, slice(None), 0.5)),
         ("a.fill(1.5)", lambda: a.fill(1.5), lambda: an.fill(1.5)),
+        ("a[idx] = 1.0", lambda: operator.setitem(a, idx, 1.0),
+         lambda: operator.setitem(an, idx_n, 1.0)),
+        ("a[idx] = values", lambda: operator.setitem(a, idx, values),
+         lambda: operator.setitem(an, idx_n, values_n)),
+        ("a[mask] = 1.0", lambda: operator.setitem(a, mask, 1.0),
+         lambda: operator.setitem(an, mask_n, 1.0)),
         # joining
         ("concatenate([a, b])", lambda: ac.concatenate([a, b]), lambda: np.concatenate([an, bn])),
         ("concatenate([a, b], axis=0)", lambda: ac.concatenate([a, b], axis=0),

@@ -29,4 +29,16 @@ bool fill_number(const Array& x, PlainNumber number);
 // out of range is refused before anything is written (the general path raises IndexError).
 bool store_number_at(const Array& x, const Array& index, PlainNumber number);
 
+// x[index] = values, x and index as above, values a computed, contiguous CPU array of x's dtype
+// outside x's memory, of index's shape or a single element: values[k] stored at index[k] (the
+// last of repeated indices stays). False for every other case (casts, broadcasts, overlaps).
+bool store_values_at(const Array& x, const Array& index, const Array& values);
+
+// x[mask] = number and x[mask] = values (NumPy's boolean store) for a contiguous x and a
+// computed, contiguous bool CPU mask of x's shape: the true elements set, in C order, to the
+// number (converted and refused as above) or to the values (of x's dtype, outside x, one per
+// true element or a single one; else the general path raises NumPy's error).
+bool store_number_where(const Array& x, const Array& mask, PlainNumber number);
+bool store_values_where(const Array& x, const Array& mask, const Array& values);
+
 }  // namespace accel

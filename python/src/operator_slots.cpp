@@ -123,11 +123,20 @@ int ass_subscript_slot(PyObject* x, PyObject* key, PyObject* value) {
         if (store_number(a, {at, size_t(n)}, *number)) return 0;
       } else if (key == Py_Ellipsis) {
         if (fill_number(a, *number)) return 0;
-      } else if (is_ndarray(key)) {  // a[idx] = number
-        if (store_number_at(a, array_of(key), *number)) return 0;
+      } else if (is_ndarray(key)) {  // a[idx] = number, a[mask] = number
+        const Array& k = array_of(key);
+        if (k.dtype() == Dtype::bool_ ? store_number_where(a, k, *number)
+                                      : store_number_at(a, k, *number))
+          return 0;
       } else if (auto view = basic_getitem(a, key)) {
         if (fill_number(*view, *number)) return 0;
       }
+    }
+    if (is_ndarray(key) && is_ndarray(value)) {  // a[idx] = values, a[mask] = values
+      const Array& k = array_of(key);
+      const Array& v = array_of(value);
+      if (k.dtype() == Dtype::bool_ ? store_values_where(a, k, v) : store_values_at(a, k, v))
+        return 0;
     }
     setitem(a, IndexEntries(key, a.device()), setitem_value(value, a));
     return 0;

@@ -190,6 +190,108 @@ def test_index_array_stores_of_a_number_equal_numpys(dtype, device):
         np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n)
 
 
+def _value_forms(values):
+    """The values of a store as NumPy and accel take them: as given, one element (0-d and 1-d),
+    a reversed (strided) view, another dtype (a cast), too many (NumPy's error)."""
+    one = values[:1]
+    other = np.complex64 if values.dtype.kind == "c" else np.float64
+    return [values, one.reshape(()), one, values[::-1], values.astype(other),
+            np.concatenate([values, values])]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "int64", "float16", "float32",
+                                   "complex128"])
+def test_index_array_and_mask_stores_of_arrays_equal_numpys(dtype, device):
+    """a[idx] = values and a[mask] = values (1-d a, an int64 index or a mask of a's shape, values
+    of a's dtype: written directly on the CPU) and the forms that take the general path (casts,
+    broadcasts, strided values or indices, wrong counts): NumPy's values or NumPy's error, and
+    nothing written when it raises."""
+    rng = np.random.default_rng(5)
+    idx = np.array([3, -1, 0, 3, -7])
+    keys = [idx, idx.reshape(5, 1), idx[::2], idx.astype(np.int32), np.array([], np.int64),
+            np.array([1, 7]), np.arange(7) % 2 == 0, np.zeros(7, bool), np.ones(7, bool)]
+    for key in keys:
+        count = int(key.sum()) if key.dtype == bool else key.size
+        source = (rng.integers(1, 100, max(count, 1)) * (1 + 1j)).astype(dtype, copy=False) \
+            if dtype == "complex128" else rng.integers(1, 100, max(count, 1)).astype(dtype)
+        if key.dtype != bool:
+            source = source[:count].reshape(key.shape) if count else source[:0].reshape(key.shape)
+        for value in _value_forms(source) if source.size else [source]:
+            n = np.zeros(7, dtype)
+            a = ac.zeros(7, dtype=dtype, device=device)
+            want = _store_outcome(n, key, value)
+            got = _store_outcome(a, ac.asarray(key, device=device), ac.asarray(value, device=device))
+            assert _same_outcome(got, want), (dtype, key, value, got, want)
+            np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n,
+                                          err_msg=f"{dtype} {key} {value}")
+    # A mask of a 2-d array's shape; a mask of other shapes takes the general path.
+    for mask in [np.arange(12).reshape(3, 4) % 3 == 0, np.array([True, False, True])]:
+        n = np.zeros((3, 4), dtype)
+        a = ac.zeros((3, 4), dtype=dtype, device=device)
+        values = np.arange(1, 1 + int(mask.sum()) * (4 if mask.ndim == 1 else 1)).astype(dtype)
+        values = values.reshape(-1, 4) if mask.ndim == 1 else values
+        n[mask] = values
+        a[ac.asarray(mask, device=device)] = ac.asarray(values, device=device)
+        np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n)
+        n[mask] = 7
+        a[ac.asarray(mask, device=device)] = 7
+        np.testing.assert_array_equal(ac.asnumpy(a.to_device("cpu")), n)
+
+
+def test_stores_through_an_index_or_values_in_the_targets_own_memory(device):
+    """x[x] = v with x its own index (each index read before any store: a store would otherwise
+    change indices still to be read, and write out of bounds), x[x] = v with x its own mask,
+    x[idx] = a view of x (NumPy copies values overlapping their target first)."""
+    n = np.array([1, 0, 3, 2])
+    x = ac.asarray(n, device=device, copy=True)
+    n[n] = 5
+    x[x] = 5
+    np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), n)
+    n = np.array([3, 0, 1, 2])
+    x = ac.asarray(n, device=device, copy=True)
+    n[n] = n[::-1].copy()
+    x[x] = x[::-1]
+    np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), n)
+    n = np.array([True, False, True, True])
+    x = ac.asarray(n, device=device, copy=True)
+    n[n] = False
+    x[x] = False
+    np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), n)
+    n = np.arange(6.0)
+    x = ac.asarray(n, device=device, copy=True)
+    n[np.array([1, 2, 3])] = n[:3]
+    x[ac.asarray([1, 2, 3], device=device)] = x[:3]
+    np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), n)
+    n = np.arange(6.0)
+    x = ac.asarray(n, device=device, copy=True)
+    n[n > 2] = n[:3]
+    x[x > 2] = x[:3]
+    np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), n)
+
+
+def test_array_stores_join_pending_values_and_readers():
+    """Arrays still to be computed from the target's memory keep its old values (the direct
+    stores compute them first); a pending value is computed before it is stored."""
+    ac.set_eager_small(False)
+    try:
+        x = ac.asarray(np.arange(6.0), copy=True)
+        idx, values = ac.asarray([0, 5]), ac.asarray([10.0, 20.0])
+        old = x * 2  # pending, reads x
+        x[idx] = values
+        mask = (x > 15).eval()
+        older = x + 1  # pending, reads x
+        x[mask] = ac.asarray([-1.0])
+        oldest = x - 1
+        x[mask] = 3.0
+        x[ac.asarray([1])] = ac.asarray([7.0]) + 1  # a pending value
+        np.testing.assert_array_equal(ac.asnumpy(x), [10, 8, 2, 3, 4, 3])
+        np.testing.assert_array_equal(ac.asnumpy(old), np.arange(6.0) * 2)
+        np.testing.assert_array_equal(ac.asnumpy(older), [11, 2, 3, 4, 5, 21])
+        np.testing.assert_array_equal(ac.asnumpy(oldest), [9, 0, 1, 2, 3, -2])
+    finally:
+        ac.set_eager_small(True)
+
+
 def test_element_store_errors(device):
     a = ac.zeros((3, 4), device=device)
     with pytest.raises(IndexError):
