@@ -226,6 +226,8 @@ def _view(self, dtype=None, type=None):
     """x's memory read as another dtype (NumPy's x.view(dtype)), no data copied; with a NumPy
     array type (x.view(np.ndarray), or type=np.ndarray), NumPy's view of x's memory (CPU
     arrays), writes reaching x, as NumPy's x.view(type) of a subclass."""
+    if dtype is None and type is None:
+        return _dtype_view(self)  # x.view(): the C++ method's fast path
     if type is None and isinstance(dtype, _builtin_type) and issubclass(dtype, _ndarray_types()):
         dtype, type = None, dtype
     if type is None or (isinstance(type, _builtin_type) and issubclass(type, _core.ndarray)):

@@ -258,6 +258,8 @@ def c_contiguous(x):
 def ascontiguousarray(a, dtype=None, *, like=None):
     """a as a C-contiguous array of at least one dimension (NumPy's): no copy when it already
     is one of that dtype."""
+    if dtype is None and type(a) is _core.ndarray and a.ndim and _core._layout_flags(a)[0]:
+        return a  # the commonest call, answered first
     x = _core.asarray(a) if dtype is None else _core.asarray(a, dtype=dtype)
     if x.ndim == 0:
         x = _core.reshape(x, (1,))

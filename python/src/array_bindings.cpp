@@ -340,7 +340,11 @@ void init_array(nb::module_& m) {
       .def_prop_ro("is_pending", &Array::is_pending, "True while the value is not computed yet.")
       // NumPy's parts: views of a complex array's memory, so x.imag[...] = 0 or x.real = v writes
       // into x. (accel.real/accel.imag, the Array API's functions, return new arrays.)
-      .def_prop_rw("real", &real_part, [](const Array& a, nb::handle v) {
+      // x.real of a real x is x itself, as NumPy's (a new view cost five times NumPy's read).
+      .def_prop_rw("real", [](nb::handle self) -> nb::object {
+        const Array& a = array_of(self.ptr());
+        return is_complex(a.dtype()) ? wrap(real_part(a)) : nb::borrow(self);
+      }, [](const Array& a, nb::handle v) {
         assign(real_part(a), to_operand(v, a.device()), "real");
       }, nb::arg("value").none())
       .def_prop_rw("imag", &imag_part, [](const Array& a, nb::handle v) {
@@ -623,6 +627,9 @@ void init_array(nb::module_& m) {
     for (nb::handle h : arrays) list.push_back(nb::cast<const Array&>(h));
     accel::eval(list);
   }, "Computes pending arrays now; those that share work run in one fused pass.");
+  def_fast_path(m, "view", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
+    return nargs == 0 ? wrap(Array::view_copy(array_of(self))).release().ptr() : nullptr;
+  });
   def_fast_path(m, "copy", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
     return nargs == 0 ? wrap(accel::copy(array_of(self))).release().ptr() : nullptr;
   });

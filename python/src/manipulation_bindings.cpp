@@ -191,6 +191,9 @@ void init_methods(nb::module_& m) {
   def_method(cls, "squeeze", [](const Array& x, nb::handle axis) {
     return squeeze(x, axes_arg(axis));
   }, "axis"_a = nb::none());
+  def_fast_path(m, "squeeze", [](PyObject* self, PyObject* const*, Py_ssize_t nargs) -> PyObject* {
+    return nargs == 0 ? wrap(squeeze(array_of(self), std::nullopt)).release().ptr() : nullptr;
+  });
   def_method(cls, "swapaxes", [](const Array& x, int64_t a, int64_t b) { return swapaxes(x, a, b); },
              "axis1"_a, "axis2"_a);
   def_method(cls, "repeat", [](const Array& x, nb::handle repeats, nb::handle axis) {
