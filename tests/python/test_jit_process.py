@@ -77,12 +77,27 @@ def test_exit_during_a_background_compile_stops_it_and_removes_its_directory(tmp
     assert_compile_stopped(tmp_path, tmp)
 
 
+def interrupt_while_compiling(env, body):
+    """Runs START_COMPILE then `body` (which prints "compiling" first) with Python's own SIGINT
+    handler, even where this test's runner started it with SIGINT ignored (a background job of
+    a shell without job control); sends SIGINT once "compiling" is printed. (stdout, stderr,
+    exit status.)"""
+    script = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+    script += START_COMPILE + textwrap.dedent(body)
+    p = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout.readline().strip() == "compiling"
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        p.kill()
+    return out, err, p.returncode
+
+
 def test_ctrl_c_during_a_background_compile_reaches_the_program(tmp_path):
     env, tmp = wrapper_env(tmp_path)
-    # Python's own SIGINT handler, even where this test's runner started it with SIGINT ignored
-    # (a background job of a shell without job control).
-    script = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-    script += START_COMPILE + textwrap.dedent("""
+    out, err, status = interrupt_while_compiling(env, """
         try:
             print("compiling", flush=True)
             time.sleep(20)
@@ -90,16 +105,7 @@ def test_ctrl_c_during_a_background_compile_reaches_the_program(tmp_path):
         except KeyboardInterrupt:
             print("interrupted", flush=True)
         """)
-    p = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    try:
-        assert p.stdout.readline().strip() == "compiling"
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
-    finally:
-        p.kill()
-    assert out.strip() == "interrupted", err
-    assert p.returncode == 0, err
+    assert out.strip() == "interrupted" and status == 0, err
     assert_compile_stopped(tmp_path, tmp)
 
 
@@ -107,15 +113,9 @@ def test_an_uncaught_ctrl_c_during_a_background_compile_stops_it(tmp_path):
     """Python ends an uncaught KeyboardInterrupt by raising SIGINT again, which skips exit()'s
     handlers; accel's atexit callback stops the compile."""
     env, tmp = wrapper_env(tmp_path)
-    script = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
-    script += START_COMPILE + 'print("compiling", flush=True)\ntime.sleep(20)\n'
-    p = subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    try:
-        assert p.stdout.readline().strip() == "compiling"
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=60)
-    finally:
-        p.kill()
-    assert p.returncode == -signal.SIGINT and "KeyboardInterrupt" in err, err
+    out, err, status = interrupt_while_compiling(env, """
+        print("compiling", flush=True)
+        time.sleep(20)
+        """)
+    assert status == -signal.SIGINT and "KeyboardInterrupt" in err, err
     assert_compile_stopped(tmp_path, tmp)
