@@ -591,7 +591,10 @@ class Builder(LinalgFftMakers):
         d = v.shape[0]
         if r < 0.35 and d:
             idx = [int(i) for i in self.rng.integers(-d, d, int(self.rng.integers(0, 5)))]
-            return str(idx) if v.ndim == 1 or self.chance(0.5) else f"{idx}, ..."
+            # Half of them as an int64 array, as NumPy code builds indices: the direct gathers
+            # and stores (ops/store_element.h) take arrays, not lists.
+            text = f"xp.asarray({idx}, dtype=xp.int64)" if self.respell() else str(idx)
+            return text if v.ndim == 1 or self.chance(0.5) else f"{text}, ..."
         if r < 0.5 and v.ndim >= 2 and v.shape[1]:
             idx = [int(i) for i in self.rng.integers(-v.shape[1], v.shape[1], 3)]
             return f":, {idx}"
