@@ -58,18 +58,19 @@ bool readable_values(const Array& values, const Array& x) {
          values.is_contiguous() && values.buffer() != x.buffer();
 }
 
-// Whether a 1-d x can take a store at every index in `index` (computed, contiguous int64 on
-// the CPU, all in range: an error leaves x as it was, as NumPy's does). Not an index in x's own
-// memory (x[x] = 0 of an int64 x): the stores would change indices still to be read.
-bool indices_in_range(const Array& x, const Array& index) {
+// The indices of `index` when a 1-d x can take a store at every one (computed, contiguous
+// int64 on the CPU, all in range: an error leaves x as it was, as NumPy's does), else null. Not
+// an index in x's own memory (x[x] = 0 of an int64 x): the stores would change indices still
+// to be read.
+const int64_t* checked_indices(const Array& x, const Array& index) {
   if (index.is_pending() || !index.device().is_cpu() || index.dtype() != Dtype::int64 ||
       !index.is_contiguous() || index.buffer() == x.buffer())
-    return false;
+    return nullptr;
   const int64_t n = x.shape()[0], count = index.size();
   const int64_t* at = index.data<int64_t>();
   for (int64_t k = 0; k < count; ++k)
-    if (at[k] < -n || at[k] >= n) return false;
-  return true;
+    if (at[k] < -n || at[k] >= n) return nullptr;
+  return at;
 }
 
 // One element of `size` bytes: a fixed-size copy for each dtype's size (memcpy of a variable
@@ -84,12 +85,12 @@ inline void copy_item(char* to, const void* from, size_t size) {
   }
 }
 
-// Writes value(k) at each index of `index` of the 1-d x, in order (the last of repeated indices
-// stays, as NumPy's).
-template <class Value> void store_at_indices(const Array& x, const Array& index, Value value) {
+// Writes value(k) at the `count` checked indices `at` of the 1-d x, in order (the last of
+// repeated indices stays, as NumPy's).
+template <class Value>
+void store_at_indices(const Array& x, const int64_t* at, int64_t count, Value value) {
   x.buffer()->evaluate_pending_readers();
-  const int64_t n = x.shape()[0], count = index.size();
-  const int64_t* at = index.data<int64_t>();
+  const int64_t n = x.shape()[0];
   const size_t size = x.itemsize();
   const int64_t step = x.strides()[0] * static_cast<int64_t>(size);
   char* base = static_cast<char*>(x.buffer()->data()) + x.offset() * static_cast<int64_t>(size);
@@ -148,10 +149,11 @@ bool fill_number(const Array& x, PlainNumber number) {
 }
 
 bool store_number_at(const Array& x, const Array& index, PlainNumber number) {
-  if (!writable_here(x) || x.ndim() != 1 || !indices_in_range(x, index)) return false;
+  if (!writable_here(x) || x.ndim() != 1) return false;
+  const int64_t* at = checked_indices(x, index);
   alignas(16) unsigned char value[16];
-  if (!convert_number(number, x.dtype(), value)) return false;
-  store_at_indices(x, index, [&](int64_t) { return value; });
+  if (!at || !convert_number(number, x.dtype(), value)) return false;
+  store_at_indices(x, at, index.size(), [&](int64_t) { return value; });
   return true;
 }
 
@@ -159,10 +161,11 @@ bool store_values_at(const Array& x, const Array& index, const Array& values) {
   if (!writable_here(x) || x.ndim() != 1 || !readable_values(values, x)) return false;
   const bool one = values.size() == 1 && values.ndim() <= index.ndim();
   if (!one && values.shape() != index.shape()) return false;
-  if (!indices_in_range(x, index)) return false;
+  const int64_t* at = checked_indices(x, index);
+  if (!at) return false;
   const char* v = static_cast<const char*>(values.data());
   const int64_t step = one ? 0 : static_cast<int64_t>(x.itemsize());
-  store_at_indices(x, index, [&](int64_t k) { return v + k * step; });
+  store_at_indices(x, at, index.size(), [&](int64_t k) { return v + k * step; });
   return true;
 }
 
