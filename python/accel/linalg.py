@@ -65,6 +65,7 @@ def _array(x):
 _INEXACT = frozenset((_core.float16, _core.bfloat16, _core.float32, _core.float64,
                       _core.complex64, _core.complex128))
 _REAL_DOT = frozenset((_core.float32, _core.float64))
+_COMPLEX = frozenset((_core.complex64, _core.complex128))
 
 
 def _inexact(x):
@@ -238,6 +239,17 @@ def lstsq(a, b, rcond=None):
     return (ac.reshape(x, (n,)) if vector else x), residuals, rank, s
 
 
+def _flat_norm2(x):
+    """The 2-norm of every element of a float or complex x, as NumPy computes it: the square root
+    of a dot of the flattened array, in memory order, and for complex x the dots of its real and
+    imaginary parts."""
+    flat = x.ravel("K")
+    if x.dtype in _COMPLEX:
+        re, im = flat.real, flat.imag
+        return _core.sqrt(vecdot(re, re) + vecdot(im, im))
+    return _core.sqrt(vecdot(flat, flat))
+
+
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     ac = _accel()
     x = _inexact(x)
@@ -253,12 +265,7 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         # (BLAS), one pass over memory: abs, square and sum took 10x its time. In memory order
         # (no copy of a transposed x), and for complex x the dots of its real and imaginary
         # parts (views), as NumPy's: a complex dot sums in complex and loses a few more digits.
-        flat = x.ravel("K")
-        if x.dtype in (ac.complex64, ac.complex128):
-            re, im = flat.real, flat.imag
-            r = ac.sqrt(ac.vecdot(re, re) + ac.vecdot(im, im))
-        else:
-            r = ac.sqrt(ac.vecdot(flat, flat))
+        r = _flat_norm2(x)
         return ac.reshape(r, (1,) * x.ndim) if keepdims else r
     a = ac.abs(x)
     if ord == 2:
@@ -318,8 +325,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
             x.dtype in _REAL_DOT:
         # The commonest call, norm(v) of a real float v: vector_norm's answer without its
         # argument handling (4 us of a 10-element norm).
-        flat = x.ravel("K")
-        return _core.sqrt(vecdot(flat, flat))
+        return _flat_norm2(x)
     ac = _accel()
     x = _inexact(x)
     if axis is None:

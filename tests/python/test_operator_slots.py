@@ -321,3 +321,26 @@ def test_element_store_into_pending_and_while_profiling():
         x[0] = 9
     np.testing.assert_array_equal(ac.asnumpy(x), [9, -1, 4, 6, 8, 10])
     assert prof is not None
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex64"])
+def test_real_view_squeeze_and_out_as_numpys(dtype, device):
+    """x.real of a real x is x (NumPy's), a view of a complex one; x.view() and x.squeeze() of
+    their fast paths share x's memory; op(a, b, out) and op(a, b, out=y) write into out and
+    return it, as NumPy's ufuncs."""
+    n = (np.arange(6) + (1j if dtype == "complex64" else 0)).astype(dtype).reshape(1, 6)
+    x = ac.asarray(n, device=device, copy=True)
+    assert (x.real is x) == (n.real is n)
+    x.real[0, 1] = 9
+    n.real[0, 1] = 9
+    v, s = x.view(), x.squeeze()
+    v[0, 2] = 7
+    s[3] = 5
+    n[0, 2], n[0, 3] = 7, 5
+    np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), n)
+    assert s.shape == n.squeeze().shape
+    y = ac.empty_like(x)
+    assert ac.add(x, x, y) is y and ac.multiply(x, 2, out=y) is y
+    np.testing.assert_array_equal(ac.asnumpy(y.to_device("cpu")), n * 2)
+    assert ac.add(x, 1, out=x) is x
+    np.testing.assert_array_equal(ac.asnumpy(x.to_device("cpu")), n + 1)
