@@ -14,6 +14,7 @@
 #include "accel/ops/creation.h"
 #include "accel/ops/elementwise.h"
 #include "accel/ops/fft.h"
+#include "accel/ops/interp.h"
 #include "accel/ops/indexing.h"
 #include "accel/ops/linalg.h"
 #include "accel/ops/linalg_decompose.h"

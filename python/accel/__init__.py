@@ -30,7 +30,7 @@ from ._histograms import *  # noqa: E402,F401,F403
 from ._covariance import *  # noqa: E402,F401,F403
 from ._einsum import einsum  # noqa: E402,F401
 from ._ordering import *  # noqa: E402,F401,F403
-from ._interp import interp  # noqa: E402,F401
+from ._core import interp  # noqa: E402,F401  (np.interp, one kernel per device: ops/interp.h)
 from ._np_creation import *  # noqa: E402,F401,F403
 from ._np_indices import *  # noqa: E402,F401,F403
 from ._np_math import *  # noqa: E402,F401,F403

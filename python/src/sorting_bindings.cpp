@@ -1,6 +1,7 @@
 // sort, argsort and searchsorted with the Array API's keywords (descending=, stable=, side=,
 // sorter=) and NumPy's (kind=, axis=None for the flattened array), as module functions and as
-// ndarray methods (ndarray.sort sorts in place, as NumPy's).
+// ndarray methods (ndarray.sort sorts in place, as NumPy's); and interp, NumPy's signature.
+#include <complex>
 #include <string>
 
 #include "bindings.h"
@@ -48,6 +49,44 @@ Array searchsorted_of(nb::handle a, nb::handle v, const std::string& side, nb::h
   return searchsorted(sorted, values, side_right(side), order);
 }
 
+// A number as NumPy's interp reads it: float() for a real fp, complex() for a complex one (a
+// complex left for a real fp is a TypeError, as there).
+std::complex<double> interp_number(nb::handle v, bool complex_fp) {
+  if (complex_fp) {
+    const Py_complex c = PyComplex_AsCComplex(v.ptr());
+    if (c.real == -1.0 && PyErr_Occurred()) throw nb::python_error();
+    return {c.real, c.imag};
+  }
+  const double d = PyFloat_AsDouble(v.ptr());
+  if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
+  return d;
+}
+
+// The operands on the device of the first accel array among them (the default device if none).
+Array interp_of(nb::handle x, nb::handle xp, nb::handle fp, nb::handle left, nb::handle right,
+                nb::handle period) {
+  Device device = default_device();
+  for (nb::handle h : {x, xp, fp})
+    if (nb::isinstance<Array>(h)) {
+      device = nb::cast<const Array&>(h).device();
+      break;
+    }
+  const Array xs = to_operand(x, device), points = to_operand(xp, device);
+  const Array values = to_operand(fp, device);
+  const bool complex_fp = is_complex(values.dtype());
+  std::optional<std::complex<double>> lo, hi;
+  if (!left.is_none()) lo = interp_number(left, complex_fp);
+  if (!right.is_none()) hi = interp_number(right, complex_fp);
+  std::optional<double> p;
+  // NumPy takes abs(period) first: a complex period is its modulus.
+  if (!period.is_none()) {
+    const nb::object magnitude = nb::steal(PyNumber_Absolute(period.ptr()));
+    if (!magnitude.is_valid()) throw nb::python_error();
+    p = interp_number(magnitude, false).real();
+  }
+  return interp(xs, points, values, lo, hi, p);
+}
+
 }  // namespace
 
 void init_sorting(nb::module_& m) {
@@ -69,6 +108,10 @@ void init_sorting(nb::module_& m) {
       "a"_a, "axis"_a.none() = -1, "kind"_a.none() = nb::none(), "order"_a.none() = nb::none(), nb::kw_only(),
       "descending"_a = false, "stable"_a.none() = nb::none());
   m.def("searchsorted", &searchsorted_of, "a"_a, "v"_a, "side"_a = "left", "sorter"_a.none() = nb::none());
+  m.def("interp", &interp_of, "x"_a, "xp"_a, "fp"_a, "left"_a.none() = nb::none(),
+        "right"_a.none() = nb::none(), "period"_a.none() = nb::none(),
+        "Values at x of the piecewise-linear function through (xp, fp), as np.interp: xp "
+        "increasing (any order with period), float64 arithmetic, complex128 for a complex fp.");
 
   // ndarray.sort is NumPy's in-place sort: the sorted values are written back into the array.
   nb::cpp_function_def<void>(

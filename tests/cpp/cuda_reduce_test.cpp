@@ -158,7 +158,29 @@ TEST_F(CudaReduceCompile, every_sort_instantiation_compiles_for_sm_90) {
                         {n.keys, n.write, n.search, cu::kSortSegmentKeys, cu::kSortCount,
                          cu::kSortScanCounts, cu::kSortScatter}});
   }
+  requests.push_back({"interp", {cu::kInterpValues}});
   compile_batch(requests, "sort.cu");
+}
+
+// interp's product is rounded by itself, as in NumPy's loop: NVRTC contracts a * b + c into a
+// fused multiply-add unless told not to, which changes the last bit of interpolated values.
+TEST_F(CudaReduceCompile, interp_kernel_has_no_fused_multiply_add) {
+  cu::CompileOptions o;
+  o.arch = "compute_90";  // PTX text, to read
+  o.use_cache = false;
+  o.options = cu::reduction_options();
+  o.name_expressions = {cu::kInterpValues};
+  o.program_name = "interp.cu";
+  auto m = cu::compile(cu::reduction_source(), o);
+  ASSERT_FALSE(m->cubin);
+  const std::string& symbol = m->lowered_names.at(cu::kInterpValues);
+  const size_t begin = m->image.find(".entry " + symbol);
+  ASSERT_NE(begin, std::string::npos) << symbol;
+  const size_t end = m->image.find(".entry ", begin + 1);
+  const std::string body = m->image.substr(begin, end == std::string::npos ? end : end - begin);
+  EXPECT_NE(body.find("mul.rn.f64"), std::string::npos) << body;
+  EXPECT_NE(body.find("div.rn.f64"), std::string::npos) << body;
+  EXPECT_EQ(body.find("fma.rn.f64"), std::string::npos) << body;
 }
 
 // ufunc_at's fold and reduceat's segmented fold: every binary op of the registry on a dtype it
@@ -212,6 +234,7 @@ TEST_F(CudaReduceCompile, every_kernel_template_compiles_to_a_cubin_for_sm_90) {
   requests.push_back({sn.keys,
                       {sn.keys, sn.write, sn.search, cu::kSortSegmentKeys, cu::kSortCount,
                        cu::kSortScanCounts, cu::kSortScatter}});
+  requests.push_back({cu::kInterpValues, {cu::kInterpValues}});
   // ufunc_at's and reduceat's folds, on the widest element and through InFloat.
   for (auto [op, dt] : {std::pair{accel::OpId::add, Dtype::complex128},
                         std::pair{accel::OpId::multiply, Dtype::float16}}) {

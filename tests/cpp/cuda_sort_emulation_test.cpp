@@ -8,18 +8,22 @@
 // (run_fold_segments against the CPU's).
 #include <gtest/gtest.h>
 
+#include <array>
 #include <complex>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "accel/accel.h"
 #include "accel/backend/cpu/fold_at.h"
+#include "accel/backend/cpu/interp.h"
 #include "accel/backend/cpu/sort.h"
+#include "accel/backend/sorting.h"
 #include "accel/backend/cuda/fold_at.h"
 #include "accel/backend/cuda/sort_kernels.h"
 #include "accel/device_src/scalar_ops.h"
@@ -30,6 +34,8 @@
 #include "accel/device_src/sort_params.h"
 #include "accel/device_src/sort_key.h"
 #include "accel/device_src/sort.cuh"
+#include "accel/device_src/interp.h"
+#include "accel/device_src/interp.cuh"
 #include "accel/device_src/fold_at.cuh"
 // clang-format on
 
@@ -144,6 +150,8 @@ EmulatedRunner& runner() {
     add_typed<uint32_t, kk::kSortComplex>(*e, Dtype::complex64);
     add_typed<uint64_t, kk::kSortComplex>(*e, Dtype::complex128);
     add_folds(*e);
+    e->add(cu::kInterpValues, emulate<kk::InterpParams>(
+                                  [](const kk::InterpParams& p) { kk::interp_values(p); }));
     return e;
   }();
   return *r;
@@ -382,6 +390,31 @@ TEST(CudaSearchsortedEmulated, empty_values_and_an_empty_sorted_array) {
   runner().launched.clear();
   cu::run_searchsorted(runner(), v, none, true, out);
   EXPECT_TRUE(runner().launched.empty());
+}
+
+// interp's kernel against the CPU's loop, bit for bit: sample points with NaN (last, as sorted),
+// +-inf, -0.0 and repeats; values of fp with the same specials, real and complex; x random and
+// at the sample points; left / right given or fp's ends; 1, 2, 3, 37 and 1000 points.
+TEST(CudaInterpEmulated, the_kernel_gives_the_cpus_values_bit_for_bit) {
+  unsigned seed = 700;
+  for (int64_t n : {1, 2, 3, 37, 1000})
+    for (Dtype fp_dtype : {Dtype::float64, Dtype::complex128})
+      for (int given = 0; given < 4; ++given) {
+        Array xp = Array::empty({n}, Dtype::float64, host);
+        cpu::sort(random_array({n}, Dtype::float64, seed++), 0, false, &xp, nullptr);
+        Array fp = random_array({n}, fp_dtype, seed++);
+        const std::array<Array, 2> xs{random_array({517}, Dtype::float64, seed++), xp};
+        Array x = concat(xs);
+        std::optional<std::complex<double>> left, right;
+        if (given & 1) left = std::complex<double>(-7.5, 2.0);
+        if (given & 2) right = std::complex<double>(std::nan(""), -0.0);
+        Array want = Array::empty(x.shape(), fp_dtype, host);
+        Array got = Array::empty(x.shape(), fp_dtype, host);
+        cpu::interp(interp_params(x, xp, fp, left, right, want));
+        cu::run_interp(runner(), interp_params(x, xp, fp, left, right, got));
+        ASSERT_EQ(bytes_of(got), bytes_of(want))
+            << "interp of " << n << " points, " << dtype_name(fp_dtype) << ", given " << given;
+      }
 }
 
 // x with every NaN made one NaN: a NaN's sign after float16 arithmetic is the conversion's

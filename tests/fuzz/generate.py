@@ -1311,6 +1311,11 @@ class Builder(LinalgFftMakers):
                 forms.append(f"xp.interp({x}, xp.asarray([-1.0, 0.0, 2.0]), "
                              f"xp.asarray([3.0, -1.0, 5.0]))")
             text = self.choice(forms)
+            if text.startswith("xp.interp("):  # (draws only when interp is chosen)
+                fp = self.choice(["[3.0, -1.0, 5.0]", "[3.0, -1j, 5.0 + 2j]", "[4, 4, -2]"])
+                ends = self.choice(["", ", left=-7.0", ", right=9.5",
+                                    ", left=-0.0, right=float('nan')", ", period=2.5"])
+                text = text.replace("xp.asarray([3.0, -1.0, 5.0]))", f"xp.asarray({fp}){ends})")
             uses = self.uses_of(text)
             inexact = "ptp" not in text
             if text.startswith(("xp.cov(", "xp.corrcoef(")):

@@ -195,7 +195,8 @@ const std::string& reduction_source() {
       (as_nvrtc_text(embedded::scalar_ops_h) + as_nvrtc_text(embedded::reduce_params_h) +
        as_nvrtc_text(embedded::reduce_cuh) + as_nvrtc_text(embedded::scan_cuh) +
        as_nvrtc_text(embedded::nonzero_cuh) + as_nvrtc_text(embedded::fold_at_cuh) + as_nvrtc_text(embedded::sort_params_h) +
-       as_nvrtc_text(embedded::sort_key_h) + as_nvrtc_text(embedded::sort_cuh))
+       as_nvrtc_text(embedded::sort_key_h) + as_nvrtc_text(embedded::sort_cuh) +
+       as_nvrtc_text(embedded::interp_h) + as_nvrtc_text(embedded::interp_cuh))
           .c_str());
   return source;
 }

@@ -217,6 +217,10 @@ void run_searchsorted(KernelRunner& runner, const Array& sorted, const Array& va
   launch(runner, sort_kernel_names(values.dtype()).search, stride_grid(runner, count), p);
 }
 
+void run_interp(KernelRunner& runner, const kernels::InterpParams& p) {
+  if (p.count > 0) launch(runner, kInterpValues, stride_grid(runner, p.count), p);
+}
+
 void sort(const Array& in, int axis, bool descending, const Array* values, const Array* indices) {
   const int device = in.device().index;
   const Stream s = current_stream(device);
@@ -230,6 +234,14 @@ void searchsorted(const Array& sorted, const Array& values, bool right, const Ar
   const Stream s = current_stream(device);
   for (const Array* a : {&sorted, &values, &out}) order_use(*a, s);
   run_searchsorted(*cuda_runner(device), sorted, values, right, out);
+}
+
+void interp(const Array& x, const Array& xp, const Array& fp, const Array& out,
+            const kernels::InterpParams& p) {
+  const int device = x.device().index;
+  const Stream s = current_stream(device);
+  for (const Array* a : {&x, &xp, &fp, &out}) order_use(*a, s);
+  run_interp(*cuda_runner(device), p);
 }
 
 }  // namespace accel::cuda
