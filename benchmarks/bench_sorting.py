@@ -1,6 +1,7 @@
 """Sorting, searching and sets vs NumPy, same run: sort/argsort of 10^7 float32 and int32 (NumPy's
 default quicksort and its stable sort; accel's sorts are always stable), rows of a 1000x10000
-matrix, searchsorted of 10^6 values into 10^6, unique and isin of 10^7 int32.
+matrix, searchsorted of 10^6 values into 10^6, interp of 10, 1000 and 10^6 random float64 values
+(through as many points), unique and isin of 10^7 int32.
 
 A single run's medians swing by 10-20% on a shared 2-core machine, more than two builds differ:
 each row is the minimum over --rounds rounds (default 3), accel and NumPy measured alternately
@@ -32,6 +33,16 @@ def main():
     q_np = f_np[10**6:2 * 10**6]
     t_np = i_np[:1000]
     f, i, m, s, q, t = (ac.asarray(a) for a in (f_np, i_np, m_np, s_np, q_np, t_np))
+    # interp: n points (sorted) and n values of x in random order, a tenth beyond the ends.
+    interp_cases = []
+    for n in (10, 1000, 10**6):
+        xp_np = np.sort(rng.random(n))
+        fp_np = rng.normal(size=n)
+        x_np = rng.uniform(-0.05, 1.05, n)
+        xp, fp, x = (ac.asarray(a) for a in (xp_np, fp_np, x_np))
+        interp_cases.append((f"interp {n:.0e} values into {n:.0e} float64".replace("e+0", "e"),
+                             lambda x=x, xp=xp, fp=fp: ac.interp(x, xp, fp),
+                             lambda x=x_np, xp=xp_np, fp=fp_np: np.interp(x, xp, fp)))
     cases = [
         ("sort float32 1e7 (numpy quicksort)", lambda: ac.sort(f), lambda: np.sort(f_np), ">= 2x"),
         ("sort float32 1e7 (numpy stable)", lambda: ac.sort(f),
@@ -45,6 +56,7 @@ def main():
         ("sort float32 1000x10000 axis=0", lambda: ac.sort(m, axis=0), lambda: np.sort(m_np, axis=0)),
         ("searchsorted 1e6 into 1e6 float32", lambda: ac.searchsorted(s, q),
          lambda: np.searchsorted(s_np, q_np)),
+        *interp_cases,
         ("unique_values int32 1e7", lambda: ac.unique_values(i), lambda: np.unique(i_np), ">= 1.5x"),
         ("isin int32 1e7 in 1000", lambda: ac.isin(i, t), lambda: np.isin(i_np, t_np)),
     ]
