@@ -336,6 +336,73 @@ def test_comparison_of_a_0d_float_array_with_a_python_number_equals_numpy_and_la
                 assert bool(fast) == bool(expected) == bool(lazy) == bool(function), (value, op, args)
 
 
+ARITHMETIC = [operator.add, operator.sub, operator.mul, operator.truediv]
+
+
+def _same_value(got, want, where):
+    got = ac.asnumpy(got)
+    assert got.dtype == want.dtype and got.shape == want.shape == (), where
+    same_sign = np.signbit(np.real(got)) == np.signbit(np.real(want))
+    assert (np.isnan(got) and np.isnan(want)) or (got == want and same_sign), (where, got, want)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("number", SCALAR_COMPARE_NUMBERS, ids=repr)
+def test_arithmetic_of_a_0d_float_array_with_a_python_number_equals_numpy_and_lazy(dtype, number,
+                                                                                   eager_mode):
+    # The arithmetic slots' 0-d fast path (eval/eager.h: eager_arith_with_number) keeps the
+    # array's dtype (NEP 50), converts the number as the loop does and computes with the loop's
+    # functors: the same bits as the lazy path and NumPy, -0.0, NaN, inf and overflow included.
+    for value in SCALAR_COMPARE_VALUES:
+        x = np.asarray(value, dtype=dtype)
+        a = ac.asarray(x, copy=True)
+        for op in ARITHMETIC:
+            for args, accel_args in (((x, number), (a, number)), ((number, x), (number, a))):
+                want = np.asarray(op(*args))
+                ac.set_eager_small(True)
+                fast = op(*accel_args)
+                ac.set_eager_small(False)
+                lazy = op(*accel_args)
+                ac.set_eager_small(True)
+                assert not fast.is_pending and lazy.is_pending
+                _same_value(fast, want, (value, op.__name__, args))
+                _same_value(lazy, want, (value, op.__name__, args))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_arithmetic_of_two_0d_float_arrays_equals_numpy_and_leaves_other_cases_alone(eager_mode):
+    values = [0.0, -0.0, 1.5, -2.0, np.nan, np.inf, -np.inf, 3e38, 1e-45, 0.1]
+    for dtype in ("float32", "float64"):
+        for v in values:
+            for w in values:
+                x, y = np.asarray(v, dtype), np.asarray(w, dtype)
+                a, b = ac.asarray(x, copy=True), ac.asarray(y, copy=True)
+                for op in ARITHMETIC:
+                    r = op(a, b)
+                    assert not r.is_pending
+                    _same_value(r, np.asarray(op(x, y)), (dtype, v, w, op.__name__))
+    # Mixed dtypes, 0-d views at an offset, results written later, and pending operands: all as
+    # NumPy (the general path where the fast one does not apply).
+    x = np.array([0.5, -0.0, 3.0], np.float32)
+    a = ac.asarray(x, copy=True)
+    d = ac.asarray(np.float64(0.1), copy=True)
+    _same_value(a[0] + d, x[0] + np.float64(0.1), "float32 + float64")
+    _same_value(a[2] * a[1], np.asarray(x[2] * x[1]), "views")
+    r = a[0] - 1
+    r[()] = 7.0
+    assert float(a[0]) == 0.5 and float(a[0] - 1) == -0.5  # a fresh array each time
+    pending = a[0] * ac.asarray(np.float32(2.0), copy=True)
+    ac.set_eager_small(False)
+    lazy = a[0] * 2
+    ac.set_eager_small(True)
+    _same_value(lazy / 4, np.asarray(np.float32(0.25)), "pending")
+    _same_value(pending - 1, np.asarray(np.float32(0.0)), "computed")
+    for y in (np.asarray(3, "int32"), np.asarray(2, "float16"), np.asarray(1 + 2j)):
+        _same_value(ac.asarray(np.float32(2.0), copy=True) * ac.asarray(y, copy=True),
+                    np.asarray(np.float32(2.0) * y), ("other dtype", y.dtype))
+
+
 def test_comparison_result_of_a_0d_array_is_a_fresh_writable_array(eager_mode):
     s = ac.asarray(np.float32(1.5), copy=True)
     r1, r2 = s > 0, s > 0
