@@ -90,6 +90,8 @@ def calls(n):
         ("a[0].item()", lambda: a[0].item(), lambda: an[0].item()),
         ("float(a.sum())", lambda: float(a.sum()), lambda: float(an.sum())),
         ("bool(s > 0)", lambda: bool(s > 0), lambda: bool(sn > 0)),
+        ("s * 2.0 (0-d)", lambda: s * 2.0, lambda: sn * 2.0),
+        ("s + s (0-d)", lambda: s + s, lambda: sn + sn),
         # elementwise
         ("a + b", lambda: a + b, lambda: an + bn),
         ("a * 2.0", lambda: a * 2.0, lambda: an * 2.0),
@@ -131,6 +133,7 @@ def calls(n):
         ("len(a)", lambda: len(a), lambda: len(an)),
         ("a.shape", lambda: a.shape, lambda: an.shape),
         ("a.dtype", lambda: a.dtype, lambda: an.dtype),
+        ("a.flags.c_contiguous", lambda: a.flags.c_contiguous, lambda: an.flags.c_contiguous),
         ("a.ndim", lambda: a.ndim, lambda: an.ndim),
         ("a.size", lambda: a.size, lambda: an.size),
         # conversions

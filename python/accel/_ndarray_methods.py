@@ -1,6 +1,6 @@
 """NumPy's ndarray methods that forward to accel's functions (each op is defined once, as a
 function; the method is its other spelling), and the attributes NumPy code reads off an array:
-flags, flat, tobytes (tolist is made in C++, array_bindings.cpp). The parts (x.real, x.imag)
+flat, tobytes (tolist is made in C++, array_bindings.cpp; flags in flags_bindings.cpp). The parts (x.real, x.imag)
 and x.view(dtype) are views made in C++ (accel/ops/views.cpp)."""
 
 import builtins as _builtins
@@ -13,63 +13,6 @@ from ._np_indices import choose as _choose
 from ._numpy_functions import diagonal as _diagonal, trace as _trace
 from ._numpy_names import divmod as _divmod, round as _round
 from ._ordering import argpartition as _argpartition, partition as _partitioned
-
-
-class Flags:
-    """ndarray.flags: the layout facts of an array (accel arrays never change layout) and whether
-    it may be written, by attribute (x.flags.c_contiguous) or NumPy's keys
-    (x.flags['C_CONTIGUOUS']). Live, as NumPy's: x.flags.writeable = False (or
-    x.flags['WRITEABLE'] = False) freezes x, True thaws an array frozen so."""
-
-    __slots__ = ("_x",)
-    _KEYS = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
-             "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
-             "WRITEABLE": "writeable", "W": "writeable", "ALIGNED": "aligned", "A": "aligned",
-             "FNC": "fnc", "FORC": "forc"}
-
-    def __init__(self, x):
-        object.__setattr__(self, "_x", x)
-
-    c_contiguous = property(lambda self: _core._layout_flags(self._x)[0])
-    f_contiguous = property(lambda self: _core._layout_flags(self._x)[1])
-
-    @property
-    def writeable(self):
-        return _core._layout_flags(self._x)[2]
-
-    @writeable.setter
-    def writeable(self, value):
-        _core._set_writeable(self._x, bool(value))
-
-    def __setattr__(self, name, value):
-        if name != "writeable":
-            # NumPy's other flags follow from the layout (or, for aligned, are always true here).
-            raise AttributeError(f"[flags] {name!r} cannot be set: only writeable can")
-        object.__setattr__(self, name, value)
-
-    def __setitem__(self, key, value):
-        name = self._KEYS.get(key)
-        if name is None:
-            raise KeyError(f"unknown flag {key!r}; accel's flags are "
-                           f"{', '.join(sorted(self._KEYS))}")
-        setattr(self, name, value)
-
-    contiguous = property(lambda self: self.c_contiguous)
-    fortran = property(lambda self: self.f_contiguous)
-    aligned = property(lambda self: True)  # every accel view starts on a whole item
-    fnc = property(lambda self: self.f_contiguous and not self.c_contiguous)
-    forc = property(lambda self: self.f_contiguous or self.c_contiguous)
-
-    def __getitem__(self, key):
-        try:
-            return getattr(self, self._KEYS[key])
-        except KeyError:
-            raise KeyError(f"unknown flag {key!r}; accel's flags are "
-                           f"{', '.join(sorted(self._KEYS))}") from None
-
-    def __repr__(self):
-        return "\n".join(f"  {k} : {self[k]}" for k in
-                         ("C_CONTIGUOUS", "F_CONTIGUOUS", "WRITEABLE", "ALIGNED"))
 
 
 class FlatIter:
@@ -257,7 +200,6 @@ def _contains(self, value):
     return bool(_core.any(_core.equal(self, value)))
 
 
-_core.ndarray.flags = property(Flags, doc=Flags.__doc__)
 # accel.ndarray[Any, ...] in annotations, as numpy.ndarray[...] (typing's generic alias).
 _core.ndarray.__class_getitem__ = classmethod(_types.GenericAlias)
 _core.ndarray.flat = property(FlatIter, doc=FlatIter.__doc__)

@@ -44,6 +44,7 @@ void init_elementwise(nb::module_& m);
 void init_creation(nb::module_& m);
 void init_reduction(nb::module_& m);
 void init_sorting(nb::module_& m);
+void init_flags(nb::module_& m);
 void init_manipulation(nb::module_& m);
 void init_indexing(nb::module_& m);
 void init_linalg(nb::module_& m);

@@ -18,6 +18,7 @@ NB_MODULE(_core, m) {
   init_dlpack_fast_paths(m);
   init_memory(m);
   init_array_protocols(m);
+  init_flags(m);
   init_elementwise(m);
   init_creation(m);
   init_reduction(m);

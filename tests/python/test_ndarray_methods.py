@@ -239,6 +239,10 @@ def test_flags_as_numpys(view, device):
         a.flags["OWNDATA?"]
     with pytest.raises(AttributeError, match="cannot be set"):
         a.flags.c_contiguous = False  # NumPy's: not writable either
+    with pytest.raises(AttributeError, match="cannot be set"):
+        a.flags["FORC"] = True
+    lines = repr(a.flags).splitlines()  # NumPy's lines for the flags accel has
+    assert len(lines) == 4 and set(lines) <= set(repr(n.flags).splitlines())
 
 
 WRITES = {
