@@ -53,9 +53,17 @@ def _bin_sums(idx, w, n, acc=None):
     return out
 
 
+# The dtypes bincount reads without a check of their values' range (uint64's may not fit int64).
+_COUNTABLE = frozenset([_core.bool, _core.int8, _core.int16, _core.int32, _core.int64,
+                        _core.uint8, _core.uint16, _core.uint32])
+
+
 def bincount(x, /, weights=None, minlength=0):
     """How often each value 0, 1, ..., max(x) occurs in the 1-d non-negative integer array x
     (at least minlength bins); with weights, the sum of the weights of each value (float64)."""
+    if (weights is None and type(minlength) is int and minlength >= 0
+            and type(x) is _core.ndarray and x.ndim == 1 and x.dtype in _COUNTABLE):
+        return _core._bincount(x, None, minlength)  # the common call, without the checks below
     x = _arr(x)
     if x.ndim != 1:
         raise ValueError("object too deep for desired array" if x.ndim > 1

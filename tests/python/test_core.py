@@ -290,6 +290,14 @@ def test_dtype_equals_numpy_dtypes_names_and_scalar_types(name):
     assert dt == name and dt == getattr(np, name if name != "bool" else "bool_")
     assert dt != ("float64" if name != "float64" else "float32")
     assert {dt: 1}[getattr(ac, name)] == 1
+    # hash and == come from the type's slots: consistent with the name they equal, and between
+    # dtypes by identity (every other dtype unequal; < is not defined, as NumPy's)
+    assert hash(dt) == hash(name) and {name: 1}[dt] == 1 and dt in {name} and name in {dt}
+    for other in DTYPES:
+        assert (dt == getattr(ac, other)) is (other == name)
+        assert (dt != getattr(ac, other)) is (other != name)
+    with pytest.raises(TypeError):
+        dt < dt
 
 
 def test_dtype_equals_python_types_as_numpy_does():
