@@ -103,6 +103,12 @@ def sort():
     s = np.sort(f[0])
     same(ac.searchsorted(gpu(s), gpu(f[1]), side="right"), np.searchsorted(s, f[1], side="right"))
     close(ac.median(gpu(f), axis=1), np.median(f, axis=1))
+    # interp's kernel (device_src/interp.cuh), to the bit: NumPy's float64 loop, no FMA
+    xp = np.sort(rng.standard_normal(5000))
+    fp = rng.standard_normal(5000) + 1j * rng.standard_normal(5000)
+    x = np.concatenate([rng.uniform(-4, 4, 20_000), xp, [np.nan, -np.inf, np.inf]])
+    same(ac.interp(gpu(x), gpu(xp), gpu(fp.real)), np.interp(x, xp, fp.real))
+    same(ac.interp(gpu(x), gpu(xp), gpu(fp), left=1j, right=2.0), np.interp(x, xp, fp, 1j, 2.0))
 
 
 def matmul_cublas():
@@ -263,7 +269,7 @@ FAMILIES = [
     ("fused region", fused_region),
     ("reduction", reduction),
     ("scan", scan),
-    ("sort (radix kernels)", sort),
+    ("sort (radix kernels), interp", sort),
     ("matmul (cuBLAS)", matmul_cublas),
     ("matmul (integer kernel)", matmul_kernel),
     ("fft (cuFFT)", fft_cufft),
