@@ -16,15 +16,20 @@ UniqueInverseResult = namedtuple("UniqueInverseResult", ["values", "inverse_indi
 
 
 class _Sorted:
-    """x flattened and sorted (stable, NaNs last), and where each run of equal values starts."""
+    """x flattened and sorted (stable, NaNs last), and where each run of equal values starts.
+    Without `positions` (unique values and counts only) x is sorted by value alone, with no
+    argsort and gather (at 10 elements they were half of unique_values)."""
 
-    def __init__(self, x, equal_nan=False):
+    def __init__(self, x, equal_nan=False, positions=True):
         x = _core.asarray(x)
         flat = _core.reshape(x, (x.size,))
         self.shape = x.shape
         self.device = x.device
-        self.perm = _core.argsort(flat)
-        self.values = _core.take(flat, self.perm)
+        if positions:
+            self.perm = _core.argsort(flat)
+            self.values = _core.take(flat, self.perm)
+        else:
+            self.values = _core.sort(flat)
         n = self.values.shape[0]
         first = _core.ones((min(n, 1),), dtype=_core.bool, device=x.device)
         if n > 1:
@@ -36,16 +41,20 @@ class _Sorted:
                 new = new & ~(isnan[1:] & isnan[:-1])
             first = _core.concat([first, new])
         self.first = first
-        self.starts = _core.nonzero(first)[0]
+
+    @property
+    def starts(self):
+        return _core.nonzero(self.first)[0]
 
     def unique(self):
-        return _core.take(self.values, self.starts)
+        return self.values[self.first]
 
     def counts(self):
-        ends = _core.concat([self.starts[1:],
+        starts = self.starts
+        ends = _core.concat([starts[1:],
                              _core.asarray([self.values.shape[0]], dtype=_core.int64,
                                            device=self.device)])
-        return ends - self.starts
+        return ends - starts
 
     def indices(self):
         # The stable sort keeps equal values in input order: a run's first is its first occurrence.
@@ -60,11 +69,11 @@ class _Sorted:
 
 def unique_values(x):
     """The unique elements of x, sorted (NaNs each distinct, at the end)."""
-    return _Sorted(x).unique()
+    return _Sorted(x, positions=False).unique()
 
 
 def unique_counts(x):
-    s = _Sorted(x)
+    s = _Sorted(x, positions=False)
     return UniqueCountsResult(s.unique(), s.counts())
 
 
@@ -86,7 +95,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     if axis is not None:
         raise NotImplementedError("[unique] axis= (unique sub-arrays) is not implemented; "
                                   "unique of the flattened array is (axis=None)")
-    s = _Sorted(ar, equal_nan=equal_nan)
+    s = _Sorted(ar, equal_nan=equal_nan, positions=return_index or return_inverse)
     out = [s.unique()]
     if return_index:
         out.append(s.indices())
