@@ -122,6 +122,25 @@ def test_radix_sorted_rows_match_numpys_stable_order(dtype, specials):
                           np_argsort(view, axis, descending))
 
 
+@pytest.mark.parametrize("dtype", RADIX_DTYPES)
+def test_rows_side_by_side_sort_in_tiles_as_numpys_stable_order(dtype):
+    # The sorted axis before a contiguous one: rows are read and written 16 at a time across
+    # (sort_row_tiles), including a last partial tile, an outer axis, in-place sorts, and views
+    # whose rows are not side by side (the row-at-a-time path).
+    rng = np.random.default_rng(11)
+    for shape, axis in [((300, 37), 0), ((2, 257, 20), 1), ((256, 3, 40), 0), ((300, 16), 0)]:
+        x = full_range(shape, dtype, rng, True)
+        for view in (x, x[..., ::2], x[::-1]):
+            for descending in (False, True):
+                a = ac.asarray(view)
+                same_bits(ac.sort(a, axis=axis, descending=descending), np_sort(view, axis, descending))
+                same_bits(ac.argsort(a, axis=axis, descending=descending),
+                          np_argsort(view, axis, descending))
+        b = ac.asarray(x, copy=True)
+        b.sort(axis=axis)
+        same_bits(b, np_sort(x, axis, False))
+
+
 @pytest.mark.parametrize("specials", [False, True])
 def test_bfloat16_rows_sort_as_their_float32_values(specials):
     # bfloat16's keys have 8 exponent bits in 16 (not float16's 5): every bit pattern, sorted as

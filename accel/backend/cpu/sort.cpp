@@ -125,6 +125,63 @@ struct RowWalk {
   Strides in, values, indices;
 };
 
+// Rows side by side in memory (the sorted axis before a contiguous one, as axis 0 of a C-ordered
+// matrix): a row read alone touches one cache line per element and uses one element of it, and
+// so does its write-back. Tiles of kTileRows neighbouring rows are instead read across (every
+// line used whole) into contiguous scratch, each row radix-sorted there, and written back across:
+// a 1000 x 10000 float32 matrix along axis 0 74-83 -> 62 ms (NumPy 66), its argsort 79-121 -> 70
+// ms. False (nothing done) for other layouts.
+constexpr int64_t kTileRows = 16;
+
+template <class T>
+bool sort_row_tiles(const RowWalk& w, const T* src, int64_t len, int64_t in_step, bool descending,
+                    T* vdst, int64_t v_step, int64_t* idst, int64_t i_step) {
+  if constexpr (!has_radix_key<T>::value) {
+    return false;
+  } else {
+    if (len < kRadixRow || w.shape.empty() || w.in.back() != 1 || w.shape.back() < kTileRows ||
+        in_step == 1)
+      return false;
+    const Shape outer(w.shape.begin(), w.shape.end() - 1);
+    const Strides outer_in(w.in.begin(), w.in.end() - 1);
+    const Strides outer_v(w.values.begin(), w.values.end() - 1);
+    const Strides outer_i(w.indices.begin(), w.indices.end() - 1);
+    const int64_t inner = w.shape.back(), v_inner = w.values.back(), i_inner = w.indices.back();
+    const int64_t per_outer = (inner + kTileRows - 1) / kTileRows;
+    const int64_t tiles = shape_size(outer) * per_outer;
+    const size_t scratch = static_cast<size_t>(kTileRows * len);
+    parallel_for(tiles, std::max<int64_t>(1, kSerialElements / (kTileRows * len)),
+                 [&](int64_t t0, int64_t t1) {
+      std::unique_ptr<T[]> keys(new T[scratch]);
+      std::unique_ptr<T[]> sorted(vdst ? new T[scratch] : nullptr);
+      std::unique_ptr<int64_t[]> positions(idst ? new int64_t[scratch] : nullptr);
+      for (int64_t t = t0; t < t1; ++t) {
+        const int64_t o = t / per_outer, c0 = (t % per_outer) * kTileRows;
+        const int64_t count = std::min(kTileRows, inner - c0);
+        const T* p = src + Odometer(outer, outer_in, o).offset() + c0;
+        for (int64_t j = 0; j < len; ++j)
+          for (int64_t b = 0; b < count; ++b) keys[b * len + j] = p[j * in_step + b];
+        for (int64_t b = 0; b < count; ++b)
+          radix_sort_row(keys.get() + b * len, 1, len, descending, false,
+                         vdst ? sorted.get() + b * len : nullptr, 1,
+                         idst ? positions.get() + b * len : nullptr, 1);
+        if (vdst) {
+          T* out = vdst + Odometer(outer, outer_v, o).offset() + c0 * v_inner;
+          for (int64_t j = 0; j < len; ++j)
+            for (int64_t b = 0; b < count; ++b) out[j * v_step + b * v_inner] = sorted[b * len + j];
+        }
+        if (idst) {
+          int64_t* out = idst + Odometer(outer, outer_i, o).offset() + c0 * i_inner;
+          for (int64_t j = 0; j < len; ++j)
+            for (int64_t b = 0; b < count; ++b)
+              out[j * i_step + b * i_inner] = positions[b * len + j];
+        }
+      }
+    });
+    return true;
+  }
+}
+
 template <class T>
 void sort_typed(const Array& in, int axis, bool descending, const Array* values,
                 const Array* indices) {
@@ -145,6 +202,7 @@ void sort_typed(const Array& in, int axis, bool descending, const Array* values,
   T* vdst = values ? static_cast<T*>(values->data()) : nullptr;
   int64_t* idst = indices ? static_cast<int64_t*>(indices->data()) : nullptr;
   const Order<T> order{descending};
+  if (sort_row_tiles(w, src, len, in_step, descending, vdst, v_step, idst, i_step)) return;
   const bool parallel_rows = rows > 1 && num_threads() > 1 && rows * len >= kSerialElements;
 
   auto run_rows = [&](int64_t r0, int64_t r1) {
