@@ -79,32 +79,6 @@ bool computed_scalar_on_cpu(const Array& a) {
   return a.ndim() == 0 && !a.is_pending() && a.device().is_cpu();
 }
 
-template <class T> T arith_values(OpId op, T x, T y) {
-  switch (op) {
-    case OpId::add: return scalar::AddOp::apply(x, y);
-    case OpId::subtract: return scalar::SubtractOp::apply(x, y);
-    case OpId::multiply: return scalar::MultiplyOp::apply(x, y);
-    default: return scalar::DivideOp::apply(x, y);
-  }
-}
-
-bool is_arith(OpId op) {
-  return op == OpId::add || op == OpId::subtract || op == OpId::multiply || op == OpId::divide;
-}
-
-// A strong, computed 0-d float32 / float64 CPU array, while the eager path may answer.
-bool eager_float_scalar(const Array& a) {
-  return !a.weak() && computed_scalar_on_cpu(a) &&
-         (a.dtype() == Dtype::float32 || a.dtype() == Dtype::float64);
-}
-
-template <class T> Array scalar_result(T v) {
-  Array out = Array::empty({}, std::is_same_v<T, float> ? Dtype::float32 : Dtype::float64,
-                           Device::cpu());
-  *static_cast<T*>(out.data()) = v;
-  return out;
-}
-
 }  // namespace
 
 bool eager_small_enabled() { return eager_flag().load(std::memory_order_relaxed); }
@@ -147,32 +121,6 @@ std::optional<Array> eager_compare_with_number(OpId op, const Array& x, PlainNum
   Array out = Array::empty({}, Dtype::bool_, Device::cpu());
   *static_cast<bool*>(out.data()) = answer;
   return out;
-}
-
-std::optional<Array> eager_arith_with_number(OpId op, const Array& x, PlainNumber number,
-                                             bool number_first) {
-  if (!is_arith(op) || !eager_small_enabled() || profile::active() || !eager_float_scalar(x))
-    return std::nullopt;
-  auto run = [&](auto tag) {
-    using T = decltype(tag);
-    const T strong = *static_cast<const T*>(x.data());
-    const T converted = number.is_int ? scalar::convert<T>(number.i) : scalar::convert<T>(number.d);
-    return scalar_result(number_first ? arith_values(op, converted, strong)
-                                      : arith_values(op, strong, converted));
-  };
-  return x.dtype() == Dtype::float32 ? run(float{}) : run(double{});
-}
-
-std::optional<Array> eager_arith_scalars(OpId op, const Array& x, const Array& y) {
-  if (!is_arith(op) || !eager_small_enabled() || profile::active() || !eager_float_scalar(x) ||
-      !eager_float_scalar(y) || x.dtype() != y.dtype())
-    return std::nullopt;
-  auto run = [&](auto tag) {
-    using T = decltype(tag);
-    return scalar_result(arith_values(op, *static_cast<const T*>(x.data()),
-                                      *static_cast<const T*>(y.data())));
-  };
-  return x.dtype() == Dtype::float32 ? run(float{}) : run(double{});
 }
 
 std::optional<Array> try_eager_scalar_compare(OpId op, std::span<const Array> inputs) {

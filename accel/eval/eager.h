@@ -45,13 +45,4 @@ struct PlainNumber {
 std::optional<Array> eager_compare_with_number(OpId op, const Array& x, PlainNumber number,
                                               bool number_first);
 
-// `s * 2.0`, `1 - s`, `s / t` on computed 0-d float32/float64 CPU arrays (not weak): with a
-// Python number converted to s's dtype (NEP 50: the result keeps s's dtype), or with another
-// such array of the same dtype. The value comes from the loops' own scalar functors, so it is
-// the general path's to the bit; the result is a new 0-d array of that dtype. `op` is add,
-// subtract, multiply or divide; nullopt for every other case, eager mode off or while profiling.
-std::optional<Array> eager_arith_with_number(OpId op, const Array& x, PlainNumber number,
-                                             bool number_first);
-std::optional<Array> eager_arith_scalars(OpId op, const Array& x, const Array& y);
-
 }  // namespace accel

@@ -19,46 +19,18 @@ PyObject* call_method(PyObject* self, const char* name, PyObject* arg) {
   return PyObject_CallMethodObjArgs(self, method.ptr(), arg, nullptr);
 }
 
-// The methods of each slot, and its op for the 0-d fast path (matmul has none: `op` is cast).
 template <BinaryFn F> struct Names;
-#define ACCEL_SLOT_NAMES(fn, py, id)                        \
-  template <> struct Names<static_cast<BinaryFn>(&fn)> {    \
-    static constexpr const char* method = "__" py "__";     \
+#define ACCEL_SLOT_NAMES(fn, py)                           \
+  template <> struct Names<static_cast<BinaryFn>(&fn)> {   \
+    static constexpr const char* method = "__" py "__";    \
     static constexpr const char* reflected = "__r" py "__"; \
-    static constexpr OpId op = OpId::id;                    \
   };
-ACCEL_SLOT_NAMES(add, "add", add)
-ACCEL_SLOT_NAMES(subtract, "sub", subtract)
-ACCEL_SLOT_NAMES(multiply, "mul", multiply)
-ACCEL_SLOT_NAMES(divide, "truediv", divide)
-ACCEL_SLOT_NAMES(matmul, "matmul", cast)
+ACCEL_SLOT_NAMES(add, "add")
+ACCEL_SLOT_NAMES(subtract, "sub")
+ACCEL_SLOT_NAMES(multiply, "mul")
+ACCEL_SLOT_NAMES(divide, "truediv")
+ACCEL_SLOT_NAMES(matmul, "matmul")
 #undef ACCEL_SLOT_NAMES
-
-// y as the eager scalar paths take it: an exact int that fits int64, or an exact float.
-std::optional<PlainNumber> plain_number(PyObject* y) {
-  if (PyFloat_CheckExact(y)) return PlainNumber{false, 0, PyFloat_AS_DOUBLE(y)};
-  if (!PyLong_CheckExact(y)) return std::nullopt;
-  int overflow = 0;
-  const long long i = PyLong_AsLongLongAndOverflow(y, &overflow);
-  if (overflow) return std::nullopt;
-  return PlainNumber{true, i, 0.0};
-}
-
-// `s * 2.0`, `t - s` on computed 0-d float arrays, answered from their values
-// (eval/eager.h), before the number becomes an array.
-template <BinaryFn F> std::optional<Array> scalar_arith(const Array& self, PyObject* other, bool left) {
-  if constexpr (Names<F>::op == OpId::cast) {
-    return std::nullopt;
-  } else {
-    if (self.ndim() != 0) return std::nullopt;
-    if (auto number = plain_number(other))
-      return eager_arith_with_number(Names<F>::op, self, *number, !left);
-    if (!is_ndarray(other)) return std::nullopt;
-    const Array& o = array_of(other);
-    return left ? eager_arith_scalars(Names<F>::op, self, o)
-                : eager_arith_scalars(Names<F>::op, o, self);
-  }
-}
 
 // x <op> y: x.__op__(y) when x is an accel array, else y.__rop__(x) (Python calls the slot of
 // either operand's type with the operands in their order).
@@ -67,9 +39,7 @@ template <BinaryFn F> PyObject* number_slot(PyObject* x, PyObject* y) {
   PyObject* self = left ? x : y;
   PyObject* other = left ? y : x;
   try {
-    const Array& a = array_of(self);
-    if (auto answer = scalar_arith<F>(a, other, left)) return wrap(*std::move(answer)).release().ptr();
-    return binary_operator(F, a, other, !left).release().ptr();
+    return binary_operator(F, array_of(self), other, !left).release().ptr();
   } catch (...) {
     PyErr_Clear();
   }
@@ -82,6 +52,16 @@ constexpr const char* kCompareNames[] = {"__lt__", "__le__", "__eq__", "__ne__",
 
 constexpr OpId kCompareOps[] = {OpId::less,    OpId::less_equal, OpId::equal,
                                  OpId::not_equal, OpId::greater,    OpId::greater_equal};
+
+// y as eager_compare_with_number takes it: an exact int that fits int64, or an exact float.
+std::optional<PlainNumber> plain_number(PyObject* y) {
+  if (PyFloat_CheckExact(y)) return PlainNumber{false, 0, PyFloat_AS_DOUBLE(y)};
+  if (!PyLong_CheckExact(y)) return std::nullopt;
+  int overflow = 0;
+  const long long i = PyLong_AsLongLongAndOverflow(y, &overflow);
+  if (overflow) return std::nullopt;
+  return PlainNumber{true, i, 0.0};
+}
 
 PyObject* richcompare_slot(PyObject* x, PyObject* y, int op) {
   try {

@@ -351,9 +351,9 @@ def _same_value(got, want, where):
 @pytest.mark.parametrize("number", SCALAR_COMPARE_NUMBERS, ids=repr)
 def test_arithmetic_of_a_0d_float_array_with_a_python_number_equals_numpy_and_lazy(dtype, number,
                                                                                    eager_mode):
-    # The arithmetic slots' 0-d fast path (eval/eager.h: eager_arith_with_number) keeps the
-    # array's dtype (NEP 50), converts the number as the loop does and computes with the loop's
-    # functors: the same bits as the lazy path and NumPy, -0.0, NaN, inf and overflow included.
+    # Arithmetic of a computed 0-d array with a Python number at once (the eager path) and
+    # lazily: the array's dtype kept (NEP 50), the number converted as the loop converts it, the
+    # same bits as NumPy, -0.0, NaN, inf and overflow included.
     for value in SCALAR_COMPARE_VALUES:
         x = np.asarray(value, dtype=dtype)
         a = ac.asarray(x, copy=True)
