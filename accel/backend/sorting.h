@@ -1,7 +1,7 @@
 // Sorting and searching on an array's device, dispatched here by device kind (cpu/sort.h,
-// cpu/interp.h, cuda/sort_kernels.h) rather than through the Backend interface: entry points with one
-// implementation per device kind do not need a virtual method in every backend (profiling and
-// test backends included).
+// cpu/interp.h, cuda/sort_kernels.h) rather than through the Backend interface: entry points
+// with one implementation per device kind do not need a virtual method in every backend
+// (profiling and test backends included).
 #pragma once
 #include <complex>
 #include <optional>

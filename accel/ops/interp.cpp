@@ -42,9 +42,9 @@ void wrap_by_period(double period, Array& x, Array& xp, Array& fp) {
   const Array order = argsort(xp);
   xp = take(xp, order);
   fp = take(fp, order);
-  const Array last_x = getitem(xp, {Slice{-1, {}, {}}}), first_x = getitem(xp, {Slice{{}, 1, {}}});
-  const std::array<Array, 3> xs{last_x - period, xp, first_x + period};
-  const std::array<Array, 3> fs{getitem(fp, {Slice{-1, {}, {}}}), fp, getitem(fp, {Slice{{}, 1, {}}})};
+  const Slice last{-1, {}, {}}, first{{}, 1, {}};
+  const std::array<Array, 3> xs{getitem(xp, {last}) - period, xp, getitem(xp, {first}) + period};
+  const std::array<Array, 3> fs{getitem(fp, {last}), fp, getitem(fp, {first})};
   xp = concat(xs);
   fp = concat(fs);
 }

@@ -1,7 +1,7 @@
 """NumPy's ndarray methods that forward to accel's functions (each op is defined once, as a
 function; the method is its other spelling), and the attributes NumPy code reads off an array:
-flat, tobytes (tolist is made in C++, array_bindings.cpp; flags in flags_bindings.cpp). The parts (x.real, x.imag)
-and x.view(dtype) are views made in C++ (accel/ops/views.cpp)."""
+flat, tobytes (tolist is made in C++, array_bindings.cpp; flags in flags_bindings.cpp). The
+parts (x.real, x.imag) and x.view(dtype) are views made in C++ (accel/ops/views.cpp)."""
 
 import builtins as _builtins
 import pickle as _pickle

@@ -625,25 +625,57 @@ def _vector(x, name):
     return _core.reshape(v, (-1,))
 
 
+# At most this many window elements are formed at once by _sliding_dot: a long signal with a
+# long kernel is done in blocks of lags (each lag's sum is its own row: blocking changes no
+# order within it), so its memory stays bounded (1e5 x 1e3 float64 was 800 MB per temporary).
+_SLIDING_ELEMENTS = 1 << 22
+# Up to this many window elements in all, every lag is gathered in one block (the fewest ops).
+_SLIDING_SMALL = 4096
+
+
 def _sliding_dot(a, v, mode):
     """NumPy's correlate loop: out[i] = sum_j a[i - left + j] * v[j] over the j where a has an
-    element, for len(v) <= len(a). Every window is gathered, multiplied with v and summed; the
-    places past a's ends add an exact 0, not 0 * v[j] (NumPy does not form those products, so
-    an inf or NaN in v reaches only the lags where it meets a). Direct, not by FFT:
-    O(len(a) * len(v)) time and memory (the gathered windows), as NumPy's time."""
+    element, for len(v) <= len(a). Direct, not by FFT, as NumPy's. The lags where v lies wholly
+    inside a are one matrix-vector product of a's windows (a view) with v; the lags at the ends
+    gather their windows from a padded copy, and the places past a's ends add an exact 0, not
+    0 * v[j] (NumPy does not form those products, so an inf or NaN in v reaches only the lags
+    where it meets a). Both in blocks of at most _SLIDING_ELEMENTS window elements."""
     n, m = a.shape[0], v.shape[0]
     left, length = {0: (0, n - m + 1), 1: (m // 2, n), 2: (m - 1, n + m - 1)}[mode]
-    right = length - 1 - left + m - n
+    inner = left + n - m + 1  # lags [left, inner): v wholly inside a
+    lags = max(1, _SLIDING_ELEMENTS // m)
+    if length * m <= _SLIDING_SMALL:  # fewer ops than the product's: every lag gathered
+        parts = _edge_lags(a, v, left, 0, length, lags)
+        return parts[0] if len(parts) == 1 else _core.concat(parts)
+    parts = []
+    if left > 0:
+        parts += _edge_lags(a, v, left, 0, left, lags)
+    windows = _core.sliding_window_view(a, m)
+    for first in range(0, inner - left, lags):
+        parts.append(_core.matmul(windows[first:first + lags], v))
+    if inner < length:
+        parts += _edge_lags(a, v, left, inner, length, lags)
+    return parts[0] if len(parts) == 1 else _core.concat(parts)
+
+
+def _edge_lags(a, v, left, begin, end, lags):
+    """_sliding_dot's lags [begin, end) where v sticks out past a's ends, by gathering each
+    lag's window from a padded with zeros and summing the products where v meets a."""
+    n, m = a.shape[0], v.shape[0]
     zeros = _core.zeros
     padded = _core.concat([zeros((left,), dtype=a.dtype, device=a.device), a,
-                           zeros((max(right, 0),), dtype=a.dtype, device=a.device)])
-    start = _core.arange(length, dtype=_core.int64, device=a.device)
-    offset = _core.arange(m, dtype=_core.int64, device=a.device)
-    at = _core.reshape(start, (-1, 1)) + _core.reshape(offset, (1, -1))
-    inside = (at >= left) & (at < left + n)
-    products = _core.where(inside, padded[at] * _core.reshape(v, (1, -1)),
-                           _core.zeros((), dtype=a.dtype, device=a.device))
-    return _core.sum(products, axis=1, dtype=a.dtype)
+                           zeros((m,), dtype=a.dtype, device=a.device)])
+    offset = _core.reshape(_core.arange(m, dtype=_core.int64, device=a.device), (1, -1))
+    row = _core.reshape(v, (1, -1))
+    zero = _core.zeros((), dtype=a.dtype, device=a.device)
+    parts = []
+    for first in range(begin, end, lags):
+        start = _core.arange(first, min(end, first + lags), dtype=_core.int64, device=a.device)
+        at = _core.reshape(start, (-1, 1)) + offset
+        inside = (at >= left) & (at < left + n)
+        products = _core.where(inside, padded[at] * row, zero)
+        parts.append(_core.sum(products, axis=1, dtype=a.dtype))
+    return parts
 
 
 def _operands(a, v, name):

@@ -71,8 +71,8 @@ RowIterator rows_of(const Array& a) {
 }
 
 // iter(x) as the type's slot: `for row in x` and list(x) skip the lookup of __iter__ and
-// nanobind's dispatch (a fifth of list(x) for 10 elements). Errors go through the method, whose
-// dispatcher raises the translated exception.
+// nanobind's dispatch (iter(x) 87 -> 70 ns). Errors go through the method, whose dispatcher
+// raises the translated exception.
 PyObject* array_iter_slot(PyObject* x) {
   try {
     return nb::cast(rows_of(*nb::inst_ptr<Array>(x))).release().ptr();

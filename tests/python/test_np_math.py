@@ -536,10 +536,14 @@ def test_convolve_and_correlate(dt, lengths, device):
 
 
 @pytest.mark.parametrize("dt", ["float32", "float64"])
-def test_convolve_and_correlate_reach_infinities_only_where_they_overlap(dt, device):
+@pytest.mark.parametrize("small", [0, 4096])
+def test_convolve_and_correlate_reach_infinities_only_where_they_overlap(dt, small, device,
+                                                                         monkeypatch):
     # NumPy forms only the products where the sequences overlap: an inf or NaN at one end of v
     # reaches the lags that meet a, not the edges where v sticks out past a (0 * inf there
-    # would be NaN).
+    # would be NaN). small=0: the inner lags as a product of a's windows with v.
+    from accel import _np_math
+    monkeypatch.setattr(_np_math, "_SLIDING_SMALL", small)
     for x, y in (([1.5, -2.0, 3.0, 0.5, 4.0], [np.inf, 1.0, 2.0]),
                  ([1.0, 2.0, -1.0, 0.25], [0.5, np.nan]),
                  ([np.inf, 1.0, 0.0, 2.0, -3.0, 1.0], [1.0, -np.inf, 2.0]),
@@ -551,6 +555,30 @@ def test_convolve_and_correlate_reach_infinities_only_where_they_overlap(dt, dev
                 got = getattr(ac, fn)(ac.asarray(a, device=device), ac.asarray(v, device=device),
                                       mode=mode)
                 np.testing.assert_array_equal(ac.asnumpy(got), want)
+
+
+@pytest.mark.parametrize("elements", [1, 7, 40])
+@pytest.mark.parametrize("small", [0, 4096])
+def test_convolve_and_correlate_in_blocks_of_lags_as_whole(elements, small, device, monkeypatch):
+    # A long signal with a long kernel goes a block of lags at a time (memory bounded), the lags
+    # where v lies inside a as a product of a's windows with v, the ends gathered (small=0), or
+    # every lag gathered (small sizes): with blocks of one lag, of a few, and of uneven sizes,
+    # every mode matches NumPy, integers exactly.
+    from accel import _np_math
+    monkeypatch.setattr(_np_math, "_SLIDING_ELEMENTS", elements)
+    monkeypatch.setattr(_np_math, "_SLIDING_SMALL", small)
+    rng = np.random.default_rng(3)
+    for n, m in ((23, 5), (5, 23), (9, 9)):
+        for x, y in ((rng.standard_normal(n), rng.standard_normal(m)),
+                     (rng.integers(-9, 9, n), rng.integers(-9, 9, m))):
+            a, v = ac.asarray(x, device=device), ac.asarray(y, device=device)
+            for mode in ("full", "same", "valid"):
+                for fn in ("convolve", "correlate"):
+                    got, want = getattr(ac, fn)(a, v, mode=mode), getattr(np, fn)(x, y, mode=mode)
+                    if x.dtype.kind == "f":
+                        close(got, want, rtol=1e-12, atol=1e-12)
+                    else:
+                        same(got, want)
 
 
 def test_convolve_scalars_mixed_dtypes_and_default_modes(device):

@@ -133,7 +133,8 @@ def test_rows_side_by_side_sort_in_tiles_as_numpys_stable_order(dtype):
         for view in (x, x[..., ::2], x[::-1]):
             for descending in (False, True):
                 a = ac.asarray(view)
-                same_bits(ac.sort(a, axis=axis, descending=descending), np_sort(view, axis, descending))
+                same_bits(ac.sort(a, axis=axis, descending=descending),
+                          np_sort(view, axis, descending))
                 same_bits(ac.argsort(a, axis=axis, descending=descending),
                           np_argsort(view, axis, descending))
         b = ac.asarray(x, copy=True)
