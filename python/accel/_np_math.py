@@ -644,37 +644,41 @@ def _sliding_dot(a, v, mode):
     left, length = {0: (0, n - m + 1), 1: (m // 2, n), 2: (m - 1, n + m - 1)}[mode]
     inner = left + n - m + 1  # lags [left, inner): v wholly inside a
     lags = max(1, _SLIDING_ELEMENTS // m)
-    if length * m <= _SLIDING_SMALL:  # fewer ops than the product's: every lag gathered
-        parts = _edge_lags(a, v, left, 0, length, lags)
+    small = length * m <= _SLIDING_SMALL  # fewer ops than the product's: every lag gathered
+    padded = None
+    if small or left > 0 or inner < length:
+        zeros = _core.zeros
+        padded = _core.concat([zeros((left,), dtype=a.dtype, device=a.device), a,
+                               zeros((m,), dtype=a.dtype, device=a.device)])
+    if small:
+        parts = _edge_lags(padded, n, v, left, 0, length, lags)
         return parts[0] if len(parts) == 1 else _core.concat(parts)
     parts = []
     if left > 0:
-        parts += _edge_lags(a, v, left, 0, left, lags)
+        parts += _edge_lags(padded, n, v, left, 0, left, lags)
     windows = _core.sliding_window_view(a, m)
     for first in range(0, inner - left, lags):
         parts.append(_core.matmul(windows[first:first + lags], v))
     if inner < length:
-        parts += _edge_lags(a, v, left, inner, length, lags)
+        parts += _edge_lags(padded, n, v, left, inner, length, lags)
     return parts[0] if len(parts) == 1 else _core.concat(parts)
 
 
-def _edge_lags(a, v, left, begin, end, lags):
-    """_sliding_dot's lags [begin, end) where v sticks out past a's ends, by gathering each
-    lag's window from a padded with zeros and summing the products where v meets a."""
-    n, m = a.shape[0], v.shape[0]
-    zeros = _core.zeros
-    padded = _core.concat([zeros((left,), dtype=a.dtype, device=a.device), a,
-                           zeros((m,), dtype=a.dtype, device=a.device)])
-    offset = _core.reshape(_core.arange(m, dtype=_core.int64, device=a.device), (1, -1))
+def _edge_lags(padded, n, v, left, begin, end, lags):
+    """_sliding_dot's lags [begin, end) where v sticks out past a's ends: each lag's window
+    gathered from `padded` (left zeros, a's n elements, m zeros), the products summed where v
+    meets a."""
+    m, dt, device = v.shape[0], padded.dtype, padded.device
+    offset = _core.reshape(_core.arange(m, dtype=_core.int64, device=device), (1, -1))
     row = _core.reshape(v, (1, -1))
-    zero = _core.zeros((), dtype=a.dtype, device=a.device)
+    zero = _core.zeros((), dtype=dt, device=device)
     parts = []
     for first in range(begin, end, lags):
-        start = _core.arange(first, min(end, first + lags), dtype=_core.int64, device=a.device)
+        start = _core.arange(first, min(end, first + lags), dtype=_core.int64, device=device)
         at = _core.reshape(start, (-1, 1)) + offset
         inside = (at >= left) & (at < left + n)
         products = _core.where(inside, padded[at] * row, zero)
-        parts.append(_core.sum(products, axis=1, dtype=a.dtype))
+        parts.append(_core.sum(products, axis=1, dtype=dt))
     return parts
 
 

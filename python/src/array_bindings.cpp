@@ -595,11 +595,6 @@ void init_array(nb::module_& m) {
     if (auto d = to_optional_device(device)) r = to_device(r, *d);
     return r;
   }, nb::arg("x"), nb::arg("dtype"), nb::kw_only(), nb::arg("copy") = true, nb::arg("device") = nb::none());
-  m.def("_layout_flags", [](const Array& a) {
-    const bool empty = a.size() == 0;  // NumPy's empty arrays are both C and F contiguous
-    return nb::make_tuple(empty || a.is_contiguous(), empty || a.is_f_contiguous(),
-                          !is_read_only(a));
-  }, nb::arg("x"), "(C-contiguous, Fortran-contiguous, writeable): ndarray.flags' facts.");
   m.def("_kept_layout", [](nb::handle shape, const std::vector<Array>& inputs) -> nb::object {
     const Strides s = kept_layout(to_shape(shape), inputs);
     if (s.empty()) return nb::none();
@@ -609,10 +604,6 @@ void init_array(nb::module_& m) {
   }, nb::arg("shape"), nb::arg("inputs"),
      "The element strides NumPy's iterator lays an elementwise result of `shape` from `inputs` "
      "out with (order='K'), or None for C order.");
-  m.def("_set_writeable", [](Array& a, bool writeable) {
-    Array r = set_writeable(a, writeable);
-    if (!r.is(a)) a = std::move(r);  // x's Python object holds the frozen (or thawed) handle
-  }, nb::arg("x"), nb::arg("writeable"), "NumPy's x.flags.writeable = writeable.");
   m.def("_resize", [](Array& a, nb::handle shape, bool refcheck) {
     a = resize_in_place(a, to_shape(shape), refcheck);  // x's Python object holds the resized array
   }, nb::arg("x"), nb::arg("shape"), nb::arg("refcheck"), "NumPy's x.resize(shape) in place.");

@@ -101,6 +101,8 @@ bool is_member(PyObject* o) {
 PyObject* dtype_richcompare_slot(PyObject* self, PyObject* other, int op) {
   if ((op == Py_EQ || op == Py_NE) && is_member(self) && is_member(other))
     return Py_NewRef((self == other) == (op == Py_EQ) ? Py_True : Py_False);
+  // accel's dtypes have no order (NumPy's `<` means "casts safely to"; accel.can_cast says
+  // that): NotImplemented, so Python raises TypeError, as the enum's default did.
   if (op != Py_EQ && op != Py_NE) return Py_NewRef(Py_NotImplemented);
   nb::str method(op == Py_EQ ? "__eq__" : "__ne__");
   return PyObject_CallMethodObjArgs(self, method.ptr(), other, nullptr);

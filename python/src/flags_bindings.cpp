@@ -63,13 +63,16 @@ Flag flag_of_key(nb::handle key) {
                        "; accel's flags are " + known).c_str());
 }
 
+// Freezes or thaws the array of a Python object in place.
+void set_writeable_in_place(Array& a, bool writeable) {
+  Array r = accel::set_writeable(a, writeable);
+  if (!r.is(a)) a = std::move(r);  // x's Python object holds the frozen (or thawed) handle
+}
+
 void set_writeable(const Flags& f, nb::handle value) {
   const int truth = PyObject_IsTrue(value.ptr());
   if (truth < 0) throw nb::python_error();
-  const bool writeable = truth == 1;
-  Array& a = nb::cast<Array&>(f.array);
-  Array r = accel::set_writeable(a, writeable);
-  if (!r.is(a)) a = std::move(r);  // x's Python object holds the frozen (or thawed) handle
+  set_writeable_in_place(nb::cast<Array&>(f.array), truth == 1);
 }
 
 [[noreturn]] void refuse(const char* name) {
@@ -127,6 +130,13 @@ void init_flags(nb::module_& m) {
            (value_of(a, flag) ? "True" : "False");
     return s;
   });
+  // The same facts for the Python layer (einsum, ascontiguousarray, setflags).
+  m.def("_layout_flags", [](const Array& a) {
+    return nb::make_tuple(value_of(a, Flag::c_contiguous), value_of(a, Flag::f_contiguous),
+                          value_of(a, Flag::writeable));
+  }, nb::arg("x"), "(C-contiguous, Fortran-contiguous, writeable): ndarray.flags' facts.");
+  m.def("_set_writeable", &set_writeable_in_place, nb::arg("x"), nb::arg("writeable"),
+        "NumPy's x.flags.writeable = writeable.");
   nb::handle array_cls = nb::type<Array>();
   nb::object descr = nb::steal(PyDescr_NewGetSet(ndarray_type, &flags_getter));
   if (!descr.is_valid() || PyObject_SetAttrString(array_cls.ptr(), "flags", descr.ptr()) != 0)
